@@ -1,0 +1,23 @@
+// Native ESM + swc: Ts.ED and the app are ESM-only, and swc keeps the suite fast.
+/** @type {import('jest').Config} */
+export default {
+  testEnvironment: "node",
+  roots: ["<rootDir>/test"],
+  testMatch: ["**/*.test.ts"],
+  extensionsToTreatAsEsm: [".ts"],
+  moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
+  transform: {
+    "^.+\\.ts$": [
+      "@swc/jest",
+      {
+        jsc: {
+          target: "es2022",
+          parser: { syntax: "typescript", decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+        },
+        module: { type: "es6" },
+      },
+    ],
+  },
+  testTimeout: 30000,
+};

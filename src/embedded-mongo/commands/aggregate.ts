@@ -1,0 +1,98 @@
+// aggregate through mingo's pipeline engine. The leading $match (with a following $sort,
+// $skip and $limit) runs through the planner so that it uses indexes, and the pipeline
+// countDocuments sends ($match, $skip, $limit, $group {n: {$sum: 1}}) is answered by the
+// index-aware count without materialising documents.
+import type { Document } from "bson";
+import { Aggregator } from "mingo";
+import { CommandError, ErrorCodes, badValue } from "../errors.js";
+import { cloneValue } from "../query/clone.js";
+import { compileFilter } from "../query/filter.js";
+import { parseSort } from "../query/sort.js";
+import type { CollectionAccess } from "./access.js";
+import type { CommandHandler } from "./context.js";
+import { documentArray, optionalDocument, nonNegativeInteger } from "./params.js";
+
+const UNSUPPORTED_STAGES = new Set(["$out", "$merge", "$geoNear", "$search", "$searchMeta", "$changeStream", "$collStats", "$indexStats", "$planCacheStats", "$currentOp", "$listSessions", "$listLocalSessions"]);
+
+function stageName(stage: Document): string {
+  const keys = Object.keys(stage);
+  if (keys.length !== 1) throw new CommandError(ErrorCodes.Location40324, "A pipeline stage specification object must contain exactly one field.");
+  return keys[0];
+}
+
+/** Recognises the pipeline the drivers send for countDocuments. */
+function countPattern(pipeline: Document[]): { filter: Document; skip: number; limit: number; field: string } | undefined {
+  let i = 0;
+  const filter = pipeline[i] && stageName(pipeline[i]) === "$match" ? (pipeline[i++].$match as Document) : {};
+  let skip = 0;
+  let limit = 0;
+  if (pipeline[i] && "$skip" in pipeline[i]) skip = Number(pipeline[i++].$skip);
+  if (pipeline[i] && "$limit" in pipeline[i]) limit = Number(pipeline[i++].$limit);
+  const group = pipeline[i]?.$group as Document | undefined;
+  if (!group || i !== pipeline.length - 1) return undefined;
+  const fields = Object.keys(group).filter((key) => key !== "_id");
+  if (fields.length !== 1 || (group._id !== 1 && group._id !== null)) return undefined;
+  const accumulator = group[fields[0]] as Document;
+  if (!accumulator || accumulator.$sum !== 1 || Object.keys(accumulator).length !== 1) return undefined;
+  if (!Number.isInteger(skip) || skip < 0 || !Number.isInteger(limit) || limit < 0) return undefined;
+  return { filter, skip, limit, field: fields[0] };
+}
+
+/** The leading $match/$sort/$skip/$limit stages, run through the planner. */
+function leadingSource(access: CollectionAccess, pipeline: Document[]): { docs: Document[]; rest: Document[] } {
+  let i = 0;
+  let filter: Document | undefined;
+  let sort: Document | undefined;
+  let skip = 0;
+  let limit = 0;
+  if (pipeline[i] && "$match" in pipeline[i]) filter = pipeline[i++].$match as Document;
+  if (pipeline[i] && "$sort" in pipeline[i]) sort = pipeline[i++].$sort as Document;
+  if (sort && pipeline[i] && "$skip" in pipeline[i] && Number.isInteger(pipeline[i].$skip)) skip = pipeline[i++].$skip as number;
+  if (sort && pipeline[i] && "$limit" in pipeline[i] && Number.isInteger(pipeline[i].$limit)) limit = pipeline[i++].$limit as number;
+  if (filter) compileFilter(filter); // reject unsupported operators with a clear error first
+  const docs = access.find({ filter: filter ?? {}, sort: parseSort(sort), skip, limit }).map((r) => r.doc);
+  return { docs, rest: pipeline.slice(i) };
+}
+
+export const aggregate: CommandHandler = (ctx) => {
+  const target = ctx.command.aggregate;
+  const pipeline = documentArray(ctx.command, "pipeline");
+  for (const stage of pipeline) {
+    const name = stageName(stage);
+    if (UNSUPPORTED_STAGES.has(name)) throw new CommandError(ErrorCodes.NotImplemented, `${name} is not supported by the embedded engine`);
+  }
+  if (ctx.command.explain) throw new CommandError(ErrorCodes.NotImplemented, "explain is not supported by the embedded engine");
+  const cursorOptions = optionalDocument(ctx.command, "cursor");
+  if (!cursorOptions) throw new CommandError(ErrorCodes.FailedToParse, "The 'cursor' option is required, except for aggregate with the explain argument");
+  const batchSize = nonNegativeInteger(cursorOptions, "batchSize");
+
+  let source: Document[];
+  let rest = pipeline;
+  let ns: string;
+  if (target === 1) {
+    // Collection-less aggregate: only $documents can feed it.
+    if (!pipeline[0] || !("$documents" in pipeline[0])) throw new CommandError(ErrorCodes.InvalidNamespace, "{aggregate: 1} is not valid for '$match'; a collection is required.");
+    source = [];
+    ns = `${ctx.db}.$cmd.aggregate`;
+  } else {
+    if (typeof target !== "string") throw new CommandError(ErrorCodes.InvalidNamespace, "aggregate requires a collection name");
+    const access = ctx.access(target);
+    ns = `${ctx.db}.${target}`;
+    const counting = countPattern(pipeline);
+    if (counting) {
+      const n = access.count(counting.filter, counting.skip, counting.limit, ctx.command.hint);
+      return ctx.cursors.open(ns, n > 0 ? [{ _id: 1, [counting.field]: n }] : [], batchSize) as unknown as Document;
+    }
+    ({ docs: source, rest } = leadingSource(access, pipeline));
+  }
+  let results: Document[];
+  try {
+    // mingo may modify the documents it is given; stored documents must stay immutable.
+    const aggregator = new Aggregator(rest, { collectionResolver: (name: string) => ctx.access(name).all().map(cloneValue) });
+    results = rest.length === 0 ? source : (aggregator.run(source.map(cloneValue)) as Document[]);
+  } catch (error) {
+    if (error instanceof CommandError) throw error;
+    throw badValue(error instanceof Error ? error.message : String(error));
+  }
+  return ctx.cursors.open(ns, results, batchSize) as unknown as Document;
+};

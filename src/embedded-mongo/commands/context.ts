@@ -1,0 +1,29 @@
+// What every command handler receives. Handlers are synchronous: the engine runs one
+// command at a time, which makes each command atomic with respect to the others.
+import type { Document } from "bson";
+import type { CursorManager } from "../cursors.js";
+import type { Catalog } from "../store/catalog.js";
+import type { CollectionAccess } from "./access.js";
+
+export interface EngineInfo {
+  /** host:port this engine answers on, as reported in hello. */
+  hostAndPort: string;
+  startedAt: Date;
+  version: string;
+  inMemory: boolean;
+  dataDir?: string;
+}
+
+export interface CommandContext {
+  readonly db: string;
+  readonly command: Document;
+  readonly catalog: Catalog;
+  readonly cursors: CursorManager;
+  readonly info: EngineInfo;
+  readonly connectionId: number;
+  readonly inTransaction: boolean;
+  /** A collection as this command sees it (inside a transaction: with its uncommitted writes). */
+  access(collection: string): CollectionAccess;
+}
+
+export type CommandHandler = (ctx: CommandContext) => Document;

@@ -1,0 +1,204 @@
+// The engine: one catalog, its cursors and sessions, and the durability behind them. It
+// runs one command at a time (handlers are synchronous), then journals the mutations the
+// command made as one record and only then answers, so an acknowledged write survives a
+// crash. Background duties (TTL expiry, cursor and session timeouts, compaction) go
+// through the same path.
+import { Long, Timestamp, type Document } from "bson";
+import { CommittedAccess, type CollectionAccess } from "./commands/access.js";
+import { aggregate } from "./commands/aggregate.js";
+import type { CommandContext, CommandHandler, EngineInfo } from "./commands/context.js";
+import { crudCommands } from "./commands/crud.js";
+import { ddlCommands } from "./commands/ddl.js";
+import { handshakeCommands } from "./commands/handshake.js";
+import { commandName } from "./commands/params.js";
+import { CursorManager } from "./cursors.js";
+import { DataDirectory, type RecoveryStats } from "./durability/data-directory.js";
+import type { FsyncMode } from "./durability/journal.js";
+import { CommandError, ErrorCodes } from "./errors.js";
+import { decodeMutations, encodeMutations } from "./mutation-codec.js";
+import { Catalog } from "./store/catalog.js";
+import type { Transaction } from "./txn/transaction.js";
+import { SessionManager } from "./txn/sessions.js";
+
+export interface EngineOptions {
+  /** Keep everything in memory (tests). Otherwise `dataDir` is required. */
+  inMemory?: boolean;
+  dataDir?: string;
+  fsync?: FsyncMode;
+  fsyncIntervalMs?: number;
+  /** How often TTL indexes are swept (MongoDB: 60 s). */
+  ttlIntervalMs?: number;
+  /** Journal size that triggers a compaction into a fresh snapshot. */
+  compactAfterBytes?: number;
+  log?: (line: string) => void;
+}
+
+export const ENGINE_VERSION = "7.0.0";
+
+const WRITE_COMMANDS = new Set(["insert", "update", "delete", "findAndModify"]);
+const TRANSACTION_COMMANDS = new Set(["find", "getMore", "killCursors", "insert", "update", "delete", "findAndModify", "aggregate", "distinct", "count"]);
+
+const handlers: Record<string, CommandHandler> = { ...handshakeCommands, ...crudCommands, ...ddlCommands, aggregate };
+
+export class Engine {
+  readonly catalog = new Catalog();
+  readonly cursors = new CursorManager();
+  readonly sessions = new SessionManager(this.catalog);
+  private timers: NodeJS.Timeout[] = [];
+  private compacting: Promise<void> | undefined;
+  /** Set when a journal write failed: the engine then refuses every command (fail-stop). */
+  private failure: Error | undefined;
+  recovery: RecoveryStats | undefined;
+
+  private constructor(
+    private readonly options: EngineOptions,
+    private readonly dataDir: DataDirectory | undefined,
+    readonly info: EngineInfo,
+  ) {}
+
+  static async open(options: EngineOptions): Promise<Engine> {
+    const info: EngineInfo = { hostAndPort: "127.0.0.1:0", startedAt: new Date(), version: ENGINE_VERSION, inMemory: !!options.inMemory, dataDir: options.dataDir };
+    let dataDir: DataDirectory | undefined;
+    if (!options.inMemory) {
+      if (!options.dataDir) throw new Error("the embedded engine needs a data directory unless it runs in memory");
+      dataDir = await DataDirectory.open(options.dataDir, { fsync: options.fsync ?? "always", fsyncIntervalMs: options.fsyncIntervalMs });
+    }
+    const engine = new Engine(options, dataDir, info);
+    if (dataDir) {
+      const replay = (payload: Uint8Array) => {
+        for (const mutation of decodeMutations(payload)) engine.catalog.replay(mutation);
+      };
+      engine.recovery = await dataDir.recover(replay, replay);
+    }
+    engine.startTimers();
+    return engine;
+  }
+
+  private startTimers(): void {
+    const every = (ms: number, task: () => void) => {
+      const timer = setInterval(task, ms);
+      timer.unref();
+      this.timers.push(timer);
+    };
+    every(this.options.ttlIntervalMs ?? 60_000, () => void this.runInternal(() => this.expireTtl()));
+    every(60_000, () => {
+      this.cursors.sweep();
+      this.sessions.sweep();
+    });
+  }
+
+  /** Executes one command and answers with its reply (errors become `ok: 0` replies). */
+  async execute(command: Document, db: string, connectionId: number): Promise<Document> {
+    const name = commandName(command);
+    let reply: Document;
+    let txn: Transaction | undefined;
+    try {
+      if (this.failure) throw new CommandError(ErrorCodes.InternalError, `the engine stopped accepting commands after a journal failure: ${this.failure.message}`);
+      const retried = WRITE_COMMANDS.has(name) ? this.sessions.retriedWrite(command) : undefined;
+      if (retried) return retried;
+      if (name === "commitTransaction") reply = this.sessions.commit(command);
+      else if (name === "abortTransaction") reply = this.sessions.abort(command);
+      else {
+        if (name === "endSessions") this.sessions.endSessions(command.endSessions);
+        txn = this.sessions.transactionFor(command);
+        if (txn && !TRANSACTION_COMMANDS.has(name)) throw new CommandError(ErrorCodes.OperationNotSupportedInTransaction, `Cannot run '${name}' in a multi-document transaction.`);
+        const handler = Object.hasOwn(handlers, name) ? handlers[name] : undefined;
+        if (!handler) throw new CommandError(ErrorCodes.CommandNotFound, `no such command: '${name}'`);
+        reply = handler(this.context(command, db, connectionId, txn));
+      }
+    } catch (error) {
+      if (txn?.state === "active") txn.abort();
+      reply = this.errorReply(error);
+    }
+    await this.journal();
+    if (WRITE_COMMANDS.has(name) && reply.ok === 1) this.sessions.rememberWrite(command, reply);
+    const operationTime = new Timestamp({ t: Math.floor(Date.now() / 1000), i: this.catalog.seq % 0xffffffff || 1 });
+    reply.operationTime = operationTime;
+    reply.$clusterTime = { clusterTime: operationTime, signature: { hash: Buffer.alloc(20), keyId: Long.ZERO } };
+    return reply;
+  }
+
+  private context(command: Document, db: string, connectionId: number, txn: Transaction | undefined): CommandContext {
+    const catalog = this.catalog;
+    return {
+      db,
+      command,
+      catalog,
+      cursors: this.cursors,
+      info: this.info,
+      connectionId,
+      inTransaction: !!txn,
+      access: (collection: string): CollectionAccess => (txn ? txn.access(db, collection) : new CommittedAccess(catalog, db, collection)),
+    };
+  }
+
+  private errorReply(error: unknown): Document {
+    if (error instanceof CommandError) return error.toReply();
+    const message = error instanceof Error ? error.message : String(error);
+    this.options.log?.(`internal error: ${error instanceof Error ? error.stack : message}`);
+    return new CommandError(ErrorCodes.InternalError, message).toReply();
+  }
+
+  /** Journals the mutations made since the last call; resolves when they are durable. */
+  private async journal(): Promise<void> {
+    const mutations = this.catalog.takePending();
+    if (mutations.length === 0 || !this.dataDir) return;
+    try {
+      await this.dataDir.append(encodeMutations(mutations));
+    } catch (error) {
+      this.failure = error instanceof Error ? error : new Error(String(error));
+      this.options.log?.(`journal write failed, refusing further commands: ${this.failure.message}`);
+      throw this.failure;
+    }
+    this.maybeCompact();
+  }
+
+  private maybeCompact(): void {
+    const threshold = this.options.compactAfterBytes ?? 64 * 1024 * 1024;
+    if (!this.dataDir || this.compacting || this.dataDir.journalBytes < threshold) return;
+    this.compacting = this.compact().finally(() => (this.compacting = undefined));
+  }
+
+  /** Writes a snapshot of the current state and starts a fresh journal. */
+  async compact(): Promise<void> {
+    if (!this.dataDir) return;
+    const catalog = this.catalog;
+    await this.dataDir.compact(function* () {
+      for (const mutation of catalog.snapshot()) yield encodeMutations([mutation]);
+    });
+  }
+
+  /** Work the engine does by itself, journaled like a command. */
+  private async runInternal(work: () => void): Promise<void> {
+    if (this.failure) return;
+    try {
+      work();
+      await this.journal();
+    } catch (error) {
+      this.options.log?.(`background task failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Deletes documents whose TTL-indexed date (the earliest, for arrays) is past. */
+  private expireTtl(): void {
+    const now = Date.now();
+    for (const [db, collections] of this.catalog.databases) {
+      for (const collection of collections.values()) {
+        for (const index of collection.indexes.values()) {
+          const ttl = index.spec.expireAfterSeconds;
+          if (ttl === undefined) continue;
+          const cutoff = new Date(now - ttl * 1000);
+          const access = new CommittedAccess(this.catalog, db, collection.name);
+          for (const { rid } of access.find({ filter: { [index.fields[0]]: { $lte: cutoff } }, sort: [], skip: 0, limit: 0 })) access.remove(rid);
+        }
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+    await this.compacting;
+    await this.dataDir?.close();
+  }
+}

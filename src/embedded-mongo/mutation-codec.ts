@@ -1,0 +1,31 @@
+// Journal and snapshot records: a run of BSON-encoded mutations back to back (each BSON
+// document carries its own length), so a record never has to fit one 16 MiB document.
+import { calculateObjectSize, deserialize, serialize, serializeWithBufferAndIndex, type Document } from "bson";
+import type { Mutation } from "./store/catalog.js";
+
+const DEFAULT_BUFFER = 16 * 1024 * 1024;
+
+export function encodeMutations(mutations: Mutation[]): Buffer {
+  const parts = mutations.map((m): Uint8Array => {
+    const doc = m as unknown as Document;
+    const size = calculateObjectSize(doc);
+    if (size <= DEFAULT_BUFFER) return serialize(doc);
+    // Larger than bson's shared buffer: serialise into one of our own.
+    const buffer = Buffer.alloc(size);
+    serializeWithBufferAndIndex(doc, buffer);
+    return buffer;
+  });
+  return Buffer.concat(parts);
+}
+
+export function decodeMutations(payload: Uint8Array): Mutation[] {
+  const buf = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength) as Buffer;
+  const out: Mutation[] = [];
+  let offset = 0;
+  while (offset < buf.length) {
+    const size = buf.readInt32LE(offset);
+    out.push(deserialize(buf.subarray(offset, offset + size), { promoteValues: true, promoteLongs: true }) as unknown as Mutation);
+    offset += size;
+  }
+  return out;
+}

@@ -1,0 +1,167 @@
+// Update documents: operator updates through mingo, replacements, pipeline updates, and
+// what mingo leaves out: $setOnInsert, upsert seeding from the filter's equality
+// predicates, and the immutability of _id.
+import { ObjectId, type Document } from "bson";
+import { Aggregator, update as mingoUpdate } from "mingo";
+import { CommandError, ErrorCodes, failedToParse } from "../errors.js";
+import { compareValues } from "../store/bson-order.js";
+import { cloneValue } from "./clone.js";
+
+const OPERATORS = new Set(["$set", "$unset", "$inc", "$mul", "$min", "$max", "$rename", "$push", "$addToSet", "$pull", "$pullAll", "$pop", "$currentDate", "$bit", "$setOnInsert"]);
+
+export type UpdateKind = "operators" | "replacement" | "pipeline";
+
+export function classifyUpdate(update: unknown): UpdateKind {
+  if (Array.isArray(update)) return "pipeline";
+  if (!update || typeof update !== "object") throw failedToParse("Update argument must be either an object or an array");
+  const keys = Object.keys(update);
+  const operators = keys.filter((key) => key.startsWith("$"));
+  if (operators.length === 0) return "replacement";
+  if (operators.length !== keys.length) throw failedToParse("Update document cannot mix operators and fields");
+  for (const key of operators) {
+    if (!OPERATORS.has(key)) throw failedToParse(`Unknown modifier: ${key}. Expected a valid update modifier or pipeline-style update specified as an array`);
+    const arg = (update as Document)[key];
+    if (!arg || typeof arg !== "object" || Array.isArray(arg)) throw failedToParse(`Modifiers operate on fields but we found type ${Array.isArray(arg) ? "array" : typeof arg} instead. For example: {$mod: {<field>: ...}} not {${key}: ${JSON.stringify(arg)}}`);
+  }
+  return "operators";
+}
+
+export function checkStorableFields(doc: Document): void {
+  for (const key of Object.keys(doc)) {
+    if (key.startsWith("$")) throw new CommandError(ErrorCodes.BadValue, `Document can't have $ prefixed field names: ${key}`);
+  }
+}
+
+export interface UpdateOutcome {
+  doc: Document;
+  modified: boolean;
+}
+
+export interface UpdateOptions {
+  arrayFilters?: Document[];
+  /** The filter that selected the document (for the positional `$` operator). */
+  filter?: Document;
+  /** True when the update runs against a freshly seeded upsert document. */
+  inserting?: boolean;
+}
+
+export function applyUpdate(original: Document, update: Document | Document[], options: UpdateOptions = {}): UpdateOutcome {
+  const kind = classifyUpdate(update);
+  let doc: Document;
+  if (kind === "replacement") {
+    checkStorableFields(update as Document);
+    doc = { _id: original._id, ...cloneValue(update as Document) };
+    if (doc._id === undefined) delete doc._id;
+  } else if (kind === "pipeline") {
+    doc = pipelineUpdate(original, update as Document[]);
+  } else {
+    doc = cloneValue(original);
+    const { $setOnInsert, ...rest } = update as Document;
+    const modifier: Document = { ...rest };
+    if ($setOnInsert && options.inserting) modifier.$set = { ...(modifier.$set as Document | undefined), ...($setOnInsert as Document) };
+    if (Object.keys(modifier).length > 0) {
+      try {
+        mingoUpdate(doc, modifier, options.arrayFilters, options.filter ?? {}, { cloneMode: "deep" });
+      } catch (error) {
+        throw new CommandError(ErrorCodes.BadValue, error instanceof Error ? error.message : String(error));
+      }
+    }
+  }
+  if (original._id !== undefined && (doc._id === undefined || compareValues(doc._id, original._id) !== 0 || typeName(doc._id) !== typeName(original._id))) {
+    throw new CommandError(ErrorCodes.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
+  }
+  return { doc, modified: !sameDocument(original, doc) };
+}
+
+function typeName(value: unknown): string {
+  if (value && typeof value === "object" && "_bsontype" in value) return String((value as { _bsontype: unknown })._bsontype);
+  return typeof value;
+}
+
+function pipelineUpdate(original: Document, stages: Document[]): Document {
+  const allowed = new Set(["$addFields", "$set", "$project", "$unset", "$replaceRoot", "$replaceWith"]);
+  for (const stage of stages) {
+    const name = Object.keys(stage)[0];
+    if (!allowed.has(name)) throw new CommandError(ErrorCodes.BadValue, `${name} is not allowed to be used within an update`);
+  }
+  const [result] = new Aggregator(stages, {}).run([cloneValue(original)]) as Document[];
+  return result;
+}
+
+/** Field-order-sensitive deep equality, as MongoDB decides whether an update modified a document. */
+function sameDocument(a: Document, b: Document): boolean {
+  const ak = Object.keys(a);
+  const bk = Object.keys(b);
+  if (ak.length !== bk.length) return false;
+  for (let i = 0; i < ak.length; i++) {
+    if (ak[i] !== bk[i]) return false;
+    const x = a[ak[i]];
+    const y = b[bk[i]];
+    if (typeName(x) !== typeName(y) || compareValues(x, y) !== 0) return false;
+    if (x && typeof x === "object" && !Array.isArray(x) && !("_bsontype" in x) && !(x instanceof Date) && !sameDocument(x as Document, y as Document)) return false;
+  }
+  return true;
+}
+
+/** The document an upsert starts from: the filter's equality predicates (MongoDB's "seed"). */
+export function upsertSeed(filter: Document): Document {
+  const seed: Document = {};
+  const visit = (predicates: Document) => {
+    for (const [field, condition] of Object.entries(predicates)) {
+      if (field === "$and" && Array.isArray(condition)) {
+        for (const part of condition) visit(part as Document);
+        continue;
+      }
+      if (field.startsWith("$")) continue;
+      let value: unknown = condition;
+      if (isOperatorObject(condition)) {
+        if (!("$eq" in (condition as Document))) continue;
+        value = (condition as Document).$eq;
+      }
+      setPath(seed, field, cloneValue(value));
+    }
+  };
+  visit(filter);
+  return seed;
+}
+
+function isOperatorObject(value: unknown): boolean {
+  return !!value && typeof value === "object" && !Array.isArray(value) && !("_bsontype" in value) && !(value instanceof Date) && !(value instanceof RegExp)
+    && Object.keys(value).some((key) => key.startsWith("$"));
+}
+
+function setPath(doc: Document, path: string, value: unknown): void {
+  const parts = path.split(".");
+  let current = doc;
+  for (const part of parts.slice(0, -1)) {
+    if (!current[part] || typeof current[part] !== "object") current[part] = {};
+    current = current[part] as Document;
+  }
+  current[parts[parts.length - 1]] = value;
+}
+
+/** Builds the document an upsert inserts. */
+export function buildUpsert(filter: Document, update: Document | Document[], arrayFilters?: Document[]): Document {
+  const seed = upsertSeed(filter);
+  let doc: Document;
+  if (classifyUpdate(update) === "replacement") {
+    checkStorableFields(update as Document);
+    doc = { ...cloneValue(update as Document) };
+    if (doc._id === undefined && seed._id !== undefined) doc = { _id: seed._id, ...doc };
+  } else {
+    // Seeded fields go first; the update may change them, except _id.
+    const outcome = applyUpdateToSeed(seed, update, arrayFilters);
+    doc = outcome;
+  }
+  if (doc._id === undefined) doc = { _id: new ObjectId(), ...doc };
+  else if (Object.keys(doc)[0] !== "_id") {
+    const { _id, ...rest } = doc;
+    doc = { _id, ...rest };
+  }
+  return doc;
+}
+
+function applyUpdateToSeed(seed: Document, update: Document | Document[], arrayFilters?: Document[]): Document {
+  const seeded = seed._id === undefined ? { ...seed } : seed;
+  return applyUpdate(seeded, update, { arrayFilters, inserting: true }).doc;
+}

@@ -1,0 +1,91 @@
+// The TCP side: frames wire messages off each connection, hands their commands to the
+// engine in arrival order, and writes the replies back. It listens on loopback only: the
+// engine has no authentication, so it must never be reachable from another machine.
+import { createServer, type Server, type Socket } from "node:net";
+import type { Document } from "bson";
+import type { Engine } from "./engine.js";
+import { CommandError, ErrorCodes } from "./errors.js";
+import { HEADER_SIZE, MAX_MESSAGE_SIZE, ProtocolError, encodeReply, parseMessage, type RequestMessage } from "./wire/message.js";
+
+export const LOOPBACK = "127.0.0.1";
+
+export class WireServer {
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private nextConnectionId = 1;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly log: (line: string) => void = () => undefined,
+  ) {
+    this.server = createServer((socket) => this.accept(socket));
+  }
+
+  listen(port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(port, LOOPBACK, () => {
+        this.server.off("error", reject);
+        const address = this.server.address();
+        const bound = typeof address === "object" && address ? address.port : port;
+        this.engine.info.hostAndPort = `${LOOPBACK}:${bound}`;
+        resolve(bound);
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private accept(socket: Socket): void {
+    const connectionId = this.nextConnectionId++;
+    this.sockets.add(socket);
+    socket.setNoDelay(true);
+    let pending: Buffer = Buffer.alloc(0);
+    // Replies go out in request order; a connection's commands never overlap.
+    let queue: Promise<void> = Promise.resolve();
+    socket.on("data", (chunk: Buffer) => {
+      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      while (pending.length >= 4) {
+        const length = pending.readInt32LE(0);
+        if (length < HEADER_SIZE || length > MAX_MESSAGE_SIZE) {
+          this.log(`connection ${connectionId}: bad message length ${length}, closing`);
+          socket.destroy();
+          return;
+        }
+        if (pending.length < length) break;
+        const message = pending.subarray(0, length);
+        pending = pending.subarray(length);
+        queue = queue.then(() => this.serve(socket, message, connectionId));
+      }
+    });
+    socket.on("error", () => socket.destroy());
+    socket.on("close", () => this.sockets.delete(socket));
+  }
+
+  private async serve(socket: Socket, message: Buffer, connectionId: number): Promise<void> {
+    let request: RequestMessage;
+    try {
+      request = parseMessage(message);
+    } catch (error) {
+      this.log(`connection ${connectionId}: ${error instanceof ProtocolError ? error.message : String(error)}, closing`);
+      socket.destroy();
+      return;
+    }
+    let reply: Document;
+    try {
+      reply = await this.engine.execute(request.command, request.db, connectionId);
+    } catch (error) {
+      reply = new CommandError(ErrorCodes.InternalError, error instanceof Error ? error.message : String(error)).toReply();
+    }
+    if (request.noReply || socket.destroyed) return;
+    try {
+      socket.write(encodeReply(request, reply));
+    } catch (error) {
+      const fallback = new CommandError(ErrorCodes.BSONObjectTooLarge, `reply could not be encoded: ${error instanceof Error ? error.message : String(error)}`).toReply();
+      socket.write(encodeReply(request, fallback));
+    }
+  }
+}

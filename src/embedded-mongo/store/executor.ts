@@ -1,0 +1,90 @@
+// Runs a plan: which records match a filter, in sort order, after skip and limit. Exact
+// index plans skip and count by rank; other index plans fetch and re-check candidates;
+// without a usable index the collection is scanned.
+import type { Document } from "bson";
+import { compileFilter } from "../query/filter.js";
+import { sortRecords, type SortKey } from "../query/sort.js";
+import type { Collection } from "./collection.js";
+import { planQuery, type Plan, type RankRange } from "./planner.js";
+
+export interface ReadRequest {
+  filter: Document;
+  sort: SortKey[];
+  skip: number;
+  /** 0 means no limit. */
+  limit: number;
+  hint?: unknown;
+}
+
+function* entriesOf(plan: Plan): Generator<number> {
+  const tree = plan.index!.tree;
+  const ranges = plan.reverse ? [...plan.ranges].reverse() : plan.ranges;
+  for (const { start, end } of ranges) for (const entry of tree.range(start, end, plan.reverse)) yield entry.r;
+}
+
+function rangeTotal(ranges: RankRange[]): number {
+  return ranges.reduce((sum, r) => sum + (r.end - r.start), 0);
+}
+
+/** Rank arithmetic over exact ranges: the records at positions [skip, skip+limit). */
+function sliceExact(plan: Plan, skip: number, limit: number): number[] {
+  const tree = plan.index!.tree;
+  const ranges = plan.reverse ? [...plan.ranges].reverse() : plan.ranges;
+  const out: number[] = [];
+  let toSkip = skip;
+  for (const { start, end } of ranges) {
+    const size = end - start;
+    if (toSkip >= size) {
+      toSkip -= size;
+      continue;
+    }
+    const [from, to] = plan.reverse ? [start, end - toSkip] : [start + toSkip, end];
+    toSkip = 0;
+    const wanted = limit > 0 ? limit - out.length : Infinity;
+    const [a, b] = plan.reverse ? [Math.max(from, to - wanted), to] : [from, Math.min(to, from + wanted)];
+    for (const entry of tree.range(a, b, plan.reverse)) out.push(entry.r);
+    if (limit > 0 && out.length >= limit) break;
+  }
+  return out;
+}
+
+export function selectRecords(collection: Collection, request: ReadRequest): number[] {
+  const plan = planQuery(collection, request.filter, request.sort, request.hint);
+  const { skip, limit } = request;
+  if (plan.index && plan.exact && plan.sorted) return sliceExact(plan, skip, limit);
+
+  const matches = compileFilter(request.filter);
+  const candidates: Iterable<number> = plan.index ? entriesOf(plan) : collection.docs.keys();
+  const seen = plan.index?.multikey ? new Set<number>() : undefined;
+  const out: number[] = [];
+  // In sort order already: stop as soon as the page is full.
+  const streaming = plan.sorted;
+  let skipped = 0;
+  for (const rid of candidates) {
+    if (seen) {
+      if (seen.has(rid)) continue;
+      seen.add(rid);
+    }
+    const doc = collection.docs.get(rid)!;
+    if (!matches(doc)) continue;
+    if (streaming && skipped < skip) {
+      skipped++;
+      continue;
+    }
+    out.push(rid);
+    if (streaming && limit > 0 && out.length >= limit) break;
+  }
+  if (streaming) return out;
+  const ordered = request.sort.length > 0 ? sortRecords(out, (rid) => collection.docs.get(rid)!, request.sort) : out;
+  return ordered.slice(skip, limit > 0 ? skip + limit : undefined);
+}
+
+export function countRecords(collection: Collection, filter: Document, skip = 0, limit = 0, hint?: unknown): number {
+  const plan = planQuery(collection, filter, [], hint);
+  let total: number;
+  if (plan.index && plan.exact) total = rangeTotal(plan.ranges);
+  else if (!plan.index && Object.keys(filter).length === 0) total = collection.docs.size;
+  else total = selectRecords(collection, { filter, sort: [], skip: 0, limit: 0, hint }).length;
+  const afterSkip = Math.max(0, total - skip);
+  return limit > 0 ? Math.min(afterSkip, limit) : afterSkip;
+}

@@ -1,0 +1,77 @@
+// Index keys of a document, with MongoDB's multikey rules: arrays met along a path fan out
+// into one key per element, a missing field indexes as null, and at most one field of a
+// compound key may be an array ("parallel arrays" cannot be indexed).
+import type { Document } from "bson";
+import { CommandError, ErrorCodes } from "../errors.js";
+import { compareValues } from "./bson-order.js";
+
+export interface ExtractedKeys {
+  keys: unknown[][];
+  /** true when an array was traversed for any field, which makes bounds inexact. */
+  multikey: boolean;
+}
+
+function isPlainObject(value: unknown): value is Document {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !("_bsontype" in value)
+    && !(value instanceof Date) && !(value instanceof RegExp) && !(value instanceof Uint8Array);
+}
+
+/** Every value a dotted path reaches in a document; `arrays` is set when an array was expanded. */
+export function pathValues(doc: unknown, path: string[], state: { arrays: boolean }, depth = 0): unknown[] {
+  if (depth === path.length) {
+    if (Array.isArray(doc)) {
+      state.arrays = true;
+      // An empty array indexes as undefined in MongoDB; null keeps it in the null bucket,
+      // which only ever serves inexact bounds that are re-checked against the document.
+      return doc.length === 0 ? [null] : doc;
+    }
+    return [doc === undefined ? null : doc];
+  }
+  if (Array.isArray(doc)) {
+    state.arrays = true;
+    const out: unknown[] = [];
+    const segment = path[depth];
+    // A numeric segment addresses an element positionally as well as fanning out.
+    if (/^\d+$/.test(segment) && Number(segment) < doc.length) out.push(...pathValues(doc[Number(segment)], path, state, depth + 1));
+    for (const element of doc) if (isPlainObject(element)) out.push(...pathValues(element, path, state, depth));
+    return out.length === 0 ? [null] : out;
+  }
+  if (!isPlainObject(doc)) return [null];
+  return pathValues(doc[path[depth]], path, state, depth + 1);
+}
+
+function dedupe(values: unknown[]): unknown[] {
+  if (values.length < 2) return values;
+  const sorted = [...values].sort(compareValues);
+  return sorted.filter((value, i) => i === 0 || compareValues(sorted[i - 1], value) !== 0);
+}
+
+export function extractKeys(doc: Document, paths: string[][]): ExtractedKeys {
+  const state = { arrays: false };
+  const perField = paths.map((path) => dedupe(pathValues(doc, path, state)));
+  const multiFields = perField.filter((values) => values.length > 1);
+  if (multiFields.length > 1) {
+    throw new CommandError(ErrorCodes.CannotIndexParallelArrays, `cannot index parallel arrays [${paths.map((p) => p.join(".")).join("] [")}]`);
+  }
+  let keys: unknown[][] = [[]];
+  for (const values of perField) keys = keys.flatMap((prefix) => values.map((value) => [...prefix, value]));
+  return { keys, multikey: state.arrays };
+}
+
+/** True when the document has no value at any of the paths (sparse indexes skip it). */
+export function missingAll(doc: Document, paths: string[][]): boolean {
+  return paths.every((path) => {
+    const state = { arrays: false };
+    return pathValues(doc, path, state).every((value) => value === null) && !hasPath(doc, path);
+  });
+}
+
+function hasPath(doc: unknown, path: string[]): boolean {
+  let current: unknown = doc;
+  for (const segment of path) {
+    if (Array.isArray(current)) return current.some((element) => hasPath(element, [segment]));
+    if (!isPlainObject(current) || !(segment in current)) return false;
+    current = current[segment];
+  }
+  return current !== undefined;
+}

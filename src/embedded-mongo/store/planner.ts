@@ -1,0 +1,207 @@
+// A small query planner. It reads the top-level predicates of a filter, picks the index
+// whose leading fields they constrain best (equality first, then one range, then whether
+// the index order already gives the requested sort) and turns the predicates into key
+// intervals. A plan is "exact" when the intervals alone decide the filter, which lets the
+// executor skip and count by rank without touching documents.
+import { ObjectId, type Document } from "bson";
+import { CommandError, ErrorCodes } from "../errors.js";
+import type { SortKey } from "../query/sort.js";
+import { compareValues, typeOrder } from "./bson-order.js";
+import type { Collection } from "./collection.js";
+import type { SecondaryIndex } from "./secondary-index.js";
+
+interface Bound {
+  value: unknown;
+  inclusive: boolean;
+}
+
+interface FieldPredicate {
+  points?: unknown[];
+  lower?: Bound;
+  upper?: Bound;
+  /** false when part of the condition is not expressed by points/lower/upper. */
+  exact: boolean;
+}
+
+/** A contiguous run of index entries, as ranks [start, end) in the index tree. */
+export interface RankRange {
+  start: number;
+  end: number;
+}
+
+export interface Plan {
+  index?: SecondaryIndex;
+  ranges: RankRange[];
+  /** The ranges contain exactly the matching documents, once each. */
+  exact: boolean;
+  /** Walking the ranges in order (reversed when `reverse`) yields the requested sort. */
+  sorted: boolean;
+  reverse: boolean;
+}
+
+/** Values whose index keys compare exactly as the query compares them. */
+function isPointValue(value: unknown): boolean {
+  if (typeof value === "number") return !Number.isNaN(value);
+  if (typeof value === "string" || typeof value === "boolean" || value instanceof Date) return true;
+  return value instanceof ObjectId;
+}
+
+/** The smallest and largest values of a value's type, so one-sided ranges stay within the type as MongoDB's do. */
+function typeBracket(value: unknown): [Bound, Bound] | undefined {
+  if (typeof value === "number") return [{ value: -Infinity, inclusive: true }, { value: Infinity, inclusive: true }];
+  if (typeof value === "string") return [{ value: "", inclusive: true }, { value: {}, inclusive: false }];
+  if (value instanceof Date) return [{ value: new Date(-8.64e15), inclusive: true }, { value: new Date(8.64e15), inclusive: true }];
+  if (value instanceof ObjectId) return [{ value: new ObjectId("000000000000000000000000"), inclusive: true }, { value: new ObjectId("ffffffffffffffffffffffff"), inclusive: true }];
+  return undefined;
+}
+
+function isOperatorObject(value: unknown): value is Document {
+  return !!value && typeof value === "object" && !Array.isArray(value) && !("_bsontype" in value) && !(value instanceof Date) && !(value instanceof RegExp)
+    && Object.keys(value).length > 0 && Object.keys(value).every((key) => key.startsWith("$"));
+}
+
+function fieldPredicate(condition: unknown): FieldPredicate {
+  if (!isOperatorObject(condition)) {
+    if (isPointValue(condition)) return { points: [condition], exact: true };
+    return { exact: false };
+  }
+  const predicate: FieldPredicate = { exact: true };
+  for (const [op, value] of Object.entries(condition)) {
+    if (op === "$eq" && isPointValue(value) && !predicate.points) predicate.points = [value];
+    else if (op === "$in" && Array.isArray(value) && value.length > 0 && value.every(isPointValue) && !predicate.points) {
+      predicate.points = [...value].sort(compareValues).filter((v, i, all) => i === 0 || compareValues(all[i - 1], v) !== 0);
+    } else if ((op === "$gt" || op === "$gte") && typeBracket(value) && !predicate.lower) predicate.lower = { value, inclusive: op === "$gte" };
+    else if ((op === "$lt" || op === "$lte") && typeBracket(value) && !predicate.upper) predicate.upper = { value, inclusive: op === "$lte" };
+    else predicate.exact = false;
+  }
+  if (predicate.points && (predicate.lower || predicate.upper)) {
+    // Points plus a range: keep the points, let the filter re-check the range.
+    delete predicate.lower;
+    delete predicate.upper;
+    predicate.exact = false;
+  }
+  if (predicate.lower && predicate.upper && typeOrder(predicate.lower.value) !== typeOrder(predicate.upper.value)) predicate.exact = false;
+  if (predicate.lower && !predicate.upper) predicate.upper = typeBracket(predicate.lower.value)![1];
+  if (predicate.upper && !predicate.lower) predicate.lower = typeBracket(predicate.upper.value)![0];
+  return predicate;
+}
+
+/** Top-level field predicates, and whether the filter says anything they do not. */
+function extractPredicates(filter: Document): { fields: Map<string, FieldPredicate>; residual: boolean } {
+  const fields = new Map<string, FieldPredicate>();
+  let residual = false;
+  const visit = (part: Document) => {
+    for (const [field, condition] of Object.entries(part)) {
+      if (field === "$and" && Array.isArray(condition)) {
+        for (const inner of condition) visit(inner as Document);
+      } else if (field.startsWith("$")) {
+        residual = true;
+      } else if (fields.has(field)) {
+        residual = true; // a second condition on the same field: the filter re-checks it
+      } else {
+        const predicate = fieldPredicate(condition);
+        if (!predicate.points && !predicate.lower) residual = true;
+        else fields.set(field, predicate);
+        if (!predicate.exact) residual = true;
+      }
+    }
+  };
+  visit(filter);
+  return { fields, residual };
+}
+
+interface Candidate {
+  index: SecondaryIndex;
+  score: number;
+  eqFields: number;
+  range?: FieldPredicate;
+  sorted: boolean;
+  reverse: boolean;
+  usedFields: Set<string>;
+}
+
+function evaluate(index: SecondaryIndex, fields: Map<string, FieldPredicate>, sort: SortKey[]): Candidate {
+  let eqFields = 0;
+  let range: FieldPredicate | undefined;
+  const usedFields = new Set<string>();
+  for (const field of index.fields) {
+    const predicate = fields.get(field);
+    // A multikey index can serve equality, but a range on it could join two different elements.
+    if (predicate?.points) {
+      eqFields++;
+      usedFields.add(field);
+      continue;
+    }
+    if (predicate?.lower && !index.multikey) {
+      range = predicate;
+      usedFields.add(field);
+    }
+    break;
+  }
+  let singlePointPrefix = 0;
+  while (singlePointPrefix < eqFields && fields.get(index.fields[singlePointPrefix])!.points!.length === 1) singlePointPrefix++;
+  const pinned = new Set(index.fields.slice(0, singlePointPrefix));
+  const remainingSort = sort.filter((key) => !pinned.has(key.field));
+  let sorted = remainingSort.length === 0;
+  let reverse = false;
+  if (!sorted && !index.multikey && singlePointPrefix === eqFields) {
+    const rest = index.fields.slice(singlePointPrefix);
+    const aligned = remainingSort.every((key, i) => rest[i] === key.field);
+    const forward = remainingSort.every((key, i) => key.direction === index.directions[singlePointPrefix + i]);
+    const backward = remainingSort.every((key, i) => key.direction === -index.directions[singlePointPrefix + i]);
+    if (aligned && (forward || backward)) {
+      sorted = true;
+      reverse = !forward;
+    }
+  }
+  const score = eqFields * 4 + (range ? 2 : 0) + (sorted && sort.length > 0 ? 3 : 0) + (index.unique && eqFields === index.fields.length ? 1 : 0);
+  return { index, score, eqFields, range, sorted, reverse, usedFields };
+}
+
+function resolveHint(collection: Collection, hint: unknown): SecondaryIndex | undefined {
+  if (hint === undefined || hint === null) return undefined;
+  const found = typeof hint === "string"
+    ? collection.indexes.get(hint)
+    : typeof hint === "object" && Object.keys(hint as Document).length > 0 ? collection.findIndexByKey(hint as Document) : undefined;
+  if (!found) throw new CommandError(ErrorCodes.BadValue, "error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index");
+  return found;
+}
+
+export function planQuery(collection: Collection, filter: Document, sort: SortKey[], hint?: unknown): Plan {
+  const { fields, residual } = extractPredicates(filter);
+  const hinted = resolveHint(collection, hint);
+  let best: Candidate | undefined;
+  for (const index of hinted ? [hinted] : collection.indexes.values()) {
+    if (!hinted && !index.complete) continue;
+    const candidate = evaluate(index, fields, sort);
+    if (!best || candidate.score > best.score || (candidate.score === best.score && candidate.index.fields.length < best.index.fields.length)) best = candidate;
+  }
+  if (!best || (best.score === 0 && !hinted)) return { ranges: [], exact: false, sorted: sort.length === 0, reverse: false };
+  const exact = !residual && !best.index.multikey && best.index.complete && [...fields.keys()].every((field) => best!.usedFields.has(field));
+  return { index: best.index, ranges: rankRanges(best, fields), exact, sorted: best.sorted, reverse: best.reverse };
+}
+
+/** Turns the chosen predicates into rank ranges of the index tree, in tree order. */
+function rankRanges(candidate: Candidate, fields: Map<string, FieldPredicate>): RankRange[] {
+  const { index, eqFields, range } = candidate;
+  let prefixes: unknown[][] = [[]];
+  for (let i = 0; i < eqFields; i++) {
+    const points = fields.get(index.fields[i])!.points!;
+    const ordered = index.directions[i] === 1 ? points : [...points].reverse();
+    prefixes = prefixes.flatMap((prefix) => ordered.map((point) => [...prefix, point]));
+  }
+  const tree = index.tree;
+  const direction = index.directions[eqFields];
+  return prefixes.map((prefix) => {
+    const comparePrefix = (k: unknown[]) => index.compareKey(k, prefix);
+    if (!range) {
+      return { start: tree.lowerBound((e) => comparePrefix(e.k)), end: tree.upperBound((e) => comparePrefix(e.k)) };
+    }
+    const [first, last] = direction === 1 ? [range.lower!, range.upper!] : [range.upper!, range.lower!];
+    const against = (bound: Bound) => (e: { k: unknown[] }) => comparePrefix(e.k) || compareValues(e.k[eqFields], bound.value) * direction;
+    const start = first.inclusive ? tree.lowerBound(against(first)) : tree.upperBound(against(first));
+    const end = last.inclusive ? tree.upperBound(against(last)) : tree.lowerBound(against(last));
+    return { start, end: Math.max(start, end) };
+  });
+}
+

@@ -1,0 +1,146 @@
+// One index of a collection: an order-statistic B+tree of (key, record id) entries. Entries
+// are unique because the record id breaks ties, so "skip k" and "count in range" are
+// O(log n) rank arithmetic, which is what keeps deep pages as cheap as the first.
+import type { Document } from "bson";
+import { Query } from "mingo";
+import { CommandError, ErrorCodes } from "../errors.js";
+import { compareValues } from "./bson-order.js";
+import { extractKeys, missingAll } from "./index-keys.js";
+import { OrderStatisticTree } from "./order-statistic-tree.js";
+
+export interface IndexSpec {
+  v?: number;
+  name: string;
+  key: Record<string, number>;
+  unique?: boolean;
+  sparse?: boolean;
+  partialFilterExpression?: Document;
+  expireAfterSeconds?: number;
+  [option: string]: unknown;
+}
+
+export interface IndexEntry {
+  k: unknown[];
+  r: number;
+}
+
+export class SecondaryIndex {
+  readonly fields: string[];
+  readonly paths: string[][];
+  readonly directions: number[];
+  readonly tree: OrderStatisticTree<IndexEntry>;
+  /** Set once any document produced keys through an array; never cleared, as in MongoDB. */
+  multikey = false;
+  private readonly partial?: Query;
+
+  constructor(readonly spec: IndexSpec) {
+    this.fields = Object.keys(spec.key);
+    this.paths = this.fields.map((field) => field.split("."));
+    this.directions = this.fields.map((field) => (spec.key[field] < 0 ? -1 : 1));
+    const directions = this.directions;
+    this.tree = new OrderStatisticTree<IndexEntry>((a, b) => {
+      for (let i = 0; i < directions.length; i++) {
+        const c = compareValues(a.k[i], b.k[i]);
+        if (c !== 0) return c * directions[i];
+      }
+      return a.r - b.r;
+    });
+    if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression, {});
+  }
+
+  get name(): string {
+    return this.spec.name;
+  }
+
+  get unique(): boolean {
+    return this.spec.unique === true;
+  }
+
+  /** Sparse and partial indexes hold only some documents, so the planner may not use them to find "all matches". */
+  get complete(): boolean {
+    return !this.spec.sparse && !this.partial;
+  }
+
+  /** The keys a document contributes, or none when a sparse/partial index leaves it out. */
+  keysOf(doc: Document): unknown[][] {
+    if (this.spec.sparse && missingAll(doc, this.paths)) return [];
+    if (this.partial && !this.partial.test(doc)) return [];
+    const { keys, multikey } = extractKeys(doc, this.paths);
+    if (multikey) this.multikey = true;
+    return keys;
+  }
+
+  /** Compares an entry's key with a key prefix, ignoring the record id (for probes). */
+  compareKey(entryKey: unknown[], probe: unknown[]): number {
+    for (let i = 0; i < probe.length; i++) {
+      const c = compareValues(entryKey[i], probe[i]);
+      if (c !== 0) return c * this.directions[i];
+    }
+    return 0;
+  }
+
+  /** The record holding `key` in this unique index, other than `self`. */
+  conflictFor(key: unknown[], self: number): number | undefined {
+    const start = this.tree.lowerBound((entry) => this.compareKey(entry.k, key));
+    for (const entry of this.tree.range(start, this.tree.size)) {
+      if (this.compareKey(entry.k, key) !== 0) return undefined;
+      if (entry.r !== self) return entry.r;
+    }
+    return undefined;
+  }
+
+  add(rid: number, keys: unknown[][]): void {
+    for (const k of keys) this.tree.insert({ k, r: rid });
+  }
+
+  remove(rid: number, keys: unknown[][]): void {
+    for (const k of keys) this.tree.delete({ k, r: rid });
+  }
+
+  duplicateKeyError(ns: string, key: unknown[]): CommandError {
+    const keyPattern: Document = {};
+    const keyValue: Document = {};
+    this.fields.forEach((field, i) => {
+      keyPattern[field] = this.spec.key[field];
+      keyValue[field] = key[i];
+    });
+    const shown = this.fields.map((field, i) => `${field}: ${JSON.stringify(key[i])}`).join(", ");
+    return new CommandError(
+      ErrorCodes.DuplicateKey,
+      `E11000 duplicate key error collection: ${ns} index: ${this.name} dup key: { ${shown} }`,
+      { keyPattern, keyValue },
+    );
+  }
+}
+
+/** Validates a createIndexes spec and fills in the defaults MongoDB reports back. */
+export function normaliseIndexSpec(raw: Document): IndexSpec {
+  const key = raw.key;
+  if (typeof key !== "object" || key === null || Array.isArray(key) || Object.keys(key).length === 0) {
+    throw new CommandError(ErrorCodes.CannotCreateIndex, "Index key pattern must be a non-empty object");
+  }
+  const normalisedKey: Record<string, number> = {};
+  for (const [field, direction] of Object.entries(key as Document)) {
+    if (typeof direction === "string") {
+      throw new CommandError(ErrorCodes.CannotCreateIndex, `Index type '${direction}' is not supported by the embedded engine`);
+    }
+    const n = Number(direction);
+    if (!Number.isFinite(n) || n === 0) throw new CommandError(ErrorCodes.CannotCreateIndex, `Values in the index key pattern can't be 0 or non-numeric: ${field}`);
+    normalisedKey[field] = n > 0 ? 1 : -1;
+  }
+  const name = typeof raw.name === "string" ? raw.name : Object.entries(normalisedKey).map(([f, d]) => `${f}_${d}`).join("_");
+  const spec: IndexSpec = { ...raw, v: 2, key: normalisedKey, name };
+  if (raw.expireAfterSeconds !== undefined) {
+    const ttl = Number(raw.expireAfterSeconds);
+    if (!Number.isFinite(ttl) || ttl < 0) throw new CommandError(ErrorCodes.CannotCreateIndex, "expireAfterSeconds must be a non-negative number");
+    if (Object.keys(normalisedKey).length !== 1) throw new CommandError(ErrorCodes.CannotCreateIndex, "TTL indexes are single-field indexes");
+    spec.expireAfterSeconds = ttl;
+  }
+  return spec;
+}
+
+/** Options that make two indexes on the same key pattern different indexes. */
+export function sameIndexOptions(a: IndexSpec, b: IndexSpec): boolean {
+  const pick = (s: IndexSpec) => JSON.stringify([!!s.unique, !!s.sparse, s.partialFilterExpression ?? null, s.expireAfterSeconds ?? null]);
+  return pick(a) === pick(b);
+}

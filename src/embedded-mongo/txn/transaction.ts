@@ -1,0 +1,189 @@
+// A multi-document transaction: its writes are buffered in an overlay that only its own
+// session sees, and applied to the catalog in one step at commit (one journal record).
+// Conflicts are first-writer-wins, as in MongoDB: touching a document that another open
+// transaction has written, or that was committed after this transaction started, is a
+// WriteConflict (112) carrying the TransientTransactionError label so drivers retry.
+import type { Document } from "bson";
+import type { CollectionAccess, FoundRecord } from "../commands/access.js";
+import { CommandError, ErrorCodes } from "../errors.js";
+import { compileFilter } from "../query/filter.js";
+import { sortRecords } from "../query/sort.js";
+import type { Catalog } from "../store/catalog.js";
+import type { Collection } from "../store/collection.js";
+import { countRecords, selectRecords, type ReadRequest } from "../store/executor.js";
+
+export const TRANSIENT = "TransientTransactionError";
+
+export function writeConflict(): CommandError {
+  return new CommandError(ErrorCodes.WriteConflict, "Write conflict during plan execution and yielding is disabled. :: Please retry your operation or multi-document transaction.", {}, [TRANSIENT]);
+}
+
+interface Overlay {
+  /** rid -> the document as this transaction left it (null: deleted). */
+  writes: Map<number, Document | null>;
+  /** rids that existed in the committed collection when first touched. */
+  existing: Set<number>;
+}
+
+export class Transaction {
+  state: "active" | "committed" | "aborted" = "active";
+  readonly overlays = new Map<string, Overlay>();
+
+  constructor(
+    readonly txnNumber: number,
+    readonly startSeq: number,
+    private readonly catalog: Catalog,
+    /** ns + rid -> the transaction holding a write on it (shared by all transactions). */
+    private readonly writers: Map<string, Transaction>,
+  ) {}
+
+  access(db: string, name: string): CollectionAccess {
+    return new TransactionAccess(this, this.catalog, db, name);
+  }
+
+  overlay(ns: string): Overlay {
+    let overlay = this.overlays.get(ns);
+    if (!overlay) this.overlays.set(ns, (overlay = { writes: new Map(), existing: new Set() }));
+    return overlay;
+  }
+
+  /** Claims a committed document for writing, or fails with a WriteConflict. */
+  claim(collection: Collection, rid: number): void {
+    const key = `${collection.ns}#${rid}`;
+    const holder = this.writers.get(key);
+    if (holder && holder !== this) throw writeConflict();
+    if ((collection.lastWrite.get(rid) ?? Infinity) > this.startSeq) throw writeConflict();
+    this.writers.set(key, this);
+    this.overlay(collection.ns).existing.add(rid);
+  }
+
+  /** Applies the overlay to the catalog atomically: all of it, or nothing and an error. */
+  commit(): void {
+    const undo: Array<() => void> = [];
+    try {
+      for (const [ns, overlay] of this.overlays) {
+        const dot = ns.indexOf(".");
+        const collection = this.catalog.ensure(ns.slice(0, dot), ns.slice(dot + 1));
+        for (const rid of overlay.existing) {
+          if ((collection.lastWrite.get(rid) ?? Infinity) > this.startSeq) throw writeConflict();
+        }
+        // Remove first, then insert final images: a transaction may swap unique values.
+        for (const rid of overlay.existing) {
+          const old = this.catalog.remove(collection, rid);
+          if (old) undo.push(() => this.catalog.insert(collection, old));
+        }
+        for (const doc of overlay.writes.values()) {
+          if (!doc) continue;
+          const rid = this.catalog.insert(collection, doc);
+          undo.push(() => this.catalog.remove(collection, rid));
+        }
+      }
+      this.state = "committed";
+    } catch (error) {
+      for (const step of undo.reverse()) step();
+      this.state = "aborted";
+      throw error instanceof CommandError && error.code === ErrorCodes.DuplicateKey ? writeConflict() : error;
+    } finally {
+      this.release();
+    }
+  }
+
+  abort(): void {
+    this.state = "aborted";
+    this.overlays.clear();
+    this.release();
+  }
+
+  private release(): void {
+    for (const [key, holder] of this.writers) if (holder === this) this.writers.delete(key);
+  }
+}
+
+class TransactionAccess implements CollectionAccess {
+  constructor(
+    private readonly txn: Transaction,
+    private readonly catalog: Catalog,
+    readonly db: string,
+    readonly name: string,
+  ) {}
+
+  private get ns(): string {
+    return `${this.db}.${this.name}`;
+  }
+
+  private get collection(): Collection | undefined {
+    return this.catalog.get(this.db, this.name);
+  }
+
+  find(request: ReadRequest): FoundRecord[] {
+    const collection = this.collection;
+    const overlay = this.txn.overlays.get(this.ns);
+    if (!overlay || overlay.writes.size === 0) {
+      return collection ? selectRecords(collection, request).map((rid) => ({ rid, doc: collection.docs.get(rid)! })) : [];
+    }
+    const committed = collection ? selectRecords(collection, { ...request, skip: 0, limit: 0 }) : [];
+    const matches = compileFilter(request.filter);
+    const merged: FoundRecord[] = committed.filter((rid) => !overlay.writes.has(rid)).map((rid) => ({ rid, doc: collection!.docs.get(rid)! }));
+    for (const [rid, doc] of overlay.writes) if (doc && matches(doc)) merged.push({ rid, doc });
+    const ordered = request.sort.length > 0 ? sortRecords(merged, (r) => r.doc, request.sort) : merged;
+    return ordered.slice(request.skip, request.limit > 0 ? request.skip + request.limit : undefined);
+  }
+
+  count(filter: Document, skip: number, limit: number, hint?: unknown): number {
+    const overlay = this.txn.overlays.get(this.ns);
+    if (!overlay || overlay.writes.size === 0) {
+      const collection = this.collection;
+      return collection ? countRecords(collection, filter, skip, limit, hint) : 0;
+    }
+    return this.find({ filter, sort: [], skip, limit, hint }).length;
+  }
+
+  insert(doc: Document): void {
+    const collection = this.catalog.ensure(this.db, this.name);
+    const rid = collection.allocateRid();
+    this.checkUnique(collection, rid, doc);
+    this.txn.overlay(this.ns).writes.set(rid, doc);
+  }
+
+  replace(rid: number, doc: Document): void {
+    const collection = this.catalog.require(this.db, this.name);
+    this.claimIfCommitted(collection, rid);
+    this.checkUnique(collection, rid, doc);
+    this.txn.overlay(this.ns).writes.set(rid, doc);
+  }
+
+  remove(rid: number): void {
+    const collection = this.catalog.require(this.db, this.name);
+    this.claimIfCommitted(collection, rid);
+    this.txn.overlay(this.ns).writes.set(rid, null);
+  }
+
+  all(): Document[] {
+    return this.find({ filter: {}, sort: [], skip: 0, limit: 0 }).map((r) => r.doc);
+  }
+
+  private claimIfCommitted(collection: Collection, rid: number): void {
+    const overlay = this.txn.overlays.get(this.ns);
+    if (overlay?.existing.has(rid)) return;
+    if (collection.docs.has(rid)) this.txn.claim(collection, rid);
+  }
+
+  /** Unique indexes hold over the committed documents this transaction has not touched plus its own writes. */
+  private checkUnique(collection: Collection, rid: number, doc: Document): void {
+    const overlay = this.txn.overlays.get(this.ns);
+    for (const index of collection.indexes.values()) {
+      if (!index.unique) continue;
+      for (const key of index.keysOf(doc)) {
+        const start = index.tree.lowerBound((entry) => index.compareKey(entry.k, key));
+        for (const entry of index.tree.range(start, index.tree.size)) {
+          if (index.compareKey(entry.k, key) !== 0) break;
+          if (entry.r !== rid && !overlay?.writes.has(entry.r)) throw index.duplicateKeyError(collection.ns, key);
+        }
+        for (const [otherRid, other] of overlay?.writes ?? []) {
+          if (otherRid === rid || !other) continue;
+          if (index.keysOf(other).some((otherKey) => index.compareKey(otherKey, key) === 0)) throw index.duplicateKeyError(collection.ns, key);
+        }
+      }
+    }
+  }
+}

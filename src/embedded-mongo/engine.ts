@@ -16,7 +16,7 @@ import { DataDirectory, type RecoveryStats } from "./durability/data-directory.j
 import type { FsyncMode } from "./durability/journal.js";
 import { CommandError, ErrorCodes } from "./errors.js";
 import { decodeMutations, encodeMutations } from "./mutation-codec.js";
-import { Catalog } from "./store/catalog.js";
+import { Catalog, type Mutation } from "./store/catalog.js";
 import type { Transaction } from "./txn/transaction.js";
 import { SessionManager } from "./txn/sessions.js";
 
@@ -31,6 +31,10 @@ export interface EngineOptions {
   /** Journal size that triggers a compaction into a fresh snapshot. */
   compactAfterBytes?: number;
   log?: (line: string) => void;
+}
+
+function* encodeEach(mutations: Iterable<Mutation>): Generator<Uint8Array> {
+  for (const mutation of mutations) yield encodeMutations([mutation]);
 }
 
 export const ENGINE_VERSION = "7.0.0";
@@ -162,10 +166,9 @@ export class Engine {
   /** Writes a snapshot of the current state and starts a fresh journal. */
   async compact(): Promise<void> {
     if (!this.dataDir) return;
-    const catalog = this.catalog;
-    await this.dataDir.compact(function* () {
-      for (const mutation of catalog.snapshot()) yield encodeMutations([mutation]);
-    });
+    // capture() runs in the tick of the journal switch: the state is captured there, and
+    // only the encoding is deferred.
+    await this.dataDir.compact(() => encodeEach(this.catalog.snapshot()));
   }
 
   /** Work the engine does by itself, journaled like a command. */

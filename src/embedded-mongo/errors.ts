@@ -29,7 +29,11 @@ export const ErrorCodes = {
   BSONObjectTooLarge: 10334,
   CannotIndexParallelArrays: 171,
   NotImplemented: 238,
+  InvalidPipelineOperator: 168,
   Unauthorized: 13,
+  ConflictingUpdateOperators: 40,
+  DollarPrefixedFieldName: 52,
+  DocumentTooLarge: 17419,
 } as const;
 
 const codeNames: Record<number, string> = Object.fromEntries(
@@ -48,7 +52,8 @@ export class CommandError extends Error {
   }
 
   get codeName(): string {
-    return codeNames[this.code] ?? "UnknownError";
+    // MongoDB names its numbered assertion codes "Location<code>".
+    return codeNames[this.code] ?? `Location${this.code}`;
   }
 
   toReply(): Document {

@@ -16,7 +16,7 @@ export interface Target {
 
 export async function openTarget(): Promise<Target> {
   const external = process.env.MONGODB_URI;
-  const engine = external ? undefined : await startEngine({ port: 0, inMemory: true });
+  const engine = external ? undefined : await startEngine({ port: 0, inMemory: true, ttlIntervalMs: 1000 });
   const uri = external ?? engine!.uri;
   const client = await MongoClient.connect(uri, { serverSelectionTimeoutMS: 5000 });
   const db = client.db(`conformance_${randomBytes(4).toString("hex")}`);

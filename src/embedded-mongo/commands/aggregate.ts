@@ -1,41 +1,59 @@
-// aggregate through mingo's pipeline engine. The leading $match (with a following $sort,
-// $skip and $limit) runs through the planner so that it uses indexes, and the pipeline
-// countDocuments sends ($match, $skip, $limit, $group {n: {$sum: 1}}) is answered by the
-// index-aware count without materialising documents.
+// aggregate through mingo's pipeline engine, after the pipeline has been validated and
+// $count expanded (query/pipeline.ts). The leading $match (with a following $sort, $skip
+// and $limit) runs through the planner so that it uses indexes, and the pipelines
+// countDocuments and $count send ($match, $skip, $limit, $group {n: {$sum: 1}}, and for
+// $count a $project dropping _id) are answered by the index-aware count without
+// materialising documents.
 import type { Document } from "bson";
 import { Aggregator } from "mingo";
 import { CommandError, ErrorCodes, badValue } from "../errors.js";
 import { cloneValue } from "../query/clone.js";
-import { compileFilter } from "../query/filter.js";
+import { preparePipeline } from "../query/pipeline.js";
 import { parseSort } from "../query/sort.js";
 import type { CollectionAccess } from "./access.js";
 import type { CommandHandler } from "./context.js";
 import { documentArray, optionalDocument, nonNegativeInteger } from "./params.js";
 
-const UNSUPPORTED_STAGES = new Set(["$out", "$merge", "$geoNear", "$search", "$searchMeta", "$changeStream", "$collStats", "$indexStats", "$planCacheStats", "$currentOp", "$listSessions", "$listLocalSessions"]);
-
-function stageName(stage: Document): string {
-  const keys = Object.keys(stage);
-  if (keys.length !== 1) throw new CommandError(ErrorCodes.Location40324, "A pipeline stage specification object must contain exactly one field.");
-  return keys[0];
+interface CountPattern {
+  filter: Document;
+  skip: number;
+  limit: number;
+  /** The group key, echoed as _id unless the pipeline drops it. */
+  id: unknown;
+  field: string;
+  dropsId: boolean;
 }
 
-/** Recognises the pipeline the drivers send for countDocuments. */
-function countPattern(pipeline: Document[]): { filter: Document; skip: number; limit: number; field: string } | undefined {
+/** `{$project: {_id: 0, <field>: 1}}`, the stage $count expands to after its $group. */
+function dropsIdKeeping(stage: Document | undefined, field: string): boolean {
+  const projection = stage?.$project as Document | undefined;
+  return !!projection && Object.keys(projection).length === 2 && projection._id === 0 && projection[field] === 1;
+}
+
+/** Recognises the counting pipelines of countDocuments and of $count. */
+function countPattern(pipeline: Document[]): CountPattern | undefined {
   let i = 0;
-  const filter = pipeline[i] && stageName(pipeline[i]) === "$match" ? (pipeline[i++].$match as Document) : {};
+  const filter = pipeline[i] && "$match" in pipeline[i] ? (pipeline[i++].$match as Document) : {};
   let skip = 0;
   let limit = 0;
   if (pipeline[i] && "$skip" in pipeline[i]) skip = Number(pipeline[i++].$skip);
   if (pipeline[i] && "$limit" in pipeline[i]) limit = Number(pipeline[i++].$limit);
   const group = pipeline[i]?.$group as Document | undefined;
-  if (!group || i !== pipeline.length - 1) return undefined;
+  if (!group) return undefined;
   const fields = Object.keys(group).filter((key) => key !== "_id");
   if (fields.length !== 1 || (group._id !== 1 && group._id !== null)) return undefined;
   const accumulator = group[fields[0]] as Document;
   if (!accumulator || accumulator.$sum !== 1 || Object.keys(accumulator).length !== 1) return undefined;
   if (!Number.isInteger(skip) || skip < 0 || !Number.isInteger(limit) || limit < 0) return undefined;
-  return { filter, skip, limit, field: fields[0] };
+  const rest = pipeline.slice(i + 1);
+  const dropsId = rest.length === 1 && dropsIdKeeping(rest[0], fields[0]);
+  if (rest.length > 0 && !dropsId) return undefined;
+  return { filter, skip, limit, id: group._id, field: fields[0], dropsId };
+}
+
+function countResult(pattern: CountPattern, n: number): Document[] {
+  if (n === 0) return [];
+  return [pattern.dropsId ? { [pattern.field]: n } : { _id: pattern.id, [pattern.field]: n }];
 }
 
 /** The leading $match/$sort/$skip/$limit stages, run through the planner. */
@@ -49,18 +67,13 @@ function leadingSource(access: CollectionAccess, pipeline: Document[]): { docs: 
   if (pipeline[i] && "$sort" in pipeline[i]) sort = pipeline[i++].$sort as Document;
   if (sort && pipeline[i] && "$skip" in pipeline[i] && Number.isInteger(pipeline[i].$skip)) skip = pipeline[i++].$skip as number;
   if (sort && pipeline[i] && "$limit" in pipeline[i] && Number.isInteger(pipeline[i].$limit)) limit = pipeline[i++].$limit as number;
-  if (filter) compileFilter(filter); // reject unsupported operators with a clear error first
   const docs = access.find({ filter: filter ?? {}, sort: parseSort(sort), skip, limit }).map((r) => r.doc);
   return { docs, rest: pipeline.slice(i) };
 }
 
 export const aggregate: CommandHandler = (ctx) => {
   const target = ctx.command.aggregate;
-  const pipeline = documentArray(ctx.command, "pipeline");
-  for (const stage of pipeline) {
-    const name = stageName(stage);
-    if (UNSUPPORTED_STAGES.has(name)) throw new CommandError(ErrorCodes.NotImplemented, `${name} is not supported by the embedded engine`);
-  }
+  const pipeline = preparePipeline(documentArray(ctx.command, "pipeline"));
   if (ctx.command.explain) throw new CommandError(ErrorCodes.NotImplemented, "explain is not supported by the embedded engine");
   const cursorOptions = optionalDocument(ctx.command, "cursor");
   if (!cursorOptions) throw new CommandError(ErrorCodes.FailedToParse, "The 'cursor' option is required, except for aggregate with the explain argument");
@@ -81,7 +94,7 @@ export const aggregate: CommandHandler = (ctx) => {
     const counting = countPattern(pipeline);
     if (counting) {
       const n = access.count(counting.filter, counting.skip, counting.limit, ctx.command.hint);
-      return ctx.cursors.open(ns, n > 0 ? [{ _id: 1, [counting.field]: n }] : [], batchSize) as unknown as Document;
+      return ctx.cursors.open(ns, countResult(counting, n), batchSize) as unknown as Document;
     }
     ({ docs: source, rest } = leadingSource(access, pipeline));
   }

@@ -1,12 +1,11 @@
 // insert, update, delete, find, getMore, killCursors, findAndModify, count, distinct.
-import { ObjectId, type Document } from "bson";
+import { ObjectId, calculateObjectSize, type Document } from "bson";
 import { CommandError, ErrorCodes, badValue, failedToParse } from "../errors.js";
 import { cloneValue } from "../query/clone.js";
 import { project } from "../query/projection.js";
 import { parseSort } from "../query/sort.js";
-import { applyUpdate, buildUpsert, checkStorableFields, classifyUpdate } from "../query/update.js";
+import { applyUpdate, buildUpsert, classifyUpdate } from "../query/update.js";
 import { compareValues } from "../store/bson-order.js";
-import { pathValues } from "../store/index-keys.js";
 import type { CollectionAccess } from "./access.js";
 import type { CommandContext, CommandHandler } from "./context.js";
 import { documentArray, nonNegativeInteger, optionalBoolean, optionalDocument, optionalNumber, targetCollection } from "./params.js";
@@ -39,8 +38,15 @@ function withWriteErrors(reply: Document, writeErrors: Document[]): Document {
   return reply;
 }
 
+const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+
+function checkSize(doc: Document, code: number, what: string): void {
+  const size = calculateObjectSize(doc);
+  if (size > MAX_DOCUMENT_BYTES) throw new CommandError(code, `${what} is too large. size in bytes: ${size}, max size: ${MAX_DOCUMENT_BYTES}`);
+}
+
 export function prepareInsert(doc: Document): Document {
-  checkStorableFields(doc);
+  checkSize(doc, ErrorCodes.BSONObjectTooLarge, "object to insert");
   const copy = cloneValue(doc);
   if (copy._id === undefined) return { _id: new ObjectId(), ...copy };
   if (Array.isArray(copy._id)) throw badValue("can't use an array for _id");
@@ -75,6 +81,7 @@ function updateOne(access: CollectionAccess, statement: UpdateStatement): { n: n
   if (matches.length === 0) {
     if (!statement.upsert) return { n: 0, modified: 0 };
     const doc = buildUpsert(statement.q ?? {}, statement.u, statement.arrayFilters);
+    checkSize(doc, ErrorCodes.DocumentTooLarge, "Resulting document after update");
     access.insert(doc);
     return { n: 1, modified: 0, upsertedId: doc._id };
   }
@@ -82,6 +89,7 @@ function updateOne(access: CollectionAccess, statement: UpdateStatement): { n: n
   for (const { rid, doc } of matches) {
     const outcome = applyUpdate(doc, statement.u, { arrayFilters: statement.arrayFilters, filter: statement.q });
     if (!outcome.modified) continue;
+    checkSize(outcome.doc, ErrorCodes.DocumentTooLarge, "Resulting document after update");
     access.replace(rid, outcome.doc);
     modified++;
   }
@@ -91,6 +99,11 @@ function updateOne(access: CollectionAccess, statement: UpdateStatement): { n: n
 const update: CommandHandler = (ctx) => {
   const access = ctx.access(targetCollection(ctx.command));
   const statements = documentArray(ctx.command, "updates") as UpdateStatement[];
+  // Field types are checked for every statement before any runs: a malformed command writes nothing.
+  for (const statement of statements) {
+    optionalBoolean(statement, "multi");
+    optionalBoolean(statement, "upsert");
+  }
   let n = 0;
   let nModified = 0;
   const upserted: Document[] = [];
@@ -167,10 +180,12 @@ const findAndModify: CommandHandler = (ctx) => {
   if (!match) {
     if (!upsert) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
     const doc = buildUpsert(query, updateSpec!, arrayFilters);
+    checkSize(doc, ErrorCodes.DocumentTooLarge, "Resulting document after update");
     access.insert(doc);
     return { lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id }, value: returnNew ? shape(doc) : null, ok: 1 };
   }
   const outcome = applyUpdate(match.doc, updateSpec!, { arrayFilters, filter: query });
+  checkSize(outcome.doc, ErrorCodes.DocumentTooLarge, "Resulting document after update");
   if (outcome.modified) access.replace(match.rid, outcome.doc);
   return { lastErrorObject: { n: 1, updatedExisting: true }, value: shape(returnNew ? outcome.doc : match.doc), ok: 1 };
 };
@@ -190,22 +205,24 @@ const distinct: CommandHandler = (ctx) => {
   const query = optionalDocument(ctx.command, "query") ?? {};
   const values: unknown[] = [];
   const path = key.split(".");
-  for (const { doc } of access.find({ filter: query, sort: [], skip: 0, limit: 0 })) {
-    const state = { arrays: false };
-    for (const value of pathValues(doc, path, state)) if (value !== null || hasValueAt(doc, path)) values.push(value);
-  }
+  for (const { doc } of access.find({ filter: query, sort: [], skip: 0, limit: 0 })) collectPresent(doc, path, values);
   values.sort(compareValues);
   const unique = values.filter((v, i) => i === 0 || compareValues(values[i - 1], v) !== 0);
   return { values: unique, ok: 1 };
 };
 
-function hasValueAt(doc: Document, path: string[]): boolean {
-  let current: unknown = doc;
-  for (const segment of path) {
-    if (!current || typeof current !== "object" || Array.isArray(current)) return Array.isArray(current);
-    current = (current as Document)[segment];
+/** The values distinct sees at a path: present values only, arrays flattened one level. */
+function collectPresent(value: unknown, path: string[], out: unknown[]): void {
+  if (path.length === 0) {
+    if (Array.isArray(value)) out.push(...value);
+    else if (value !== undefined) out.push(value);
+    return;
   }
-  return current !== undefined;
+  if (Array.isArray(value)) {
+    for (const element of value) collectPresent(element, path, out);
+  } else if (value && typeof value === "object" && !("_bsontype" in value) && !(value instanceof Date)) {
+    collectPresent((value as Document)[path[0]], path.slice(1), out);
+  }
 }
 
 export const crudCommands: Record<string, CommandHandler> = {

@@ -1,5 +1,5 @@
 // Collections, databases and indexes: create, drop, rename, list.
-import type { Document } from "bson";
+import { calculateObjectSize, type Document } from "bson";
 import { CommandError, ErrorCodes } from "../errors.js";
 import { compileFilter } from "../query/filter.js";
 import { checkCollectionName, checkDatabaseName } from "../store/catalog.js";
@@ -134,7 +134,17 @@ const dropIndexes: CommandHandler = (ctx) => {
   return { nIndexesWas, ok: 1 };
 };
 
+const dbStats: CommandHandler = (ctx) => {
+  const collections = [...(ctx.catalog.databases.get(ctx.db)?.values() ?? [])];
+  const objects = collections.reduce((sum, c) => sum + c.docs.size, 0);
+  const indexes = collections.reduce((sum, c) => sum + c.indexes.size, 0);
+  let dataSize = 0;
+  for (const collection of collections) for (const doc of collection.docs.values()) dataSize += calculateObjectSize(doc);
+  return { db: ctx.db, collections: collections.length, views: 0, objects, avgObjSize: objects ? dataSize / objects : 0, dataSize, storageSize: dataSize, indexes, indexSize: 0, totalSize: dataSize, scaleFactor: 1, ok: 1 };
+};
+
 export const ddlCommands: Record<string, CommandHandler> = {
+  dbStats,
   create,
   drop,
   dropDatabase,

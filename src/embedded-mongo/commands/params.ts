@@ -41,7 +41,6 @@ export function optionalBoolean(command: Document, field: string): boolean | und
   const value = command[field];
   if (value === undefined || value === null) return undefined;
   if (typeof value === "boolean") return value;
-  if (typeof value === "number") return value !== 0;
   throw typeMismatch(`BSON field '${field}' is the wrong type '${typeof value}', expected type 'bool'`);
 }
 

@@ -18,7 +18,7 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { link, mkdir, open, readFile, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { link, mkdir, open, readFile, readdir, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { types } from "node:util";
@@ -128,7 +128,9 @@ export class DataDirectory {
     onJournalRecord: (payload: Uint8Array) => void,
   ): Promise<RecoveryStats> {
     if (this.state !== "locked") {
-      return Promise.reject(new Error(`recover() must be called once, on an open data directory (state: ${this.state})`));
+      return Promise.reject(
+        new Error(`recover() must be called once, on an open data directory (state: ${this.state})`),
+      );
     }
     this.state = "recovering";
     this.recovery = this.recoverOnce(onSnapshotRecord, onJournalRecord).then(
@@ -225,7 +227,8 @@ export class DataDirectory {
     if (journals.length === 0) {
       if (snapshotGeneration !== undefined) {
         throw new Error(
-          `data directory ${this.dir} has ${snapshotFileName(snapshotGeneration)} but no ${journalFileName(snapshotGeneration)}`,
+          `data directory ${this.dir} has ${snapshotFileName(snapshotGeneration)} ` +
+            `but no ${journalFileName(snapshotGeneration)}`,
         );
       }
       return;
@@ -268,6 +271,8 @@ export class DataDirectory {
   }
 
   private async compactOnce(capture: () => Iterable<Uint8Array>): Promise<void> {
+    // Queued behind another compaction that close() has since waited for.
+    if (this.state !== "ready") throw new Error(`compaction of ${this.dir} aborted: data directory is ${this.state}`);
     const oldGeneration = this.currentGeneration;
     const newGeneration = oldGeneration + 1;
     const nextJournal = await Journal.open(this.journalPath(newGeneration), this.options);
@@ -291,7 +296,7 @@ export class DataDirectory {
     nextJournal.holdWritesUntil(oldJournalClosed);
 
     try {
-      const records = capture();
+      const records = startIterating(capture());
 
       // Step 2: make the snapshot durable under its final name...
       const finalPath = join(this.dir, snapshotFileName(newGeneration));
@@ -356,6 +361,28 @@ export class DataDirectory {
   }
 }
 
+/**
+ * Takes the first record now, in the caller's tick. A generator function's
+ * body does not run until its first next(); without this, a capture written
+ * as `function* () { const state = read(); ... }` would read the state only
+ * after the snapshot file was opened, by which time later appends (already
+ * in the next journal) would be in it too and be replayed twice.
+ */
+function startIterating(records: Iterable<Uint8Array>): Iterable<Uint8Array> {
+  const iterator = records[Symbol.iterator]();
+  const first = iterator.next();
+  return (function* (): Generator<Uint8Array> {
+    let finished = false;
+    try {
+      for (let step = first; !step.done; step = iterator.next()) yield step.value;
+      finished = true;
+    } finally {
+      // Abandoned early (write failed): let the source run its cleanup.
+      if (!finished) iterator.return?.();
+    }
+  })();
+}
+
 async function truncateFile(path: string, length: number): Promise<void> {
   const handle = await open(path, "r+");
   try {
@@ -394,19 +421,23 @@ const heldLocks = new Set<string>();
 class DirectoryLock {
   private constructor(
     private readonly path: string,
+    private readonly key: string,
     private readonly content: string,
   ) {}
 
   static async acquire(dir: string): Promise<DirectoryLock> {
     const path = join(dir, LOCK_FILE_NAME);
+    // Keyed by the real path so that a second open through a symlink is
+    // recognised as this process's own lock rather than a stale one.
+    const key = join(await realpath(dir), LOCK_FILE_NAME);
     const content = `${process.pid}\n`;
-    if (heldLocks.has(path)) throw inUseError(dir, process.pid, path);
+    if (heldLocks.has(key)) throw inUseError(dir, process.pid, path);
     // Each retry follows a lock that vanished or was replaced under us; a
     // handful is plenty unless something is fighting over the directory.
     for (let attempt = 0; attempt < 5; attempt++) {
       if (await createExclusive(path, content)) {
-        heldLocks.add(path);
-        return new DirectoryLock(path, content);
+        heldLocks.add(key);
+        return new DirectoryLock(path, key, content);
       }
       const existing = await readIfExists(path);
       if (existing === undefined) continue;
@@ -422,7 +453,7 @@ class DirectoryLock {
   }
 
   async release(): Promise<void> {
-    if (!heldLocks.delete(this.path)) return;
+    if (!heldLocks.delete(this.key)) return;
     // Only remove the file if it is still ours.
     if ((await readIfExists(this.path)) === this.content) await removeIfExists(this.path);
   }

@@ -53,6 +53,9 @@ const DEFAULT_FSYNC_INTERVAL_MS = 100;
  */
 const MAX_BATCH_BYTES = 8 * 1024 * 1024;
 
+/** O_APPEND: every write lands at the current end, even after a short write. */
+const APPEND_FLAGS = fsConstants.O_WRONLY | fsConstants.O_APPEND;
+
 interface PendingRecord {
   framed: Buffer;
   resolve: () => void;
@@ -105,11 +108,11 @@ export class Journal {
     try {
       // O_EXCL tells us whether we created the file, and therefore whether its
       // directory entry still has to be made durable.
-      handle = await open(path, fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT | fsConstants.O_EXCL, 0o644);
+      handle = await open(path, APPEND_FLAGS | fsConstants.O_CREAT | fsConstants.O_EXCL, 0o644);
     } catch (error) {
       if (!isErrnoException(error) || error.code !== "EEXIST") throw error;
       created = false;
-      handle = await open(path, fsConstants.O_WRONLY | fsConstants.O_APPEND);
+      handle = await open(path, APPEND_FLAGS);
     }
     try {
       if (created) await syncDirectory(dirname(path));
@@ -245,7 +248,8 @@ export class Journal {
         }
         const batch = this.takeBatch();
         try {
-          await writeFully(this.handle, batch.length === 1 ? batch[0].framed : Buffer.concat(batch.map((r) => r.framed)));
+          const bytes = batch.length === 1 ? batch[0].framed : Buffer.concat(batch.map((r) => r.framed));
+          await writeFully(this.handle, bytes);
           this.counters.writes++;
           this.dirty = true;
           if (this.mode === "always") {

@@ -29,8 +29,13 @@ export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 /** Read size for scans: large enough to amortise syscalls, small enough to bound memory. */
 const DEFAULT_SCAN_CHUNK_BYTES = 4 * 1024 * 1024;
 
-/** Size of each write when producing a whole record file (snapshots). */
-const DEFAULT_WRITE_CHUNK_BYTES = 4 * 1024 * 1024;
+/**
+ * Size of each write when producing a whole record file (snapshots). Each
+ * chunk is serialised and checksummed synchronously before its write is
+ * awaited, so this bounds how long the event loop is held: at 1 MiB that is a
+ * few milliseconds, where 4 MiB chunks measured 20-60 ms stalls.
+ */
+const DEFAULT_WRITE_CHUNK_BYTES = 1024 * 1024;
 
 function checkPayloadLength(length: number): void {
   if (length === 0) {

@@ -6,6 +6,7 @@ import { Aggregator, update as mingoUpdate } from "mingo";
 import { CommandError, ErrorCodes, failedToParse } from "../errors.js";
 import { compareValues } from "../store/bson-order.js";
 import { cloneValue } from "./clone.js";
+import { prepareModifier } from "./update-operators.js";
 
 const OPERATORS = new Set(["$set", "$unset", "$inc", "$mul", "$min", "$max", "$rename", "$push", "$addToSet", "$pull", "$pullAll", "$pop", "$currentDate", "$bit", "$setOnInsert"]);
 
@@ -15,10 +16,9 @@ export function classifyUpdate(update: unknown): UpdateKind {
   if (Array.isArray(update)) return "pipeline";
   if (!update || typeof update !== "object") throw failedToParse("Update argument must be either an object or an array");
   const keys = Object.keys(update);
-  const operators = keys.filter((key) => key.startsWith("$"));
-  if (operators.length === 0) return "replacement";
-  if (operators.length !== keys.length) throw failedToParse("Update document cannot mix operators and fields");
-  for (const key of operators) {
+  // As in MongoDB, the first field decides: a replacement document, or operators only.
+  if (keys.length === 0 || !keys[0].startsWith("$")) return "replacement";
+  for (const key of keys) {
     if (!OPERATORS.has(key)) throw failedToParse(`Unknown modifier: ${key}. Expected a valid update modifier or pipeline-style update specified as an array`);
     const arg = (update as Document)[key];
     if (!arg || typeof arg !== "object" || Array.isArray(arg)) throw failedToParse(`Modifiers operate on fields but we found type ${Array.isArray(arg) ? "array" : typeof arg} instead. For example: {$mod: {<field>: ...}} not {${key}: ${JSON.stringify(arg)}}`);
@@ -26,9 +26,10 @@ export function classifyUpdate(update: unknown): UpdateKind {
   return "operators";
 }
 
-export function checkStorableFields(doc: Document): void {
+/** A replacement document may not carry $-prefixed top-level fields (inserts may, since MongoDB 5.0). */
+export function checkReplacementFields(doc: Document): void {
   for (const key of Object.keys(doc)) {
-    if (key.startsWith("$")) throw new CommandError(ErrorCodes.BadValue, `Document can't have $ prefixed field names: ${key}`);
+    if (key.startsWith("$")) throw new CommandError(ErrorCodes.DollarPrefixedFieldName, `The dollar ($) prefixed field '${key}' in '${key}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`);
   }
 }
 
@@ -49,7 +50,7 @@ export function applyUpdate(original: Document, update: Document | Document[], o
   const kind = classifyUpdate(update);
   let doc: Document;
   if (kind === "replacement") {
-    checkStorableFields(update as Document);
+    checkReplacementFields(update as Document);
     doc = { _id: original._id, ...cloneValue(update as Document) };
     if (doc._id === undefined) delete doc._id;
   } else if (kind === "pipeline") {
@@ -57,13 +58,14 @@ export function applyUpdate(original: Document, update: Document | Document[], o
   } else {
     doc = cloneValue(original);
     const { $setOnInsert, ...rest } = update as Document;
-    const modifier: Document = { ...rest };
-    if ($setOnInsert && options.inserting) modifier.$set = { ...(modifier.$set as Document | undefined), ...($setOnInsert as Document) };
+    const requested: Document = { ...rest };
+    if ($setOnInsert && options.inserting) requested.$set = { ...(requested.$set as Document | undefined), ...($setOnInsert as Document) };
+    const modifier = prepareModifier(doc, requested, options.arrayFilters);
     if (Object.keys(modifier).length > 0) {
       try {
         mingoUpdate(doc, modifier, options.arrayFilters, options.filter ?? {}, { cloneMode: "deep" });
       } catch (error) {
-        throw new CommandError(ErrorCodes.BadValue, error instanceof Error ? error.message : String(error));
+        throw mingoUpdateError(error);
       }
     }
   }
@@ -71,6 +73,14 @@ export function applyUpdate(original: Document, update: Document | Document[], o
     throw new CommandError(ErrorCodes.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
   }
   return { doc, modified: !sameDocument(original, doc) };
+}
+
+/** mingo's update errors, with the codes MongoDB uses for the same conditions. */
+function mingoUpdateError(error: unknown): CommandError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/immutable field '_id'/i.test(message)) return new CommandError(ErrorCodes.ImmutableField, message);
+  if (/conflict/i.test(message)) return new CommandError(ErrorCodes.ConflictingUpdateOperators, message.replace(/^updating/, "Updating"));
+  return new CommandError(ErrorCodes.BadValue, message);
 }
 
 function typeName(value: unknown): string {
@@ -145,7 +155,7 @@ export function buildUpsert(filter: Document, update: Document | Document[], arr
   const seed = upsertSeed(filter);
   let doc: Document;
   if (classifyUpdate(update) === "replacement") {
-    checkStorableFields(update as Document);
+    checkReplacementFields(update as Document);
     doc = { ...cloneValue(update as Document) };
     if (doc._id === undefined && seed._id !== undefined) doc = { _id: seed._id, ...doc };
   } else {

@@ -37,6 +37,22 @@ export class Catalog {
   /** Global write sequence: increases with every applied document write. */
   seq = 0;
   private pending: Mutation[] = [];
+  /** Open transactions; while any is open, writes keep before-images for their snapshots. */
+  private openSnapshots = 0;
+
+  openSnapshot(): number {
+    this.openSnapshots++;
+    return this.seq;
+  }
+
+  closeSnapshot(): void {
+    if (--this.openSnapshots > 0) return;
+    for (const collections of this.databases.values()) for (const collection of collections.values()) collection.history.clear();
+  }
+
+  private keepBefore(collection: Collection, rid: number, before: Document | null): void {
+    if (this.openSnapshots > 0) collection.recordBefore(rid, this.seq + 1, before);
+  }
 
   /** The mutations recorded since the last call (one journal record's worth). */
   takePending(): Mutation[] {
@@ -61,17 +77,21 @@ export class Catalog {
   }
 
   insert(collection: Collection, doc: Document): number {
-    const rid = collection.insert(doc, undefined, ++this.seq);
+    const rid = collection.allocateRid();
+    this.keepBefore(collection, rid, null);
+    collection.insert(doc, rid, ++this.seq);
     this.pending.push({ op: "insert", db: collection.db, coll: collection.name, docs: [doc] });
     return rid;
   }
 
   replace(collection: Collection, rid: number, doc: Document): void {
+    this.keepBefore(collection, rid, collection.docs.get(rid) ?? null);
     collection.replace(rid, doc, ++this.seq);
     this.pending.push({ op: "replace", db: collection.db, coll: collection.name, doc });
   }
 
   remove(collection: Collection, rid: number): Document | undefined {
+    this.keepBefore(collection, rid, collection.docs.get(rid) ?? null);
     const old = collection.remove(rid);
     this.seq++;
     if (old) this.pending.push({ op: "delete", db: collection.db, coll: collection.name, id: old._id });

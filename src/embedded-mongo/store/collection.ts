@@ -21,6 +21,12 @@ export class Collection {
   readonly indexes = new Map<string, SecondaryIndex>();
   /** Commit sequence of each record's last write: how transactions detect write conflicts. */
   readonly lastWrite = new Map<number, number>();
+  /**
+   * Before-images of records written while a transaction is open (rid -> changes in commit
+   * order): a transaction reads the collection as it was when it started. Cleared when no
+   * transaction is open.
+   */
+  readonly history = new Map<number, Array<{ seq: number; before: Document | null }>>();
   private nextRid = 1;
 
   constructor(
@@ -37,6 +43,17 @@ export class Collection {
 
   get idIndex(): SecondaryIndex {
     return this.indexes.get(ID_INDEX_NAME)!;
+  }
+
+  recordBefore(rid: number, seq: number, before: Document | null): void {
+    let changes = this.history.get(rid);
+    if (!changes) this.history.set(rid, (changes = []));
+    changes.push({ seq, before });
+  }
+
+  /** The record as of commit sequence `seq`: undefined when unchanged since, null when it did not exist. */
+  versionAt(rid: number, seq: number): Document | null | undefined {
+    return this.history.get(rid)?.find((change) => change.seq > seq)?.before;
   }
 
   allocateRid(): number {

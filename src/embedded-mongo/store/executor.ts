@@ -2,7 +2,7 @@
 // index plans skip and count by rank; other index plans fetch and re-check candidates;
 // without a usable index the collection is scanned.
 import type { Document } from "bson";
-import { compileFilter } from "../query/filter.js";
+import { checkFilter, compileFilter } from "../query/filter.js";
 import { sortRecords, type SortKey } from "../query/sort.js";
 import type { Collection } from "./collection.js";
 import { planQuery, type Plan, type RankRange } from "./planner.js";
@@ -49,6 +49,8 @@ function sliceExact(plan: Plan, skip: number, limit: number): number[] {
 }
 
 export function selectRecords(collection: Collection, request: ReadRequest): number[] {
+  // An exact plan answers from the index without compiling the filter: validate it anyway.
+  checkFilter(request.filter);
   const plan = planQuery(collection, request.filter, request.sort, request.hint);
   const { skip, limit } = request;
   if (plan.index && plan.exact && plan.sorted) return sliceExact(plan, skip, limit);
@@ -80,6 +82,7 @@ export function selectRecords(collection: Collection, request: ReadRequest): num
 }
 
 export function countRecords(collection: Collection, filter: Document, skip = 0, limit = 0, hint?: unknown): number {
+  checkFilter(filter);
   const plan = planQuery(collection, filter, [], hint);
   let total: number;
   if (plan.index && plan.exact) total = rangeTotal(plan.ranges);

@@ -52,8 +52,9 @@ export class SecondaryIndex {
     return this.spec.name;
   }
 
+  /** `_id_` is unique although MongoDB lists it without `unique: true`. */
   get unique(): boolean {
-    return this.spec.unique === true;
+    return this.spec.unique === true || this.spec.name === "_id_";
   }
 
   /** Sparse and partial indexes hold only some documents, so the planner may not use them to find "all matches". */

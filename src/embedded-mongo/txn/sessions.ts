@@ -56,7 +56,7 @@ export class SessionManager {
       if (current && txnNumber < current.txnNumber) throw new CommandError(ErrorCodes.TransactionTooOld, `txnNumber ${txnNumber} is less than last txnNumber ${current.txnNumber} seen in session`);
       if (current && txnNumber === current.txnNumber) throw new CommandError(ErrorCodes.IllegalOperation, `Transaction ${txnNumber} has already been started`);
       if (current?.state === "active") current.abort();
-      state.txn = new Transaction(txnNumber, this.catalog.seq, this.catalog, this.writers);
+      state.txn = new Transaction(txnNumber, this.catalog.openSnapshot(), this.catalog, this.writers);
       return state.txn;
     }
     if (!current || current.txnNumber !== txnNumber) throw noSuchTransaction(txnNumber);

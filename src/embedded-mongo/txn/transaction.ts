@@ -94,8 +94,13 @@ export class Transaction {
     this.release();
   }
 
+  private released = false;
+
   private release(): void {
+    if (this.released) return;
+    this.released = true;
     for (const [key, holder] of this.writers) if (holder === this) this.writers.delete(key);
+    this.catalog.closeSnapshot();
   }
 }
 
@@ -115,26 +120,35 @@ class TransactionAccess implements CollectionAccess {
     return this.catalog.get(this.db, this.name);
   }
 
+  /** The collection as of the transaction's start, with its own writes on top (snapshot isolation). */
   find(request: ReadRequest): FoundRecord[] {
     const collection = this.collection;
+    if (!collection) return [];
     const overlay = this.txn.overlays.get(this.ns);
-    if (!overlay || overlay.writes.size === 0) {
-      return collection ? selectRecords(collection, request).map((rid) => ({ rid, doc: collection.docs.get(rid)! })) : [];
+    if ((!overlay || overlay.writes.size === 0) && collection.history.size === 0) {
+      return selectRecords(collection, request).map((rid) => ({ rid, doc: collection.docs.get(rid)! }));
     }
-    const committed = collection ? selectRecords(collection, { ...request, skip: 0, limit: 0 }) : [];
+    const startSeq = this.txn.startSeq;
+    const touched = (rid: number) => overlay?.writes.has(rid) ?? false;
     const matches = compileFilter(request.filter);
-    const merged: FoundRecord[] = committed.filter((rid) => !overlay.writes.has(rid)).map((rid) => ({ rid, doc: collection!.docs.get(rid)! }));
-    for (const [rid, doc] of overlay.writes) if (doc && matches(doc)) merged.push({ rid, doc });
+    const merged: FoundRecord[] = [];
+    for (const rid of selectRecords(collection, { ...request, skip: 0, limit: 0 })) {
+      if (!touched(rid) && (collection.lastWrite.get(rid) ?? 0) <= startSeq) merged.push({ rid, doc: collection.docs.get(rid)! });
+    }
+    for (const rid of collection.history.keys()) {
+      if (touched(rid)) continue;
+      const before = collection.versionAt(rid, startSeq);
+      if (before && matches(before)) merged.push({ rid, doc: before });
+    }
+    for (const [rid, doc] of overlay?.writes ?? []) if (doc && matches(doc)) merged.push({ rid, doc });
     const ordered = request.sort.length > 0 ? sortRecords(merged, (r) => r.doc, request.sort) : merged;
     return ordered.slice(request.skip, request.limit > 0 ? request.skip + request.limit : undefined);
   }
 
   count(filter: Document, skip: number, limit: number, hint?: unknown): number {
+    const collection = this.collection;
     const overlay = this.txn.overlays.get(this.ns);
-    if (!overlay || overlay.writes.size === 0) {
-      const collection = this.collection;
-      return collection ? countRecords(collection, filter, skip, limit, hint) : 0;
-    }
+    if (collection && (!overlay || overlay.writes.size === 0) && collection.history.size === 0) return countRecords(collection, filter, skip, limit, hint);
     return this.find({ filter, sort: [], skip, limit, hint }).length;
   }
 

@@ -1,0 +1,268 @@
+// Aggregation pipeline stages, accumulators, expressions and aggregate cursors.
+import { describe, it, expect, beforeAll, afterAll } from "@jest/globals";
+import type { Collection, Document } from "mongodb";
+import { openTarget, type Target } from "../target.js";
+import { asLong, expectCode, isZeroId, namer, type Loose } from "./helpers.js";
+
+let t: Target;
+const next = namer("agg");
+let sales: Collection<Loose>;
+
+const SALES: Document[] = [
+  { _id: 1, item: "abc", price: 10, qty: 2, tags: ["a", "b"], store: "n" },
+  { _id: 2, item: "jkl", price: 20, qty: 1, tags: ["b"], store: "s" },
+  { _id: 3, item: "xyz", price: 5, qty: 10, tags: [], store: "n" },
+  { _id: 4, item: "xyz", price: 5, qty: 20, store: "s" },
+  { _id: 5, item: "abc", price: 10, qty: 10, tags: ["c", "a"], store: "n" },
+];
+
+beforeAll(async () => {
+  t = await openTarget();
+  sales = t.db.collection<Loose>(next());
+  await sales.insertMany(SALES);
+});
+afterAll(() => t.stop());
+
+const run = (pipeline: Document[], coll: Collection<Loose> = sales) => coll.aggregate(pipeline).toArray();
+
+describe("basic stages", () => {
+  it("$match + $sort + $skip + $limit", async () => {
+    const docs = await run([{ $match: { price: { $lte: 10 } } }, { $sort: { qty: -1, _id: 1 } }, { $skip: 1 }, { $limit: 2 }]);
+    expect(docs.map((d) => d._id)).toEqual([3, 5]);
+  });
+
+  it("$project with inclusion, exclusion of _id and computed fields", async () => {
+    const docs = await run([
+      { $match: { _id: { $in: [1, 2] } } },
+      { $sort: { _id: 1 } },
+      { $project: { _id: 0, item: 1, total: { $multiply: ["$price", "$qty"] }, label: { $concat: ["$item", "-", "$store"] } } },
+    ]);
+    expect(docs).toEqual([
+      { item: "abc", total: 20, label: "abc-n" },
+      { item: "jkl", total: 20, label: "jkl-s" },
+    ]);
+  });
+
+  it("$addFields / $set add fields and keep the rest; $unset removes", async () => {
+    const docs = await run([
+      { $match: { _id: 4 } },
+      { $addFields: { total: { $multiply: ["$price", "$qty"] } } },
+      { $set: { big: { $gt: ["$total", 50] }, nTags: { $size: { $ifNull: ["$tags", []] } } } },
+      { $unset: ["store", "price"] },
+    ]);
+    expect(docs).toEqual([{ _id: 4, item: "xyz", qty: 20, total: 100, big: true, nTags: 0 }]);
+  });
+
+  it("$count counts; on an empty input it emits no document", async () => {
+    expect(await run([{ $match: { store: "n" } }, { $count: "n" }])).toEqual([{ n: 3 }]);
+    expect(await run([{ $match: { store: "zzz" } }, { $count: "n" }])).toEqual([]);
+  });
+
+  it("$replaceRoot promotes a subdocument", async () => {
+    const docs = await run([
+      { $match: { _id: 2 } },
+      { $replaceRoot: { newRoot: { id: "$_id", what: "$item" } } },
+    ]);
+    expect(docs).toEqual([{ id: 2, what: "jkl" }]);
+  });
+
+  it("$cond and $ifNull expressions", async () => {
+    const docs = await run([
+      { $sort: { _id: 1 } },
+      { $project: { size: { $cond: [{ $gte: ["$qty", 10] }, "bulk", "single"] }, firstTag: { $ifNull: [{ $arrayElemAt: ["$tags", 0] }, "none"] } } },
+    ]);
+    expect(docs.map((d) => [d.size, d.firstTag])).toEqual([
+      ["single", "a"], ["single", "b"], ["bulk", "none"], ["bulk", "none"], ["bulk", "c"],
+    ]);
+  });
+
+  it("aggregating a missing collection returns no documents", async () => {
+    expect(await run([{ $match: {} }], t.db.collection<Loose>(next()))).toEqual([]);
+  });
+});
+
+describe("$group", () => {
+  it("groups with $sum $avg $min $max", async () => {
+    const docs = await run([
+      { $group: { _id: "$item", n: { $sum: 1 }, qty: { $sum: "$qty" }, avgQty: { $avg: "$qty" }, lo: { $min: "$qty" }, hi: { $max: "$qty" } } },
+      { $sort: { _id: 1 } },
+    ]);
+    expect(docs).toEqual([
+      { _id: "abc", n: 2, qty: 12, avgQty: 6, lo: 2, hi: 10 },
+      { _id: "jkl", n: 1, qty: 1, avgQty: 1, lo: 1, hi: 1 },
+      { _id: "xyz", n: 2, qty: 30, avgQty: 15, lo: 10, hi: 20 },
+    ]);
+  });
+
+  it("$avg yields a fraction; $sum ignores non-numeric and missing values", async () => {
+    const coll = t.db.collection<Loose>(next());
+    await coll.insertMany([{ v: 1 }, { v: 2 }, { v: "x" }, {}]);
+    expect(await run([{ $group: { _id: null, s: { $sum: "$v" }, a: { $avg: "$v" }, m: { $sum: "$missing" } } }], coll)).toEqual([
+      { _id: null, s: 3, a: 1.5, m: 0 },
+    ]);
+  });
+
+  it("$first / $last / $push follow the incoming sort order", async () => {
+    const docs = await run([
+      { $sort: { qty: 1, _id: 1 } },
+      { $group: { _id: "$store", first: { $first: "$_id" }, last: { $last: "$_id" }, ids: { $push: "$_id" } } },
+      { $sort: { _id: 1 } },
+    ]);
+    expect(docs).toEqual([
+      { _id: "n", first: 1, last: 5, ids: [1, 3, 5] },
+      { _id: "s", first: 2, last: 4, ids: [2, 4] },
+    ]);
+  });
+
+  it("$addToSet collects distinct values", async () => {
+    const [doc] = await run([{ $group: { _id: "$store", items: { $addToSet: "$item" } } }, { $match: { _id: "n" } }]);
+    expect([...(doc.items as string[])].sort()).toEqual(["abc", "xyz"]);
+  });
+
+  it("compound group keys and _id: null", async () => {
+    const docs = await run([{ $group: { _id: { s: "$store", p: "$price" }, n: { $sum: 1 } } }, { $sort: { "_id.s": 1, "_id.p": 1 } }]);
+    expect(docs).toEqual([
+      { _id: { s: "n", p: 5 }, n: 1 },
+      { _id: { s: "n", p: 10 }, n: 2 },
+      { _id: { s: "s", p: 5 }, n: 1 },
+      { _id: { s: "s", p: 20 }, n: 1 },
+    ]);
+    expect(await run([{ $group: { _id: null, total: { $sum: { $multiply: ["$price", "$qty"] } } } }])).toEqual([{ _id: null, total: 290 }]);
+  });
+
+  it("$group over an empty input emits nothing", async () => {
+    expect(await run([{ $match: { item: "none" } }, { $group: { _id: null, n: { $sum: 1 } } }])).toEqual([]);
+  });
+
+  it("countDocuments equals an explicit $match + $group pipeline", async () => {
+    const [viaAgg] = await run([{ $match: { store: "n" } }, { $group: { _id: 1, n: { $sum: 1 } } }]);
+    expect(viaAgg).toEqual({ _id: 1, n: 3 });
+    expect(await sales.countDocuments({ store: "n" })).toBe(3);
+  });
+});
+
+describe("$unwind, $lookup, $facet", () => {
+  it("$unwind emits one document per element, dropping empty/missing arrays", async () => {
+    const docs = await run([{ $unwind: "$tags" }, { $sort: { _id: 1, tags: 1 } }, { $project: { tags: 1 } }]);
+    expect(docs).toEqual([
+      { _id: 1, tags: "a" }, { _id: 1, tags: "b" }, { _id: 2, tags: "b" }, { _id: 5, tags: "a" }, { _id: 5, tags: "c" },
+    ]);
+  });
+
+  it("$unwind with preserveNullAndEmptyArrays and includeArrayIndex", async () => {
+    const coll = t.db.collection<Loose>(next());
+    await coll.insertMany([{ _id: 1, s: ["x", "y"] }, { _id: 2, s: [] }, { _id: 3 }, { _id: 4, s: null }, { _id: 5, s: "solo" }]);
+    const docs = await run([{ $unwind: { path: "$s", preserveNullAndEmptyArrays: true, includeArrayIndex: "i" } }, { $sort: { _id: 1, i: 1 } }], coll);
+    expect(docs).toEqual([
+      { _id: 1, s: "x", i: 0 },
+      { _id: 1, s: "y", i: 1 },
+      { _id: 2, i: null },
+      { _id: 3, i: null },
+      { _id: 4, s: null, i: null },
+      { _id: 5, s: "solo", i: null },
+    ]);
+  });
+
+  it("$lookup with localField/foreignField (array local field matches each element)", async () => {
+    const tags = t.db.collection<Loose>(next());
+    await tags.insertMany([{ _id: "a", label: "Alpha" }, { _id: "b", label: "Beta" }]);
+    const docs = await run([
+      { $match: { _id: { $in: [1, 3, 4] } } },
+      { $sort: { _id: 1 } },
+      { $lookup: { from: tags.collectionName, localField: "tags", foreignField: "_id", as: "tagDocs" } },
+      { $project: { labels: "$tagDocs.label" } },
+    ]);
+    expect(docs.map((d) => [d._id, [...(d.labels as string[])].sort()])).toEqual([[1, ["Alpha", "Beta"]], [3, []], [4, []]]);
+  });
+
+  it("$lookup with let + pipeline", async () => {
+    const prices = t.db.collection<Loose>(next());
+    await prices.insertMany([{ item: "abc", min: 8 }, { item: "abc", min: 12 }, { item: "xyz", min: 1 }]);
+    const docs = await run([
+      { $match: { _id: { $in: [1, 3] } } },
+      { $sort: { _id: 1 } },
+      {
+        $lookup: {
+          from: prices.collectionName,
+          let: { it: "$item", p: "$price" },
+          pipeline: [{ $match: { $expr: { $and: [{ $eq: ["$item", "$$it"] }, { $lte: ["$min", "$$p"] }] } } }, { $project: { _id: 0, min: 1 } }],
+          as: "ok",
+        },
+      },
+      { $project: { ok: 1 } },
+    ]);
+    expect(docs).toEqual([{ _id: 1, ok: [{ min: 8 }] }, { _id: 3, ok: [{ min: 1 }] }]);
+  });
+
+  it("$facet runs sub-pipelines over the same input", async () => {
+    const [doc] = await run([
+      {
+        $facet: {
+          byStore: [{ $group: { _id: "$store", n: { $sum: 1 } } }, { $sort: { _id: 1 } }],
+          top: [{ $sort: { qty: -1 } }, { $limit: 1 }, { $project: { _id: 1 } }],
+          total: [{ $count: "n" }],
+        },
+      },
+    ]);
+    expect(doc).toEqual({ byStore: [{ _id: "n", n: 3 }, { _id: "s", n: 2 }], top: [{ _id: 4 }], total: [{ n: 5 }] });
+  });
+});
+
+describe("aggregate cursors and output stages", () => {
+  let big: Collection<Loose>;
+  beforeAll(async () => {
+    big = t.db.collection<Loose>(next());
+    await big.insertMany(Array.from({ length: 1050 }, (_, i) => ({ i, g: i % 7 })));
+  });
+
+  it("iterates more than 101 results with batchSize via getMore", async () => {
+    const seen = new Set<number>();
+    for await (const d of big.aggregate([{ $match: { i: { $gte: 0 } } }, { $project: { i: 1 } }], { batchSize: 50 })) seen.add(d.i as number);
+    expect(seen.size).toBe(1050);
+  });
+
+  it("raw aggregate returns a 101-document first batch and a live cursor", async () => {
+    const res = await t.db.command({ aggregate: big.collectionName, pipeline: [{ $sort: { i: 1 } }], cursor: {} });
+    expect(res.cursor.firstBatch).toHaveLength(101);
+    expect(res.cursor.firstBatch[100].i).toBe(100);
+    expect(isZeroId(res.cursor.id)).toBe(false);
+    const more = await t.db.command({ getMore: asLong(res.cursor.id), collection: big.collectionName, batchSize: 1000 });
+    expect(more.cursor.nextBatch).toHaveLength(949);
+    expect(more.cursor.nextBatch[0].i).toBe(101);
+    expect(isZeroId(more.cursor.id)).toBe(true);
+  });
+
+  it("aggregate without the cursor option fails with 9", async () => {
+    await expectCode(t.db.command({ aggregate: big.collectionName, pipeline: [] }), 9);
+  });
+
+  // $out/$merge are optional for the embedded engine: there (only) an error answer is accepted.
+  const REFUSED = Symbol("refused");
+  async function optional<T>(p: Promise<T>): Promise<T | typeof REFUSED> {
+    try {
+      return await p;
+    } catch (e) {
+      if (t.embedded) return REFUSED;
+      throw e;
+    }
+  }
+  it("$out writes the result into a collection (replacing it)", async () => {
+    const target = next();
+    await t.db.collection<Loose>(target).insertOne({ stale: true });
+    const out = await optional(run([{ $group: { _id: "$store", n: { $sum: 1 } } }, { $out: target }]));
+    if (out === REFUSED) return;
+    expect(out).toEqual([]);
+    const docs = await t.db.collection<Loose>(target).find().sort({ _id: 1 }).toArray();
+    expect(docs).toEqual([{ _id: "n", n: 3 }, { _id: "s", n: 2 }]);
+  });
+
+  it("$merge upserts into an existing collection", async () => {
+    const target = t.db.collection<Loose>(next());
+    await target.insertMany([{ _id: "n", n: 0, keep: true }, { _id: "other", n: 9 }]);
+    const merged = await optional(run([{ $group: { _id: "$store", n: { $sum: 1 } } }, { $merge: { into: target.collectionName, whenMatched: "merge", whenNotMatched: "insert" } }]));
+    if (merged === REFUSED) return;
+    expect(merged).toEqual([]);
+    const docs = await target.find().sort({ _id: 1 }).toArray();
+    expect(docs).toEqual([{ _id: "n", n: 3, keep: true }, { _id: "other", n: 9 }, { _id: "s", n: 2 }]);
+  });
+});

@@ -179,8 +179,22 @@ const describeFiles = (files: DirFile[]) => files.map((f) => `${f.name} (${f.byt
 const hasSnapshot = (files: DirFile[]) => files.some((f) => /^snapshot\.\d+\.bson$/.test(f.name));
 
 /** Runs `op` sequentially for up to `durationMs` (and at most TIMED_LOOP_MAX_OPS times). */
-async function timedLoop(durationMs: number, op: (i: number) => Promise<void>): Promise<{ ops: number; seconds: number; opsPerSec: number; latency: LatencyStats }> {
+interface LoopResult {
+  ops: number;
+  seconds: number;
+  opsPerSec: number;
+  latency: LatencyStats;
+  /** CPU time per operation in the engine process and in this (client) process, in microseconds. */
+  engineCpuMicros: number;
+  clientCpuMicros: number;
+}
+
+const CLOCK_TICK_MICROS = 10_000; // USER_HZ = 100 on Linux
+
+async function timedLoop(enginePid: number, durationMs: number, op: (i: number) => Promise<void>): Promise<LoopResult> {
   const samples: number[] = [];
+  const engineTicks0 = processTicks(enginePid, false);
+  const client0 = process.cpuUsage();
   const started = performance.now();
   const deadline = started + durationMs;
   let i = 0;
@@ -191,7 +205,16 @@ async function timedLoop(durationMs: number, op: (i: number) => Promise<void>): 
     samples.push(performance.now() - t0);
   }
   const seconds = (performance.now() - started) / 1000;
-  return { ops: i, seconds, opsPerSec: i / seconds, latency: latencyStats(samples) };
+  const engineMicros = (processTicks(enginePid, false) - engineTicks0) * CLOCK_TICK_MICROS;
+  const client = process.cpuUsage(client0);
+  return {
+    ops: i,
+    seconds,
+    opsPerSec: i / seconds,
+    latency: latencyStats(samples),
+    engineCpuMicros: engineMicros / i,
+    clientCpuMicros: (client.user + client.system) / i,
+  };
 }
 
 /**
@@ -461,15 +484,21 @@ async function main(): Promise<void> {
     raw.rssPeakDuringQueries = { peakSampled: queryPeak, samples: sampler.samples, vmHwmSinceRestart: hwmAfterQueries };
 
     // --- 2. findOne by unique key, and by _id.
+    // Baseline: the cheapest round trip there is, to separate per-request overhead (driver,
+    // wire protocol, two processes on loopback) from the engine's query work.
     let endPhase = phase();
-    const byKey = await timedLoop(TIMED_LOOP_MS, async () => {
+    const ping = await timedLoop(engine.pid, TIMED_LOOP_MS, async () => void (await db.command({ ping: 1 })));
+    endPhase("ping");
+    raw.ping = ping;
+    endPhase = phase();
+    const byKey = await timedLoop(engine.pid, TIMED_LOOP_MS, async () => {
       const id = randomId(LARGE_DOCS);
       const doc = await large2.findOne({ repo_id: REPO_ID, id });
       if (!doc || doc.id !== id) throw new Error(`findOne({repo_id: 2, id: ${id}}) returned ${doc?.id}`);
     });
     endPhase("findOneByKey");
     endPhase = phase();
-    const byObjectId = await timedLoop(TIMED_LOOP_MS, async () => {
+    const byObjectId = await timedLoop(engine.pid, TIMED_LOOP_MS, async () => {
       const _id = largeIds[randomId(LARGE_DOCS) - 1];
       const doc = await large2.findOne({ _id });
       if (!doc || !_id.equals(doc._id as ObjectId)) throw new Error(`findOne({_id: ${_id.toHexString()}}) found nothing`);
@@ -479,7 +508,7 @@ async function main(): Promise<void> {
 
     // --- 4. updateOne by key (fsync always).
     endPhase = phase();
-    const updates = await timedLoop(TIMED_LOOP_MS, async (i) => {
+    const updates = await timedLoop(engine.pid, TIMED_LOOP_MS, async (i) => {
       const id = randomId(LARGE_DOCS);
       const result = await large2.updateOne({ repo_id: REPO_ID, id }, { $set: { title: `Updated folder ${id} (${i})`, updated_at: new Date() } });
       if (result.matchedCount !== 1) throw new Error(`updateOne id ${id} matched ${result.matchedCount}`);
@@ -491,7 +520,7 @@ async function main(): Promise<void> {
     const inserts = db.collection("inserts");
     await inserts.createIndex({ repo_id: 1, id: 1 }, { unique: true });
     endPhase = phase();
-    const insertAlways = await timedLoop(TIMED_LOOP_MS, async (i) => void (await inserts.insertOne(makeDoc(REPO_ID, i + 1))));
+    const insertAlways = await timedLoop(engine.pid, TIMED_LOOP_MS, async (i) => void (await inserts.insertOne(makeDoc(REPO_ID, i + 1))));
     endPhase("insertOneAlways");
     raw.insertOneAlways = insertAlways;
 
@@ -499,12 +528,28 @@ async function main(): Promise<void> {
     // the 64 MiB threshold with updateMany over the 100k collection (each journals every
     // changed document), wait for the snapshot, SIGKILL, and time restarts.
     const updateManyMillis: number[] = [];
+    const pingDuringUpdateMany: number[] = [];
     endPhase = phase();
     let filesCompacted = await listDir(dataDir);
     for (let round = 0; round < MAX_COMPACTION_ROUNDS && !hasSnapshot(filesCompacted); round++) {
+      // A second client pings every 10 ms meanwhile: how long does anyone else wait?
+      const prober = await connect(engine.uri);
+      await prober.db("admin").command({ ping: 1 });
+      let probing = true;
+      const probe = (async () => {
+        while (probing) {
+          const p0 = performance.now();
+          await prober.db("admin").command({ ping: 1 });
+          pingDuringUpdateMany.push(performance.now() - p0);
+          await sleep(10);
+        }
+      })();
       const t0 = performance.now();
       const result = await large2.updateMany({ repo_id: REPO_ID }, { $inc: { lock_version: 1 } });
       updateManyMillis.push(performance.now() - t0);
+      probing = false;
+      await probe;
+      await closeClient(prober);
       check(result.modifiedCount === LARGE_DOCS, `updateMany modified ${result.modifiedCount}`);
       // Compaction runs in the background once the journal passes the threshold: give it time
       // to publish the snapshot and delete the generation it supersedes.
@@ -520,6 +565,7 @@ async function main(): Promise<void> {
     }
     endPhase("updateMany");
     raw.updateManyMillis = updateManyMillis;
+    raw.pingDuringUpdateMany = pingDuringUpdateMany.length > 0 ? latencyStats(pingDuringUpdateMany) : undefined;
     raw.filesBeforeCompactedRestart = filesCompacted;
     const compacted = hasSnapshot(filesCompacted);
     const compactedRestartMillis: number[] = [];
@@ -550,7 +596,7 @@ async function main(): Promise<void> {
     const intervalInserts = intervalClient.db("bench").collection("inserts");
     await intervalInserts.createIndex({ repo_id: 1, id: 1 }, { unique: true });
     endPhase = phase();
-    const insertInterval = await timedLoop(TIMED_LOOP_MS, async (i) => void (await intervalInserts.insertOne(makeDoc(REPO_ID, i + 1))));
+    const insertInterval = await timedLoop(intervalStarted.engine.pid, TIMED_LOOP_MS, async (i) => void (await intervalInserts.insertOne(makeDoc(REPO_ID, i + 1))));
     endPhase("insertOneInterval");
     raw.insertOneInterval = insertInterval;
     await closeClient(intervalClient);
@@ -569,9 +615,10 @@ async function main(): Promise<void> {
     row({ section: "1", measurement: "countDocuments, 1k coll", result: `p50 ${ms(c1k.p50)} (p95 ${ms(c1k.p95)}, p99 ${ms(c1k.p99)})`, method: cMethod, otherCpu: cpu.queries });
     row({ section: "1", measurement: "countDocuments, 100k coll", result: `p50 ${ms(c100k.p50)} (p95 ${ms(c100k.p95)}, p99 ${ms(c100k.p99)})`, method: cMethod, otherCpu: cpu.queries });
 
-    const loopMethod = (what: string) => `${what}; one client, sequential (await each), ${TIMED_LOOP_MS / 1000} s wall clock; ops/s = ops / elapsed`;
-    const opsResult = (r: { ops: number; opsPerSec: number; latency: LatencyStats }) =>
-      `${int(r.opsPerSec)} ops/s (${int(r.ops)} ops; p50 ${ms(r.latency.p50)}, p99 ${ms(r.latency.p99)})`;
+    const loopMethod = (what: string) => `${what}; one client, sequential (await each), ${TIMED_LOOP_MS / 1000} s wall clock; ops/s = ops / elapsed; CPU/op from /proc/<engine pid>/stat and process.cpuUsage()`;
+    const opsResult = (r: LoopResult) =>
+      `${int(r.opsPerSec)} ops/s (${int(r.ops)} ops; p50 ${ms(r.latency.p50)}, p99 ${ms(r.latency.p99)}; CPU/op: engine ${int(r.engineCpuMicros)} µs, client ${int(r.clientCpuMicros)} µs)`;
+    row({ section: "2", measurement: "baseline: ping round trip", result: opsResult(ping), method: loopMethod("db.command({ping: 1}): no data access, the floor for any command"), otherCpu: cpu.ping });
     row({ section: "2", measurement: "findOne by unique key, 100k coll", result: opsResult(byKey), target: ">= 5,000 ops/s", met: byKey.opsPerSec >= 5_000, method: loopMethod("findOne({repo_id: 2, id: random 1..100,000})"), otherCpu: cpu.findOneByKey });
     row({ section: "2", measurement: "findOne by _id, 100k coll", result: opsResult(byObjectId), method: loopMethod("findOne({_id: random existing ObjectId})"), otherCpu: cpu.findOneById });
     row({ section: "3", measurement: "insertOne, fsync always", result: opsResult(insertAlways), method: loopMethod("insertOne(~320 B doc) into a collection with a unique {repo_id, id} index"), otherCpu: cpu.insertOneAlways });
@@ -581,8 +628,8 @@ async function main(): Promise<void> {
       row({
         section: "4",
         measurement: "updateMany of 100,000 docs, fsync always",
-        result: `${updateManyMillis.map(ms1).join(", ")} (${int(LARGE_DOCS / (updateManyMillis[0] / 1000))} docs/s)`,
-        method: "updateMany({repo_id: 2}, {$inc: {lock_version: 1}}) on the 100k collection, one call timed (run to grow the journal for section 6b); the engine runs one command at a time, so this is also how long other clients wait",
+        result: `${updateManyMillis.map(ms1).join(", ")} (${int(LARGE_DOCS / (updateManyMillis[0] / 1000))} docs/s); meanwhile another client's ping took up to ${ms1(Math.max(...pingDuringUpdateMany))} (${pingDuringUpdateMany.length} pings)`,
+        method: "updateMany({repo_id: 2}, {$inc: {lock_version: 1}}) on the 100k collection, one call timed (run to grow the journal for section 6b), while a second client sends ping every 10 ms and records each round trip",
         otherCpu: cpu.updateMany,
       });
     }
@@ -633,8 +680,8 @@ async function main(): Promise<void> {
       `- Node ${machine.node}; command: \`${machine.command}\` (${machine.argv})`,
       `- Engine: child process via spawnEngine(), fsync "always" unless stated, fresh temp data dir; driver: mongodb (official), loopback 127.0.0.1`,
       `- Docs: avg ${avgDoc.toFixed(0)} B BSON (title, level, publish, dates[], extents[], lock_version, updated_at)`,
-      `- Load average (1/5/15 min) at start ${machine.loadAverageAtStart.join(" / ")}, at end ${loadAtEnd.join(" / ")}${machine.loadAverageAtStart[0] > machine.cores / 2 ? " -- the machine was busy at the start: figures are pessimistic" : ""}`,
-      `- Other processes used ${cpu.wholeRun.toFixed(0)}% of the machine's CPU over the run (per phase in the "Other CPU" column; /proc/stat minus this process, its engines and their reaped children); anything above a few % inflates latencies`,
+      `- Load average (1/5/15 min) at start ${machine.loadAverageAtStart.join(" / ")}, at end ${loadAtEnd.join(" / ")} (lags, and counts this benchmark's own fsync waits)`,
+      `- Other processes used ${cpu.wholeRun.toFixed(0)}% of the machine's CPU over the run (per phase in the "Other CPU" column: /proc/stat minus this process, its engines and their reaped children); figures from phases where it is above a few % are not comparable with quiet runs`,
       `- Total run time: ${totalSeconds.toFixed(1)} s; JSON: ${out}`,
       "",
     ].join("\n");

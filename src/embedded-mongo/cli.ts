@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm run db -- --port 27017 --dbpath ./data`: the engine on its own, for mongosh, Compass
-// or a child process of the service. Prints one line `listening on 127.0.0.1:<port>` when
-// ready; SIGTERM/SIGINT flush the journal and release the data directory's lock.
+// `npm run db -- --port 27017 --dbpath ./data [--socket <path>]`: the engine on its own, for
+// mongosh, Compass or a child process of the service. Prints one line
+// `listening on 127.0.0.1:<port>` (plus ` and <socket path>`) when ready; SIGTERM/SIGINT
+// flush the journal and release the data directory's lock.
 import { parseArgs } from "node:util";
 import { startEngine } from "./index.js";
 
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     fsync: { type: "string", default: "always" },
     "fsync-interval-ms": { type: "string", default: "100" },
     "ttl-interval-ms": { type: "string", default: "60000" },
+    socket: { type: "string" },
   },
 });
 
@@ -33,9 +35,10 @@ try {
     fsync: values.fsync,
     fsyncIntervalMs: Number(values["fsync-interval-ms"]),
     ttlIntervalMs: Number(values["ttl-interval-ms"]),
+    socketPath: values.socket,
     log: (line) => process.stderr.write(`${line}\n`),
   });
-  process.stdout.write(`listening on 127.0.0.1:${running.port}\n`);
+  process.stdout.write(`listening on 127.0.0.1:${running.port}${values.socket ? ` and ${values.socket}` : ""}\n`);
   let stopping = false;
   const stop = () => {
     if (stopping) return;

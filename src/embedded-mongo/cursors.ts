@@ -72,8 +72,11 @@ export class CursorManager {
     let bytes = 0;
     while (cursor.position < cursor.docs.length && batch.length < limit) {
       const doc = cursor.docs[cursor.position];
-      bytes += calculateObjectSize(doc);
-      if (batch.length > 0 && bytes > MAX_BATCH_BYTES) break;
+      // The first document always goes (it is at most 16 MiB); only later ones need sizing.
+      if (batch.length > 0) {
+        bytes += calculateObjectSize(doc);
+        if (bytes > MAX_BATCH_BYTES) break;
+      }
       batch.push(doc);
       cursor.position++;
     }

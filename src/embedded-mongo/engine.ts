@@ -3,7 +3,7 @@
 // command made as one record and only then answers, so an acknowledged write survives a
 // crash. Background duties (TTL expiry, cursor and session timeouts, compaction) go
 // through the same path.
-import { Long, Timestamp, type Document } from "bson";
+import { Timestamp, type Document } from "bson";
 import { CommittedAccess, type CollectionAccess } from "./commands/access.js";
 import { aggregate } from "./commands/aggregate.js";
 import type { CommandContext, CommandHandler, EngineInfo } from "./commands/context.js";
@@ -114,11 +114,13 @@ export class Engine {
       if (txn?.state === "active") txn.abort();
       reply = this.errorReply(error);
     }
-    await this.journal();
+    // Reads make no mutations: skip the journal's async hop on their path.
+    if (this.catalog.hasPending) await this.journal();
     if (WRITE_COMMANDS.has(name) && reply.ok === 1) this.sessions.rememberWrite(command, reply);
-    const operationTime = new Timestamp({ t: Math.floor(Date.now() / 1000), i: this.catalog.seq % 0xffffffff || 1 });
-    reply.operationTime = operationTime;
-    reply.$clusterTime = { clusterTime: operationTime, signature: { hash: Buffer.alloc(20), keyId: Long.ZERO } };
+    // operationTime serves causally consistent sessions. $clusterTime is left out, as a
+    // standalone server does: with one node there is nothing to gossip, and drivers parse it
+    // on every reply.
+    reply.operationTime = new Timestamp({ t: Math.floor(Date.now() / 1000), i: this.catalog.seq % 0xffffffff || 1 });
     return reply;
   }
 

@@ -8,8 +8,10 @@ export { spawnEngine, type EngineProcess } from "./launcher.js";
 
 export interface RunningEngine {
   port: number;
-  /** A connection string for the driver or mongoose. */
+  /** A connection string for the driver or mongoose (TCP). */
   uri: string;
+  /** The same over the Unix domain socket, when one was asked for. */
+  socketUri?: string;
   engine: Engine;
   close(): Promise<void>;
 }
@@ -18,12 +20,18 @@ export function engineUri(port: number): string {
   return `mongodb://127.0.0.1:${port}/?directConnection=true`;
 }
 
-export async function startEngine(options: EngineOptions & { port?: number }): Promise<RunningEngine> {
+/** The driver's form of a Unix socket address: the path, percent-encoded, as the host. */
+export function engineSocketUri(path: string): string {
+  return `mongodb://${encodeURIComponent(path)}/?directConnection=true`;
+}
+
+export async function startEngine(options: EngineOptions & { port?: number; socketPath?: string }): Promise<RunningEngine> {
   const engine = await Engine.open(options);
   const server = new WireServer(engine, options.log);
   let port: number;
   try {
     port = await server.listen(options.port ?? 0);
+    if (options.socketPath) await server.listenUnix(options.socketPath);
   } catch (error) {
     await engine.close();
     throw error;
@@ -31,6 +39,7 @@ export async function startEngine(options: EngineOptions & { port?: number }): P
   return {
     port,
     uri: engineUri(port),
+    socketUri: options.socketPath ? engineSocketUri(options.socketPath) : undefined,
     engine,
     async close() {
       await server.close();

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { FsyncMode } from "./durability/journal.js";
-import { engineUri } from "./index.js";
+import { engineSocketUri, engineUri } from "./index.js";
 
 export interface SpawnOptions {
   port?: number;
@@ -11,6 +11,8 @@ export interface SpawnOptions {
   inMemory?: boolean;
   fsync?: FsyncMode;
   ttlIntervalMs?: number;
+  /** Also listen on this Unix domain socket (faster for a client on the same machine). */
+  socketPath?: string;
   /** Give up waiting for the engine after this long. */
   startTimeoutMs?: number;
 }
@@ -18,6 +20,8 @@ export interface SpawnOptions {
 export interface EngineProcess {
   port: number;
   uri: string;
+  /** The Unix socket connection string, when `socketPath` was given. */
+  socketUri?: string;
   pid: number;
   child: ChildProcess;
   /** Graceful stop: flush and release the lock. */
@@ -46,6 +50,7 @@ export function spawnEngine(options: SpawnOptions = {}): Promise<EngineProcess> 
   if (options.inMemory) args.push("--in-memory");
   if (options.dataDir) args.push("--dbpath", options.dataDir);
   if (options.ttlIntervalMs) args.push("--ttl-interval-ms", String(options.ttlIntervalMs));
+  if (options.socketPath) args.push("--socket", options.socketPath);
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
   return new Promise((resolve, reject) => {
     let stderr = "";
@@ -64,6 +69,7 @@ export function spawnEngine(options: SpawnOptions = {}): Promise<EngineProcess> 
       resolve({
         port,
         uri: engineUri(port),
+        socketUri: options.socketPath ? engineSocketUri(options.socketPath) : undefined,
         pid: child.pid!,
         child,
         async stop() {

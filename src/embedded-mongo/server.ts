@@ -1,6 +1,7 @@
 // The TCP side: frames wire messages off each connection, hands their commands to the
 // engine in arrival order, and writes the replies back. It listens on loopback only: the
 // engine has no authentication, so it must never be reachable from another machine.
+import { rm } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
 import type { Document } from "bson";
 import type { Engine } from "./engine.js";
@@ -10,33 +11,48 @@ import { HEADER_SIZE, MAX_MESSAGE_SIZE, ProtocolError, encodeReply, parseMessage
 export const LOOPBACK = "127.0.0.1";
 
 export class WireServer {
-  private readonly server: Server;
+  private readonly servers: Server[] = [];
   private readonly sockets = new Set<Socket>();
   private nextConnectionId = 1;
 
   constructor(
     private readonly engine: Engine,
     private readonly log: (line: string) => void = () => undefined,
-  ) {
-    this.server = createServer((socket) => this.accept(socket));
-  }
+  ) {}
 
-  listen(port: number): Promise<number> {
+  private open(bind: (server: Server, ready: () => void) => void): Promise<Server> {
+    const server = createServer((socket) => this.accept(socket));
+    this.servers.push(server);
     return new Promise((resolve, reject) => {
-      this.server.once("error", reject);
-      this.server.listen(port, LOOPBACK, () => {
-        this.server.off("error", reject);
-        const address = this.server.address();
-        const bound = typeof address === "object" && address ? address.port : port;
-        this.engine.info.hostAndPort = `${LOOPBACK}:${bound}`;
-        resolve(bound);
+      server.once("error", reject);
+      bind(server, () => {
+        server.off("error", reject);
+        resolve(server);
       });
     });
   }
 
+  async listen(port: number): Promise<number> {
+    const server = await this.open((s, ready) => s.listen(port, LOOPBACK, ready));
+    const address = server.address();
+    const bound = typeof address === "object" && address ? address.port : port;
+    this.engine.info.hostAndPort = `${LOOPBACK}:${bound}`;
+    return bound;
+  }
+
+  /**
+   * Also listen on a Unix domain socket, as mongod does by default: a co-located client
+   * (the service and its embedded store) skips the TCP stack. Whoever can open the path can
+   * use the engine, so put it in a directory only the service's user can enter.
+   */
+  async listenUnix(path: string): Promise<void> {
+    await rm(path, { force: true }); // a socket file left by a killed engine; the data dir lock guards against a live one
+    await this.open((s, ready) => s.listen(path, ready));
+  }
+
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await Promise.all(this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
   }
 
   private accept(socket: Socket): void {

@@ -54,6 +54,10 @@ export class Catalog {
     if (this.openSnapshots > 0) collection.recordBefore(rid, this.seq + 1, before);
   }
 
+  get hasPending(): boolean {
+    return this.pending.length > 0;
+  }
+
   /** The mutations recorded since the last call (one journal record's worth). */
   takePending(): Mutation[] {
     const taken = this.pending;

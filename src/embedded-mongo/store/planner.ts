@@ -195,7 +195,13 @@ function rankRanges(candidate: Candidate, fields: Map<string, FieldPredicate>): 
   return prefixes.map((prefix) => {
     const comparePrefix = (k: unknown[]) => index.compareKey(k, prefix);
     if (!range) {
-      return { start: tree.lowerBound((e) => comparePrefix(e.k)), end: tree.upperBound((e) => comparePrefix(e.k)) };
+      const start = tree.lowerBound((e) => comparePrefix(e.k));
+      // A full key of a unique index matches at most one entry: one probe instead of two.
+      if (index.unique && eqFields === index.fields.length) {
+        const [first] = tree.range(start, start + 1);
+        return { start, end: first && comparePrefix(first.k) === 0 ? start + 1 : start };
+      }
+      return { start, end: tree.upperBound((e) => comparePrefix(e.k)) };
     }
     const [first, last] = direction === 1 ? [range.lower!, range.upper!] : [range.upper!, range.lower!];
     const against = (bound: Bound) => (e: { k: unknown[] }) => comparePrefix(e.k) || compareValues(e.k[eqFields], bound.value) * direction;

@@ -55,9 +55,26 @@ function checkArrayFilters(modifier: Document, arrayFilters: Document[] | undefi
   for (const id of declared) if (!used.has(id)) throw failedToParse(`The array filter for identifier '${id}' was not used in the update`);
 }
 
-/** Validates a modifier against the document it applies to and returns the one to hand to mingo. */
+/** Two operators (or a $rename target) touching the same path, or one path inside another. */
+function checkPathConflicts(modifier: Document): void {
+  const paths: string[] = [];
+  for (const [op, fields] of Object.entries(modifier)) {
+    for (const [path, arg] of Object.entries(fields as Document)) {
+      paths.push(path);
+      if (op === "$rename" && typeof arg === "string") paths.push(arg);
+    }
+  }
+  const sorted = paths.filter((path) => !path.includes("$")).sort();
+  for (let i = 1; i < sorted.length; i++) {
+    const [a, b] = [sorted[i - 1], sorted[i]];
+    if (a === b || b.startsWith(`${a}.`)) throw new CommandError(ErrorCodes.ConflictingUpdateOperators, `Updating the path '${b}' would create a conflict at '${a}'`);
+  }
+}
+
+/** Validates a modifier against the document it applies to and returns the one to apply. */
 export function prepareModifier(doc: Document, modifier: Document, arrayFilters?: Document[]): Document {
   checkArrayFilters(modifier, arrayFilters);
+  checkPathConflicts(modifier);
   const prepared: Document = {};
   const set: Document = {};
   for (const [op, fields] of Object.entries(modifier)) {

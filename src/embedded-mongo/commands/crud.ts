@@ -1,5 +1,6 @@
 // insert, update, delete, find, getMore, killCursors, findAndModify, count, distinct.
 import { ObjectId, calculateObjectSize, type Document } from "bson";
+import { isDocument } from "../bson-values.js";
 import { CommandError, ErrorCodes, badValue, failedToParse } from "../errors.js";
 import { cloneValue } from "../query/clone.js";
 import { project } from "../query/projection.js";
@@ -220,8 +221,8 @@ function collectPresent(value: unknown, path: string[], out: unknown[]): void {
   }
   if (Array.isArray(value)) {
     for (const element of value) collectPresent(element, path, out);
-  } else if (value && typeof value === "object" && !("_bsontype" in value) && !(value instanceof Date)) {
-    collectPresent((value as Document)[path[0]], path.slice(1), out);
+  } else if (isDocument(value)) {
+    collectPresent(value[path[0]], path.slice(1), out);
   }
 }
 

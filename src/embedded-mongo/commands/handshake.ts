@@ -1,6 +1,6 @@
 // Server identity and status. The engine presents itself as the primary of a one-member
 // replica set: that is what makes drivers offer sessions, retryable writes and transactions.
-import { ObjectId, type Document } from "bson";
+import { ObjectId } from "bson";
 import type { CommandHandler } from "./context.js";
 
 export const REPLICA_SET_NAME = "arca";
@@ -78,7 +78,4 @@ export const handshakeCommands: Record<string, CommandHandler> = {
   // Sessions are created implicitly by the first command that names them.
   endSessions: () => ({ ok: 1 }),
   refreshSessions: () => ({ ok: 1 }),
-  startSession: () => ({ id: { id: new ObjectId() }, timeoutMinutes: 30, ok: 1 }),
-} satisfies Record<string, CommandHandler> as Record<string, CommandHandler>;
-
-export type { Document };
+};

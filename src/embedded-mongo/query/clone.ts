@@ -2,11 +2,12 @@
 // Binary, ...) are immutable in practice and shared; Dates are copied because mingo's
 // update operators may set them.
 import type { Document } from "bson";
+import { isDocument } from "../bson-values.js";
 
 export function cloneValue<T>(value: T): T {
   if (Array.isArray(value)) return value.map(cloneValue) as T;
   if (value instanceof Date) return new Date(value.getTime()) as T;
-  if (value && typeof value === "object" && !("_bsontype" in value) && !(value instanceof RegExp) && !(value instanceof Uint8Array)) {
+  if (isDocument(value)) {
     const out: Document = {};
     for (const key of Object.keys(value)) out[key] = cloneValue((value as Document)[key]);
     return out as T;

@@ -6,7 +6,7 @@ import type { Document } from "bson";
 import * as mingoAccumulators from "mingo/operators/accumulator";
 import * as mingoExpressions from "mingo/operators/expression";
 import { CommandError, ErrorCodes } from "../errors.js";
-import { describe, isDocument } from "./bson-values.js";
+import { describe, isDocument } from "../bson-values.js";
 
 /** MongoDB's InvalidPipelineOperator. */
 

@@ -3,7 +3,7 @@
 // {$size: "two"}) and quietly matches nothing, where MongoDB rejects the query.
 import type { Document } from "bson";
 import { badValue, failedToParse, typeMismatch } from "../errors.js";
-import { describe, firstKey, isDocument, isNumeric, isRegex, nonNegativeIntegerProblem, numericValue } from "./bson-values.js";
+import { describe, firstKey, isDocument, isNumeric, isRegex, nonNegativeIntegerProblem, numericValue } from "../bson-values.js";
 import { validateExpression } from "./expression-validation.js";
 
 /**

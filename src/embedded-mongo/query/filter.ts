@@ -4,7 +4,7 @@
 import type { Document } from "bson";
 import { Query } from "mingo";
 import { CommandError, ErrorCodes, badValue } from "../errors.js";
-import { isDocument } from "./bson-values.js";
+import { isDocument } from "../bson-values.js";
 import { notSupported } from "./expression-validation.js";
 import { validateFilter } from "./filter-validation.js";
 

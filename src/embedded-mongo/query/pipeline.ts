@@ -5,7 +5,7 @@
 import type { Document } from "bson";
 import * as mingoStages from "mingo/operators/pipeline";
 import { CommandError, ErrorCodes } from "../errors.js";
-import { bsonTypeName, firstKey, isDocument, nonNegativeIntegerProblem, numericValue } from "./bson-values.js";
+import { bsonTypeName, firstKey, isDocument, nonNegativeIntegerProblem, numericValue } from "../bson-values.js";
 import { IMPLEMENTED_ACCUMULATORS, notSupported, validateExpression } from "./expression-validation.js";
 import { checkFilter } from "./filter.js";
 import { checkProjection } from "./projection.js";

@@ -5,7 +5,7 @@
 import type { Document } from "bson";
 import { Query } from "mingo";
 import { CommandError, badValue } from "../errors.js";
-import { describe, firstKey, isDocument, isNumeric, numericValue } from "./bson-values.js";
+import { describe, firstKey, isDocument, isNumeric, numericValue } from "../bson-values.js";
 import { isExpressionName, validateExpression, validateOperatorExpression } from "./expression-validation.js";
 import { validateFilter } from "./filter-validation.js";
 

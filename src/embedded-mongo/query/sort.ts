@@ -4,7 +4,7 @@ import type { Document } from "bson";
 import { CommandError, ErrorCodes, typeMismatch } from "../errors.js";
 import { compareValues } from "../store/bson-order.js";
 import { pathValues } from "../store/index-keys.js";
-import { bsonTypeName, describe, firstKey, isDocument, isNumeric, numericValue } from "./bson-values.js";
+import { bsonTypeName, describe, firstKey, isDocument, isNumeric, numericValue } from "../bson-values.js";
 import { notSupported } from "./expression-validation.js";
 
 export interface SortKey {
@@ -57,16 +57,6 @@ function sortValue(doc: Document, key: SortKey): unknown {
     if ((key.direction === 1 && c < 0) || (key.direction === -1 && c > 0)) best = value;
   }
   return best;
-}
-
-export function sortComparator(keys: SortKey[]): (a: Document, b: Document) => number {
-  return (a, b) => {
-    for (const key of keys) {
-      const c = compareValues(sortValue(a, key), sortValue(b, key));
-      if (c !== 0) return c * key.direction;
-    }
-    return 0;
-  };
 }
 
 /** Sorts items by documents' sort keys, computing each key once (decorate, sort, undecorate). */

@@ -3,6 +3,7 @@
 // match the identifiers in use. It also rewrites the operators mingo gets wrong
 // ($currentDate with timestamps, $push with $each/$sort/$slice/$position) into $set.
 import { Timestamp, type Document } from "bson";
+import { isDocument, isNumeric } from "../bson-values.js";
 import { CommandError, ErrorCodes, failedToParse, typeMismatch } from "../errors.js";
 import { compareValues } from "../store/bson-order.js";
 import { cloneValue } from "./clone.js";
@@ -10,9 +11,6 @@ import { parseSort, sortRecords } from "./sort.js";
 
 const PATH_NOT_VIABLE = 28;
 
-function isPlainObject(value: unknown): value is Document {
-  return !!value && typeof value === "object" && !Array.isArray(value) && !("_bsontype" in value) && !(value instanceof Date) && !(value instanceof RegExp);
-}
 
 /** The value at a dotted path and whether a scalar blocks the path (undefined when absent). */
 function lookup(doc: Document, path: string): { value: unknown; blockedBy?: string } {
@@ -23,7 +21,7 @@ function lookup(doc: Document, path: string): { value: unknown; blockedBy?: stri
     if (Array.isArray(current)) {
       if (!/^\d+$/.test(parts[i])) return { value: undefined, blockedBy: parts.slice(0, i).join(".") };
       current = current[Number(parts[i])];
-    } else if (isPlainObject(current)) {
+    } else if (isDocument(current)) {
       current = current[parts[i]];
     } else {
       return { value: undefined, blockedBy: parts.slice(0, i).join(".") };
@@ -39,7 +37,6 @@ function typeLabel(value: unknown): string {
   return typeof value === "object" ? "object" : typeof value;
 }
 
-const isNumeric = (value: unknown) => typeof value === "number" || (isPlainObject(value) === false && !!value && typeof value === "object" && ["Long", "Int32", "Double", "Decimal128"].includes(String((value as { _bsontype?: unknown })._bsontype)));
 
 function checkArrayFilters(modifier: Document, arrayFilters: Document[] | undefined): void {
   const used = new Set<string>();
@@ -94,11 +91,11 @@ export function prepareModifier(doc: Document, modifier: Document, arrayFilters?
         throw new CommandError(ErrorCodes.BadValue, `The field '${path}' must be an array but is of type ${typeLabel(value)} in document {_id: ${JSON.stringify(doc._id)}}`);
       }
       if (op === "$currentDate" && !positional) {
-        const wantsTimestamp = isPlainObject(arg) && arg.$type === "timestamp";
+        const wantsTimestamp = isDocument(arg) && arg.$type === "timestamp";
         set[path] = wantsTimestamp ? new Timestamp({ t: Math.floor(Date.now() / 1000), i: 1 }) : new Date();
         continue;
       }
-      if (op === "$push" && !positional && isPlainObject(arg) && "$each" in arg) {
+      if (op === "$push" && !positional && isDocument(arg) && "$each" in arg) {
         set[path] = pushEach(Array.isArray(value) ? value : [], arg);
         continue;
       }
@@ -124,7 +121,7 @@ function pushEach(current: unknown[], spec: Document): unknown[] {
   let result = [...current.slice(0, at), ...items, ...current.slice(at)];
   if (spec.$sort !== undefined) {
     if (typeof spec.$sort === "number") result.sort((a, b) => compareValues(a, b) * (spec.$sort as number));
-    else result = sortRecords(result, (item) => (isPlainObject(item) ? item : {}), parseSort(spec.$sort));
+    else result = sortRecords(result, (item) => (isDocument(item) ? item : {}), parseSort(spec.$sort));
   }
   if (spec.$slice !== undefined) {
     const n = Number(spec.$slice);

@@ -4,6 +4,7 @@
 import { ObjectId, type Document } from "bson";
 import { Aggregator, update as mingoUpdate } from "mingo";
 import * as updateOperators from "mingo/operators/update";
+import { bsonTypeName, isDocument, isOperatorDocument } from "../bson-values.js";
 import { CommandError, ErrorCodes, failedToParse } from "../errors.js";
 import { compareValues } from "../store/bson-order.js";
 import { cloneValue } from "./clone.js";
@@ -70,7 +71,7 @@ export function applyUpdate(original: Document, update: Document | Document[], o
       }
     }
   }
-  if (original._id !== undefined && (doc._id === undefined || compareValues(doc._id, original._id) !== 0 || typeName(doc._id) !== typeName(original._id))) {
+  if (original._id !== undefined && (doc._id === undefined || compareValues(doc._id, original._id) !== 0 || bsonTypeName(doc._id) !== bsonTypeName(original._id))) {
     throw new CommandError(ErrorCodes.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
   }
   return { doc, modified: !sameDocument(original, doc) };
@@ -103,11 +104,6 @@ function mingoUpdateError(error: unknown): CommandError {
   return new CommandError(ErrorCodes.BadValue, message);
 }
 
-function typeName(value: unknown): string {
-  if (value && typeof value === "object" && "_bsontype" in value) return String((value as { _bsontype: unknown })._bsontype);
-  return typeof value;
-}
-
 function pipelineUpdate(original: Document, stages: Document[]): Document {
   const allowed = new Set(["$addFields", "$set", "$project", "$unset", "$replaceRoot", "$replaceWith"]);
   for (const stage of stages) {
@@ -127,8 +123,8 @@ function sameDocument(a: Document, b: Document): boolean {
     if (ak[i] !== bk[i]) return false;
     const x = a[ak[i]];
     const y = b[bk[i]];
-    if (typeName(x) !== typeName(y) || compareValues(x, y) !== 0) return false;
-    if (x && typeof x === "object" && !Array.isArray(x) && !("_bsontype" in x) && !(x instanceof Date) && !sameDocument(x as Document, y as Document)) return false;
+    if (bsonTypeName(x) !== bsonTypeName(y) || compareValues(x, y) !== 0) return false;
+    if (isDocument(x) && !sameDocument(x, y as Document)) return false;
   }
   return true;
 }
@@ -144,7 +140,7 @@ export function upsertSeed(filter: Document): Document {
       }
       if (field.startsWith("$")) continue;
       let value: unknown = condition;
-      if (isOperatorObject(condition)) {
+      if (isOperatorDocument(condition)) {
         if (!("$eq" in (condition as Document))) continue;
         value = (condition as Document).$eq;
       }
@@ -155,10 +151,6 @@ export function upsertSeed(filter: Document): Document {
   return seed;
 }
 
-function isOperatorObject(value: unknown): boolean {
-  return !!value && typeof value === "object" && !Array.isArray(value) && !("_bsontype" in value) && !(value instanceof Date) && !(value instanceof RegExp)
-    && Object.keys(value).some((key) => key.startsWith("$"));
-}
 
 function setPath(doc: Document, path: string, value: unknown): void {
   const parts = path.split(".");

@@ -2,6 +2,7 @@
 // into one key per element, a missing field indexes as null, and at most one field of a
 // compound key may be an array ("parallel arrays" cannot be indexed).
 import type { Document } from "bson";
+import { isDocument } from "../bson-values.js";
 import { CommandError, ErrorCodes } from "../errors.js";
 import { compareValues } from "./bson-order.js";
 
@@ -9,11 +10,6 @@ export interface ExtractedKeys {
   keys: unknown[][];
   /** true when an array was traversed for any field, which makes bounds inexact. */
   multikey: boolean;
-}
-
-function isPlainObject(value: unknown): value is Document {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !("_bsontype" in value)
-    && !(value instanceof Date) && !(value instanceof RegExp) && !(value instanceof Uint8Array);
 }
 
 /** Every value a dotted path reaches in a document; `arrays` is set when an array was expanded. */
@@ -33,10 +29,10 @@ export function pathValues(doc: unknown, path: string[], state: { arrays: boolea
     const segment = path[depth];
     // A numeric segment addresses an element positionally as well as fanning out.
     if (/^\d+$/.test(segment) && Number(segment) < doc.length) out.push(...pathValues(doc[Number(segment)], path, state, depth + 1));
-    for (const element of doc) if (isPlainObject(element)) out.push(...pathValues(element, path, state, depth));
+    for (const element of doc) if (isDocument(element)) out.push(...pathValues(element, path, state, depth));
     return out.length === 0 ? [null] : out;
   }
-  if (!isPlainObject(doc)) return [null];
+  if (!isDocument(doc)) return [null];
   return pathValues(doc[path[depth]], path, state, depth + 1);
 }
 
@@ -70,7 +66,7 @@ function hasPath(doc: unknown, path: string[]): boolean {
   let current: unknown = doc;
   for (const segment of path) {
     if (Array.isArray(current)) return current.some((element) => hasPath(element, [segment]));
-    if (!isPlainObject(current) || !(segment in current)) return false;
+    if (!isDocument(current) || !(segment in current)) return false;
     current = current[segment];
   }
   return current !== undefined;

@@ -4,6 +4,7 @@
 // intervals. A plan is "exact" when the intervals alone decide the filter, which lets the
 // executor skip and count by rank without touching documents.
 import { ObjectId, type Document } from "bson";
+import { isOperatorDocument } from "../bson-values.js";
 import { CommandError, ErrorCodes } from "../errors.js";
 import type { SortKey } from "../query/sort.js";
 import { compareValues, typeOrder } from "./bson-order.js";
@@ -55,13 +56,8 @@ function typeBracket(value: unknown): [Bound, Bound] | undefined {
   return undefined;
 }
 
-function isOperatorObject(value: unknown): value is Document {
-  return !!value && typeof value === "object" && !Array.isArray(value) && !("_bsontype" in value) && !(value instanceof Date) && !(value instanceof RegExp)
-    && Object.keys(value).length > 0 && Object.keys(value).every((key) => key.startsWith("$"));
-}
-
 function fieldPredicate(condition: unknown): FieldPredicate {
-  if (!isOperatorObject(condition)) {
+  if (!isOperatorDocument(condition)) {
     if (isPointValue(condition)) return { points: [condition], exact: true };
     return { exact: false };
   }

@@ -30,6 +30,14 @@ export function isRegex(value: unknown): boolean {
   return value instanceof RegExp || (typeof value === "object" && value !== null && bsonTypeOf(value) === "BSONRegExp");
 }
 
+/**
+ * An operator expression such as `{$gt: 1}`. As in MongoDB, the first field decides: a
+ * document whose first field starts with `$` is operators, anything else is a value.
+ */
+export function isOperatorDocument(value: unknown): value is Document {
+  return isDocument(value) && (firstKey(value)?.startsWith("$") ?? false);
+}
+
 export function firstKey(doc: Document): string | undefined {
   for (const key in doc) return key;
   return undefined;

@@ -103,7 +103,6 @@ export class Engine {
       if (name === "commitTransaction") reply = this.sessions.commit(command);
       else if (name === "abortTransaction") reply = this.sessions.abort(command);
       else {
-        if (name === "endSessions") this.sessions.endSessions(command.endSessions);
         txn = this.sessions.transactionFor(command);
         if (txn && !TRANSACTION_COMMANDS.has(name)) throw new CommandError(ErrorCodes.OperationNotSupportedInTransaction, `Cannot run '${name}' in a multi-document transaction.`);
         const handler = Object.hasOwn(handlers, name) ? handlers[name] : undefined;
@@ -131,6 +130,7 @@ export class Engine {
       command,
       catalog,
       cursors: this.cursors,
+      sessions: this.sessions,
       info: this.info,
       connectionId,
       inTransaction: !!txn,

@@ -3,6 +3,7 @@
 import type { Document } from "bson";
 import type { CursorManager } from "../cursors.js";
 import type { Catalog } from "../store/catalog.js";
+import type { SessionManager } from "../txn/sessions.js";
 import type { CollectionAccess } from "./access.js";
 
 export interface EngineInfo {
@@ -19,6 +20,7 @@ export interface CommandContext {
   readonly command: Document;
   readonly catalog: Catalog;
   readonly cursors: CursorManager;
+  readonly sessions: SessionManager;
   readonly info: EngineInfo;
   readonly connectionId: number;
   readonly inTransaction: boolean;

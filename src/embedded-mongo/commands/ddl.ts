@@ -5,16 +5,14 @@ import { compileFilter } from "../query/filter.js";
 import { checkCollectionName, checkDatabaseName } from "../store/catalog.js";
 import { normaliseIndexSpec } from "../store/secondary-index.js";
 import type { CommandHandler } from "./context.js";
-import { documentArray, optionalBoolean, optionalDocument, targetCollection } from "./params.js";
+import { documentArray, isGenericField, optionalBoolean, optionalDocument, targetCollection } from "./params.js";
 
-const SUPPORTED_CREATE_OPTIONS = new Set(["create", "$db", "lsid", "txnNumber", "$clusterTime", "writeConcern", "comment", "validator", "validationLevel", "validationAction", "$readPreference", "apiVersion", "apiStrict", "apiDeprecationErrors"]);
 
 const create: CommandHandler = (ctx) => {
   const name = targetCollection(ctx.command);
   for (const option of Object.keys(ctx.command)) {
-    if (!SUPPORTED_CREATE_OPTIONS.has(option)) throw new CommandError(ErrorCodes.InvalidOptions, `create option '${option}' is not supported by the embedded engine`);
+    if (option !== "create" && !isGenericField(option)) throw new CommandError(ErrorCodes.InvalidOptions, `create option '${option}' is not supported by the embedded engine`);
   }
-  if (ctx.command.validator !== undefined) throw new CommandError(ErrorCodes.InvalidOptions, "collection validators are not supported by the embedded engine");
   checkDatabaseName(ctx.db);
   ctx.catalog.apply({ op: "createCollection", db: ctx.db, coll: name, options: {} });
   return { ok: 1 };

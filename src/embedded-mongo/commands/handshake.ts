@@ -1,6 +1,9 @@
 // Server identity and status. The engine presents itself as the primary of a one-member
 // replica set: that is what makes drivers offer sessions, retryable writes and transactions.
-import { ObjectId } from "bson";
+import { ObjectId, type Document } from "bson";
+import { arch, cpus, hostname, platform, release, totalmem, type } from "node:os";
+import { CommandError, ErrorCodes } from "../errors.js";
+import { isGenericField } from "./params.js";
 import type { CommandHandler } from "./context.js";
 
 export const REPLICA_SET_NAME = "arca";
@@ -61,6 +64,46 @@ const serverStatus: CommandHandler = (ctx) => {
   };
 };
 
+const hostInfo: CommandHandler = () => ({
+  system: { currentTime: new Date(), hostname: hostname(), cpuArch: arch(), numCores: cpus().length, memSizeMB: Math.round(totalmem() / 1048576) },
+  os: { type: type(), name: platform(), version: release() },
+  extra: {},
+  ok: 1,
+});
+
+const getCmdLineOpts: CommandHandler = (ctx) => ({
+  argv: process.argv,
+  parsed: {
+    net: { bindIp: "127.0.0.1", port: Number(ctx.info.hostAndPort.split(":")[1]) },
+    storage: ctx.info.inMemory ? { engine: "inMemory" } : { dbPath: ctx.info.dataDir },
+  },
+  ok: 1,
+});
+
+// The only server parameter the engine has; drivers and shells ask for it.
+const PARAMETERS: Record<string, Document> = { featureCompatibilityVersion: { version: "7.0" } };
+
+const getParameter: CommandHandler = (ctx) => {
+  const all = ctx.command.getParameter === "*";
+  const reply: Document = {};
+  for (const name of Object.keys(ctx.command)) {
+    if (name === "getParameter" || isGenericField(name)) continue;
+    if (!(name in PARAMETERS)) throw new CommandError(ErrorCodes.InvalidOptions, `no option found to get: ${name}`);
+    reply[name] = PARAMETERS[name];
+  }
+  if (all) Object.assign(reply, PARAMETERS);
+  if (Object.keys(reply).length === 0) throw new CommandError(ErrorCodes.InvalidOptions, "no option found to get");
+  return { ...reply, ok: 1 };
+};
+
+// The engine keeps no in-memory log (it writes to stderr); startupWarnings is truthfully empty.
+const getLog: CommandHandler = (ctx) => {
+  const which = ctx.command.getLog;
+  if (which === "*") return { names: ["startupWarnings"], ok: 1 };
+  if (which === "startupWarnings") return { totalLinesWritten: 0, log: [], ok: 1 };
+  throw new CommandError(ErrorCodes.InvalidOptions, `No log named '${String(which)}'`);
+};
+
 export const handshakeCommands: Record<string, CommandHandler> = {
   hello,
   isMaster: hello,
@@ -69,13 +112,19 @@ export const handshakeCommands: Record<string, CommandHandler> = {
   buildInfo,
   buildinfo: buildInfo,
   serverStatus,
-  hostInfo: () => ({ system: { hostname: "127.0.0.1", numCores: 1 }, os: { type: process.platform }, ok: 1 }),
-  whatsmyuri: () => ({ you: "127.0.0.1", ok: 1 }),
+  hostInfo,
+  // No authentication: nobody is ever logged in.
   connectionStatus: () => ({ authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] }, ok: 1 }),
-  getCmdLineOpts: () => ({ argv: [], parsed: {}, ok: 1 }),
-  getParameter: () => ({ featureCompatibilityVersion: { version: "7.0" }, ok: 1 }),
-  getLog: () => ({ totalLinesWritten: 0, log: [], ok: 1 }),
+  getCmdLineOpts,
+  getParameter,
+  getLog,
   // Sessions are created implicitly by the first command that names them.
-  endSessions: () => ({ ok: 1 }),
-  refreshSessions: () => ({ ok: 1 }),
+  endSessions: (ctx) => {
+    ctx.sessions.end(ctx.command.endSessions);
+    return { ok: 1 };
+  },
+  refreshSessions: (ctx) => {
+    ctx.sessions.refresh(ctx.command.refreshSessions);
+    return { ok: 1 };
+  },
 };

@@ -3,6 +3,13 @@ import type { Document } from "bson";
 import { CommandError, ErrorCodes, typeMismatch } from "../errors.js";
 import { checkCollectionName } from "../store/catalog.js";
 
+/** Fields any command may carry (session, API version, concerns) besides its own arguments. */
+const GENERIC_FIELDS = new Set(["lsid", "txnNumber", "autocommit", "startTransaction", "comment", "maxTimeMS", "readConcern", "writeConcern", "apiVersion", "apiStrict", "apiDeprecationErrors"]);
+
+export function isGenericField(name: string): boolean {
+  return name.startsWith("$") || GENERIC_FIELDS.has(name);
+}
+
 export function commandName(command: Document): string {
   return Object.keys(command)[0] ?? "";
 }

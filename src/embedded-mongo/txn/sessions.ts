@@ -101,7 +101,16 @@ export class SessionManager {
     if (state) state.retryable = { txnNumber, reply };
   }
 
-  endSessions(ids: unknown): void {
+  /** refreshSessions: the listed sessions count as used now. */
+  refresh(ids: unknown): void {
+    if (!Array.isArray(ids)) return;
+    for (const lsid of ids) {
+      const state = this.sessions.get(sessionKey(lsid) ?? "");
+      if (state) state.lastUsed = Date.now();
+    }
+  }
+
+  end(ids: unknown): void {
     if (!Array.isArray(ids)) return;
     for (const lsid of ids) {
       const key = sessionKey(lsid);

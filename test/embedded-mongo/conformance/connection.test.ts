@@ -1,6 +1,7 @@
 // Handshake and administrative commands a driver or shell issues on connect.
 import { describe, it, expect, beforeAll, afterAll } from "@jest/globals";
 import { MongoClient, ObjectId } from "mongodb";
+import os from "node:os";
 import { openTarget, type Target } from "../target.js";
 import { expectCode, namer, type Loose } from "./helpers.js";
 
@@ -158,5 +159,49 @@ describe("connection and handshake", () => {
     const res = await t.client.db("admin").command({ endSessions: [session.id] });
     expect(res.ok).toBe(1);
     await session.endSession();
+  });
+
+  it("refreshSessions is accepted for a live session", async () => {
+    const session = t.client.startSession();
+    try {
+      await t.db.collection<Loose>(next()).insertOne({ a: 1 }, { session });
+      expect((await t.client.db("admin").command({ refreshSessions: [session.id] })).ok).toBe(1);
+    } finally {
+      await session.endSession();
+    }
+  });
+
+  it("buildinfo (lower case) is an alias of buildInfo", async () => {
+    const [upper, lower] = await Promise.all([t.client.db("admin").command({ buildInfo: 1 }), t.client.db("admin").command({ buildinfo: 1 })]);
+    expect(lower.version).toBe(upper.version);
+  });
+
+  it("hostInfo describes the machine", async () => {
+    const res = await t.client.db("admin").command({ hostInfo: 1 });
+    expect(res.system.numCores).toBeGreaterThan(0);
+    expect(typeof res.system.hostname).toBe("string");
+    expect(res.system.currentTime).toBeInstanceOf(Date);
+    // The embedded engine runs on this machine.
+    if (t.embedded) expect(res.system.numCores).toBe(os.cpus().length);
+  });
+
+  it("getParameter returns what was asked for and rejects unknown parameters with 72", async () => {
+    const res = await t.client.db("admin").command({ getParameter: 1, featureCompatibilityVersion: 1 });
+    expect(res.featureCompatibilityVersion.version).toMatch(/^\d+\.\d+$/);
+    await expectCode(t.client.db("admin").command({ getParameter: 1, noSuchParameterAtAll: 1 }), 72);
+  });
+
+  it("getCmdLineOpts reports the process arguments", async () => {
+    const res = await t.client.db("admin").command({ getCmdLineOpts: 1 });
+    expect(Array.isArray(res.argv)).toBe(true);
+    expect(res.argv.length).toBeGreaterThan(0);
+    expect(typeof res.parsed).toBe("object");
+  });
+
+  it("getLog lists its logs and returns startupWarnings as an array", async () => {
+    const names = await t.client.db("admin").command({ getLog: "*" });
+    expect(names.names).toContain("startupWarnings");
+    const warnings = await t.client.db("admin").command({ getLog: "startupWarnings" });
+    expect(Array.isArray(warnings.log)).toBe(true);
   });
 });

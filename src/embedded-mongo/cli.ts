@@ -20,6 +20,7 @@ const { values } = parseArgs({
     "fsync-interval-ms": { type: "string", default: "100" },
     "ttl-interval-ms": { type: "string", default: "60000" },
     socket: { type: "string" },
+    "exit-with-parent": { type: "boolean", default: false },
   },
 });
 
@@ -47,8 +48,13 @@ try {
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
-  // A parent that dies without stopping us must not leave an orphan holding the lock.
-  process.on("disconnect", stop);
+  // Started by a parent process (launcher.ts): when it dies, however it dies, its end of our
+  // stdin closes. An orphan would keep holding the data directory's lock.
+  if (values["exit-with-parent"]) {
+    process.stdin.on("close", stop);
+    process.stdin.on("end", stop);
+    process.stdin.resume();
+  }
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));
 }

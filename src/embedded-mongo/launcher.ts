@@ -46,12 +46,14 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 export function spawnEngine(options: SpawnOptions = {}): Promise<EngineProcess> {
-  const args = [cliPath(), "--port", String(options.port ?? 0), "--fsync", options.fsync ?? "always"];
+  const args = [cliPath(), "--port", String(options.port ?? 0), "--fsync", options.fsync ?? "always", "--exit-with-parent"];
   if (options.inMemory) args.push("--in-memory");
   if (options.dataDir) args.push("--dbpath", options.dataDir);
   if (options.ttlIntervalMs) args.push("--ttl-interval-ms", String(options.ttlIntervalMs));
   if (options.socketPath) args.push("--socket", options.socketPath);
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  // stdin stays open for the child's lifetime: its closing tells the engine we are gone.
+  const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] });
+  child.stdin!.on("error", () => undefined); // EPIPE once the engine has exited
   return new Promise((resolve, reject) => {
     let stderr = "";
     let stdout = "";

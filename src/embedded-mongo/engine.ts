@@ -4,9 +4,9 @@
 // crash. Background duties (TTL expiry, cursor and session timeouts, compaction) go
 // through the same path.
 import { Timestamp, type Document } from "bson";
-import { CommittedAccess, type CollectionAccess } from "./commands/access.js";
+import { CommittedAccess, WriteBlocked, type CollectionAccess, type WriteGate } from "./commands/access.js";
 import { aggregate } from "./commands/aggregate.js";
-import type { CommandContext, CommandHandler, EngineInfo } from "./commands/context.js";
+import { newWriteState, type CommandContext, type CommandHandler, type EngineInfo } from "./commands/context.js";
 import { crudCommands } from "./commands/crud.js";
 import { ddlCommands } from "./commands/ddl.js";
 import { handshakeCommands } from "./commands/handshake.js";
@@ -17,7 +17,7 @@ import type { FsyncMode } from "./durability/journal.js";
 import { CommandError, ErrorCodes } from "./errors.js";
 import { decodeMutations, encodeMutations } from "./mutation-codec.js";
 import { Catalog, type Mutation } from "./store/catalog.js";
-import type { Transaction } from "./txn/transaction.js";
+import { DEFAULT_TRANSACTION_LIFETIME_MS, type Transaction } from "./txn/transaction.js";
 import { SessionManager } from "./txn/sessions.js";
 
 export interface EngineOptions {
@@ -28,6 +28,8 @@ export interface EngineOptions {
   fsyncIntervalMs?: number;
   /** How often TTL indexes are swept (MongoDB: 60 s). */
   ttlIntervalMs?: number;
+  /** How long a transaction may stay open (MongoDB's transactionLifetimeLimitSeconds: 60 s). */
+  transactionLifetimeMs?: number;
   /** Journal size that triggers a compaction into a fresh snapshot. */
   compactAfterBytes?: number;
   log?: (line: string) => void;
@@ -47,18 +49,21 @@ const handlers: Record<string, CommandHandler> = { ...handshakeCommands, ...crud
 export class Engine {
   readonly catalog = new Catalog();
   readonly cursors = new CursorManager();
-  readonly sessions = new SessionManager(this.catalog);
+  readonly sessions: SessionManager;
   private timers: NodeJS.Timeout[] = [];
   private compacting: Promise<void> | undefined;
   /** Set when a journal write failed: the engine then refuses every command (fail-stop). */
   private failure: Error | undefined;
   recovery: RecoveryStats | undefined;
+  private readonly gate: WriteGate = (ns, rid) => this.sessions.gate(ns, rid);
 
   private constructor(
     private readonly options: EngineOptions,
     private readonly dataDir: DataDirectory | undefined,
     readonly info: EngineInfo,
-  ) {}
+  ) {
+    this.sessions = new SessionManager(this.catalog, options.transactionLifetimeMs ?? DEFAULT_TRANSACTION_LIFETIME_MS);
+  }
 
   static async open(options: EngineOptions): Promise<Engine> {
     const info: EngineInfo = { hostAndPort: "127.0.0.1:0", startedAt: new Date(), version: ENGINE_VERSION, inMemory: !!options.inMemory, dataDir: options.dataDir };
@@ -107,7 +112,7 @@ export class Engine {
         if (txn && !TRANSACTION_COMMANDS.has(name)) throw new CommandError(ErrorCodes.OperationNotSupportedInTransaction, `Cannot run '${name}' in a multi-document transaction.`);
         const handler = Object.hasOwn(handlers, name) ? handlers[name] : undefined;
         if (!handler) throw new CommandError(ErrorCodes.CommandNotFound, `no such command: '${name}'`);
-        reply = handler(this.context(command, db, connectionId, txn));
+        reply = await this.run(handler, this.context(command, db, connectionId, txn));
       }
     } catch (error) {
       if (txn?.state === "active") txn.abort();
@@ -123,6 +128,18 @@ export class Engine {
     return reply;
   }
 
+  /** Runs a handler; a write that must wait for a transaction waits, then resumes where it stopped. */
+  private async run(handler: CommandHandler, ctx: CommandContext): Promise<Document> {
+    for (;;) {
+      try {
+        return handler(ctx);
+      } catch (error) {
+        if (!(error instanceof WriteBlocked)) throw error;
+        await error.wait();
+      }
+    }
+  }
+
   private context(command: Document, db: string, connectionId: number, txn: Transaction | undefined): CommandContext {
     const catalog = this.catalog;
     return {
@@ -134,7 +151,8 @@ export class Engine {
       info: this.info,
       connectionId,
       inTransaction: !!txn,
-      access: (collection: string): CollectionAccess => (txn ? txn.access(db, collection) : new CommittedAccess(catalog, db, collection)),
+      writeState: newWriteState(),
+      access: (collection: string): CollectionAccess => (txn ? txn.access(db, collection) : new CommittedAccess(catalog, db, collection, this.gate)),
     };
   }
 
@@ -193,8 +211,16 @@ export class Engine {
           const ttl = index.spec.expireAfterSeconds;
           if (ttl === undefined) continue;
           const cutoff = new Date(now - ttl * 1000);
-          const access = new CommittedAccess(this.catalog, db, collection.name);
-          for (const { rid } of access.find({ filter: { [index.fields[0]]: { $lte: cutoff } }, sort: [], skip: 0, limit: 0 })) access.remove(rid);
+          const access = new CommittedAccess(this.catalog, db, collection.name, this.gate);
+          for (const { rid } of access.find({ filter: { [index.fields[0]]: { $lte: cutoff } }, sort: [], skip: 0, limit: 0 })) {
+            try {
+              access.prepareWrite([rid]);
+              access.remove(rid);
+            } catch (error) {
+              // Held by an open transaction: the next sweep gets it.
+              if (!(error instanceof WriteBlocked)) throw error;
+            }
+          }
         }
       }
     }

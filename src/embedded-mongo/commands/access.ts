@@ -11,10 +11,40 @@ export interface FoundRecord {
   doc: Document;
 }
 
+/**
+ * A write outside a transaction reached a document an open transaction has written. As in
+ * MongoDB it waits for that transaction to end (commit, abort, or its lifetime limit) and
+ * is then retried; the engine does the waiting.
+ */
+export class WriteBlocked extends Error {
+  constructor(
+    private readonly finished: Promise<void>,
+    /** When the transaction's lifetime limit runs out. */
+    private readonly deadline: number,
+    /** Ends the transaction as its lifetime limit does (abort). */
+    private readonly expire: () => void,
+  ) {
+    super("write blocked by an open transaction");
+  }
+
+  async wait(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), Math.max(0, this.deadline - Date.now()))));
+    const outcome = await Promise.race([this.finished.then(() => false), expired]);
+    clearTimeout(timer);
+    if (outcome) this.expire();
+  }
+}
+
+/** Throws WriteBlocked when an open transaction holds record `rid` of namespace `ns`. */
+export type WriteGate = (ns: string, rid: number) => void;
+
 export interface CollectionAccess {
   readonly db: string;
   readonly name: string;
   find(request: ReadRequest): FoundRecord[];
+  /** Called with every record a statement will replace or remove, before it changes any. */
+  prepareWrite(rids: number[]): void;
   count(filter: Document, skip: number, limit: number, hint?: unknown): number;
   insert(doc: Document): void;
   replace(rid: number, doc: Document): void;
@@ -28,6 +58,7 @@ export class CommittedAccess implements CollectionAccess {
     private readonly catalog: Catalog,
     readonly db: string,
     readonly name: string,
+    private readonly gate: WriteGate = () => undefined,
   ) {}
 
   private get collection(): Collection | undefined {
@@ -43,6 +74,11 @@ export class CommittedAccess implements CollectionAccess {
   count(filter: Document, skip: number, limit: number, hint?: unknown): number {
     const collection = this.collection;
     return collection ? countRecords(collection, filter, skip, limit, hint) : 0;
+  }
+
+  prepareWrite(rids: number[]): void {
+    const ns = `${this.db}.${this.name}`;
+    for (const rid of rids) this.gate(ns, rid);
   }
 
   insert(doc: Document): void {

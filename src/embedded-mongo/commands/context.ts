@@ -15,6 +15,24 @@ export interface EngineInfo {
   dataDir?: string;
 }
 
+/**
+ * Progress of a write command across its statements. It outlives one run of the handler:
+ * a statement that has to wait for a transaction is retried from where it stopped, and
+ * the statements before it are not applied twice.
+ */
+export interface WriteState {
+  /** Index of the next statement to run. */
+  next: number;
+  n: number;
+  nModified: number;
+  upserted: Document[];
+  writeErrors: Document[];
+}
+
+export function newWriteState(): WriteState {
+  return { next: 0, n: 0, nModified: 0, upserted: [], writeErrors: [] };
+}
+
 export interface CommandContext {
   readonly db: string;
   readonly command: Document;
@@ -24,6 +42,7 @@ export interface CommandContext {
   readonly info: EngineInfo;
   readonly connectionId: number;
   readonly inTransaction: boolean;
+  readonly writeState: WriteState;
   /** A collection as this command sees it (inside a transaction: with its uncommitted writes). */
   access(collection: string): CollectionAccess;
 }

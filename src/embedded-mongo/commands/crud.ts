@@ -7,7 +7,7 @@ import { project } from "../query/projection.js";
 import { parseSort } from "../query/sort.js";
 import { applyUpdate, buildUpsert, classifyUpdate } from "../query/update.js";
 import { compareValues } from "../store/bson-order.js";
-import type { CollectionAccess } from "./access.js";
+import { WriteBlocked, type CollectionAccess } from "./access.js";
 import type { CommandContext, CommandHandler } from "./context.js";
 import { documentArray, nonNegativeInteger, optionalBoolean, optionalDocument, optionalNumber, targetCollection } from "./params.js";
 
@@ -16,22 +16,31 @@ function asCommandError(error: unknown): CommandError {
   return new CommandError(ErrorCodes.InternalError, error instanceof Error ? error.message : String(error));
 }
 
-/** Runs the statements of a write command, stopping at the first error when ordered. */
+/**
+ * Runs the statements of a write command, from where an earlier run stopped, stopping at
+ * the first error when ordered. A statement that must wait for a transaction rethrows
+ * WriteBlocked with the progress kept in ctx.writeState.
+ */
 function eachStatement<T>(ctx: CommandContext, statements: T[], run: (statement: T, index: number) => void): Document[] {
   const ordered = optionalBoolean(ctx.command, "ordered") ?? true;
-  const writeErrors: Document[] = [];
-  for (let i = 0; i < statements.length; i++) {
+  const state = ctx.writeState;
+  for (; state.next < statements.length; state.next++) {
+    const i = state.next;
     try {
       run(statements[i], i);
     } catch (error) {
+      if (error instanceof WriteBlocked) throw error;
       const commandError = asCommandError(error);
       // Inside a transaction any write error aborts the whole transaction.
       if (ctx.inTransaction) throw commandError;
-      writeErrors.push(commandError.toWriteError(i));
-      if (ordered) break;
+      state.writeErrors.push(commandError.toWriteError(i));
+      if (ordered) {
+        state.next = statements.length;
+        break;
+      }
     }
   }
-  return writeErrors;
+  return state.writeErrors;
 }
 
 function withWriteErrors(reply: Document, writeErrors: Document[]): Document {
@@ -57,12 +66,12 @@ export function prepareInsert(doc: Document): Document {
 const insert: CommandHandler = (ctx) => {
   const access = ctx.access(targetCollection(ctx.command));
   const documents = documentArray(ctx.command, "documents");
-  let n = 0;
+  const state = ctx.writeState;
   const writeErrors = eachStatement(ctx, documents, (doc) => {
     access.insert(prepareInsert(doc));
-    n++;
+    state.n++;
   });
-  return withWriteErrors({ n, ok: 1 }, writeErrors);
+  return withWriteErrors({ n: state.n, ok: 1 }, writeErrors);
 };
 
 interface UpdateStatement {
@@ -86,6 +95,7 @@ function updateOne(access: CollectionAccess, statement: UpdateStatement): { n: n
     access.insert(doc);
     return { n: 1, modified: 0, upsertedId: doc._id };
   }
+  access.prepareWrite(matches.map((m) => m.rid));
   let modified = 0;
   for (const { rid, doc } of matches) {
     const outcome = applyUpdate(doc, statement.u, { arrayFilters: statement.arrayFilters, filter: statement.q });
@@ -105,32 +115,31 @@ const update: CommandHandler = (ctx) => {
     optionalBoolean(statement, "multi");
     optionalBoolean(statement, "upsert");
   }
-  let n = 0;
-  let nModified = 0;
-  const upserted: Document[] = [];
+  const state = ctx.writeState;
   const writeErrors = eachStatement(ctx, statements, (statement, index) => {
     const result = updateOne(access, statement);
-    n += result.n;
-    nModified += result.modified;
-    if (result.upsertedId !== undefined) upserted.push({ index, _id: result.upsertedId });
+    state.n += result.n;
+    state.nModified += result.modified;
+    if (result.upsertedId !== undefined) state.upserted.push({ index, _id: result.upsertedId });
   });
-  const reply: Document = { n, nModified, ok: 1 };
-  if (upserted.length > 0) reply.upserted = upserted;
+  const reply: Document = { n: state.n, nModified: state.nModified, ok: 1 };
+  if (state.upserted.length > 0) reply.upserted = state.upserted;
   return withWriteErrors(reply, writeErrors);
 };
 
 const remove: CommandHandler = (ctx) => {
   const access = ctx.access(targetCollection(ctx.command));
   const statements = documentArray(ctx.command, "deletes");
-  let n = 0;
+  const state = ctx.writeState;
   const writeErrors = eachStatement(ctx, statements, (statement) => {
     const limit = Number(statement.limit ?? 0);
     if (limit !== 0 && limit !== 1) throw failedToParse("The limit field in delete objects must be 0 or 1");
     const matches = access.find({ filter: (statement.q as Document) ?? {}, sort: [], skip: 0, limit, hint: statement.hint });
+    access.prepareWrite(matches.map((m) => m.rid));
     for (const { rid } of matches) access.remove(rid);
-    n += matches.length;
+    state.n += matches.length;
   });
-  return withWriteErrors({ n, ok: 1 }, writeErrors);
+  return withWriteErrors({ n: state.n, ok: 1 }, writeErrors);
 };
 
 const find: CommandHandler = (ctx) => {
@@ -172,6 +181,7 @@ const findAndModify: CommandHandler = (ctx) => {
   if (removeDoc && (updateSpec !== undefined || returnNew || upsert)) throw failedToParse("Cannot specify both an update and remove=true, or new/upsert with remove");
   if (!removeDoc && updateSpec === undefined) throw failedToParse("Either an update or remove=true must be specified");
   const [match] = access.find({ filter: query, sort: parseSort(ctx.command.sort), skip: 0, limit: 1, hint: ctx.command.hint });
+  if (match) access.prepareWrite([match.rid]);
   const shape = (doc: Document | undefined) => (doc ? project([doc], fields)[0] : null);
   if (removeDoc) {
     if (match) access.remove(match.rid);

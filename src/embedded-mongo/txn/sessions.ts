@@ -4,6 +4,7 @@
 import { Binary, type Document } from "bson";
 import { CommandError, ErrorCodes } from "../errors.js";
 import type { Catalog } from "../store/catalog.js";
+import { WriteBlocked } from "../commands/access.js";
 import { TRANSIENT, Transaction } from "./transaction.js";
 
 const IDLE_TIMEOUT_MS = 30 * 60 * 1000;
@@ -34,7 +35,11 @@ export class SessionManager {
   private readonly sessions = new Map<string, SessionState>();
   private readonly writers = new Map<string, Transaction>();
 
-  constructor(private readonly catalog: Catalog) {}
+  constructor(
+    private readonly catalog: Catalog,
+    /** How long a transaction may stay open before it is aborted (transactionLifetimeLimitSeconds). */
+    private readonly lifetimeMs: number,
+  ) {}
 
   private session(command: Document): SessionState | undefined {
     const key = sessionKey(command.lsid);
@@ -86,6 +91,12 @@ export class SessionManager {
     return state.txn;
   }
 
+  /** The write gate for non-transactional writes: blocked while an open transaction holds the record. */
+  gate(ns: string, rid: number): void {
+    const holder = this.writers.get(`${ns}#${rid}`);
+    if (holder?.state === "active") throw new WriteBlocked(holder.finished, holder.startedAt + this.lifetimeMs, () => holder.abort());
+  }
+
   /** The stored reply when this retryable write (lsid + txnNumber) already ran. */
   retriedWrite(command: Document): Document | undefined {
     const txnNumber = txnNumberOf(command);
@@ -123,6 +134,7 @@ export class SessionManager {
   /** Sessions idle past the logical session timeout go, and their open transactions abort. */
   sweep(now = Date.now()): void {
     for (const [key, state] of this.sessions) {
+      if (state.txn?.state === "active" && now - state.txn.startedAt > this.lifetimeMs) state.txn.abort();
       if (now - state.lastUsed <= IDLE_TIMEOUT_MS) continue;
       if (state.txn?.state === "active") state.txn.abort();
       this.sessions.delete(key);

@@ -25,9 +25,16 @@ interface Overlay {
   existing: Set<number>;
 }
 
+/** MongoDB's transactionLifetimeLimitSeconds default: an older open transaction is aborted. */
+export const DEFAULT_TRANSACTION_LIFETIME_MS = 60_000;
+
 export class Transaction {
   state: "active" | "committed" | "aborted" = "active";
   readonly overlays = new Map<string, Overlay>();
+  readonly startedAt = Date.now();
+  private signalFinished!: () => void;
+  /** Settles when the transaction commits or aborts. */
+  readonly finished = new Promise<void>((resolve) => (this.signalFinished = resolve));
 
   constructor(
     readonly txnNumber: number,
@@ -101,6 +108,7 @@ export class Transaction {
     this.released = true;
     for (const [key, holder] of this.writers) if (holder === this) this.writers.delete(key);
     this.catalog.closeSnapshot();
+    this.signalFinished();
   }
 }
 
@@ -174,6 +182,11 @@ class TransactionAccess implements CollectionAccess {
 
   all(): Document[] {
     return this.find({ filter: {}, sort: [], skip: 0, limit: 0 }).map((r) => r.doc);
+  }
+
+  prepareWrite(rids: number[]): void {
+    const collection = this.catalog.require(this.db, this.name);
+    for (const rid of rids) this.claimIfCommitted(collection, rid);
   }
 
   private claimIfCommitted(collection: Collection, rid: number): void {

@@ -39,6 +39,7 @@ function* encodeEach(mutations: Iterable<Mutation>): Generator<Uint8Array> {
   for (const mutation of mutations) yield encodeMutations([mutation]);
 }
 
+/** The MongoDB release whose behaviour the engine follows; buildInfo reports it so drivers pick matching features. */
 export const ENGINE_VERSION = "7.0.0";
 
 const WRITE_COMMANDS = new Set(["insert", "update", "delete", "findAndModify"]);

@@ -37,21 +37,31 @@ export class Catalog {
   /** Global write sequence: increases with every applied document write. */
   seq = 0;
   private pending: Mutation[] = [];
-  /** Open transactions; while any is open, writes keep before-images for their snapshots. */
-  private openSnapshots = 0;
+  /** Start sequences of the open transactions (seq -> how many): writes keep before-images for them. */
+  private readonly openSnapshots = new Map<number, number>();
 
   openSnapshot(): number {
-    this.openSnapshots++;
+    this.openSnapshots.set(this.seq, (this.openSnapshots.get(this.seq) ?? 0) + 1);
     return this.seq;
   }
 
-  closeSnapshot(): void {
-    if (--this.openSnapshots > 0) return;
-    for (const collections of this.databases.values()) for (const collection of collections.values()) collection.history.clear();
+  closeSnapshot(seq: number): void {
+    const left = (this.openSnapshots.get(seq) ?? 1) - 1;
+    if (left > 0) this.openSnapshots.set(seq, left);
+    else this.openSnapshots.delete(seq);
+    this.pruneHistory();
+  }
+
+  /** Drops before-images no open transaction can read: those at or before the oldest open snapshot. */
+  pruneHistory(): void {
+    const oldest = this.openSnapshots.size === 0 ? Infinity : Math.min(...this.openSnapshots.keys());
+    for (const collections of this.databases.values()) {
+      for (const collection of collections.values()) collection.pruneHistory(oldest);
+    }
   }
 
   private keepBefore(collection: Collection, rid: number, before: Document | null): void {
-    if (this.openSnapshots > 0) collection.recordBefore(rid, this.seq + 1, before);
+    if (this.openSnapshots.size > 0) collection.recordBefore(rid, this.seq + 1, before);
   }
 
   get hasPending(): boolean {

@@ -51,6 +51,19 @@ export class Collection {
     changes.push({ seq, before });
   }
 
+  /** Forgets the changes made at or before `seq` (Infinity: all of them). */
+  pruneHistory(seq: number): void {
+    if (seq === Infinity) {
+      this.history.clear();
+      return;
+    }
+    for (const [rid, changes] of this.history) {
+      const kept = changes.filter((change) => change.seq > seq);
+      if (kept.length === 0) this.history.delete(rid);
+      else if (kept.length !== changes.length) this.history.set(rid, kept);
+    }
+  }
+
   /** The record as of commit sequence `seq`: undefined when unchanged since, null when it did not exist. */
   versionAt(rid: number, seq: number): Document | null | undefined {
     return this.history.get(rid)?.find((change) => change.seq > seq)?.before;

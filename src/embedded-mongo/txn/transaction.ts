@@ -107,7 +107,7 @@ export class Transaction {
     if (this.released) return;
     this.released = true;
     for (const [key, holder] of this.writers) if (holder === this) this.writers.delete(key);
-    this.catalog.closeSnapshot();
+    this.catalog.closeSnapshot(this.startSeq);
     this.signalFinished();
   }
 }

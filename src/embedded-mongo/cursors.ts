@@ -15,10 +15,10 @@ interface OpenCursor {
   lastUsed: number;
 }
 
-export interface CursorReply {
+export type CursorReply = {
   cursor: { id: Long; ns: string; firstBatch?: Document[]; nextBatch?: Document[] };
   ok: 1;
-}
+};
 
 export class CursorManager {
   private readonly cursors = new Map<string, OpenCursor>();

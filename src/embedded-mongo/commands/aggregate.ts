@@ -94,7 +94,7 @@ export const aggregate: CommandHandler = (ctx) => {
     const counting = countPattern(pipeline);
     if (counting) {
       const n = access.count(counting.filter, counting.skip, counting.limit, ctx.command.hint);
-      return ctx.cursors.open(ns, countResult(counting, n), batchSize) as unknown as Document;
+      return ctx.cursors.open(ns, countResult(counting, n), batchSize);
     }
     ({ docs: source, rest } = leadingSource(access, pipeline));
   }
@@ -107,5 +107,5 @@ export const aggregate: CommandHandler = (ctx) => {
     if (error instanceof CommandError) throw error;
     throw badValue(error instanceof Error ? error.message : String(error));
   }
-  return ctx.cursors.open(ns, results, batchSize) as unknown as Document;
+  return ctx.cursors.open(ns, results, batchSize);
 };

@@ -152,14 +152,14 @@ const find: CommandHandler = (ctx) => {
   const batchSize = nonNegativeInteger(ctx.command, "batchSize");
   const found = ctx.access(name).find({ filter, sort: parseSort(ctx.command.sort), skip, limit, hint: ctx.command.hint });
   const docs = project(found.map((r) => r.doc), optionalDocument(ctx.command, "projection"), filter);
-  return ctx.cursors.open(`${ctx.db}.${name}`, docs, rawLimit < 0 ? limit : batchSize, singleBatch) as unknown as Document;
+  return ctx.cursors.open(`${ctx.db}.${name}`, docs, rawLimit < 0 ? limit : batchSize, singleBatch);
 };
 
 const getMore: CommandHandler = (ctx) => {
   const id = ctx.command.getMore;
   const collection = ctx.command.collection;
   if (typeof collection !== "string") throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'getMore.collection' is missing");
-  return ctx.cursors.getMore(id, `${ctx.db}.${collection}`, nonNegativeInteger(ctx.command, "batchSize")) as unknown as Document;
+  return ctx.cursors.getMore(id, `${ctx.db}.${collection}`, nonNegativeInteger(ctx.command, "batchSize"));
 };
 
 const killCursors: CommandHandler = (ctx) => {

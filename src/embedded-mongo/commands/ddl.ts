@@ -61,7 +61,7 @@ const listCollections: CommandHandler = (ctx) => {
       : { name: collection.name, type: "collection", options: collection.options, info: { readOnly: false }, idIndex: { v: 2, key: { _id: 1 }, name: "_id_" } };
     if (filter(entry)) entries.push(entry);
   }
-  return ctx.cursors.open(`${ctx.db}.$cmd.listCollections`, entries, undefined) as unknown as Document;
+  return ctx.cursors.open(`${ctx.db}.$cmd.listCollections`, entries, undefined);
 };
 
 const listDatabases: CommandHandler = (ctx) => {
@@ -106,7 +106,7 @@ const listIndexes: CommandHandler = (ctx) => {
   const name = targetCollection(ctx.command);
   const collection = ctx.catalog.get(ctx.db, name);
   if (!collection) throw new CommandError(ErrorCodes.NamespaceNotFound, `ns does not exist: ${ctx.db}.${name}`);
-  return ctx.cursors.open(`${ctx.db}.${name}`, collection.indexSpecs().map((spec) => ({ ...spec })), undefined) as unknown as Document;
+  return ctx.cursors.open(`${ctx.db}.${name}`, collection.indexSpecs().map((spec) => ({ ...spec })), undefined);
 };
 
 const dropIndexes: CommandHandler = (ctx) => {

@@ -32,6 +32,8 @@ export class Transaction {
   state: "active" | "committed" | "aborted" = "active";
   readonly overlays = new Map<string, Overlay>();
   readonly startedAt = Date.now();
+  /** This transaction's keys in the shared `writers` map. */
+  private readonly claimed = new Set<string>();
   private signalFinished!: () => void;
   /** Settles when the transaction commits or aborts. */
   readonly finished = new Promise<void>((resolve) => (this.signalFinished = resolve));
@@ -61,6 +63,7 @@ export class Transaction {
     if (holder && holder !== this) throw writeConflict();
     if ((collection.lastWrite.get(rid) ?? Infinity) > this.startSeq) throw writeConflict();
     this.writers.set(key, this);
+    this.claimed.add(key);
     this.overlay(collection.ns).existing.add(rid);
   }
 
@@ -106,7 +109,7 @@ export class Transaction {
   private release(): void {
     if (this.released) return;
     this.released = true;
-    for (const [key, holder] of this.writers) if (holder === this) this.writers.delete(key);
+    for (const key of this.claimed) this.writers.delete(key);
     this.catalog.closeSnapshot(this.startSeq);
     this.signalFinished();
   }

@@ -7,7 +7,7 @@ const DEFAULT_BUFFER = 16 * 1024 * 1024;
 
 export function encodeMutations(mutations: Mutation[]): Buffer {
   const parts = mutations.map((m): Uint8Array => {
-    const doc = m as unknown as Document;
+    const doc: Document = m;
     const size = calculateObjectSize(doc);
     if (size <= DEFAULT_BUFFER) return serialize(doc);
     // Larger than bson's shared buffer: serialise into one of our own.
@@ -24,7 +24,8 @@ export function decodeMutations(payload: Uint8Array): Mutation[] {
   let offset = 0;
   while (offset < buf.length) {
     const size = buf.readInt32LE(offset);
-    out.push(deserialize(buf.subarray(offset, offset + size), { promoteValues: true, promoteLongs: true }) as unknown as Mutation);
+    // Our own format, written by encodeMutations: trusted to have a Mutation's shape.
+    out.push(deserialize(buf.subarray(offset, offset + size), { promoteValues: true, promoteLongs: true }) as Mutation);
     offset += size;
   }
   return out;

@@ -1,7 +1,7 @@
 // The TCP side: frames wire messages off each connection, hands their commands to the
 // engine in arrival order, and writes the replies back. It listens on loopback only: the
 // engine has no authentication, so it must never be reachable from another machine.
-import { rm } from "node:fs/promises";
+import { chmod, rm } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
 import type { Document } from "bson";
 import type { Engine } from "./engine.js";
@@ -43,11 +43,12 @@ export class WireServer {
   /**
    * Also listen on a Unix domain socket, as mongod does by default: a co-located client
    * (the service and its embedded store) skips the TCP stack. Whoever can open the path can
-   * use the engine, so put it in a directory only the service's user can enter.
+   * use the engine: the socket is made accessible to the engine's own user only.
    */
   async listenUnix(path: string): Promise<void> {
     await rm(path, { force: true }); // a socket file left by a killed engine; the data dir lock guards against a live one
     await this.open((s, ready) => s.listen(path, ready));
+    await chmod(path, 0o600); // only the engine's own user may connect: there is no authentication
   }
 
   async close(): Promise<void> {

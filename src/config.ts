@@ -1,0 +1,59 @@
+// Every environment variable Arca reads, parsed and checked in one place. A bad value stops
+// start-up with a message that names the variable; nothing else reads process.env.
+import { resolve } from "node:path";
+import type { FsyncMode } from "./embedded-mongo/durability/journal.js";
+
+export class ConfigError extends Error {}
+
+export interface StoreConfig {
+  /** A real MongoDB (replica set or Atlas for transactions); unset: the embedded engine. */
+  mongodbUri?: string;
+  /** Database name inside the server. */
+  dbName: string;
+  /** Where the embedded engine keeps its journal and snapshots. */
+  dataDir: string;
+  engineFsync: FsyncMode;
+  /** How long to wait for the store at start-up before giving up. */
+  connectTimeoutMs: number;
+}
+
+export interface Config {
+  store: StoreConfig;
+}
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string, fallback: string): string {
+  const value = env[name]?.trim();
+  return value ? value : fallback;
+}
+
+function positiveInteger(env: Env, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) <= 0) throw new ConfigError(`${name} must be a positive whole number, got "${raw}"`);
+  return Number(raw);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(", ")}, got "${raw}"`);
+  return raw as T;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const mongodbUri = env.MONGODB_URI?.trim() || undefined;
+  if (mongodbUri && !/^mongodb(\+srv)?:\/\//.test(mongodbUri)) throw new ConfigError("MONGODB_URI must start with mongodb:// or mongodb+srv://");
+  const dbName = text(env, "MONGODB_DB", "arca");
+  if (/[/\\. "$\0]/.test(dbName)) throw new ConfigError(`MONGODB_DB is not a valid database name: "${dbName}"`);
+  return {
+    store: {
+      mongodbUri,
+      dbName,
+      dataDir: resolve(text(env, "DATA_DIR", "./data")),
+      engineFsync: oneOf(env, "ENGINE_FSYNC", ["always", "interval"] as const, "always"),
+      connectTimeoutMs: positiveInteger(env, "STORE_CONNECT_TIMEOUT_MS", 10_000),
+    },
+  };
+}

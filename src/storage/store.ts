@@ -1,0 +1,69 @@
+// Opens the store the service runs on: the MongoDB named by MONGODB_URI, or else the
+// embedded engine as a child process (so a long sort never stalls HTTP handling), reached
+// over its Unix socket. Either way the service talks to it through mongoose over the wire,
+// so tests exercise the path production uses. Start-up fails fast, saying why.
+import mongoose, { type Connection } from "mongoose";
+import { join } from "node:path";
+import type { StoreConfig } from "../config.js";
+import { spawnEngine, type EngineProcess } from "../embedded-mongo/launcher.js";
+
+export class StoreUnavailableError extends Error {}
+
+export interface Store {
+  connection: Connection;
+  /** Where the data lives, for the start-up log (never contains credentials). */
+  description: string;
+  close(): Promise<void>;
+}
+
+/** A connection string safe to print: the password, if any, is masked. */
+export function redactUri(uri: string): string {
+  return uri.replace(/^(mongodb(?:\+srv)?:\/\/[^:/@]+:)[^@]*@/, "$1***@");
+}
+
+// Unix socket paths are limited to 107 bytes; beyond that the engine is reached over TCP.
+const MAX_SOCKET_PATH = 100;
+
+async function connect(uri: string, config: StoreConfig, where: string): Promise<Connection> {
+  try {
+    return await mongoose.createConnection(uri, { dbName: config.dbName, serverSelectionTimeoutMS: config.connectTimeoutMs }).asPromise();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StoreUnavailableError(`could not reach ${where} within ${config.connectTimeoutMs} ms: ${reason}`);
+  }
+}
+
+export async function openStore(config: StoreConfig): Promise<Store> {
+  if (config.mongodbUri) {
+    const shown = redactUri(config.mongodbUri);
+    const connection = await connect(config.mongodbUri, config, `MongoDB at ${shown}`);
+    return { connection, description: `MongoDB at ${shown}, database ${config.dbName}`, close: () => connection.close() };
+  }
+  const socketPath = join(config.dataDir, "engine.sock");
+  let engine: EngineProcess;
+  try {
+    engine = await spawnEngine({
+      dataDir: join(config.dataDir, "engine"),
+      fsync: config.engineFsync,
+      socketPath: socketPath.length <= MAX_SOCKET_PATH ? socketPath : undefined,
+      startTimeoutMs: config.connectTimeoutMs,
+    });
+  } catch (error) {
+    throw new StoreUnavailableError(`the embedded engine did not start: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  let connection: Connection;
+  try {
+    connection = await connect(engine.socketUri ?? engine.uri, config, "the embedded engine");
+  } catch (error) {
+    await engine.stop();
+    throw error;
+  }
+  return {
+    connection,
+    description: `embedded engine (pid ${engine.pid}) in ${config.dataDir}, database ${config.dbName}`,
+    async close() {
+      await connection.close();
+      await engine.stop();
+    },
+  };
+}

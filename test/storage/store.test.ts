@@ -1,0 +1,110 @@
+// Opening the service's store: the embedded engine by default, a MongoDB server when
+// MONGODB_URI is set, and a fast, clear failure when the store cannot be reached.
+import { afterAll, describe, expect, it } from "@jest/globals";
+import { existsSync, statSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Schema } from "mongoose";
+import { loadConfig, ConfigError } from "../../src/config.js";
+import { startEngine } from "../../src/embedded-mongo/index.js";
+import { openStore, redactUri, StoreUnavailableError } from "../../src/storage/store.js";
+
+const dirs: string[] = [];
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "arca-store-"));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+const itemSchema = new Schema({ name: String });
+
+describe("loadConfig", () => {
+  it("defaults to the embedded engine in ./data", () => {
+    const { store } = loadConfig({});
+    expect(store.mongodbUri).toBeUndefined();
+    expect(store.dataDir).toBe(join(process.cwd(), "data"));
+    expect(store.engineFsync).toBe("always");
+    expect(store.dbName).toBe("arca");
+  });
+
+  it.each([
+    [{ ENGINE_FSYNC: "sometimes" }, /ENGINE_FSYNC must be one of always, interval/],
+    [{ STORE_CONNECT_TIMEOUT_MS: "soon" }, /STORE_CONNECT_TIMEOUT_MS must be a positive whole number/],
+    [{ MONGODB_URI: "http://example.org" }, /MONGODB_URI must start with mongodb:\/\//],
+    [{ MONGODB_DB: "a.b" }, /MONGODB_DB is not a valid database name/],
+  ])("rejects %j, naming the variable", (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});
+
+describe("openStore", () => {
+  it("starts the embedded engine when MONGODB_URI is unset, and keeps the data across restarts", async () => {
+    const dataDir = await tempDir();
+    const config = loadConfig({ DATA_DIR: dataDir }).store;
+    const first = await openStore(config);
+    try {
+      expect(first.description).toContain("embedded engine");
+      await first.connection.model("Item", itemSchema).create({ name: "kept" });
+      // The engine's socket is for its own user only.
+      expect(statSync(join(dataDir, "engine.sock")).mode & 0o077).toBe(0);
+    } finally {
+      await first.close();
+    }
+    const second = await openStore(config);
+    try {
+      expect(await second.connection.model("Item", itemSchema).countDocuments({ name: "kept" })).toBe(1);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("uses the server MONGODB_URI names and starts no engine", async () => {
+    const server = await startEngine({ inMemory: true, port: 0 });
+    const dataDir = await tempDir();
+    try {
+      const store = await openStore(loadConfig({ MONGODB_URI: server.uri, DATA_DIR: dataDir, MONGODB_DB: "external" }).store);
+      try {
+        await store.connection.model("Item", itemSchema).create({ name: "remote" });
+        expect(server.engine.catalog.get("external", "items")?.docs.size).toBe(1);
+        expect(existsSync(join(dataDir, "engine"))).toBe(false);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("fails fast with a clear message, without the password, when the server cannot be reached", async () => {
+    const config = loadConfig({ MONGODB_URI: "mongodb://arca:s3cret@127.0.0.1:1/?directConnection=true", STORE_CONNECT_TIMEOUT_MS: "500" }).store;
+    const started = Date.now();
+    const failure = await openStore(config).then(() => undefined, (error: unknown) => error);
+    expect(failure).toBeInstanceOf(StoreUnavailableError);
+    expect((failure as Error).message).toMatch(/could not reach MongoDB at mongodb:\/\/arca:\*\*\*@127\.0\.0\.1:1/);
+    expect((failure as Error).message).not.toContain("s3cret");
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it("fails clearly when the embedded engine cannot take its data directory", async () => {
+    const dataDir = await tempDir();
+    const config = loadConfig({ DATA_DIR: dataDir }).store;
+    const holder = await openStore(config);
+    try {
+      await expect(openStore(config)).rejects.toThrow(/the embedded engine did not start: .*lock/);
+    } finally {
+      await holder.close();
+    }
+  });
+});
+
+describe("redactUri", () => {
+  it("masks a password and leaves other URIs alone", () => {
+    expect(redactUri("mongodb+srv://user:p%40ss@cluster.example.net/db")).toBe("mongodb+srv://user:***@cluster.example.net/db");
+    expect(redactUri("mongodb://127.0.0.1:27017")).toBe("mongodb://127.0.0.1:27017");
+  });
+});

@@ -17,7 +17,15 @@ export interface StoreConfig {
   connectTimeoutMs: number;
 }
 
+export interface HttpConfig {
+  port: number;
+  host: string;
+  /** Larger request bodies answer 413. */
+  bodyLimitBytes: number;
+}
+
 export interface Config {
+  http: HttpConfig;
   store: StoreConfig;
 }
 
@@ -47,7 +55,14 @@ export function loadConfig(env: Env = process.env): Config {
   if (mongodbUri && !/^mongodb(\+srv)?:\/\//.test(mongodbUri)) throw new ConfigError("MONGODB_URI must start with mongodb:// or mongodb+srv://");
   const dbName = text(env, "MONGODB_DB", "arca");
   if (/[/\\. "$\0]/.test(dbName)) throw new ConfigError(`MONGODB_DB is not a valid database name: "${dbName}"`);
+  const port = positiveInteger(env, "PORT", 8089);
+  if (port > 65535) throw new ConfigError(`PORT must be at most 65535, got ${port}`);
   return {
+    http: {
+      port,
+      host: text(env, "HOST", "0.0.0.0"),
+      bodyLimitBytes: positiveInteger(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024),
+    },
     store: {
       mongodbUri,
       dbName,

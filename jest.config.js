@@ -14,6 +14,8 @@ export default {
           target: "es2022",
           parser: { syntax: "typescript", decorators: true },
           transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+          // Keep `with { type: "json" }` (src/version.ts): Node requires it for JSON modules.
+          experimental: { keepImportAttributes: true },
         },
         module: { type: "es6" },
       },

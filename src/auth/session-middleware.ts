@@ -1,0 +1,62 @@
+// Who is calling. On every request, before routing (open routes included, as ArchivesSpace
+// does), a session token in the header is checked: an unknown or logged-out one answers
+// 412 SESSION_GONE, an expired one 412 SESSION_EXPIRED. A request without a token goes on
+// anonymously; protected routes turn that into 403. The check is a passport-custom
+// strategy called from a small middleware of our own (@tsed/passport costs ~20% of
+// throughput here; see stack-notes.md).
+import type { RequestHandler, Response } from "express";
+import passport from "passport";
+import CustomStrategy from "passport-custom";
+import { ApiError } from "../errors/api-error.js";
+import type { SessionStore } from "./session-store.js";
+
+export interface Principal {
+  username: string;
+  token: string;
+  expiring: boolean;
+}
+
+export interface SessionHeaders {
+  /** Header names accepted, in order of preference: X-Service-Session, then its alias. */
+  names: string[];
+}
+
+const STRATEGY = "arca-session";
+
+export function sessionGone(): ApiError {
+  return new ApiError(412, "No session found for the token you provided", { code: "SESSION_GONE" });
+}
+
+export function sessionExpired(): ApiError {
+  return new ApiError(412, "Your session expired due to inactivity. Please sign in again.", { code: "SESSION_EXPIRED" });
+}
+
+/** The principal the session middleware found for this request, if any. */
+export function principalOf(res: Response): Principal | undefined {
+  return res.locals.principal as Principal | undefined;
+}
+
+export function sessionMiddleware(store: SessionStore, headers: SessionHeaders): RequestHandler {
+  const authenticator = new passport.Passport();
+  authenticator.use(
+    STRATEGY,
+    new CustomStrategy((req, done) => {
+      const token = headers.names.map((name) => req.get(name)?.trim()).find((value) => value);
+      if (!token) return done(null, false);
+      store.lookup(token).then(
+        (found) => {
+          if (found.status === "active") done(null, { username: found.username, token, expiring: found.expiring } satisfies Principal);
+          else done(found.status === "expired" ? sessionExpired() : sessionGone());
+        },
+        (error: unknown) => done(error),
+      );
+    }),
+  );
+  return (req, res, next) => {
+    authenticator.authenticate(STRATEGY, { session: false }, (error: unknown, principal: Principal | false) => {
+      if (error) return next(error);
+      if (principal) res.locals.principal = principal;
+      next();
+    })(req, res, next);
+  };
+}

@@ -1,0 +1,176 @@
+// Reads a record type's x- settings from its bundled schema and checks what ajv's keyword
+// meta-schemas cannot: that the settings agree with the schema they sit in (declared fields,
+// required first identifier part, keywords in the right place).
+import { SchemaDefinitionError } from "../errors.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
+import type {
+  ExtraIndexSettings,
+  IdentifierSettings,
+  IndexDirection,
+  PermissionSettings,
+  RecordScope,
+  RecordTypeManifest,
+  UniqueSettings,
+} from "../manifest.js";
+import { resolveLocalRef, subschemasOf } from "../schema-walk.js";
+
+/** Keywords that only mean something on a record type's top-level schema. */
+const ROOT_ONLY = ["x-record-type", "x-collection", "x-scope", "x-uri-prefix", "x-identifiers", "x-unique", "x-permissions", "x-indexes"];
+
+// Fields the store keeps beside the record's own: they may be indexed without being declared.
+const STORE_FIELDS = new Set(["id", "repo_id"]);
+
+type Settings = Omit<RecordTypeManifest, "schema">;
+
+class SettingsReader {
+  constructor(
+    private readonly schema: JsonObject,
+    private readonly source: string,
+  ) {}
+
+  fail(detail: string): never {
+    throw new SchemaDefinitionError(this.source, detail);
+  }
+
+  string(keyword: string): string {
+    const value = this.schema[keyword];
+    if (typeof value !== "string") this.fail(`${keyword} is required and must be a string`);
+    return value;
+  }
+
+  scope(value: JsonValue | undefined, where: string): RecordScope {
+    if (value !== "repository" && value !== "global") this.fail(`${where}: scope must be "repository" or "global"`);
+    return value;
+  }
+
+  fields(value: JsonValue | undefined, where: string): string[] {
+    if (!Array.isArray(value) || value.length === 0 || !value.every((field): field is string => typeof field === "string")) {
+      this.fail(`${where}: fields must be a non-empty list of property names`);
+    }
+    return value;
+  }
+
+  declared(field: string, where: string): void {
+    const properties = isJsonObject(this.schema.properties) ? this.schema.properties : {};
+    if (!(field in properties) && !STORE_FIELDS.has(field)) this.fail(`${where}: "${field}" is not a property of this schema`);
+  }
+
+  identifiers(): IdentifierSettings | null {
+    const value = this.schema["x-identifiers"];
+    if (value === undefined) return null;
+    if (!isJsonObject(value)) this.fail("x-identifiers must be an object");
+    const fields = this.fields(value.fields, "x-identifiers");
+    fields.forEach((field) => this.declared(field, "x-identifiers"));
+    const required = Array.isArray(this.schema.required) ? this.schema.required : [];
+    const first = fields[0];
+    if (first === undefined || !required.includes(first)) this.fail(`x-identifiers: the first part ("${first}") must be listed in required`);
+    return { fields, scope: this.scope(value.scope, "x-identifiers") };
+  }
+
+  unique(): UniqueSettings[] {
+    const value = this.schema["x-unique"];
+    if (value === undefined) return [];
+    if (!Array.isArray(value)) this.fail("x-unique must be a list");
+    return value.map((entry, i) => {
+      const where = `x-unique[${i}]`;
+      if (!isJsonObject(entry)) this.fail(`${where} must be an object`);
+      const fields = this.fields(entry.fields, where);
+      fields.forEach((field) => this.declared(field, where));
+      return { fields, scope: this.scope(entry.scope, where), sparse: entry.sparse === true };
+    });
+  }
+
+  permissions(): PermissionSettings {
+    const value = this.schema["x-permissions"];
+    if (!isJsonObject(value)) this.fail("x-permissions is required (api-contract §8: each type declares its permissions)");
+    const code = (op: string): string | null => {
+      const entry = value[op];
+      if (entry !== null && typeof entry !== "string") this.fail(`x-permissions.${op} must be a permission code or null`);
+      return entry;
+    };
+    return { read: code("read"), create: code("create"), update: code("update"), delete: code("delete") };
+  }
+
+  indexes(): ExtraIndexSettings[] {
+    const value = this.schema["x-indexes"];
+    if (value === undefined) return [];
+    if (!Array.isArray(value)) this.fail("x-indexes must be a list");
+    return value.map((entry, i) => {
+      const where = `x-indexes[${i}]`;
+      if (!isJsonObject(entry) || !isJsonObject(entry.fields)) this.fail(`${where}.fields must be an object`);
+      const fields: Record<string, IndexDirection> = {};
+      for (const [field, direction] of Object.entries(entry.fields)) {
+        if (direction !== 1 && direction !== -1) this.fail(`${where}: direction of "${field}" must be 1 or -1`);
+        this.declared(field.split(".")[0] ?? field, where);
+        fields[field] = direction;
+      }
+      return { fields };
+    });
+  }
+
+  /**
+   * A name in `required` that no `properties` declares is a typo that makes every record
+   * invalid (ajv's strictRequired is off, see keywords.ts). Conditional branches (then/else/
+   * allOf...) may require what their parent declares.
+   */
+  checkRequiredDeclared(node: JsonObject, path: string, inherited: ReadonlySet<string>): void {
+    const own = isJsonObject(node.properties) ? Object.keys(node.properties) : [];
+    const declared = new Set([...inherited, ...own, ...this.declaredByAlternatives(node)]);
+    const required = Array.isArray(node.required) ? node.required : [];
+    for (const name of required) {
+      if (typeof name === "string" && !declared.has(name)) this.fail(`required "${name}" at ${path} is not declared in properties`);
+    }
+    for (const { keyword, name, schema } of subschemasOf(node)) {
+      const at = name === undefined ? `${path}/${keyword}` : `${path}/${keyword}/${name}`;
+      const sameObject = ["allOf", "anyOf", "oneOf", "if", "then", "else", "not"].includes(keyword);
+      this.checkRequiredDeclared(schema, at, sameObject ? declared : new Set());
+    }
+  }
+
+  /** A union (oneOf/anyOf) may require a tag its alternatives declare, e.g. jsonmodel_type. */
+  private declaredByAlternatives(node: JsonObject): string[] {
+    const alternatives = [node.oneOf, node.anyOf].flatMap((list) => (Array.isArray(list) ? list : []));
+    return alternatives.flatMap((alternative) => {
+      if (!isJsonObject(alternative)) return [];
+      const schema = typeof alternative.$ref === "string" ? resolveLocalRef(this.schema, alternative.$ref) : alternative;
+      return schema !== undefined && isJsonObject(schema.properties) ? Object.keys(schema.properties) : [];
+    });
+  }
+
+  /** Root-only keywords found below the root would be silently ignored: refuse them. */
+  checkNoNestedSettings(node: JsonObject, path: string): void {
+    for (const { keyword, name, schema } of subschemasOf(node)) {
+      const at = name === undefined ? `${path}/${keyword}` : `${path}/${keyword}/${name}`;
+      const misplaced = ROOT_ONLY.find((key) => key in schema);
+      if (misplaced !== undefined) this.fail(`${misplaced} at ${at} has no effect: it belongs on the top-level schema`);
+      this.checkNoNestedSettings(schema, at);
+    }
+  }
+}
+
+/** The checked x- settings of one record type's bundled schema. */
+export function readTypeSettings(schema: JsonObject, source: string): Settings {
+  const reader: SettingsReader = new SettingsReader(schema, source);
+  const name = reader.string("x-record-type");
+  const collection = reader.string("x-collection");
+  const scope = reader.scope(schema["x-scope"], "x-scope");
+  const prefix = schema["x-uri-prefix"];
+  if (prefix !== undefined && typeof prefix !== "string") reader.fail("x-uri-prefix must be a string");
+  const title = schema.title;
+  if (typeof title !== "string" || !/^[A-Z][A-Za-z0-9]*$/.test(title)) {
+    reader.fail("title is required and must be a PascalCase name: it names the generated TypeScript interface");
+  }
+  if (schema.type !== "object") reader.fail('a record type\'s schema must have type "object"');
+  reader.checkNoNestedSettings(schema, "#");
+  reader.checkRequiredDeclared(schema, "#", new Set());
+  return {
+    name,
+    collection,
+    scope,
+    uriPrefix: prefix ?? `/${collection}`,
+    identifiers: reader.identifiers(),
+    unique: reader.unique(),
+    permissions: reader.permissions(),
+    indexes: reader.indexes(),
+  };
+}

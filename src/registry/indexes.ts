@@ -1,0 +1,57 @@
+// The indexes a record type's collection must have, derived from its scope and x- settings, and
+// the reverse question a duplicate-key error (E11000) asks: which field do we name in the reply?
+import type { RecordTypeManifest } from "./manifest.js";
+
+export interface IndexSpec {
+  /** Stable name, so that index sync can compare declared and existing indexes. */
+  readonly name: string;
+  readonly keys: Readonly<Record<string, 1 | -1>>;
+  readonly unique: boolean;
+  /** Set for sparse unique rules: records without the fields are left out of the index. */
+  readonly partialFilterExpression?: Readonly<Record<string, { readonly $exists: true }>>;
+  /** The field a duplicate is reported on (`{"<field>":["That ID is already in use"]}`); unset when not a user error. */
+  readonly duplicateField?: string;
+}
+
+function scoped(scope: "repository" | "global", fields: readonly string[]): Record<string, 1> {
+  const keys: Record<string, 1> = scope === "repository" ? { repo_id: 1 } : {};
+  for (const field of fields) keys[field] = 1;
+  return keys;
+}
+
+/**
+ * Every index the store must create for one type. Records carry their numeric `id` (and
+ * `repo_id` when repository-scoped) beside their fields. Extra indexes (x-indexes) of
+ * repository-scoped types are prefixed with repo_id, because every list query is confined to
+ * one repository.
+ */
+export function indexesFor(type: Omit<RecordTypeManifest, "schema">): IndexSpec[] {
+  const specs: IndexSpec[] = [{ name: "id_unique", keys: scoped(type.scope, ["id"]), unique: true }];
+  if (type.identifiers !== null) {
+    const fields = type.identifiers.fields;
+    specs.push({ name: "identifier_unique", keys: scoped(type.identifiers.scope, fields), unique: true, duplicateField: fields[0] });
+  }
+  for (const rule of type.unique) {
+    const spec: IndexSpec = {
+      name: `${rule.fields.join("_")}_unique`,
+      keys: scoped(rule.scope, rule.fields),
+      unique: true,
+      duplicateField: rule.fields[0],
+    };
+    // A sparse compound index still holds records missing the field when repo_id is present,
+    // so "sparse" is a partial index on the fields existing.
+    const partial = Object.fromEntries(rule.fields.map((field) => [field, { $exists: true as const }]));
+    specs.push(rule.sparse ? { ...spec, partialFilterExpression: partial } : spec);
+  }
+  for (const extra of type.indexes) {
+    const keys: Record<string, 1 | -1> = type.scope === "repository" ? { repo_id: 1, ...extra.fields } : { ...extra.fields };
+    specs.push({ name: `${Object.keys(extra.fields).join("_")}_index`, keys, unique: false });
+  }
+  return specs;
+}
+
+/** The unique index whose keys are exactly those of `keyPattern` (a MongoDB E11000 `keyPattern`). */
+export function indexForKeyPattern(specs: readonly IndexSpec[], keyPattern: Readonly<Record<string, unknown>>): IndexSpec | undefined {
+  const wanted = Object.keys(keyPattern).sort().join(",");
+  return specs.find((spec) => spec.unique && Object.keys(spec.keys).sort().join(",") === wanted);
+}

@@ -1,0 +1,179 @@
+// The x- keywords of record-types/*.schema.json, registered with ajv so that strict mode accepts
+// them and checks their values' shape when a schema is compiled. Two of them also validate
+// data: x-identifiers (api-contract §10) and x-ref-targets (a link must name a record of an
+// allowed type). The others are settings the registry reads; ajv only checks their shape.
+import type { FuncKeywordDefinition, KeywordDefinition } from "ajv";
+import type { DataValidateFunction } from "ajv/dist/types/index.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { recordFormats } from "./formats.js";
+import { isJsonObject } from "./json.js";
+
+/** What x-ref-targets needs to know about URIs; the Registry provides it. */
+export interface UriResolver {
+  parseUri(uri: string): { readonly type: string } | undefined;
+  /** A human template of the type's item URI, for messages; undefined for unknown types. */
+  uriTemplate(type: string): string | undefined;
+}
+
+/** Longest identifier part allowed (api-contract §10). */
+export const IDENTIFIER_PART_MAX_LENGTH = 50;
+
+const NAME = { type: "string", pattern: "^[a-z][a-z0-9_]*$" };
+const SCOPE = { type: "string", enum: ["repository", "global"] };
+const FIELD_LIST = { type: "array", minItems: 1, uniqueItems: true, items: { type: "string", minLength: 1 } };
+const PERMISSION = { type: ["string", "null"], pattern: "^[a-z][a-z0-9_]*$" };
+
+// Settings keywords: only their shape is checked here; the generator reads their meaning.
+const settingsKeywords: KeywordDefinition[] = [
+  { keyword: "x-record-type", schemaType: "string", metaSchema: NAME },
+  { keyword: "x-collection", schemaType: "string", metaSchema: NAME },
+  { keyword: "x-scope", schemaType: "string", metaSchema: SCOPE },
+  { keyword: "x-uri-prefix", schemaType: "string", metaSchema: { type: "string", pattern: "^(/[a-z0-9_]+)+$" } },
+  {
+    keyword: "x-unique",
+    schemaType: "array",
+    metaSchema: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { fields: FIELD_LIST, scope: SCOPE, sparse: { type: "boolean" } },
+        required: ["fields", "scope"],
+        additionalProperties: false,
+      },
+    },
+  },
+  {
+    keyword: "x-permissions",
+    schemaType: "object",
+    metaSchema: {
+      type: "object",
+      properties: { read: PERMISSION, create: PERMISSION, update: PERMISSION, delete: PERMISSION },
+      required: ["read", "create", "update", "delete"],
+      additionalProperties: false,
+    },
+  },
+  {
+    keyword: "x-indexes",
+    schemaType: "array",
+    metaSchema: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          fields: { type: "object", minProperties: 1, additionalProperties: { enum: [1, -1] } },
+        },
+        required: ["fields"],
+        additionalProperties: false,
+      },
+    },
+  },
+  { keyword: "x-on-target-delete", schemaType: "string", metaSchema: { type: "string", enum: ["remove", "cascade", "restrict"] } },
+];
+
+function isStringList(value: unknown): value is readonly string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
+}
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || (typeof value === "string" && value.trim() === "");
+}
+
+export interface IdentifierProblem {
+  /** The field to name in the error: a part (`id_1`) or `identifier` for the tuple as a whole. */
+  readonly field: string;
+  readonly message: string;
+}
+
+/** The identifier rules of api-contract §10, in ArchivesSpace's wording where it has one. */
+export function identifierProblems(fields: readonly string[], record: Readonly<Record<string, unknown>>): IdentifierProblem[] {
+  const problems: IdentifierProblem[] = [];
+  const values = fields.map((field) => record[field]);
+  fields.forEach((field, i) => {
+    const value = values[i];
+    if (typeof value === "string" && value.length > IDENTIFIER_PART_MAX_LENGTH) {
+      problems.push({ field, message: `Must be ${IDENTIFIER_PART_MAX_LENGTH} characters or fewer` });
+    }
+  });
+  // A missing first part is reported by `required`; an empty one only here.
+  const first = fields[0];
+  if (first !== undefined && values[0] !== undefined && isBlank(values[0])) {
+    problems.push({ field: first, message: "Property is required but was missing" });
+  }
+  const lastFilled = values.reduce<number>((last, value, i) => (isBlank(value) ? last : i), -1);
+  if (lastFilled > 0 && values.slice(0, lastFilled).some(isBlank)) {
+    problems.push({ field: "identifier", message: "must not contain blank entries" });
+  }
+  return problems;
+}
+
+const identifierKeyword: FuncKeywordDefinition = {
+  keyword: "x-identifiers",
+  type: "object",
+  schemaType: "object",
+  errors: true,
+  metaSchema: {
+    type: "object",
+    properties: { fields: { ...FIELD_LIST, maxItems: 4 }, scope: SCOPE },
+    required: ["fields", "scope"],
+    additionalProperties: false,
+  },
+  compile(settings: unknown) {
+    const fields = isJsonObject(settings) && isStringList(settings.fields) ? settings.fields : [];
+    const check: DataValidateFunction = (data: unknown) => {
+      const problems = isJsonObject(data) ? identifierProblems(fields, data) : [];
+      check.errors = problems.map((problem) => ({
+        keyword: "x-identifiers",
+        message: problem.message,
+        params: { field: problem.field },
+      }));
+      return problems.length === 0;
+    };
+    return check;
+  },
+};
+
+function refTargetsKeyword(uris: UriResolver): FuncKeywordDefinition {
+  return {
+    keyword: "x-ref-targets",
+    // No `type: "object"`: it sits beside a $ref, where strictTypes would demand a type of its own.
+    schemaType: "array",
+    errors: true,
+    metaSchema: { type: "array", minItems: 1, uniqueItems: true, items: NAME },
+    compile(targets: unknown) {
+      const allowed = isStringList(targets) ? targets : [];
+      const described = allowed.map((type) => `${type} (${uris.uriTemplate(type) ?? "no such record type yet"})`).join(", ");
+      const check: DataValidateFunction = (data: unknown) => {
+        // A missing or non-string ref is reported by the ref schema itself.
+        if (!isJsonObject(data) || typeof data.ref !== "string") return true;
+        const target = uris.parseUri(data.ref);
+        if (target !== undefined && allowed.includes(target.type)) return true;
+        check.errors = [{ keyword: "x-ref-targets", message: `Must be a uri of: ${described}`, params: { field: "ref" } }];
+        return false;
+      };
+      return check;
+    },
+  };
+}
+
+/**
+ * One ajv for record schemas: draft 2020-12, strict, all errors (the contract reports every
+ * problem at once), defaults applied, and `verbose` so errors carry the offending value for
+ * ArchivesSpace-style messages ("Invalid value 'x'"). strictRequired alone is off: it rejects
+ * the `then: {required: [...]}` of conditional rules (resource other_level, instance links),
+ * whose properties are declared by the parent; the generator checks required names instead.
+ */
+export function createRecordAjv(uris: UriResolver): Ajv2020 {
+  const ajv = new Ajv2020({
+    strict: true,
+    strictRequired: false,
+    allErrors: true,
+    useDefaults: true,
+    verbose: true,
+    discriminator: true,
+  });
+  for (const [name, check] of Object.entries(recordFormats)) ajv.addFormat(name, { type: "string", validate: check });
+  for (const definition of settingsKeywords) ajv.addKeyword(definition);
+  ajv.addKeyword(identifierKeyword);
+  ajv.addKeyword(refTargetsKeyword(uris));
+  return ajv;
+}

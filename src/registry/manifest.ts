@@ -1,0 +1,50 @@
+// The shape of generated/registry.ts: per record type, its x- settings (already checked by
+// the generator) and its schema with every $ref bundled into $defs, so nothing is read from
+// disk at run time.
+import type { JsonObject } from "./json.js";
+
+export type RecordScope = "repository" | "global";
+export type RecordOperation = "read" | "create" | "update" | "delete";
+export type OnTargetDelete = "remove" | "cascade" | "restrict";
+export type IndexDirection = 1 | -1;
+
+/** x-identifiers: the 4-part identifier (api-contract §10). */
+export interface IdentifierSettings {
+  readonly fields: readonly string[];
+  readonly scope: RecordScope;
+}
+
+/** One entry of x-unique. `sparse`: records without the field are not indexed (may repeat). */
+export interface UniqueSettings {
+  readonly fields: readonly string[];
+  readonly scope: RecordScope;
+  readonly sparse: boolean;
+}
+
+/** One entry of x-indexes. */
+export interface ExtraIndexSettings {
+  readonly fields: Readonly<Record<string, IndexDirection>>;
+}
+
+/** x-permissions: the code each operation needs; null means no permission is needed. */
+export type PermissionSettings = Readonly<Record<RecordOperation, string | null>>;
+
+export interface RecordTypeManifest {
+  /** x-record-type: the jsonmodel_type name. */
+  readonly name: string;
+  /** x-collection: URL segment and MongoDB collection name. */
+  readonly collection: string;
+  readonly scope: RecordScope;
+  /** x-uri-prefix, default `/<collection>`; repository-scoped types get it after `/repositories/:repo_id`. */
+  readonly uriPrefix: string;
+  readonly identifiers: IdentifierSettings | null;
+  readonly unique: readonly UniqueSettings[];
+  readonly permissions: PermissionSettings;
+  readonly indexes: readonly ExtraIndexSettings[];
+  /** The bundled draft 2020-12 schema (x- keywords kept: the validator reads some of them). */
+  readonly schema: JsonObject;
+}
+
+export interface RegistryManifest {
+  readonly types: readonly RecordTypeManifest[];
+}

@@ -1,0 +1,108 @@
+// Removes the fields a schema marks readOnly, at any depth (api-contract §3: read-only input is
+// ignored, not rejected). A plan per type is worked out once from the bundled schema, so
+// stripping a document is one walk over the document, not over the schema.
+import { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
+import { resolveLocalRef } from "./schema-walk.js";
+
+interface ObjectPlan {
+  readOnly: Set<string>;
+  properties: Map<string, Plan>;
+  items: Plan | null;
+  /** oneOf/anyOf alternatives, told apart by their `const` properties (e.g. jsonmodel_type). */
+  variants: { match: Map<string, JsonValue>; plan: Plan }[];
+}
+/** null: nothing below this point is read-only. */
+type Plan = ObjectPlan | null;
+
+const MERGED_KEYWORDS = ["allOf", "if", "then", "else"] as const;
+
+function constProperties(schema: JsonObject, root: JsonObject): Map<string, JsonValue> {
+  const target = typeof schema.$ref === "string" ? (resolveLocalRef(root, schema.$ref) ?? schema) : schema;
+  const match = new Map<string, JsonValue>();
+  if (isJsonObject(target.properties)) {
+    for (const [name, sub] of Object.entries(target.properties)) {
+      if (isJsonObject(sub) && sub.const !== undefined) match.set(name, sub.const);
+    }
+  }
+  return match;
+}
+
+function isEmpty(plan: ObjectPlan): boolean {
+  return plan.readOnly.size === 0 && plan.properties.size === 0 && plan.items === null && plan.variants.length === 0;
+}
+
+class Planner {
+  private readonly memo = new Map<JsonObject, ObjectPlan>();
+
+  constructor(private readonly root: JsonObject) {}
+
+  plan(schema: JsonObject): Plan {
+    const known = this.memo.get(schema);
+    if (known !== undefined) return isEmpty(known) ? null : known;
+    // Registered before filling in, so a recursive schema refers back to this plan.
+    const plan: ObjectPlan = { readOnly: new Set(), properties: new Map(), items: null, variants: [] };
+    this.memo.set(schema, plan);
+    this.fill(plan, schema);
+    return isEmpty(plan) ? null : plan;
+  }
+
+  private fill(plan: ObjectPlan, schema: JsonObject): void {
+    if (typeof schema.$ref === "string") {
+      const target = resolveLocalRef(this.root, schema.$ref);
+      if (target !== undefined) this.fill(plan, target);
+    }
+    if (isJsonObject(schema.properties)) {
+      for (const [name, sub] of Object.entries(schema.properties)) {
+        if (!isJsonObject(sub)) continue;
+        if (sub.readOnly === true) {
+          plan.readOnly.add(name);
+          continue;
+        }
+        const child = this.plan(sub);
+        if (child !== null) plan.properties.set(name, child);
+      }
+    }
+    if (isJsonObject(schema.items)) plan.items = this.plan(schema.items);
+    for (const keyword of MERGED_KEYWORDS) {
+      const value = schema[keyword];
+      const parts = Array.isArray(value) ? value : [value];
+      for (const part of parts) if (isJsonObject(part)) this.fill(plan, part);
+    }
+    for (const keyword of ["oneOf", "anyOf"] as const) {
+      const value = schema[keyword];
+      if (!Array.isArray(value)) continue;
+      for (const variant of value) {
+        if (!isJsonObject(variant)) continue;
+        const variantPlan = this.plan(variant);
+        if (variantPlan !== null) plan.variants.push({ match: constProperties(variant, this.root), plan: variantPlan });
+      }
+    }
+  }
+}
+
+function matches(value: JsonObject, match: Map<string, JsonValue>): boolean {
+  for (const [name, expected] of match) if (value[name] !== expected) return false;
+  return true;
+}
+
+/** A deep copy of `value` without the read-only fields `plan` names. */
+function copyWithout(value: JsonValue, plan: Plan): JsonValue {
+  if (Array.isArray(value)) return value.map((item: JsonValue) => copyWithout(item, plan?.items ?? null));
+  if (!isJsonObject(value)) return value;
+  const variant = plan?.variants.find((candidate) => matches(value, candidate.match));
+  const copy: Record<string, JsonValue> = {};
+  for (const [name, field] of Object.entries(value)) {
+    if (plan?.readOnly.has(name) || variant?.plan?.readOnly.has(name)) continue;
+    copy[name] = copyWithout(field, plan?.properties.get(name) ?? variant?.plan?.properties.get(name) ?? null);
+  }
+  return copy;
+}
+
+/** Builds the read-only stripper of one bundled record schema. */
+export function readOnlyStripper(schema: JsonObject): (doc: JsonObject) => Record<string, JsonValue> {
+  const plan = new Planner(schema).plan(schema);
+  return (doc) => {
+    const copy = copyWithout(doc, plan);
+    return isJsonObject(copy) ? { ...copy } : {};
+  };
+}

@@ -1,0 +1,84 @@
+// Finds the links of a record type: every schema node that carries x-ref-targets holds a
+// `{ref, ...}` object. The result tells the service where links are, what they may point at and
+// what happens to them when their target is deleted, without it knowing any type by name.
+import { SchemaDefinitionError } from "./errors.js";
+import { isJsonObject, type JsonObject } from "./json.js";
+import type { OnTargetDelete } from "./manifest.js";
+import { resolveLocalRef } from "./schema-walk.js";
+
+export interface RefPath {
+  // Slash path of the ref string, `*` standing for any list index: "related_accessions/*/ref".
+  readonly path: string;
+  readonly segments: readonly string[];
+  /** The same as a MongoDB dotted path (arrays match implicitly): `related_accessions.ref`. */
+  readonly mongoPath: string;
+  /** Record types the link may point at. */
+  readonly targets: readonly string[];
+  /** What deleting the target does to this record (x-on-target-delete). */
+  readonly onTargetDelete: OnTargetDelete;
+  // What "remove" takes away: the innermost list item holding the link ("related_accessions/*";
+  // "instances/*" for "instances/*/digital_object/ref"), or the link property when no list holds it.
+  readonly removeAt: string;
+}
+
+const ON_DELETE: readonly OnTargetDelete[] = ["remove", "cascade", "restrict"];
+const COMBINATORS = ["allOf", "anyOf", "oneOf", "if", "then", "else"] as const;
+
+function refPathOf(segments: string[], targets: string[], onTargetDelete: OnTargetDelete): RefPath {
+  const lastList = segments.lastIndexOf("*");
+  const removeAt = lastList >= 0 ? segments.slice(0, lastList + 1) : segments.slice(0, -1);
+  return {
+    path: segments.join("/"),
+    segments,
+    mongoPath: segments.filter((segment) => segment !== "*").join("."),
+    targets,
+    onTargetDelete,
+    removeAt: removeAt.join("/"),
+  };
+}
+
+/** Every link field of a bundled record schema. `source` names the type in error messages. */
+export function findRefPaths(root: JsonObject, source: string): RefPath[] {
+  const found = new Map<string, RefPath>();
+  const onStack = new Set<JsonObject>();
+
+  const visit = (node: JsonObject, segments: string[]): void => {
+    // Server-maintained subtrees (readOnly) hold no client links.
+    if (onStack.has(node) || node.readOnly === true) return;
+    onStack.add(node);
+    const targets = node["x-ref-targets"];
+    if (targets !== undefined) {
+      const rule = node["x-on-target-delete"];
+      const where = `${source}: ${segments.join("/") || "#"}`;
+      if (!Array.isArray(targets) || !targets.every((t): t is string => typeof t === "string")) {
+        throw new SchemaDefinitionError(where, "x-ref-targets must be a list of record type names");
+      }
+      if (typeof rule !== "string" || !ON_DELETE.some((known) => known === rule)) {
+        throw new SchemaDefinitionError(where, 'x-ref-targets needs x-on-target-delete: "remove", "cascade" or "restrict"');
+      }
+      const refPath = refPathOf([...segments, "ref"], targets, rule as OnTargetDelete);
+      const previous = found.get(refPath.path);
+      if (previous !== undefined && (previous.onTargetDelete !== rule || previous.targets.join() !== targets.join())) {
+        throw new SchemaDefinitionError(where, "the same link is declared twice with different targets or rules");
+      }
+      found.set(refPath.path, refPath);
+    }
+    if (typeof node.$ref === "string") {
+      const target = resolveLocalRef(root, node.$ref);
+      if (target !== undefined) visit(target, segments);
+    }
+    if (isJsonObject(node.properties)) {
+      for (const [name, sub] of Object.entries(node.properties)) if (isJsonObject(sub)) visit(sub, [...segments, name]);
+    }
+    if (isJsonObject(node.items)) visit(node.items, [...segments, "*"]);
+    for (const keyword of COMBINATORS) {
+      const value = node[keyword];
+      if (isJsonObject(value)) visit(value, segments);
+      if (Array.isArray(value)) for (const sub of value) if (isJsonObject(sub)) visit(sub, segments);
+    }
+    onStack.delete(node);
+  };
+
+  visit(root, []);
+  return [...found.values()];
+}

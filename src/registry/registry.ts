@@ -1,0 +1,175 @@
+// The record type registry: everything type-specific the service needs (routes, URIs, links,
+// permissions, indexes), read from the schemas in record-types/ via generated/registry.ts.
+// Generic code asks the registry; it never tests a type name.
+import { SchemaDefinitionError, UnknownRecordTypeError } from "./errors.js";
+import { indexesFor, indexForKeyPattern, type IndexSpec } from "./indexes.js";
+import type { JsonObject } from "./json.js";
+import type {
+  IdentifierSettings,
+  PermissionSettings,
+  RecordOperation,
+  RecordScope,
+  RegistryManifest,
+  RecordTypeManifest,
+  UniqueSettings,
+} from "./manifest.js";
+import { findRefPaths, type RefPath } from "./ref-paths.js";
+import { UriPattern, type ParsedUri } from "./uri-patterns.js";
+
+export interface RecordType {
+  /** jsonmodel_type name, e.g. "accession". */
+  readonly name: string;
+  /** The schema title, e.g. "Accession": for messages such as "Accession not found". */
+  readonly title: string;
+  /** URL segment and MongoDB collection name. */
+  readonly collection: string;
+  readonly scope: RecordScope;
+  readonly uriPrefix: string;
+  /** Route template for list and create, e.g. `/repositories/:repo_id/accessions`. */
+  readonly collectionPath: string;
+  /** Route template for read, update and delete, e.g. `/repositories/:repo_id/accessions/:id`. */
+  readonly itemPath: string;
+  readonly identifiers: IdentifierSettings | null;
+  readonly unique: readonly UniqueSettings[];
+  readonly permissions: PermissionSettings;
+  readonly refPaths: readonly RefPath[];
+  readonly indexes: readonly IndexSpec[];
+  /** The bundled schema (also served by the schema endpoints). */
+  readonly schema: JsonObject;
+}
+
+/** A link field of some type that may point at a given target type. */
+export interface IncomingLink {
+  readonly type: string;
+  readonly refPath: RefPath;
+}
+
+function describeType(entry: RecordTypeManifest, pattern: UriPattern): RecordType {
+  const indexes = indexesFor(entry);
+  const names = indexes.map((index) => index.name);
+  const duplicate = names.find((name, i) => names.indexOf(name) !== i);
+  if (duplicate !== undefined) throw new SchemaDefinitionError(entry.name, `two indexes would be named ${duplicate}`);
+  return {
+    name: entry.name,
+    title: typeof entry.schema.title === "string" ? entry.schema.title : entry.name,
+    collection: entry.collection,
+    scope: entry.scope,
+    uriPrefix: entry.uriPrefix,
+    collectionPath: pattern.collectionPath,
+    itemPath: pattern.itemPath,
+    identifiers: entry.identifiers,
+    unique: entry.unique,
+    permissions: entry.permissions,
+    refPaths: findRefPaths(entry.schema, entry.name),
+    indexes,
+    schema: entry.schema,
+  };
+}
+
+export class Registry {
+  readonly types: readonly RecordType[];
+  private readonly byName = new Map<string, RecordType>();
+  private readonly patterns = new Map<string, UriPattern>();
+
+  constructor(manifest: RegistryManifest) {
+    const types: RecordType[] = [];
+    const collections = new Map<string, string>();
+    const uris = new Map<string, string>();
+    for (const entry of manifest.types) {
+      if (this.byName.has(entry.name)) throw new SchemaDefinitionError(entry.name, "two schemas declare this x-record-type");
+      const pattern = new UriPattern(entry.name, entry.scope, entry.uriPrefix);
+      const type = describeType(entry, pattern);
+      const collectionKey = `${type.scope}:${type.collection}`;
+      const sameCollection = collections.get(collectionKey);
+      if (sameCollection !== undefined) throw new SchemaDefinitionError(entry.name, `x-collection "${type.collection}" is already used by ${sameCollection}`);
+      const sameUri = uris.get(type.itemPath);
+      if (sameUri !== undefined) throw new SchemaDefinitionError(entry.name, `uri ${type.itemPath} is already used by ${sameUri}`);
+      collections.set(collectionKey, entry.name);
+      uris.set(type.itemPath, entry.name);
+      this.byName.set(entry.name, type);
+      this.patterns.set(entry.name, pattern);
+      types.push(type);
+    }
+    this.types = types;
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  /** @throws UnknownRecordTypeError */
+  get(name: string): RecordType {
+    const type = this.byName.get(name);
+    if (type === undefined) throw new UnknownRecordTypeError(name);
+    return type;
+  }
+
+  /** The type served under a URL segment, e.g. ("accessions", "repository"). */
+  byCollection(segment: string, scope: RecordScope): RecordType | undefined {
+    return this.types.find((type) => type.collection === segment && type.scope === scope);
+  }
+
+  scopeOf(name: string): RecordScope {
+    return this.get(name).scope;
+  }
+
+  /** `/repositories/2/accessions/7` or `/users/5`. @throws RangeError when a repository-scoped type gets no repoId */
+  uriFor(name: string, id: number, repoId?: number): string {
+    const pattern = this.patterns.get(name);
+    if (pattern === undefined) throw new UnknownRecordTypeError(name);
+    return pattern.format(id, repoId);
+  }
+
+  /** Which record a URI names, or undefined when it matches no type's pattern. */
+  parseUri(uri: string): ParsedUri | undefined {
+    for (const pattern of this.patterns.values()) {
+      const parsed = pattern.match(uri);
+      if (parsed !== undefined) return parsed;
+    }
+    return undefined;
+  }
+
+  /** The item route template of a type, or undefined for a name no schema declares. */
+  uriTemplate(name: string): string | undefined {
+    return this.byName.get(name)?.itemPath;
+  }
+
+  /** The link fields of a type, with their allowed targets and delete rule. */
+  refPaths(name: string): readonly RefPath[] {
+    return this.get(name).refPaths;
+  }
+
+  /** Every link field, in any type, that may point at records of `target` (what a delete must visit). */
+  linksTo(target: string): IncomingLink[] {
+    return this.types.flatMap((type) =>
+      type.refPaths.filter((refPath) => refPath.targets.includes(target)).map((refPath) => ({ type: type.name, refPath })),
+    );
+  }
+
+  /** The permission code an operation on a type needs; null when it needs none. */
+  permission(name: string, operation: RecordOperation): string | null {
+    return this.get(name).permissions[operation];
+  }
+
+  /** Every permission code any type declares, sorted (e.g. for the administrators group). */
+  permissionCodes(): string[] {
+    const codes = new Set<string>();
+    for (const type of this.types) {
+      for (const code of Object.values(type.permissions)) if (code !== null) codes.add(code);
+    }
+    return [...codes].sort();
+  }
+
+  /** Every index the type's collection must have. */
+  indexes(name: string): readonly IndexSpec[] {
+    return this.get(name).indexes;
+  }
+
+  /**
+   * The field to name when a write hits a unique index (MongoDB E11000 `keyPattern`), e.g.
+   * `id_0` for the identifier index, `ead_id`; undefined when the index is not a user-facing rule.
+   */
+  uniqueFieldFor(name: string, keyPattern: Readonly<Record<string, unknown>>): string | undefined {
+    return indexForKeyPattern(this.get(name).indexes, keyPattern)?.duplicateField;
+  }
+}

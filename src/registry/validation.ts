@@ -1,0 +1,77 @@
+// Validates records against their type's schema: one Ajv (draft 2020-12, strict, every x- keyword
+// registered), one compiled validator per type, errors in the contract's shape.
+import type { ValidateFunction } from "ajv";
+import { createRecordAjv } from "./keywords.js";
+import { UnknownRecordTypeError } from "./errors.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
+import { readOnlyStripper } from "./read-only.js";
+import { registry as generatedRegistry } from "./record-types.js";
+import type { Registry } from "./registry.js";
+import { notAnObject, toFieldErrors, type FieldErrors } from "./validation-errors.js";
+
+export type { FieldErrors } from "./validation-errors.js";
+
+/** A validated document is a fresh copy the caller owns: read-only fields gone, defaults filled in. */
+export type ValidationResult =
+  | { readonly ok: true; readonly doc: Record<string, JsonValue> }
+  | { readonly ok: false; readonly errors: FieldErrors };
+
+interface CompiledType {
+  readonly check: ValidateFunction;
+  readonly strip: (doc: JsonObject) => Record<string, JsonValue>;
+  readonly schema: JsonObject;
+}
+
+export class RecordValidator {
+  private readonly compiled = new Map<string, CompiledType>();
+
+  /** Compiles every type's schema now, so a bad schema fails at start-up, not on a request. */
+  constructor(registry: Registry) {
+    const ajv = createRecordAjv(registry);
+    for (const type of registry.types) {
+      this.compiled.set(type.name, { check: ajv.compile(type.schema), strip: readOnlyStripper(type.schema), schema: type.schema });
+    }
+  }
+
+  private entry(type: string): CompiledType {
+    const compiled = this.compiled.get(type);
+    if (compiled === undefined) throw new UnknownRecordTypeError(type);
+    return compiled;
+  }
+
+  /**
+   * Checks `input` (a parsed request body) against the type's schema. Read-only fields are
+   * removed first, so they never cause errors; unknown fields do. The input is not modified.
+   * @throws UnknownRecordTypeError
+   */
+  validate(type: string, input: unknown): ValidationResult {
+    const { check, strip, schema } = this.entry(type);
+    if (!isJsonObject(input)) return { ok: false, errors: notAnObject(input) };
+    const doc = strip(input);
+    if (check(doc)) return { ok: true, doc };
+    return { ok: false, errors: toFieldErrors(check.errors ?? [], schema) };
+  }
+
+  /** A copy of `doc` without the fields the type's schema marks readOnly, at any depth. */
+  stripReadOnly(type: string, doc: JsonObject): Record<string, JsonValue> {
+    return this.entry(type).strip(doc);
+  }
+}
+
+let generatedValidator: RecordValidator | undefined;
+
+/** The validator of the generated registry, compiled on first use. */
+export function recordValidator(): RecordValidator {
+  generatedValidator ??= new RecordValidator(generatedRegistry);
+  return generatedValidator;
+}
+
+/** {@link RecordValidator.validate} for the record types in record-types/. */
+export function validate(type: string, input: unknown): ValidationResult {
+  return recordValidator().validate(type, input);
+}
+
+/** {@link RecordValidator.stripReadOnly} for the record types in record-types/. */
+export function stripReadOnly(type: string, doc: JsonObject): Record<string, JsonValue> {
+  return recordValidator().stripReadOnly(type, doc);
+}

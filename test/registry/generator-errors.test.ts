@@ -1,0 +1,104 @@
+// A malformed schema stops `npm run generate` with a message naming the file and the problem,
+// instead of producing a registry that misbehaves at run time.
+import { afterAll, describe, expect, it } from "@jest/globals";
+import { generate } from "../../src/registry/build/generate.js";
+import { messageOf, SchemaDefinitionError } from "../../src/registry/errors.js";
+import { removeTempDirs, schemaDirWith } from "./helpers.js";
+
+afterAll(removeTempDirs);
+
+/** A valid schema-only type to break in one way per test. */
+function thing(overrides: Record<string, unknown> = {}, properties: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: "Thing",
+    type: "object",
+    "x-record-type": "thing",
+    "x-collection": "things",
+    "x-scope": "repository",
+    "x-permissions": { read: "view_repository", create: "update_thing", update: "update_thing", delete: "delete_thing" },
+    allOf: [{ $ref: "shared/repository_record_base.schema.json" }],
+    properties: { name: { type: "string" }, ...properties },
+    required: ["name"],
+    unevaluatedProperties: false,
+    ...overrides,
+  };
+}
+
+async function generationError(types: Record<string, unknown>): Promise<string> {
+  try {
+    await generate(schemaDirWith(types));
+  } catch (error) {
+    expect(error).toBeInstanceOf(SchemaDefinitionError);
+    return messageOf(error);
+  }
+  throw new Error("generate() accepted the schema");
+}
+
+describe("generate() refuses", () => {
+  it("nothing when the schema is right", async () => {
+    const output = await generate(schemaDirWith({ thing: thing() }));
+    expect(output.manifest.types.map((type) => type.name)).toEqual(["thing"]);
+  });
+
+  it("a type without x-permissions", async () => {
+    const { "x-permissions": _p, ...schema } = thing();
+    expect(await generationError({ thing: schema })).toMatch(/thing\.schema\.json: x-permissions is required/);
+  });
+
+  it("an x- value of the wrong shape (checked by the keyword's meta-schema)", async () => {
+    expect(await generationError({ thing: thing({ "x-scope": "planet" }) })).toMatch(/thing\.schema\.json: .*x-scope/);
+    expect(await generationError({ thing: thing({ "x-unique": [{ fields: ["name"] }] }) })).toMatch(/x-unique/);
+  });
+
+  it("an unknown keyword (ajv strict mode), e.g. a misspelt x- keyword", async () => {
+    expect(await generationError({ thing: thing({ "x-colection": "things" }) })).toMatch(/unknown keyword: "x-colection"/);
+  });
+
+  it("a link without a delete rule", async () => {
+    const link = { $ref: "shared/ref.schema.json", "x-ref-targets": ["thing"] };
+    expect(await generationError({ thing: thing({}, { other: link }) })).toMatch(/thing: other: x-ref-targets needs x-on-target-delete/);
+  });
+
+  it("settings that name undeclared fields", async () => {
+    expect(await generationError({ thing: thing({ "x-unique": [{ fields: ["nmae"], scope: "repository" }] }) })).toMatch(/"nmae" is not a property/);
+    expect(await generationError({ thing: thing({ "x-indexes": [{ fields: { colour: 1 } }] }) })).toMatch(/"colour" is not a property/);
+  });
+
+  it("an identifier whose first part is not required", async () => {
+    const schema = thing({ "x-identifiers": { fields: ["code", "sub"], scope: "repository" } }, { code: { type: "string" }, sub: { type: "string" } });
+    expect(await generationError({ thing: schema })).toMatch(/x-identifiers: the first part \("code"\) must be listed in required/);
+  });
+
+  it("a required name that is not declared", async () => {
+    expect(await generationError({ thing: thing({ required: ["name", "titel"] }) })).toMatch(/required "titel" at # is not declared/);
+  });
+
+  it("a type-level setting placed on a nested schema", async () => {
+    expect(await generationError({ thing: thing({}, { part: { type: "object", "x-collection": "parts" } }) })).toMatch(/x-collection at #\/properties\/part has no effect/);
+  });
+
+  it("two types sharing a collection", async () => {
+    const other = thing({ title: "Other", "x-record-type": "other" });
+    expect(await generationError({ thing: thing(), other })).toMatch(/x-collection "things" is already used/);
+  });
+
+  it("a property that a composed base also declares", async () => {
+    expect(await generationError({ thing: thing({}, { uri: { type: "string" } }) })).toMatch(/property "uri" is also declared by a base/);
+  });
+
+  it("refs to missing files, outside the folder, or with fragments", async () => {
+    expect(await generationError({ thing: thing({}, { d: { $ref: "shared/nope.schema.json" } }) })).toMatch(/nope\.schema\.json: ENOENT/);
+    expect(await generationError({ thing: thing({}, { d: { $ref: "../elsewhere.schema.json" } }) })).toMatch(/must name a \.schema\.json file inside/);
+    expect(await generationError({ thing: thing({}, { d: { $ref: "shared/date.schema.json#/properties/begin" } }) })).toMatch(/fragments are not supported/);
+  });
+
+  it("a type whose file is not named after it", async () => {
+    expect(await generationError({ things: thing() })).toMatch(/things\.schema\.json: a record type's file is named after its x-record-type: thing\.schema\.json/);
+  });
+
+  it("a title that cannot name a TypeScript interface, and malformed JSON", async () => {
+    expect(await generationError({ thing: thing({ title: "my thing" }) })).toMatch(/PascalCase/);
+    expect(await generationError({ thing: "{ not json" })).toMatch(/thing\.schema\.json: /);
+  });
+});

@@ -1,0 +1,20 @@
+// Behaviour a schema cannot express, as small named hooks per record type (architecture.md:
+// "a small, named hook file next to the schema when a schema cannot say it"). Generic
+// operations call whatever hooks a type registered; they never test a type name.
+import type { JsonObject } from "../../registry/index.js";
+import type { Actor, Scope } from "../operations/types.js";
+
+export interface CreatedRecord {
+  type: string;
+  id: number;
+  scope: Scope;
+  record: JsonObject;
+  actor: Actor;
+}
+
+export interface RecordHooks {
+  /** After a record is stored (e.g. a repository creates its standard groups). */
+  afterCreate?(created: CreatedRecord): Promise<void>;
+  /** Before a record is deleted; may throw a 409 ApiError to refuse. */
+  beforeDelete?(record: { type: string; id: number; scope: Scope; record: JsonObject }): Promise<void>;
+}

@@ -1,0 +1,64 @@
+// The vocabulary of the record operations (api-contract.md §3-§6), shared by HTTP, the
+// importers and the account routes. Operations are transport-free: they take plain values,
+// return plain values and throw ApiError (errors/api-error.ts) for what a caller got wrong.
+import type { JsonObject } from "../../registry/index.js";
+
+/** Who performs a write (created_by / last_modified_by). */
+export interface Actor {
+  username: string;
+}
+
+/** Where a record lives: the repository id for repository-scoped types, nothing for global ones. */
+export interface Scope {
+  repoId?: number;
+}
+
+/** Create and update answer this (contract §4). */
+export interface WriteResult {
+  status: "Created" | "Updated";
+  id: number;
+  lock_version: number;
+  /** true when the server changed the stored record beyond the client's input (defaults, generated values). */
+  stale: true | null;
+  uri: string;
+  warnings: string[];
+}
+
+export interface DeleteResult {
+  status: "Deleted";
+  id: number;
+}
+
+/** The three list modes (contract §5); when a request names several, page wins, then id_set. */
+export type ListMode =
+  | { kind: "page"; page: number; pageSize: number }
+  | { kind: "idSet"; ids: number[] }
+  | { kind: "allIds" };
+
+export interface ListQuery {
+  mode: ListMode;
+  /** Epoch seconds: only records with system_mtime at or after it. */
+  modifiedSince?: number;
+  sortField?: string;
+  sortDirection?: "asc" | "desc";
+  resolve?: string[];
+}
+
+export interface PageEnvelope {
+  first_page: number;
+  last_page: number;
+  this_page: number;
+  total: number;
+  results: JsonObject[];
+}
+
+/** page -> envelope; id_set -> records in id order; all_ids -> ascending ids. */
+export type ListResult = PageEnvelope | JsonObject[] | number[];
+
+export interface ReadOptions {
+  resolve?: string[];
+}
+
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 250;
+export const MAX_ID_SET = 250;

@@ -50,6 +50,8 @@ export interface PageEnvelope {
   this_page: number;
   total: number;
   results: JsonObject[];
+  /** Set when resolve[] stopped at its bound (contract §6). */
+  _resolve_truncated?: true;
 }
 
 /** page -> envelope; id_set -> records in id order; all_ids -> ascending ids. */

@@ -1,0 +1,9 @@
+// Which record types have hooks. A type without behaviour beyond its schema has none.
+import type { OperationDeps } from "../operations/deps.js";
+import type { RecordOperations } from "../operations/index.js";
+import { repositoryHooks } from "./repository.js";
+import type { RecordHooks } from "./types.js";
+
+export function recordHooks(operations: () => RecordOperations, deps: () => OperationDeps): Record<string, RecordHooks> {
+  return { repository: repositoryHooks(operations, deps) };
+}

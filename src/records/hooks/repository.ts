@@ -1,0 +1,22 @@
+// The repository: what its schema cannot say. A new repository gets the standard groups
+// (contract §8), and deleting one deletes every record inside it (contract §9).
+import { standardGroups } from "../../repositories/standard-groups.js";
+import type { OperationDeps } from "../operations/deps.js";
+import type { RecordOperations } from "../operations/index.js";
+import type { RecordHooks } from "./types.js";
+
+export function repositoryHooks(operations: () => RecordOperations, deps: () => OperationDeps): RecordHooks {
+  return {
+    async afterCreate({ id, record, actor }) {
+      for (const group of standardGroups(String(record.repo_code))) {
+        await operations().create("group", { repoId: id }, { ...group, member_usernames: [] }, actor);
+      }
+    },
+    async beforeDelete({ id }) {
+      const { registry, store } = deps();
+      for (const type of registry.types) {
+        if (type.scope === "repository") await store.collection(type.name).deleteMany({ repo_id: id });
+      }
+    },
+  };
+}

@@ -1,0 +1,32 @@
+// Create (contract §4): validate, check links, allocate the id, store with the server
+// fields, run the type's afterCreate hook.
+import type { OperationDeps } from "./deps.js";
+import { typeInScope } from "./locate.js";
+import { prepareRecord } from "./prepare.js";
+import type { Actor, Scope, WriteResult } from "./types.js";
+import { asDuplicateIdentifier } from "./write-errors.js";
+
+export async function createRecord(deps: OperationDeps, typeName: string, scope: Scope, input: unknown, actor: Actor): Promise<WriteResult> {
+  const type = await typeInScope(deps, typeName, scope);
+  const { fields, stale } = await prepareRecord(deps, type, scope, input);
+  const id = await deps.store.nextId(type.name);
+  const now = deps.now();
+  const stored = {
+    ...fields,
+    id,
+    ...(type.scope === "repository" ? { repo_id: scope.repoId } : {}),
+    lock_version: 0,
+    created_by: actor.username,
+    last_modified_by: actor.username,
+    create_time: now,
+    system_mtime: now,
+    user_mtime: now,
+  };
+  try {
+    await deps.store.collection(type.name).insertOne(stored);
+  } catch (error) {
+    throw asDuplicateIdentifier(deps, type.name, error);
+  }
+  await deps.hooks[type.name]?.afterCreate?.({ type: type.name, id, scope, record: fields, actor });
+  return { status: "Created", id, lock_version: 0, stale: stale ? true : null, uri: deps.registry.uriFor(type.name, id, scope.repoId), warnings: [] };
+}

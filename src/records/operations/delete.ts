@@ -1,0 +1,42 @@
+// Delete (contract §4): what links to the record follows its link's rule. "restrict" refuses
+// with 409 naming the blocker (checked before anything changes, so a refused delete changes
+// nothing); "remove" takes the link out of the referring record; "cascade" deletes the
+// referring record (a resource's archival objects, say).
+import { conflict } from "../../errors/api-error.js";
+import type { JsonObject } from "../../registry/index.js";
+import type { OperationDeps } from "./deps.js";
+import { removeLinksTo } from "./links.js";
+import { findStored, recordFilter, typeInScope } from "./locate.js";
+import { shapeRecord } from "./shape.js";
+import type { Actor, DeleteResult, Scope } from "./types.js";
+
+export async function deleteRecord(deps: OperationDeps, typeName: string, scope: Scope, id: number, actor: Actor): Promise<DeleteResult> {
+  const type = await typeInScope(deps, typeName, scope);
+  const existing = await findStored(deps, type, id, scope);
+  const uri = deps.registry.uriFor(type.name, id, scope.repoId);
+  const links = deps.registry.linksTo(type.name);
+
+  for (const { type: referrer, refPath } of links) {
+    if (refPath.onTargetDelete !== "restrict") continue;
+    const blocker = await deps.store.collection(referrer).findOne({ [refPath.mongoPath]: uri }, { projection: { id: 1, repo_id: 1 } });
+    if (blocker) throw conflict(`Cannot delete ${uri}: ${deps.registry.uriFor(referrer, blocker.id, blocker.repo_id)} refers to it`);
+  }
+  await deps.hooks[type.name]?.beforeDelete?.({ type: type.name, id, scope, record: shapeRecord(deps.registry, type, existing) });
+
+  const now = deps.now();
+  for (const { type: referrer, refPath } of links) {
+    if (refPath.onTargetDelete === "restrict") continue;
+    const collection = deps.store.collection(referrer);
+    for (const doc of await collection.find({ [refPath.mongoPath]: uri }).toArray()) {
+      if (refPath.onTargetDelete === "cascade") {
+        await deleteRecord(deps, referrer, { repoId: doc.repo_id }, doc.id, actor);
+        continue;
+      }
+      const { _id, ...fields } = doc;
+      if (!removeLinksTo(fields as JsonObject, refPath, uri)) continue;
+      await collection.replaceOne({ _id }, { ...fields, lock_version: (doc.lock_version as number) + 1, system_mtime: now, last_modified_by: actor.username });
+    }
+  }
+  await deps.store.collection(type.name).deleteOne(recordFilter(type, id, scope));
+  return { status: "Deleted", id };
+}

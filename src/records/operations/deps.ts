@@ -1,0 +1,18 @@
+// What every operation works with.
+import type { Registry, RecordValidator } from "../../registry/index.js";
+import type { RecordStore } from "../../storage/record-store.js";
+import type { RecordHooks } from "../hooks/types.js";
+
+export interface OperationDeps {
+  store: RecordStore;
+  registry: Registry;
+  validator: RecordValidator;
+  /** Hooks by record type name (only types that need them). */
+  hooks: Readonly<Record<string, RecordHooks>>;
+  now: () => Date;
+  /** The most refs one response resolves (contract §6: RESOLVE_MAX_REFS, default 1000). */
+  resolveMaxRefs: number;
+}
+
+/** The repository record type: the container that repository-scoped records live in. */
+export const REPOSITORY_TYPE = "repository";

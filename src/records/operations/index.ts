@@ -1,0 +1,46 @@
+// The record operations, one file each, behind one object that HTTP controllers, account
+// routes and importers share: validation, links, ids and audit fields are the same however
+// a record arrives.
+import type { JsonObject } from "../../registry/index.js";
+import { createRecord } from "./create.js";
+import { deleteRecord } from "./delete.js";
+import type { OperationDeps } from "./deps.js";
+import { listRecords } from "./list.js";
+import { readRecord } from "./read.js";
+import { shapeRecord } from "./shape.js";
+import type { Actor, DeleteResult, ListQuery, ListResult, ReadOptions, Scope, WriteResult } from "./types.js";
+import { updateRecord } from "./update.js";
+
+export type { OperationDeps } from "./deps.js";
+export * from "./types.js";
+
+export class RecordOperations {
+  constructor(readonly deps: OperationDeps) {}
+
+  create(type: string, scope: Scope, input: unknown, actor: Actor): Promise<WriteResult> {
+    return createRecord(this.deps, type, scope, input, actor);
+  }
+
+  read(type: string, scope: Scope, id: number, options?: ReadOptions): Promise<JsonObject> {
+    return readRecord(this.deps, type, scope, id, options);
+  }
+
+  list(type: string, scope: Scope, query: ListQuery): Promise<ListResult> {
+    return listRecords(this.deps, type, scope, query);
+  }
+
+  update(type: string, scope: Scope, id: number, input: unknown, actor: Actor): Promise<WriteResult> {
+    return updateRecord(this.deps, type, scope, id, input, actor);
+  }
+
+  delete(type: string, scope: Scope, id: number, actor: Actor): Promise<DeleteResult> {
+    return deleteRecord(this.deps, type, scope, id, actor);
+  }
+
+  /** Records of a type matching stored field values, as the API shows them (for account code: a user by username). */
+  async find(type: string, filter: Record<string, unknown>, limit = 0): Promise<JsonObject[]> {
+    const recordType = this.deps.registry.get(type);
+    const docs = await this.deps.store.collection(type).find(filter).limit(limit).toArray();
+    return docs.map((doc) => shapeRecord(this.deps.registry, recordType, doc));
+  }
+}

@@ -1,0 +1,105 @@
+// The links of a record: finding them along the registry's ref paths, checking them on
+// write (the target exists and, if repository-scoped, is in the same repository: contract
+// §3), and taking them out when their target is deleted.
+import { badRequest } from "../../errors/api-error.js";
+import type { JsonObject, JsonValue, RefPath } from "../../registry/index.js";
+import type { OperationDeps } from "./deps.js";
+import type { Scope } from "./types.js";
+
+export interface FoundLink {
+  /** Slash path of the ref string in the record, e.g. `related_accessions/1/ref`. */
+  path: string;
+  uri: string;
+}
+
+/** Every ref string at a ref path (`*` walks every element of a list). */
+export function linksAt(record: JsonValue, refPath: RefPath): FoundLink[] {
+  const found: FoundLink[] = [];
+  const walk = (value: JsonValue | undefined, depth: number, path: string[]) => {
+    if (value === undefined || value === null) return;
+    if (depth === refPath.segments.length) {
+      if (typeof value === "string") found.push({ path: path.join("/"), uri: value });
+      return;
+    }
+    const segment = refPath.segments[depth];
+    if (segment === "*") {
+      if (Array.isArray(value)) value.forEach((item, i) => walk(item, depth + 1, [...path, String(i)]));
+    } else if (typeof value === "object" && !Array.isArray(value)) {
+      walk((value as JsonObject)[segment], depth + 1, [...path, segment]);
+    }
+  };
+  walk(record, 0, []);
+  return found;
+}
+
+/** Checks every link of a record being written; throws one 400 naming every bad one. */
+export async function checkLinks(deps: OperationDeps, type: string, scope: Scope, record: JsonObject): Promise<void> {
+  const errors: Record<string, string[]> = {};
+  // target type -> ids wanted, with the paths that asked for them (one query per target type)
+  const wanted = new Map<string, Map<number, string[]>>();
+  for (const refPath of deps.registry.refPaths(type)) {
+    for (const link of linksAt(record, refPath)) {
+      const parsed = deps.registry.parseUri(link.uri);
+      // The validator already checked the URI's shape; a parse failure here is the same error.
+      if (!parsed || !refPath.targets.includes(parsed.type)) {
+        (errors[link.path] ??= []).push(`Must be a uri of: ${refPath.targets.join(", ")}`);
+        continue;
+      }
+      if (parsed.repoId !== undefined && parsed.repoId !== scope.repoId) {
+        (errors[link.path] ??= []).push("Must refer to a record in the same repository");
+        continue;
+      }
+      let ids = wanted.get(parsed.type);
+      if (!ids) wanted.set(parsed.type, (ids = new Map()));
+      ids.set(parsed.id, [...(ids.get(parsed.id) ?? []), link.path]);
+    }
+  }
+  for (const [target, ids] of wanted) {
+    const filter: Record<string, unknown> = { id: { $in: [...ids.keys()] } };
+    if (deps.registry.scopeOf(target) === "repository") filter.repo_id = scope.repoId;
+    const present = new Set((await deps.store.collection(target).find(filter, { projection: { id: 1 } }).toArray()).map((doc) => doc.id));
+    for (const [id, paths] of ids) {
+      if (present.has(id)) continue;
+      for (const path of paths) (errors[path] ??= []).push(`Reference to ${deps.registry.uriFor(target, id, scope.repoId)} does not exist`);
+    }
+  }
+  if (Object.keys(errors).length > 0) throw badRequest(errors);
+}
+
+/**
+ * Removes from `record` every list item (or link property) that links to `uri` along
+ * `refPath`. Returns true when something was removed.
+ */
+export function removeLinksTo(record: JsonObject, refPath: RefPath, uri: string): boolean {
+  const removeDepth = refPath.removeAt.split("/").length;
+  let removed = false;
+  const walk = (value: JsonValue | undefined, depth: number): void => {
+    if (value === undefined || value === null || typeof value !== "object") return;
+    const segment = refPath.segments[depth];
+    if (depth === removeDepth - 1) {
+      // `value` holds the removable item(s) under `segment`.
+      if (segment === "*" && Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i--) {
+          if (linksAt(value[i], { ...refPath, segments: refPath.segments.slice(depth + 1) }).some((link) => link.uri === uri)) {
+            value.splice(i, 1);
+            removed = true;
+          }
+        }
+      } else if (!Array.isArray(value)) {
+        const holder = value as Record<string, JsonValue>;
+        if (linksAt(holder[segment], { ...refPath, segments: refPath.segments.slice(depth + 1) }).some((link) => link.uri === uri)) {
+          delete holder[segment];
+          removed = true;
+        }
+      }
+      return;
+    }
+    if (segment === "*") {
+      if (Array.isArray(value)) for (const item of value) walk(item, depth + 1);
+    } else if (!Array.isArray(value)) {
+      walk((value as JsonObject)[segment], depth + 1);
+    }
+  };
+  walk(record as JsonValue, 0);
+  return removed;
+}

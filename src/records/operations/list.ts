@@ -1,0 +1,43 @@
+// List (contract §5): a page with its envelope, a set of ids, or all ids, always confined
+// to the repository in the URL. The store's indexes ({repo_id, id}, {repo_id, system_mtime})
+// keep the cost of a page independent of the collection size and of the page number.
+import type { JsonObject } from "../../registry/index.js";
+import type { StoredRecord } from "../../storage/record-store.js";
+import type { OperationDeps } from "./deps.js";
+import { typeInScope } from "./locate.js";
+import { resolveRefs } from "./resolve.js";
+import { shapeRecord } from "./shape.js";
+import type { ListQuery, ListResult, Scope } from "./types.js";
+
+export async function listRecords(deps: OperationDeps, typeName: string, scope: Scope, query: ListQuery): Promise<ListResult> {
+  const type = await typeInScope(deps, typeName, scope);
+  const collection = deps.store.collection(type.name);
+  const filter: Record<string, unknown> = type.scope === "repository" ? { repo_id: scope.repoId } : {};
+  if (query.modifiedSince !== undefined) filter.system_mtime = { $gte: new Date(query.modifiedSince * 1000) };
+  const direction = query.sortDirection === "desc" ? -1 : 1;
+  const sort: Record<string, 1 | -1> = query.sortField && query.sortField !== "id" ? { [query.sortField]: direction, id: direction } : { id: direction };
+
+  const shapeAll = async (stored: StoredRecord[]): Promise<{ records: JsonObject[]; truncated: boolean }> => {
+    const records = stored.map((doc) => shapeRecord(deps.registry, type, doc));
+    return { records, truncated: await resolveRefs(deps, records, query.resolve ?? []) };
+  };
+
+  switch (query.mode.kind) {
+    case "allIds": {
+      const docs = await collection.find(filter, { projection: { id: 1 } }).sort({ id: 1 }).toArray();
+      return docs.map((doc) => doc.id);
+    }
+    case "idSet": {
+      const docs = await collection.find({ ...filter, id: { $in: query.mode.ids } }).sort({ id: 1 }).toArray();
+      return (await shapeAll(docs)).records;
+    }
+    case "page": {
+      const { page, pageSize } = query.mode;
+      const total = await collection.countDocuments(filter);
+      const docs = await collection.find(filter).sort(sort).skip((page - 1) * pageSize).limit(pageSize).toArray();
+      const { records, truncated } = await shapeAll(docs);
+      const envelope = { first_page: 1, last_page: Math.max(1, Math.ceil(total / pageSize)), this_page: page, total, results: records };
+      return truncated ? { ...envelope, _resolve_truncated: true } : envelope;
+    }
+  }
+}

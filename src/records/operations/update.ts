@@ -1,0 +1,45 @@
+// Update (contract §4): a full replacement of the client-editable fields, conditional on
+// the lock_version the client read, so of two concurrent updates exactly one wins.
+import { conflict } from "../../errors/api-error.js";
+import type { OperationDeps } from "./deps.js";
+import { findStored, recordFilter, typeInScope } from "./locate.js";
+import { prepareRecord } from "./prepare.js";
+import type { Actor, Scope, WriteResult } from "./types.js";
+import { asDuplicateIdentifier } from "./write-errors.js";
+
+export const LOCK_VERSION_MISSING = "You must provide a lock_version in your request";
+export const LOCK_VERSION_STALE = "The record you tried to update has been modified since you fetched it.";
+
+function lockVersionOf(input: unknown): number | undefined {
+  const value = input && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>).lock_version : undefined;
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+export async function updateRecord(deps: OperationDeps, typeName: string, scope: Scope, id: number, input: unknown, actor: Actor): Promise<WriteResult> {
+  const type = await typeInScope(deps, typeName, scope);
+  const lockVersion = lockVersionOf(input);
+  if (lockVersion === undefined) throw conflict(LOCK_VERSION_MISSING);
+  const existing = await findStored(deps, type, id, scope);
+  const { fields, stale } = await prepareRecord(deps, type, scope, input);
+  const now = deps.now();
+  const replacement = {
+    ...fields,
+    ...recordFilter(type, id, scope),
+    lock_version: lockVersion + 1,
+    created_by: existing.created_by,
+    create_time: existing.create_time,
+    last_modified_by: actor.username,
+    system_mtime: now,
+    user_mtime: now,
+  };
+  let matched: number;
+  try {
+    // The lock_version in the filter makes this a compare-and-swap: a concurrent update that
+    // got in first has already moved it on.
+    matched = (await deps.store.collection(type.name).replaceOne({ ...recordFilter(type, id, scope), lock_version: lockVersion }, replacement)).matchedCount;
+  } catch (error) {
+    throw asDuplicateIdentifier(deps, type.name, error);
+  }
+  if (matched === 0) throw conflict(LOCK_VERSION_STALE);
+  return { status: "Updated", id, lock_version: lockVersion + 1, stale: stale ? true : null, uri: deps.registry.uriFor(type.name, id, scope.repoId), warnings: [] };
+}

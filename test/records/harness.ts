@@ -1,0 +1,27 @@
+// Record operations over a fresh in-memory engine, for operation-level tests.
+import mongoose, { type Connection } from "mongoose";
+import { startEngine, type RunningEngine } from "../../src/embedded-mongo/index.js";
+import type { RecordOperations } from "../../src/records/operations/index.js";
+import { openRecords } from "../../src/records/setup.js";
+
+export interface RecordsHarness {
+  ops: RecordOperations;
+  connection: Connection;
+  close(): Promise<void>;
+}
+
+export async function openHarness(resolveMaxRefs = 1000): Promise<RecordsHarness> {
+  const engine: RunningEngine = await startEngine({ inMemory: true, port: 0 });
+  const connection = await mongoose.createConnection(engine.uri, { dbName: "records" }).asPromise();
+  const ops = await openRecords(connection, { resolveMaxRefs });
+  return {
+    ops,
+    connection,
+    async close() {
+      await connection.close();
+      await engine.close();
+    },
+  };
+}
+
+export const admin = { username: "admin" };

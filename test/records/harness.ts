@@ -7,6 +7,7 @@ import { openRecords } from "../../src/records/setup.js";
 export interface RecordsHarness {
   ops: RecordOperations;
   connection: Connection;
+  engine: RunningEngine;
   close(): Promise<void>;
 }
 
@@ -17,6 +18,7 @@ export async function openHarness(resolveMaxRefs = 1000): Promise<RecordsHarness
   return {
     ops,
     connection,
+    engine,
     async close() {
       await connection.close();
       await engine.close();

@@ -1,7 +1,6 @@
 // The links of a record: finding them along the registry's ref paths, checking them on
 // write (the target exists and, if repository-scoped, is in the same repository: contract
 // §3), and taking them out when their target is deleted.
-import { badRequest } from "../../errors/api-error.js";
 import type { JsonObject, JsonValue, RefPath } from "../../registry/index.js";
 import type { OperationDeps } from "./deps.js";
 import type { Scope } from "./types.js";
@@ -32,8 +31,8 @@ export function linksAt(record: JsonValue, refPath: RefPath): FoundLink[] {
   return found;
 }
 
-/** Checks every link of a record being written; throws one 400 naming every bad one. */
-export async function checkLinks(deps: OperationDeps, type: string, scope: Scope, record: JsonObject): Promise<void> {
+/** The problems of every link of a record being written, by slash path (empty when all are good). */
+export async function linkProblems(deps: OperationDeps, type: string, scope: Scope, record: JsonObject): Promise<Record<string, string[]>> {
   const errors: Record<string, string[]> = {};
   // target type -> ids wanted, with the paths that asked for them (one query per target type)
   const wanted = new Map<string, Map<number, string[]>>();
@@ -63,7 +62,7 @@ export async function checkLinks(deps: OperationDeps, type: string, scope: Scope
       for (const path of paths) (errors[path] ??= []).push(`Reference to ${deps.registry.uriFor(target, id, scope.repoId)} does not exist`);
     }
   }
-  if (Object.keys(errors).length > 0) throw badRequest(errors);
+  return errors;
 }
 
 /**

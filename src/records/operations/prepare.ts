@@ -4,7 +4,7 @@ import { ApiError } from "../../errors/api-error.js";
 import type { JsonObject, RecordType } from "../../registry/index.js";
 import type { OperationDeps } from "./deps.js";
 import { assertSafeKeys } from "./input-safety.js";
-import { checkLinks } from "./links.js";
+import { linkProblems } from "./links.js";
 import type { Scope } from "./types.js";
 
 export interface PreparedRecord {
@@ -21,11 +21,28 @@ function canonical(value: unknown): string {
   );
 }
 
-export async function prepareRecord(deps: OperationDeps, type: RecordType, scope: Scope, input: unknown): Promise<PreparedRecord> {
-  assertSafeKeys(input);
+/** A null field is an absent field: records are shown without nulls, and clients send them back. */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).filter(([, inner]) => inner !== null).map(([key, inner]) => [key, withoutNulls(inner)]));
+  }
+  return value;
+}
+
+function merge(target: Record<string, string[]>, more: Record<string, string[]>): void {
+  for (const [path, messages] of Object.entries(more)) target[path] = [...new Set([...(target[path] ?? []), ...messages])];
+}
+
+export async function prepareRecord(deps: OperationDeps, type: RecordType, scope: Scope, raw: unknown): Promise<PreparedRecord> {
+  assertSafeKeys(raw);
+  const input = withoutNulls(raw);
   const result = deps.validator.validate(type.name, input);
-  if (!result.ok) throw new ApiError(400, result.errors);
-  await checkLinks(deps, type.name, scope, result.doc);
-  const submitted = input && typeof input === "object" && !Array.isArray(input) ? deps.validator.stripReadOnly(type.name, input as JsonObject) : {};
+  const isObject = input !== null && typeof input === "object" && !Array.isArray(input);
+  // Every problem in one answer: schema errors and link errors together.
+  const errors: Record<string, string[]> = result.ok ? {} : { ...result.errors };
+  if (result.ok || isObject) merge(errors, await linkProblems(deps, type.name, scope, result.ok ? result.doc : (input as JsonObject)));
+  if (!result.ok || Object.keys(errors).length > 0) throw new ApiError(400, errors);
+  const submitted = isObject ? deps.validator.stripReadOnly(type.name, input as JsonObject) : {};
   return { fields: result.doc, stale: canonical(submitted) !== canonical(result.doc) };
 }

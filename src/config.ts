@@ -24,9 +24,28 @@ export interface HttpConfig {
   bodyLimitBytes: number;
 }
 
+export interface AuthConfig {
+  /** The bootstrap admin's password; `usingDefaultPassword` makes start-up warn loudly. */
+  adminPassword: string;
+  usingDefaultPassword: boolean;
+  /** An expiring session ends after this long without use. */
+  sessionIdleSeconds: number;
+  /** A non-expiring session (expiring=false) is forced out after this long. */
+  sessionMaxAgeSeconds: number;
+  /** Headers that carry the session token: X-Service-Session, and X-ArchivesSpace-Session unless disabled. */
+  sessionHeaders: string[];
+}
+
+export interface RecordsConfig {
+  /** The most refs one response resolves (contract §6). */
+  resolveMaxRefs: number;
+}
+
 export interface Config {
   http: HttpConfig;
   store: StoreConfig;
+  auth: AuthConfig;
+  records: RecordsConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -43,6 +62,14 @@ function positiveInteger(env: Env, name: string, fallback: number): number {
   return Number(raw);
 }
 
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (raw === "true" || raw === "1") return true;
+  if (raw === "false" || raw === "0") return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
@@ -57,7 +84,18 @@ export function loadConfig(env: Env = process.env): Config {
   if (/[/\\. "$\0]/.test(dbName)) throw new ConfigError(`MONGODB_DB is not a valid database name: "${dbName}"`);
   const port = positiveInteger(env, "PORT", 8089);
   if (port > 65535) throw new ConfigError(`PORT must be at most 65535, got ${port}`);
+  const adminPassword = env.ADMIN_PASSWORD ?? "";
   return {
+    auth: {
+      adminPassword: adminPassword || "admin",
+      usingDefaultPassword: !adminPassword,
+      sessionIdleSeconds: positiveInteger(env, "SESSION_IDLE_SECONDS", 3600),
+      sessionMaxAgeSeconds: positiveInteger(env, "SESSION_MAX_AGE_SECONDS", 7 * 24 * 3600),
+      sessionHeaders: flag(env, "ARCHIVESSPACE_SESSION_HEADER", true) ? ["X-Service-Session", "X-ArchivesSpace-Session"] : ["X-Service-Session"],
+    },
+    records: {
+      resolveMaxRefs: positiveInteger(env, "RESOLVE_MAX_REFS", 1000),
+    },
     http: {
       port,
       host: text(env, "HOST", "0.0.0.0"),

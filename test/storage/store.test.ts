@@ -31,7 +31,18 @@ describe("loadConfig", () => {
     expect(store.dbName).toBe("arca");
   });
 
+  it("defaults the service settings as the contract says", () => {
+    const config = loadConfig({});
+    expect(config.http).toEqual({ port: 8089, host: "0.0.0.0", bodyLimitBytes: 10 * 1024 * 1024 });
+    expect(config.auth).toMatchObject({ adminPassword: "admin", usingDefaultPassword: true, sessionIdleSeconds: 3600, sessionMaxAgeSeconds: 604800, sessionHeaders: ["X-Service-Session", "X-ArchivesSpace-Session"] });
+    expect(config.records.resolveMaxRefs).toBe(1000);
+    expect(loadConfig({ ADMIN_PASSWORD: "s3cret", ARCHIVESSPACE_SESSION_HEADER: "False" }).auth).toMatchObject({ adminPassword: "s3cret", usingDefaultPassword: false, sessionHeaders: ["X-Service-Session"] });
+  });
+
   it.each([
+    [{ PORT: "70000" }, /PORT must be at most 65535/],
+    [{ ARCHIVESSPACE_SESSION_HEADER: "maybe" }, /ARCHIVESSPACE_SESSION_HEADER must be true or false/],
+    [{ RESOLVE_MAX_REFS: "0" }, /RESOLVE_MAX_REFS must be a positive whole number/],
     [{ ENGINE_FSYNC: "sometimes" }, /ENGINE_FSYNC must be one of always, interval/],
     [{ STORE_CONNECT_TIMEOUT_MS: "soon" }, /STORE_CONNECT_TIMEOUT_MS must be a positive whole number/],
     [{ MONGODB_URI: "http://example.org" }, /MONGODB_URI must start with mongodb:\/\//],

@@ -106,8 +106,12 @@ export class SessionStore {
     return result.deletedCount === 1;
   }
 
-  /** Ends every session of a user (deactivation, deletion, password change). */
-  async endAllFor(username: string): Promise<number> {
-    return (await this.model.deleteMany({ username })).deletedCount;
+  /**
+   * Ends every session of a user (deactivation, deletion, password change), except the one
+   * whose token is `keepToken`: a user changing their own password stays logged in there.
+   */
+  async endAllFor(username: string, keepToken?: string): Promise<number> {
+    const filter = keepToken === undefined ? { username } : { username, _id: { $ne: hashToken(keepToken) } };
+    return (await this.model.deleteMany(filter)).deletedCount;
   }
 }

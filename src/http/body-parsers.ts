@@ -1,17 +1,20 @@
-// Request bodies as ArchivesSpace clients send them: JSON whatever the Content-Type says,
-// including none (agentarchives sends none) and an empty body with a JSON Content-Type
-// (the Ruby client's body-less POSTs), form bodies for scalar parameters, a size limit
-// (413) and a nesting limit, so no body can exhaust the stack of whoever walks it later.
+// Request bodies as ArchivesSpace clients send them (api-contract.md §1): a JSON record is
+// JSON whatever the Content-Type says (none, as agentarchives sends; or a form type, as
+// `curl -d '{...}'` sends); an empty body with a JSON Content-Type is no body (the Ruby
+// client's body-less POSTs); form bodies (urlencoded or multipart) carry scalar parameters.
+// A size limit answers 413 and a nesting limit 400, so no body can exhaust the stack of
+// whoever walks it later.
 import express, { type RequestHandler } from "express";
+import multer from "multer";
+import { parse as parseQueryString } from "node:querystring";
 import { ApiError, badRequest } from "../errors/api-error.js";
 
 export const MAX_JSON_DEPTH = 64;
 
 type IncomingRequest = Parameters<RequestHandler>[0];
 
-function isForm(req: IncomingRequest): boolean {
-  return typeof req.is(["application/x-www-form-urlencoded", "multipart/form-data"]) === "string";
-}
+const isMultipart = (req: IncomingRequest) => typeof req.is("multipart/form-data") === "string";
+const isUrlencoded = (req: IncomingRequest) => typeof req.is("application/x-www-form-urlencoded") === "string";
 
 function depthExceeds(value: unknown, limit: number): boolean {
   const stack: Array<[unknown, number]> = [[value, 1]];
@@ -24,12 +27,21 @@ function depthExceeds(value: unknown, limit: number): boolean {
   return false;
 }
 
-/** Parses the raw text read by express.text() as JSON; an empty body is no body. */
-const parseJson: RequestHandler = (req, _res, next) => {
+/** Form fields as a plain object; a repeated field becomes an array. */
+function formFields(text: string): Record<string, string | string[]> {
+  return Object.fromEntries(Object.entries(parseQueryString(text)).filter((entry): entry is [string, string | string[]] => entry[1] !== undefined));
+}
+
+/** Turns the raw text read by express.text() into the body the routes see. */
+const parseTextBody: RequestHandler = (req, _res, next) => {
   if (typeof req.body !== "string") return next();
   const text = req.body.trim();
   if (text.length === 0) {
     req.body = undefined;
+    return next();
+  }
+  if (isUrlencoded(req) && !/^[{[]/.test(text)) {
+    req.body = formFields(text);
     return next();
   }
   try {
@@ -41,11 +53,23 @@ const parseJson: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/** Multipart form fields (no files: no route takes one). */
+function multipartFields(limitBytes: number): RequestHandler {
+  const fields = multer({ limits: { fieldSize: limitBytes, files: 0 } }).none();
+  return (req, res, next) => {
+    if (!isMultipart(req)) return next();
+    fields(req, res, (error?: unknown) => {
+      if (!error) return next();
+      const code = (error as { code?: string }).code ?? "";
+      next(code === "LIMIT_FIELD_VALUE" ? new ApiError(413, "Request body too large") : badRequest(`Had some trouble parsing your request: ${(error as Error).message ?? code}`));
+    });
+  };
+}
+
 export function bodyParsers(limitBytes: number): RequestHandler[] {
   return [
-    express.urlencoded({ extended: false, limit: limitBytes }),
-    // Everything that is not a form is read as text and parsed as JSON below.
-    express.text({ type: (req) => !isForm(req as IncomingRequest), limit: limitBytes }),
-    parseJson,
+    multipartFields(limitBytes),
+    express.text({ type: (req) => !isMultipart(req as IncomingRequest), limit: limitBytes }),
+    parseTextBody,
   ];
 }

@@ -44,7 +44,9 @@ export function indexesFor(type: Omit<RecordTypeManifest, "schema">): IndexSpec[
     specs.push(rule.sparse ? { ...spec, partialFilterExpression: partial } : spec);
   }
   for (const extra of type.indexes) {
-    const keys: Record<string, 1 | -1> = type.scope === "repository" ? { repo_id: 1, ...extra.fields } : { ...extra.fields };
+    // id ends every extra index: lists sort by the field with id as the tie-breaker, and the
+    // index then gives that order directly (no sort over the whole repository).
+    const keys: Record<string, 1 | -1> = type.scope === "repository" ? { repo_id: 1, ...extra.fields, id: 1 } : { ...extra.fields, id: 1 };
     specs.push({ name: `${Object.keys(extra.fields).join("_")}_index`, keys, unique: false });
   }
   return specs;

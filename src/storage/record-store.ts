@@ -46,7 +46,7 @@ export class RecordStore {
           ...(spec.partialFilterExpression ? { partialFilterExpression: { ...spec.partialFilterExpression } } : {}),
         });
       }
-      const mtimeKeys: Record<string, 1> = type.scope === "repository" ? { repo_id: 1, system_mtime: 1 } : { system_mtime: 1 };
+      const mtimeKeys: Record<string, 1> = type.scope === "repository" ? { repo_id: 1, system_mtime: 1, id: 1 } : { system_mtime: 1, id: 1 };
       await collection.createIndex(mtimeKeys, { name: "system_mtime_index" });
     }
   }

@@ -45,6 +45,25 @@ describe("bodyParsers", () => {
     expect(await echo("password=secret&expiring=false", { "Content-Type": "application/x-www-form-urlencoded" })).toEqual({ password: "secret", expiring: "false" });
   });
 
+  it("parses a JSON record sent with a form Content-Type (curl -d) as JSON", async () => {
+    expect(await echo('{"title":"Papers","dates":[]}', { "Content-Type": "application/x-www-form-urlencoded" })).toEqual({ title: "Papers", dates: [] });
+  });
+
+  it("parses multipart form fields", async () => {
+    const form = new FormData();
+    form.set("password", "secret");
+    form.set("expiring", "False");
+    const response = await fetch(url, { method: "POST", body: form });
+    expect(((await response.json()) as { body: unknown }).body).toEqual({ password: "secret", expiring: "False" });
+  });
+
+  it("refuses a file in a multipart body", async () => {
+    const form = new FormData();
+    form.set("upload", new Blob(["data"]), "file.txt");
+    const response = await fetch(url, { method: "POST", body: form });
+    expect(response.status).toBe(400);
+  });
+
   it("keeps __proto__ as a plain key, never a prototype", async () => {
     const body = (await echo('{"__proto__":{"polluted":true}}', { "Content-Type": "application/json" })) as Record<string, unknown>;
     expect(Object.keys(body)).toEqual(["__proto__"]);

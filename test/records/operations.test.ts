@@ -258,3 +258,11 @@ describe("resolve[]", () => {
     }
   });
 });
+
+describe("sorting is index-served", () => {
+  it("refuses a sort field no index orders, naming the sortable ones", async () => {
+    const error = await failure(h.ops.list("accession", { repoId }, { mode: { kind: "page", page: 1, pageSize: 10 }, sortField: "content_description" }));
+    expect(error.status).toBe(400);
+    expect((error.detail as Record<string, string[]>).sort_field[0]).toMatch(/sortable fields: id, system_mtime, title, accession_date/);
+  });
+});

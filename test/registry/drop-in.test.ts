@@ -73,7 +73,7 @@ describe("a schema-only record type", () => {
       { name: "id_unique", keys: { repo_id: 1, id: 1 }, unique: true },
       { name: "identifier_unique", keys: { repo_id: 1, code_a: 1, code_b: 1 }, unique: true, duplicateField: "code_a" },
       { name: "serial_unique", keys: { serial: 1 }, unique: true, duplicateField: "serial", partialFilterExpression: { serial: { $exists: true } } },
-      { name: "name_colour_index", keys: { repo_id: 1, name: 1, colour: -1 }, unique: false },
+      { name: "name_colour_index", keys: { repo_id: 1, name: 1, colour: -1, id: 1 }, unique: false },
     ]);
     expect(registry.uniqueFieldFor("widget", { serial: 1 })).toBe("serial");
     expect(registry.permission("widget", "delete")).toBe("delete_widget_record");

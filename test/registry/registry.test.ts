@@ -147,8 +147,8 @@ describe("indexes", () => {
     expect(registry.indexes("accession")).toEqual([
       { name: "id_unique", keys: { repo_id: 1, id: 1 }, unique: true },
       { name: "identifier_unique", keys: { repo_id: 1, id_0: 1, id_1: 1, id_2: 1, id_3: 1 }, unique: true, duplicateField: "id_0" },
-      { name: "title_index", keys: { repo_id: 1, title: 1 }, unique: false },
-      { name: "accession_date_index", keys: { repo_id: 1, accession_date: 1 }, unique: false },
+      { name: "title_index", keys: { repo_id: 1, title: 1, id: 1 }, unique: false },
+      { name: "accession_date_index", keys: { repo_id: 1, accession_date: 1, id: 1 }, unique: false },
     ]);
   });
 

@@ -1,7 +1,8 @@
 // List (contract §5): a page with its envelope, a set of ids, or all ids, always confined
 // to the repository in the URL. The store's indexes ({repo_id, id}, {repo_id, system_mtime})
 // keep the cost of a page independent of the collection size and of the page number.
-import type { JsonObject } from "../../registry/index.js";
+import { badRequest } from "../../errors/api-error.js";
+import type { JsonObject, RecordType } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import type { OperationDeps } from "./deps.js";
 import { typeInScope } from "./locate.js";
@@ -9,8 +10,22 @@ import { resolveRefs } from "./resolve.js";
 import { shapeRecord } from "./shape.js";
 import type { ListQuery, ListResult, Scope } from "./types.js";
 
+/** Fields a list can sort by without sorting the whole repository: those an index orders. */
+export function sortableFields(type: RecordType): string[] {
+  const fields = new Set(["id", "system_mtime"]);
+  for (const index of type.indexes) {
+    if (index.unique) continue;
+    const keys = Object.keys(index.keys).filter((key) => key !== "repo_id");
+    if (keys.length === 2 && keys[1] === "id") fields.add(keys[0]);
+  }
+  return [...fields];
+}
+
 export async function listRecords(deps: OperationDeps, typeName: string, scope: Scope, query: ListQuery): Promise<ListResult> {
   const type = await typeInScope(deps, typeName, scope);
+  if (query.sortField !== undefined && !sortableFields(type).includes(query.sortField)) {
+    throw badRequest({ sort_field: [`Cannot sort by '${query.sortField}'; sortable fields: ${sortableFields(type).join(", ")}`] });
+  }
   const collection = deps.store.collection(type.name);
   const filter: Record<string, unknown> = type.scope === "repository" ? { repo_id: scope.repoId } : {};
   if (query.modifiedSince !== undefined) filter.system_mtime = { $gte: new Date(query.modifiedSince * 1000) };

@@ -1,0 +1,37 @@
+// Who is calling an account route and what they may do. No session, or a session whose user
+// has since been deleted or deactivated, is 403 `Access denied`, like a missing permission.
+import type { Response } from "express";
+import type { AccessControl } from "../auth/access-control.js";
+import { hasPermission, type PermissionMap } from "../auth/permissions.js";
+import { principalOf } from "../auth/session-middleware.js";
+import { accessDenied } from "../errors/api-error.js";
+import type { Actor } from "../records/operations/index.js";
+
+export interface Caller extends Actor {
+  /** The session token the request carried. */
+  token: string;
+  permissions: PermissionMap;
+}
+
+export async function callerOf(access: AccessControl, res: Response): Promise<Caller> {
+  const principal = principalOf(res);
+  if (!principal) throw accessDenied();
+  const permissions = await access.permissionsOf(principal.username);
+  if (!permissions) throw accessDenied();
+  return { username: principal.username, token: principal.token, permissions };
+}
+
+/**
+ * The caller, once they hold `code` (a null code, from a schema's x-permissions, needs only a
+ * session). With `repoId`, a grant in that repository counts as well as a global one.
+ */
+export async function callerWith(access: AccessControl, res: Response, code: string | null, repoId?: number): Promise<Caller> {
+  const caller = await callerOf(access, res);
+  if (code !== null && !hasPermission(caller.permissions, code, repoId)) throw accessDenied();
+  return caller;
+}
+
+/** Only an administrator may make, unmake, change or delete an administrator. */
+export function isAdministrator(caller: Caller): boolean {
+  return hasPermission(caller.permissions, "administer_system");
+}

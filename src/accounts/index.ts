@@ -1,0 +1,59 @@
+// Accounts: users, their passwords and sessions, groups and permissions, and the repositories
+// that groups belong to (api-contract §2, §8, §9). `openAccounts` runs the start-up bootstrap
+// and hands back the AccessControl the record routes ask, and one express router to mount
+// after the body parsers and the session middleware.
+import { Router } from "express";
+import type { Connection } from "mongoose";
+import type { SessionStore } from "../auth/session-store.js";
+import type { RecordOperations } from "../records/operations/index.js";
+import { AccountAccessControl, type PermissionCacheOptions } from "./access-control.js";
+import { bootstrapAccounts, type BootstrapResult } from "./bootstrap.js";
+import { CredentialStore } from "./credential-store.js";
+import { groupRoutes } from "./group-routes.js";
+import { repositoryRoutes } from "./repository-routes.js";
+import { sessionRoutes } from "./session-routes.js";
+import { UserAccounts } from "./user-accounts.js";
+import { userRoutes } from "./user-routes.js";
+
+export { AccountAccessControl } from "./access-control.js";
+export { ADMIN_USERNAME, BootstrapError, DEFAULT_ADMIN_PASSWORD, GLOBAL_REPO_CODE, type BootstrapResult } from "./bootstrap.js";
+export { CredentialStore } from "./credential-store.js";
+export { UserAccounts } from "./user-accounts.js";
+export { normaliseUsername } from "./usernames.js";
+
+/** The record types whose routes are these, not the generic record controller's. */
+export const ACCOUNT_RECORD_TYPES: readonly string[] = ["user", "group", "repository"];
+
+export interface AccountsOptions {
+  connection: Connection;
+  operations: RecordOperations;
+  sessions: SessionStore;
+  /** ADMIN_PASSWORD; unset: `admin`. Used only when the admin user is first created. */
+  adminPassword?: string;
+  permissionCache?: PermissionCacheOptions;
+}
+
+export interface Accounts {
+  /** The AccessControl for the record routes; `invalidate()` it after writing users or groups elsewhere. */
+  accessControl: AccountAccessControl;
+  users: UserAccounts;
+  /** Login, logout, current-user, /users, /repositories and /repositories/:id/groups. */
+  routes: Router;
+  /** `defaultAdminPasswordInUse`: log a loud warning. */
+  bootstrap: BootstrapResult;
+}
+
+export async function openAccounts(options: AccountsOptions): Promise<Accounts> {
+  const { operations, sessions } = options;
+  const credentials = new CredentialStore(options.connection);
+  const bootstrap = await bootstrapAccounts(operations, credentials, { adminPassword: options.adminPassword });
+  const accessControl = new AccountAccessControl(operations.deps.store, options.permissionCache);
+  const users = new UserAccounts(operations, credentials, sessions, accessControl);
+  const routes = Router();
+  // Session routes first: /users/current-user must not be taken for /users/:id.
+  routes.use(sessionRoutes({ users, credentials, sessions, access: accessControl }));
+  routes.use(userRoutes({ users, operations, access: accessControl }));
+  routes.use(groupRoutes({ operations, access: accessControl }));
+  routes.use(repositoryRoutes({ operations, access: accessControl }));
+  return { accessControl, users, routes, bootstrap };
+}

@@ -1,0 +1,58 @@
+// Login, logout and "who am I" (api-contract §2).
+import { Router } from "express";
+import type { SessionStore } from "../auth/session-store.js";
+import { principalOf } from "../auth/session-middleware.js";
+import { ApiError } from "../errors/api-error.js";
+import type { AccountAccessControl } from "./access-control.js";
+import { callerOf } from "./caller.js";
+import type { CredentialStore } from "./credential-store.js";
+import { booleanParam, requiredParam } from "./request-params.js";
+import type { UserAccounts } from "./user-accounts.js";
+import { normaliseUsername } from "./usernames.js";
+
+export interface SessionRoutesDeps {
+  users: UserAccounts;
+  credentials: CredentialStore;
+  sessions: SessionStore;
+  access: AccountAccessControl;
+}
+
+// One answer for every failure, so a client cannot tell an unknown user from a wrong password.
+const loginFailed = () => new ApiError(403, "Login failed");
+
+export function sessionRoutes({ users, credentials, sessions, access }: SessionRoutesDeps): Router {
+  const router = Router();
+
+  router.post("/users/:username/login", async (req, res) => {
+    const password = requiredParam(req, "password", { jsonBody: true });
+    const expiring = booleanParam(req, "expiring", true, { jsonBody: true });
+    const username = normaliseUsername(req.params.username);
+    // The password is checked even for an unknown user, so both take the same time.
+    const passwordMatches = await credentials.verify(username, password);
+    const user = await users.findByUsername(username);
+    if (!passwordMatches || !user || user.is_active_user === false) throw loginFailed();
+    const permissions = await access.permissionsOf(username);
+    if (!permissions) throw loginFailed();
+    const session = await sessions.create(username, expiring);
+    res.json({
+      session: session.token,
+      user: { ...user, permissions },
+      ...(expiring ? {} : { expire_after_seconds: session.expiresInSeconds }),
+    });
+  });
+
+  router.post("/logout", async (_req, res) => {
+    const principal = principalOf(res);
+    const ended = principal ? await sessions.end(principal.token) : false;
+    res.json({ status: ended ? "session_logged_out" : "no_active_session" });
+  });
+
+  router.get("/users/current-user", async (_req, res) => {
+    const caller = await callerOf(access, res);
+    const user = await users.findByUsername(caller.username);
+    if (!user) throw new ApiError(403, "Access denied");
+    res.json({ ...user, permissions: caller.permissions });
+  });
+
+  return router;
+}

@@ -1,0 +1,113 @@
+// Users as accounts: the user record (through RecordOperations, so validation, ids and audit
+// fields are those of any record) kept in step with what lives beside it: the password in
+// the credential store, the sessions, the group memberships and the permission cache.
+// Transport-free, so an admin script can use it as the routes do. Who may do what is the
+// routes' business (user-routes.ts).
+import type { SessionStore } from "../auth/session-store.js";
+import { ApiError, badRequest } from "../errors/api-error.js";
+import type { JsonObject } from "../registry/index.js";
+import type { Actor, DeleteResult, RecordOperations, WriteResult } from "../records/operations/index.js";
+import type { AccountAccessControl } from "./access-control.js";
+import type { CredentialStore } from "./credential-store.js";
+import { removeFromAllGroups } from "./memberships.js";
+import { normaliseUsername } from "./usernames.js";
+
+const USER = "user";
+
+function usernameInUse(username: string): ApiError {
+  return badRequest({ username: [`Username '${username}' is already in use`] });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** The client's body with its username normalised (anything else is left to the schema). */
+function normalisedInput(input: unknown): unknown {
+  if (!isPlainObject(input)) return input;
+  return typeof input.username === "string" ? { ...input, username: normaliseUsername(input.username) } : input;
+}
+
+function usernameIn(input: unknown): string | undefined {
+  return isPlainObject(input) && typeof input.username === "string" ? input.username : undefined;
+}
+
+/** The store's unique index answers a race the up-front check lost, in the contract's words. */
+function asUsernameInUse(error: unknown, username: string | undefined): unknown {
+  if (error instanceof ApiError && error.status === 400 && typeof error.detail === "object" && "username" in error.detail && username) {
+    return usernameInUse(username);
+  }
+  return error;
+}
+
+export class UserAccounts {
+  constructor(
+    private readonly operations: RecordOperations,
+    private readonly credentials: CredentialStore,
+    private readonly sessions: SessionStore,
+    private readonly access: AccountAccessControl,
+  ) {}
+
+  async findByUsername(username: string): Promise<JsonObject | undefined> {
+    return (await this.operations.find(USER, { username: normaliseUsername(username) }, 1))[0];
+  }
+
+  read(id: number): Promise<JsonObject> {
+    return this.operations.read(USER, {}, id);
+  }
+
+  async create(input: unknown, password: string, actor: Actor): Promise<WriteResult> {
+    const record = normalisedInput(input);
+    const username = usernameIn(record);
+    if (username !== undefined && (await this.findByUsername(username))) throw usernameInUse(username);
+    let result: WriteResult;
+    try {
+      result = await this.operations.create(USER, {}, record, actor);
+    } catch (error) {
+      throw asUsernameInUse(error, username);
+    }
+    try {
+      // The schema requires a string username, so a create that succeeded had one.
+      await this.credentials.set(username!, password);
+    } catch (error) {
+      // A user who can never log in is worse than no user: take the record back out.
+      await this.operations.delete(USER, {}, result.id, actor).catch(() => undefined);
+      throw error;
+    }
+    this.access.invalidate();
+    return result;
+  }
+
+  /**
+   * A full update of the record; with `password`, the password changes too and every other
+   * session of the user ends (`keepToken`: the caller's own, when they change their own).
+   * Usernames cannot change: credentials, sessions and memberships are keyed by them.
+   */
+  async update(id: number, input: unknown, password: string | undefined, actor: Actor, keepToken?: string): Promise<WriteResult> {
+    const existing = await this.read(id);
+    const username = String(existing.username);
+    const record = normalisedInput(input);
+    const requested = usernameIn(record);
+    if (requested !== undefined && requested !== username) throw badRequest({ username: ["A username cannot be changed"] });
+    const result = await this.operations.update(USER, {}, id, record, actor);
+    this.access.invalidate();
+    if (password !== undefined) {
+      await this.credentials.set(username, password);
+      await this.sessions.endAllFor(username, keepToken);
+    }
+    // A full replacement: the stored flag is what the client sent (the schema's default is true).
+    if (isPlainObject(record) && record.is_active_user === false) await this.sessions.endAllFor(username);
+    return result;
+  }
+
+  async delete(id: number, actor: Actor): Promise<DeleteResult> {
+    const existing = await this.read(id);
+    const username = String(existing.username);
+    const result = await this.operations.delete(USER, {}, id, actor);
+    await removeFromAllGroups(this.operations.deps.store, username, actor, this.operations.deps.now());
+    await this.credentials.remove(username);
+    await this.sessions.endAllFor(username);
+    this.access.invalidate();
+    return result;
+  }
+}

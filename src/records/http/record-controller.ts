@@ -1,0 +1,85 @@
+// The generic record controller (architecture.md): one abstract Ts.ED controller carries the
+// five endpoints, and at start-up every registry type gets a subclass mounted at its
+// collection path. One subclass per type, rather than one controller with a `:type` param,
+// because a `:type` route would shadow every sibling route mounted after it (stack-notes.md).
+// Class-level decorators other than @Controller stay off the generated subclasses: Ts.ED
+// answers 500 for those.
+//
+// Handlers write their JSON straight to express: Ts.ED's JSON mapper would walk every record
+// again for nothing (~9% of throughput, stack-notes.md), and the status is always 200 (the
+// contract's clients check for exactly 200; Ts.ED would answer 201 to a POST).
+import { Controller } from "@tsed/di";
+import type { PlatformContext } from "@tsed/platform-http";
+import { Context } from "@tsed/platform-params";
+import { Delete, Get, Post } from "@tsed/schema";
+import type { Request, Response } from "express";
+import type { RecordType } from "../../registry/index.js";
+import { REPOSITORY_TYPE } from "../operations/deps.js";
+import { RecordEndpoints, type RecordRouteDeps } from "./record-endpoints.js";
+
+async function respond(ctx: PlatformContext, handle: (req: Request, res: Response) => Promise<unknown>): Promise<void> {
+  const res = ctx.getResponse<Response>();
+  const body = await handle(ctx.getRequest<Request>(), res);
+  res.status(200).json(body);
+}
+
+export abstract class RecordController {
+  protected abstract readonly endpoints: RecordEndpoints;
+
+  @Get("/")
+  list(@Context() ctx: PlatformContext): Promise<void> {
+    return respond(ctx, (req, res) => this.endpoints.list(req, res));
+  }
+
+  @Post("/")
+  create(@Context() ctx: PlatformContext): Promise<void> {
+    return respond(ctx, (req, res) => this.endpoints.create(req, res));
+  }
+
+  @Get("/:id")
+  read(@Context() ctx: PlatformContext): Promise<void> {
+    return respond(ctx, (req, res) => this.endpoints.read(req, res));
+  }
+
+  @Post("/:id")
+  update(@Context() ctx: PlatformContext): Promise<void> {
+    return respond(ctx, (req, res) => this.endpoints.update(req, res));
+  }
+
+  @Delete("/:id")
+  delete(@Context() ctx: PlatformContext): Promise<void> {
+    return respond(ctx, (req, res) => this.endpoints.delete(req, res));
+  }
+}
+
+/** A generated controller class, as Ts.ED's `mount` takes it. */
+export type RecordControllerClass = new () => RecordController;
+
+function pascalCase(name: string): string {
+  return name.replace(/(^|_)([a-z0-9])/g, (_match, _sep: string, letter: string) => letter.toUpperCase());
+}
+
+function controllerFor(type: RecordType, endpoints: RecordEndpoints): RecordControllerClass {
+  // The base's item routes are `<collection>/:id`; a type whose URIs ever looked otherwise
+  // must not be served at the wrong path without anyone noticing.
+  if (type.itemPath !== `${type.collectionPath}/:id`) {
+    throw new Error(`record type ${type.name}: item path ${type.itemPath} is not ${type.collectionPath}/:id`);
+  }
+  const generated = class extends RecordController {
+    protected readonly endpoints = endpoints;
+  };
+  // Ts.ED names providers after their class; distinct names keep its logs and errors readable.
+  Object.defineProperty(generated, "name", { value: `${pascalCase(type.name)}RecordController` });
+  Controller(type.collectionPath)(generated);
+  return generated;
+}
+
+/**
+ * One controller per record type, to mount at "/" (`mount: {"/": [...recordControllers(deps)]}`).
+ * `types` defaults to every type of the operations' registry; pass fewer when other routes
+ * (account routes, say) serve some types' paths themselves.
+ */
+export function recordControllers(deps: RecordRouteDeps, types: readonly RecordType[] = deps.operations.deps.registry.types): RecordControllerClass[] {
+  const repositoryTitle = deps.operations.deps.registry.get(REPOSITORY_TYPE).title;
+  return types.map((type) => controllerFor(type, new RecordEndpoints(type, deps, repositoryTitle)));
+}

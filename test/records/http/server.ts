@@ -1,0 +1,129 @@
+// A real HTTP server with only the record routes and the parts every request meets in the real
+// one (body parsers, the session middleware, the one error filter), over the embedded engine.
+// Callers are logged in through a real SessionStore; what each user may do comes from a
+// permission map the test chooses, behind the AccessControl interface.
+import "@tsed/platform-express"; // PlatformTest/bootstrap hang without it in the module graph
+import { Configuration } from "@tsed/di";
+import { PlatformExpress } from "@tsed/platform-express";
+import mongoose, { type Connection } from "mongoose";
+import type { AccessControl } from "../../../src/auth/access-control.js";
+import type { PermissionMap } from "../../../src/auth/permissions.js";
+import { sessionMiddleware } from "../../../src/auth/session-middleware.js";
+import { SessionStore } from "../../../src/auth/session-store.js";
+import { startEngine } from "../../../src/embedded-mongo/index.js";
+import { ErrorFilter } from "../../../src/errors/error-filter.js";
+import { bodyParsers } from "../../../src/http/body-parsers.js";
+import type { RecordOperations } from "../../../src/records/operations/index.js";
+import { recordControllers } from "../../../src/records/http/index.js";
+import { openRecords } from "../../../src/records/setup.js";
+
+@Configuration({
+  httpsPort: false,
+  imports: [ErrorFilter],
+  logger: { disableRoutesSummary: true, level: "off" },
+})
+class RecordRoutesServer {}
+
+/** Permission maps by username; a user missing here is unknown to the access control. */
+export class PermissionTable implements AccessControl {
+  private readonly maps = new Map<string, PermissionMap>();
+
+  set(username: string, map: PermissionMap): void {
+    this.maps.set(username, map);
+  }
+
+  async permissionsOf(username: string): Promise<PermissionMap | undefined> {
+    return this.maps.get(username);
+  }
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON (undefined when it is not JSON). */
+  body: unknown;
+}
+
+export interface RequestOptions {
+  token?: string;
+  /** A value is sent as JSON text; a string as it is. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RecordServer {
+  url: string;
+  ops: RecordOperations;
+  sessions: SessionStore;
+  permissions: PermissionTable;
+  connection: Connection;
+  /** A session token for `username`, whose permissions become `map`. */
+  login(username: string, map: PermissionMap): Promise<string>;
+  send(method: string, path: string, options?: RequestOptions): Promise<Reply>;
+  stop(): Promise<void>;
+}
+
+export const SESSION_HEADER = "X-ArchivesSpace-Session";
+
+export async function startRecordServer(): Promise<RecordServer> {
+  const engine = await startEngine({ inMemory: true, port: 0 });
+  const connection = await mongoose.createConnection(engine.uri, { dbName: "records_http" }).asPromise();
+  const ops = await openRecords(connection, { resolveMaxRefs: 1000 });
+  const sessions = new SessionStore(connection, { idleSeconds: 3600, maxAgeSeconds: 7 * 24 * 3600 });
+  await sessions.init();
+  const permissions = new PermissionTable();
+
+  const platform = await PlatformExpress.bootstrap(RecordRoutesServer, {
+    httpPort: "127.0.0.1:0",
+    mount: { "/": recordControllers({ operations: ops, accessControl: permissions }) },
+    middlewares: [...bodyParsers(1024 * 1024), sessionMiddleware(sessions, { names: ["X-Service-Session", SESSION_HEADER] })],
+  });
+  await platform.listen();
+  const url = `http://${String(platform.settings.get("httpPort"))}`;
+
+  return {
+    url,
+    ops,
+    sessions,
+    permissions,
+    connection,
+    async login(username, map) {
+      permissions.set(username, map);
+      return (await sessions.create(username, true)).token;
+    },
+    async send(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.token) headers[SESSION_HEADER] = options.token;
+      let body: string | undefined;
+      if (typeof options.body === "string") body = options.body;
+      else if (options.body !== undefined) {
+        body = JSON.stringify(options.body);
+        headers["Content-Type"] ??= "application/json";
+      }
+      const response = await fetch(`${url}${path}`, { method, headers, body });
+      const text = await response.text();
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      return { status: response.status, headers: response.headers, text, body: parsed };
+    },
+    async stop() {
+      await platform.stop();
+      await connection.close();
+      await engine.close();
+    },
+  };
+}
+
+/** Every permission code, granted everywhere (as the administrators group grants them). */
+export function globalGrants(codes: string[]): PermissionMap {
+  return { _archivesspace: codes };
+}
+
+export function repositoryGrants(repoId: number, codes: string[]): PermissionMap {
+  return { [`/repositories/${repoId}`]: codes };
+}

@@ -1,6 +1,10 @@
-// Start-up: config -> store -> HTTP server, and a graceful stop on SIGTERM/SIGINT (the
-// embedded engine flushes its journal and releases its lock).
+// Start-up: config -> store -> records -> sessions -> accounts (bootstrap) -> HTTP server,
+// and a graceful stop on SIGTERM/SIGINT (the embedded engine flushes its journal and
+// releases its lock).
+import { BootstrapError, openAccounts } from "./accounts/index.js";
+import { SessionStore } from "./auth/session-store.js";
 import { ConfigError, loadConfig } from "./config.js";
+import { openRecords } from "./records/setup.js";
 import { createServer } from "./server.js";
 import { openStore, StoreUnavailableError } from "./storage/store.js";
 
@@ -13,7 +17,19 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const store = await openStore(config.store);
   process.stdout.write(`arca: store: ${store.description}\n`);
-  const platform = await createServer(config);
+  const operations = await openRecords(store.connection, { resolveMaxRefs: config.records.resolveMaxRefs });
+  const sessions = new SessionStore(store.connection, { idleSeconds: config.auth.sessionIdleSeconds, maxAgeSeconds: config.auth.sessionMaxAgeSeconds });
+  await sessions.init();
+  const accounts = await openAccounts({
+    connection: store.connection,
+    operations,
+    sessions,
+    adminPassword: config.auth.usingDefaultPassword ? undefined : config.auth.adminPassword,
+  });
+  if (accounts.bootstrap.defaultAdminPasswordInUse) {
+    process.stderr.write("arca: WARNING: the admin user's password is the default 'admin'. Set ADMIN_PASSWORD before the first start, or change the password now.\n");
+  }
+  const platform = await createServer(config, { operations, sessions, accounts });
   await platform.listen();
   process.stdout.write(`arca: listening on ${config.http.host}:${config.http.port}\n`);
   let stopping = false;
@@ -29,6 +45,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof StoreUnavailableError) fail(error.message);
+  if (error instanceof ConfigError || error instanceof StoreUnavailableError || error instanceof BootstrapError) fail(error.message);
   fail(error instanceof Error ? (error.stack ?? error.message) : String(error));
 });

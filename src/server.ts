@@ -1,16 +1,22 @@
-// The HTTP server: Ts.ED on express, with the contract's transport rules (JSON bodies
-// whatever the Content-Type, JSON errors from one filter, no caching) in front of every
-// route. Controllers are mounted at start-up by createServer.
+// The HTTP server: Ts.ED on express, with the contract's transport rules in front of every
+// route (JSON bodies whatever the Content-Type, no caching), then the session check (412s
+// before routing, on every route), then the routes: the service's own, the accounts', and
+// one generic controller per record type. Every error leaves through the one error filter.
 import "@tsed/ajv"; // a failed cast of a typed parameter becomes a 400, not a 500
 import "@tsed/platform-express";
 import { PlatformExpress } from "@tsed/platform-express";
 import type { PlatformBuilder } from "@tsed/platform-http";
 import type { Application, RequestHandler } from "express";
 import { Configuration } from "@tsed/di";
+import { ACCOUNT_RECORD_TYPES, type Accounts } from "./accounts/index.js";
+import { sessionMiddleware } from "./auth/session-middleware.js";
+import type { SessionStore } from "./auth/session-store.js";
 import type { Config } from "./config.js";
 import { ErrorFilter } from "./errors/error-filter.js";
 import { bodyParsers } from "./http/body-parsers.js";
 import { SystemController } from "./http/system-controller.js";
+import { recordControllers } from "./records/http/index.js";
+import type { RecordOperations } from "./records/operations/index.js";
 
 @Configuration({
   httpsPort: false,
@@ -24,10 +30,24 @@ const noCaching: RequestHandler = (_req, res, next) => {
   next();
 };
 
-export async function createServer(config: Config): Promise<PlatformBuilder<Application>> {
+/** What the routes work with; without it only the service's own routes are served (transport tests). */
+export interface ServerServices {
+  operations: RecordOperations;
+  sessions: SessionStore;
+  accounts: Accounts;
+}
+
+export async function createServer(config: Config, services?: ServerServices): Promise<PlatformBuilder<Application>> {
+  const middlewares: RequestHandler[] = [noCaching, ...bodyParsers(config.http.bodyLimitBytes)];
+  const controllers: Array<new (...args: never[]) => unknown> = [SystemController];
+  if (services) {
+    middlewares.push(sessionMiddleware(services.sessions, { names: config.auth.sessionHeaders }), services.accounts.routes);
+    const recordTypes = services.operations.deps.registry.types.filter((type) => !ACCOUNT_RECORD_TYPES.includes(type.name));
+    controllers.push(...recordControllers({ operations: services.operations, accessControl: services.accounts.accessControl }, recordTypes));
+  }
   return PlatformExpress.bootstrap(Server, {
     httpPort: `${config.http.host}:${config.http.port}`,
-    mount: { "/": [SystemController] },
-    middlewares: [noCaching, ...bodyParsers(config.http.bodyLimitBytes)],
+    mount: { "/": controllers },
+    middlewares,
   });
 }

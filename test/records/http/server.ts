@@ -16,6 +16,7 @@ import { bodyParsers } from "../../../src/http/body-parsers.js";
 import type { RecordOperations } from "../../../src/records/operations/index.js";
 import { recordControllers } from "../../../src/records/http/index.js";
 import { openRecords } from "../../../src/records/setup.js";
+import type { Registry } from "../../../src/registry/index.js";
 
 @Configuration({
   httpsPort: false,
@@ -66,10 +67,11 @@ export interface RecordServer {
 
 export const SESSION_HEADER = "X-ArchivesSpace-Session";
 
-export async function startRecordServer(): Promise<RecordServer> {
+/** `registry`: serve these record types instead of the generated ones (the drop-in test). */
+export async function startRecordServer(registry?: Registry): Promise<RecordServer> {
   const engine = await startEngine({ inMemory: true, port: 0 });
   const connection = await mongoose.createConnection(engine.uri, { dbName: "records_http" }).asPromise();
-  const ops = await openRecords(connection, { resolveMaxRefs: 1000 });
+  const ops = await openRecords(connection, { resolveMaxRefs: 1000, registry });
   const sessions = new SessionStore(connection, { idleSeconds: 3600, maxAgeSeconds: 7 * 24 * 3600 });
   await sessions.init();
   const permissions = new PermissionTable();

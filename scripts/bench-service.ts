@@ -1,0 +1,988 @@
+// Benchmark of the service over HTTP (issue 3 §9): Arca as a child process (`node
+// dist/src/main.js`, what `npm start` runs) against one embedded engine, also a child process,
+// compared with a bare express 5 + mongoose app that answers the same GET from the same
+// database with no auth and no shaping. Loopback only.
+//
+//   npm run bench                    the measurements (about 2.5 minutes)
+//   npm run bench -- --profile       one Arca load run under `node --cpu-prof`, summarised
+//   node dist/scripts/bench-service.js --bare-server   the bare app (the benchmark starts it)
+//
+// Every loop is bounded (by a count or a few seconds). Results are printed as a markdown table
+// and written as JSON to $TMPDIR/arca-bench-results/service.json (service-profile.json for
+// --profile).
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import http from "node:http";
+import { createServer as createNetServer } from "node:net";
+import os from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import express from "express";
+import { MongoClient, type Document } from "mongodb";
+import mongoose from "mongoose";
+import { spawnEngine, type EngineProcess } from "../src/embedded-mongo/launcher.js";
+
+// ---------------------------------------------------------------------------------------------
+// Parameters
+
+const REPO_ID = 2;
+const SEQUENTIAL_CREATES = 500;
+const CONCURRENT_CREATES = 500; // ids 501..1,000
+const CREATE_CLIENTS = 8;
+const SMALL = SEQUENTIAL_CREATES + CONCURRENT_CREATES; // 1,000
+const LARGE = 100_000;
+const INSERT_BATCH = 10_000;
+const CONCURRENCY = 50;
+const WARMUP_MS = 2_000;
+const MEASURE_MS = 10_000;
+const ROUNDS = 2; // Arca, bare, Arca, bare
+const LIST_WARMUP = 30;
+const LIST_RUNS = 300;
+const PAGE_SIZE = 10;
+const DEEP_PAGE = 5_000;
+const COLD_STARTS = 3;
+const RSS_SAMPLE_MS = 25;
+const CHECK_EVERY = 10; // parse and check every 10th load response in full
+const QUIET_IDLE_PERCENT = 90;
+const QUIET_MAX_WAIT_MS = 30_000;
+const COMPACT_THRESHOLD_BYTES = 64 * 1024 * 1024; // engine.ts, compactAfterBytes
+const ADMIN_PASSWORD = "bench-admin-password";
+const DB_NAME = "arca"; // MONGODB_DB's default; both apps use it
+const CLOCK_TICK_MICROS = 10_000; // USER_HZ = 100 on Linux
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const ARCA_MAIN = join(ROOT, "dist", "src", "main.js");
+const THIS_SCRIPT = fileURLToPath(import.meta.url);
+
+// ---------------------------------------------------------------------------------------------
+// Helpers (the approach of bench-engine.ts: nearest-rank percentiles, /proc for RSS and CPU)
+
+interface LatencyStats {
+  runs: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  mean: number;
+  min: number;
+  max: number;
+}
+
+/** Nearest-rank percentiles over the samples, in milliseconds. */
+function latencyStats(samples: number[]): LatencyStats {
+  const sorted = Float64Array.from(samples).sort();
+  const rank = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+  return {
+    runs: sorted.length,
+    p50: rank(50),
+    p95: rank(95),
+    p99: rank(99),
+    mean: sorted.reduce((sum, v) => sum + v, 0) / sorted.length,
+    min: sorted[0],
+    max: sorted[sorted.length - 1],
+  };
+}
+
+const median = (values: number[]) => latencyStats(values).p50;
+const ms = (v: number) => `${v.toFixed(2)} ms`;
+const ms1 = (v: number) => `${v.toFixed(1)} ms`;
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+const int = (v: number) => Math.round(v).toLocaleString("en-US");
+
+function procMemory(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const field = (name: string) => {
+    const match = new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status);
+    if (!match) throw new Error(`no ${name} in /proc/${pid}/status`);
+    return Number(match[1]) * 1024;
+  };
+  return { rss: field("VmRSS"), hwm: field("VmHWM") };
+}
+
+/** Samples VmRSS of a process every few milliseconds and keeps the peak. */
+class RssSampler {
+  peak = 0;
+  samples = 0;
+  private timer: NodeJS.Timeout | undefined;
+  constructor(private readonly pid: number) {}
+  start(): this {
+    this.sample();
+    this.timer = setInterval(() => this.sample(), RSS_SAMPLE_MS);
+    return this;
+  }
+  stop(): number {
+    clearInterval(this.timer);
+    this.sample();
+    return this.peak;
+  }
+  private sample(): void {
+    try {
+      this.peak = Math.max(this.peak, procMemory(this.pid).rss);
+      this.samples++;
+    } catch {
+      // the process is gone
+    }
+  }
+}
+
+/** utime + stime (+ reaped children's when `withChildren`) of a process, in clock ticks. */
+function processTicks(pid: number | "self", withChildren: boolean): number {
+  const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ").map(Number);
+  const [utime, stime, cutime, cstime] = fields.slice(11, 15);
+  return utime + stime + (withChildren ? cutime + cstime : 0);
+}
+
+function safeTicks(pid: number): number {
+  try {
+    return processTicks(pid, false);
+  } catch {
+    return 0; // exited; counted once reaped
+  }
+}
+
+function machineTicks(): { busy: number; total: number } {
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+  const busy = user + nice + system + irq + softirq + (steal ?? 0);
+  return { busy, total: busy + idle + iowait };
+}
+
+/** Share of the machine's CPU used by processes other than this one and its live children, over a window. */
+function cpuWindow(livePids: () => number[]): () => number {
+  const own = () => processTicks("self", true) + livePids().reduce((sum, pid) => sum + safeTicks(pid), 0);
+  const machine0 = machineTicks();
+  const own0 = own();
+  return () => {
+    const machine1 = machineTicks();
+    const total = machine1.total - machine0.total;
+    const busy = machine1.busy - machine0.busy;
+    return total > 0 ? Math.max(0, (100 * (busy - (own() - own0))) / total) : 0;
+  };
+}
+
+/** Waits (at most QUIET_MAX_WAIT_MS) for a 3 s window in which the machine is ≥ 90 % idle. */
+async function waitForQuiet(): Promise<{ idlePercent: number; waitedMs: number }> {
+  const t0 = performance.now();
+  let idlePercent = 0;
+  while (true) {
+    const a = machineTicks();
+    await sleep(3_000);
+    const b = machineTicks();
+    idlePercent = b.total > a.total ? 100 - (100 * (b.busy - a.busy)) / (b.total - a.total) : 100;
+    const waitedMs = performance.now() - t0;
+    if (idlePercent >= QUIET_IDLE_PERCENT || waitedMs >= QUIET_MAX_WAIT_MS) return { idlePercent, waitedMs };
+    log(`machine only ${idlePercent.toFixed(0)} % idle; waiting`);
+  }
+}
+
+function check(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(`benchmark sanity check failed: ${message}`);
+}
+
+function log(line: string): void {
+  process.stderr.write(`[bench] ${line}\n`);
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createNetServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+    probe.once("error", fail);
+  });
+}
+
+async function listDir(dir: string): Promise<Array<{ name: string; bytes: number }>> {
+  const names = (await readdir(dir)).sort();
+  const files = await Promise.all(
+    names.map(async (name) => {
+      try {
+        return { name, bytes: (await stat(join(dir, name))).size };
+      } catch {
+        return undefined; // renamed or deleted meanwhile (compaction)
+      }
+    }),
+  );
+  return files.filter((f): f is { name: string; bytes: number } => f !== undefined);
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP client
+
+interface HttpAnswer {
+  status: number;
+  body: string;
+}
+
+function httpCall(agent: http.Agent, port: number, method: string, path: string, headers: http.OutgoingHttpHeaders = {}, body?: string): Promise<HttpAnswer> {
+  return new Promise((done, fail) => {
+    const req = http.request({ agent, host: "127.0.0.1", port, method, path, headers: body === undefined ? headers : { ...headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+      res.on("error", fail);
+    });
+    req.on("error", fail);
+    req.end(body);
+  });
+}
+
+async function httpJson(agent: http.Agent, port: number, method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; json: any }> {
+  const answer = await httpCall(agent, port, method, path, token ? { "X-ArchivesSpace-Session": token } : {}, body === undefined ? undefined : JSON.stringify(body));
+  let json: unknown;
+  try {
+    json = JSON.parse(answer.body);
+  } catch {
+    json = answer.body;
+  }
+  return { status: answer.status, json };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Child processes
+
+interface ServiceProcess {
+  pid: number;
+  child: ChildProcess;
+  port: number;
+  /** spawn() until the "listening on" line. */
+  startMillis: number;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => child.once("exit", () => done()));
+}
+
+/** Starts `node <nodeArgs> <entry> <args>` and waits for "listening on" on its stdout. */
+async function startService(name: string, nodeArgs: string[], entry: string, args: string[], env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
+  const port = await freePort();
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [...nodeArgs, entry, ...args], { env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  const keep = (chunk: Buffer) => (out = (out + chunk.toString()).slice(-8_000));
+  child.stderr!.on("data", keep);
+  return new Promise((done, fail) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      fail(new Error(`${name} did not start within 60 s: ${out}`));
+    }, 60_000);
+    const onExit = (code: number | null, signal: string | null) => {
+      clearTimeout(timer);
+      fail(new Error(`${name} exited (${signal ?? code}) before listening: ${out}`));
+    };
+    child.once("exit", onExit);
+    let listening = false;
+    child.stdout!.on("data", (chunk: Buffer) => {
+      keep(chunk);
+      if (listening || !out.includes("listening on")) return;
+      listening = true;
+      const startMillis = performance.now() - t0;
+      clearTimeout(timer);
+      child.off("exit", onExit);
+      done({
+        pid: child.pid!,
+        child,
+        port,
+        startMillis,
+        output: () => out,
+        async stop() {
+          if (child.exitCode !== null || child.signalCode !== null) return;
+          child.kill("SIGTERM");
+          const killer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+          await exited(child);
+          clearTimeout(killer);
+        },
+      });
+    });
+  });
+}
+
+function startArca(engineUri: string, dataDir: string, nodeArgs: string[] = []): Promise<ServiceProcess> {
+  return startService("arca", nodeArgs, ARCA_MAIN, [], { MONGODB_URI: engineUri, DATA_DIR: dataDir, ADMIN_PASSWORD, MONGODB_DB: DB_NAME });
+}
+
+function startBare(engineUri: string): Promise<ServiceProcess> {
+  return startService("bare app", [], THIS_SCRIPT, ["--bare-server"], { MONGODB_URI: engineUri, MONGODB_DB: DB_NAME });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bare baseline: express 5 + mongoose, the same lookup Arca's read does (locate.ts,
+// findStored: `collection.findOne({id, repo_id})` on mongoose's raw collection, a plain
+// object), answered with res.json. No auth, no repository check, no shaping.
+
+async function bareServer(): Promise<void> {
+  const connection = await mongoose.createConnection(process.env.MONGODB_URI!, { dbName: process.env.MONGODB_DB ?? DB_NAME }).asPromise();
+  const accessions = connection.collection("accessions");
+  const app = express();
+  app.get("/repositories/:repo/accessions/:id", async (req, res) => {
+    const doc = await accessions.findOne({ id: Number(req.params.id), repo_id: Number(req.params.repo) });
+    if (!doc) {
+      res.status(404).json({ error: "Accession not found" });
+      return;
+    }
+    res.json(doc);
+  });
+  const host = process.env.HOST ?? "127.0.0.1";
+  const port = Number(process.env.PORT);
+  const server = app.listen(port, host, () => process.stdout.write(`bare: listening on ${host}:${port}\n`));
+  const stop = () => server.close(() => void connection.close().then(() => process.exit(0)));
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load: CONCURRENCY workers over one keep-alive agent, WARMUP_MS then MEASURE_MS.
+
+interface LoadResult {
+  target: "arca" | "bare";
+  requests: number;
+  seconds: number;
+  reqPerSec: number;
+  latency: LatencyStats;
+  errors: number;
+  checked: number;
+  /** CPU per request, µs, from /proc/<pid>/stat (app, engine) and process.cpuUsage() (this client). */
+  cpuPerRequestMicros: { app: number; engine: number; client: number };
+  /** Each process's CPU over the window, in % of one core. */
+  cpuPercentOfCore: { app: number; engine: number; client: number };
+  otherCpuPercent: number;
+  appRssPeak: number;
+  rssSamples: number;
+  /** CLOCK_MONOTONIC at the window's ends, µs (to cut a --cpu-prof profile to the window). */
+  monotonicWindowMicros: [number, number];
+}
+
+async function loadRun(target: "arca" | "bare", app: ServiceProcess, engine: EngineProcess, token: string | undefined, ids: number): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const headers: http.OutgoingHttpHeaders = token ? { "X-ArchivesSpace-Session": token } : {};
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let errors = 0;
+  let checked = 0;
+  let firstError = "";
+  let stopped = false;
+  const sampler = new RssSampler(app.pid).start();
+
+  type Snapshot = { t: number; mono: number; app: number; engine: number; client: NodeJS.CpuUsage; other: () => number };
+  const snapshot = (): Snapshot => ({
+    t: performance.now(),
+    mono: Number(process.hrtime.bigint() / 1000n),
+    app: safeTicks(app.pid),
+    engine: safeTicks(engine.pid),
+    client: process.cpuUsage(),
+    other: cpuWindow(() => [app.pid, engine.pid]),
+  });
+  let begin: Snapshot | undefined;
+  let end: { t: number; mono: number; app: number; engine: number; client: NodeJS.CpuUsage; other: number } | undefined;
+  const windowDone = new Promise<void>((done) => {
+    setTimeout(() => {
+      begin = snapshot();
+      setTimeout(() => {
+        const s = snapshot();
+        end = { ...s, other: begin!.other() };
+        stopped = true;
+        done();
+      }, MEASURE_MS);
+    }, WARMUP_MS);
+  });
+
+  const checkBody = (id: number, body: string): boolean => {
+    const doc = JSON.parse(body) as Record<string, unknown>;
+    return target === "arca" ? doc.uri === `/repositories/${REPO_ID}/accessions/${id}` && typeof doc.title === "string" : doc.id === id && doc.repo_id === REPO_ID;
+  };
+
+  const worker = async () => {
+    let n = 0;
+    while (!stopped) {
+      const id = 1 + Math.floor(Math.random() * ids);
+      const t0 = performance.now();
+      try {
+        const answer = await httpCall(agent, app.port, "GET", `/repositories/${REPO_ID}/accessions/${id}`, headers);
+        const t1 = performance.now();
+        if (answer.status !== 200) {
+          errors++;
+          firstError ||= `${answer.status} ${answer.body.slice(0, 200)}`;
+          continue;
+        }
+        if (n++ % CHECK_EVERY === 0) {
+          checked++;
+          if (!checkBody(id, answer.body)) {
+            errors++;
+            firstError ||= `wrong record for id ${id}: ${answer.body.slice(0, 200)}`;
+          }
+        }
+        starts.push(t0);
+        ends.push(t1);
+      } catch (error) {
+        errors++;
+        firstError ||= String(error);
+      }
+    }
+  };
+  await Promise.all([windowDone, ...Array.from({ length: CONCURRENCY }, worker)]);
+  agent.destroy();
+  const appRssPeak = sampler.stop();
+  check(begin && end, "the measurement window ran");
+  check(errors === 0, `${target}: ${errors} failed requests (first: ${firstError})`);
+
+  const from = begin.t;
+  const until = end.t;
+  let requests = 0;
+  const samples: number[] = [];
+  for (let i = 0; i < ends.length; i++) {
+    if (ends[i] < from || ends[i] > until) continue;
+    requests++;
+    if (starts[i] >= from) samples.push(ends[i] - starts[i]);
+  }
+  const seconds = (until - from) / 1000;
+  const clientMicros = end.client.user - begin.client.user + end.client.system - begin.client.system;
+  const appMicros = (end.app - begin.app) * CLOCK_TICK_MICROS;
+  const engineMicros = (end.engine - begin.engine) * CLOCK_TICK_MICROS;
+  const result: LoadResult = {
+    target,
+    requests,
+    seconds,
+    reqPerSec: requests / seconds,
+    latency: latencyStats(samples),
+    errors,
+    checked,
+    cpuPerRequestMicros: { app: appMicros / requests, engine: engineMicros / requests, client: clientMicros / requests },
+    cpuPercentOfCore: { app: appMicros / 1e4 / seconds, engine: engineMicros / 1e4 / seconds, client: clientMicros / 1e4 / seconds },
+    otherCpuPercent: end.other,
+    appRssPeak,
+    rssSamples: sampler.samples,
+    monotonicWindowMicros: [begin.mono, end.mono],
+  };
+  log(
+    `GET load, ${target}: ${int(result.reqPerSec)} req/s, p50 ${ms(result.latency.p50)}, p99 ${ms(result.latency.p99)}; CPU/req app ${int(result.cpuPerRequestMicros.app)} µs, engine ${int(result.cpuPerRequestMicros.engine)} µs, client ${int(result.cpuPerRequestMicros.client)} µs; other CPU ${result.otherCpuPercent.toFixed(0)} %`,
+  );
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data
+
+const SURNAMES = ["Abbott", "Baptiste", "Castellanos", "Delacroix", "Eriksen", "Fairweather", "Gallagher", "Hargreaves", "Ibarra", "Jablonski", "Kowalczyk", "Lindqvist"];
+const SUBJECTS = ["correspondence and diaries", "business records", "photographs and negatives", "sermons and lecture notes", "architectural drawings", "oral history recordings"];
+
+/** An accession as a cataloguer would enter it (~1 KB of JSON). */
+function accessionBody(i: number): Record<string, unknown> {
+  const year = 1850 + (i % 150);
+  const family = SURNAMES[i % SURNAMES.length];
+  const subject = SUBJECTS[i % SUBJECTS.length];
+  const month = String(1 + (i % 12)).padStart(2, "0");
+  const day = String(1 + (i % 28)).padStart(2, "0");
+  return {
+    title: `${family} family papers, ${year}-${year + 20} (accession ${i})`,
+    id_0: "2026",
+    id_1: String(i).padStart(6, "0"),
+    accession_date: `2026-${month}-${day}`,
+    acquisition_type: "gift",
+    resource_type: "papers",
+    publish: i % 5 !== 0,
+    content_description: `The ${family} family papers comprise ${subject}, ledgers, clippings and printed ephemera documenting three generations of the family and their business and civic life between ${year} and ${year + 20}. Includes letters exchanged with relatives abroad, and a small number of photographs.`,
+    condition_description: "Good; some foxing on early letters. Two ledgers have detached boards.",
+    provenance: `Donated by a descendant of the ${family} family in 2026.`,
+    dates: [{ date_type: "inclusive", label: "creation", begin: String(year), end: String(year + 20), expression: `${year}-${year + 20}` }],
+    extents: [{ portion: "whole", number: String(1 + (i % 40)), extent_type: "linear_feet", container_summary: `${2 + (i % 30)} record cartons` }],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Results
+
+interface Row {
+  section: string;
+  measurement: string;
+  result: string;
+  target?: string;
+  met?: boolean;
+  otherCpu?: number;
+}
+
+function markdownTable(rows: Row[]): string {
+  const escape = (s: string) => s.replace(/\|/g, "\\|");
+  const lines = ["| # | Measurement | Result | Target | Met? | Other CPU |", "|---|---|---|---|---|---|"];
+  for (const r of rows) {
+    const met = r.met === undefined ? "" : r.met ? "yes" : "**NO**";
+    const other = r.otherCpu === undefined ? "" : `${r.otherCpu.toFixed(0)}%`;
+    lines.push(`| ${r.section} | ${escape(r.measurement)} | ${escape(r.result)} | ${escape(r.target ?? "")} | ${met} | ${other} |`);
+  }
+  return lines.join("\n");
+}
+
+function machineFacts(command: string) {
+  return {
+    cpu: os.cpus()[0]?.model ?? "unknown",
+    cores: os.cpus().length,
+    totalMemory: mib(os.totalmem()),
+    node: process.version,
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    command,
+    argv: process.argv.join(" "),
+    loadAverageAtStart: os.loadavg().map((v) => Number(v.toFixed(2))),
+  };
+}
+
+async function writeResults(name: string, raw: unknown): Promise<string> {
+  const out = join(os.tmpdir(), "arca-bench-results", name);
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(out, `${JSON.stringify(raw, null, 2)}\n`);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared set-up: engine, Arca, login, repository, accessions
+
+interface Setup {
+  scratch: string;
+  engine: EngineProcess;
+  arca: ServiceProcess;
+  agent: http.Agent;
+  token: string;
+  creates: { sequential: { seconds: number; latency: LatencyStats }; concurrent: { seconds: number; latency: LatencyStats } };
+  arcaIdleRss: number;
+  otherCpu: Record<string, number>;
+  livePids: Set<number>;
+}
+
+async function setUp(arcaNodeArgs: string[] = []): Promise<Setup> {
+  const scratch = await mkdtemp(join(os.tmpdir(), "arca-bench-service-"));
+  const livePids = new Set<number>();
+  const otherCpu: Record<string, number> = {};
+  const phase = () => {
+    const done = cpuWindow(() => [...livePids]);
+    return (name: string) => (otherCpu[name] = Number(done().toFixed(1)));
+  };
+  const engine = await spawnEngine({ dataDir: join(scratch, "engine"), port: 0, fsync: "always", startTimeoutMs: 60_000 });
+  livePids.add(engine.pid);
+  log(`engine pid ${engine.pid} at ${engine.uri}; scratch ${scratch}`);
+  const arca = await startArca(engine.uri, join(scratch, "arca-data"), arcaNodeArgs);
+  livePids.add(arca.pid);
+  log(`arca pid ${arca.pid} on port ${arca.port}, first start (fresh database, bootstrap) ${ms1(arca.startMillis)}`);
+  await sleep(1_000);
+  const arcaIdleRss = procMemory(arca.pid).rss;
+
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CREATE_CLIENTS });
+  const login = await httpJson(agent, arca.port, "POST", `/users/admin/login?password=${encodeURIComponent(ADMIN_PASSWORD)}&expiring=False`);
+  check(login.status === 200 && typeof login.json?.session === "string", `admin login: ${login.status} ${JSON.stringify(login.json)}`);
+  const token = login.json.session as string;
+  const repo = await httpJson(agent, arca.port, "POST", "/repositories", token, { repo_code: "bench", name: "Bench" });
+  check(repo.status === 200 && repo.json?.id === REPO_ID, `repository: ${repo.status} ${JSON.stringify(repo.json)}`);
+
+  const create = async (i: number): Promise<number> => {
+    const t0 = performance.now();
+    const answer = await httpJson(agent, arca.port, "POST", `/repositories/${REPO_ID}/accessions`, token, accessionBody(i));
+    check(answer.status === 200 && answer.json?.status === "Created", `create accession ${i}: ${answer.status} ${JSON.stringify(answer.json)}`);
+    return performance.now() - t0;
+  };
+  // Creates, sequential: one request in flight.
+  let endPhase = phase();
+  const seqSamples: number[] = [];
+  let t0 = performance.now();
+  for (let i = 1; i <= SEQUENTIAL_CREATES; i++) seqSamples.push(await create(i));
+  const seqSeconds = (performance.now() - t0) / 1000;
+  endPhase("createSequential");
+  // Creates, CREATE_CLIENTS concurrent clients.
+  endPhase = phase();
+  const conSamples: number[] = [];
+  let next = SEQUENTIAL_CREATES + 1;
+  t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CREATE_CLIENTS }, async () => {
+      while (next <= SMALL) conSamples.push(await create(next++));
+    }),
+  );
+  const conSeconds = (performance.now() - t0) / 1000;
+  endPhase("createConcurrent");
+  const all = await httpJson(agent, arca.port, "GET", `/repositories/${REPO_ID}/accessions?all_ids=True`, token);
+  check(Array.isArray(all.json) && all.json.length === SMALL && all.json[0] === 1 && all.json[SMALL - 1] === SMALL, `ids 1..${SMALL} after the creates`);
+  const creates = {
+    sequential: { seconds: seqSeconds, latency: latencyStats(seqSamples) },
+    concurrent: { seconds: conSeconds, latency: latencyStats(conSamples) },
+  };
+  log(`creates: ${SEQUENTIAL_CREATES} sequential in ${seqSeconds.toFixed(2)} s, ${CONCURRENT_CREATES} with ${CREATE_CLIENTS} clients in ${conSeconds.toFixed(2)} s`);
+  return { scratch, engine, arca, agent, token, creates, arcaIdleRss, otherCpu, livePids };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The benchmark
+
+async function bench(): Promise<void> {
+  const startedAt = new Date();
+  const benchStart = performance.now();
+  const machine = machineFacts("npm run bench");
+  const raw: Record<string, unknown> = { startedAt: startedAt.toISOString(), machine };
+  log(`machine: ${JSON.stringify(machine)}`);
+  const quiet = await waitForQuiet();
+  raw.quietBeforeStart = quiet;
+  log(`machine ${quiet.idlePercent.toFixed(0)} % idle before the run (waited ${(quiet.waitedMs / 1000).toFixed(0)} s)`);
+
+  let setup: Setup | undefined;
+  let bare: ServiceProcess | undefined;
+  const extraChildren: ServiceProcess[] = [];
+  let client: MongoClient | undefined;
+  try {
+    setup = await setUp();
+    const { engine, arca, agent, token, otherCpu, livePids } = setup;
+    const wholeRun = cpuWindow(() => [...livePids]);
+    const phase = () => {
+      const done = cpuWindow(() => [...livePids]);
+      return (name: string) => (otherCpu[name] = Number(done().toFixed(1)));
+    };
+
+    // --- List pages at 1k (sequential, interleaved like bench-engine's measureInterleaved).
+    const listPage = async (page: number) => {
+      const answer = await httpCall(agent, arca.port, "GET", `/repositories/${REPO_ID}/accessions?page=${page}&page_size=${PAGE_SIZE}`, { "X-ArchivesSpace-Session": token });
+      if (answer.status !== 200) throw new Error(`list page ${page}: ${answer.status} ${answer.body.slice(0, 200)}`);
+      return answer.body;
+    };
+    const checkPage = async (page: number, total: number) => {
+      const envelope = JSON.parse(await listPage(page)) as { total: number; this_page: number; results: Array<{ uri: string }> };
+      const firstId = (page - 1) * PAGE_SIZE + 1;
+      check(envelope.total === total && envelope.this_page === page && envelope.results.length === PAGE_SIZE, `page ${page}: total ${envelope.total}, ${envelope.results.length} results`);
+      check(envelope.results[0].uri === `/repositories/${REPO_ID}/accessions/${firstId}`, `page ${page} starts at id ${firstId} (got ${envelope.results[0].uri})`);
+    };
+    const measurePages = async (pages: number[]): Promise<LatencyStats[]> => {
+      for (let i = 0; i < LIST_WARMUP; i++) for (const p of pages) await listPage(p);
+      const samples: number[][] = pages.map(() => []);
+      for (let i = 0; i < LIST_RUNS; i++) {
+        for (let j = 0; j < pages.length; j++) {
+          const k = (i + j) % pages.length;
+          const t0 = performance.now();
+          await listPage(pages[k]);
+          samples[k].push(performance.now() - t0);
+        }
+      }
+      return samples.map(latencyStats);
+    };
+    const lastSmallPage = SMALL / PAGE_SIZE;
+    await checkPage(1, SMALL);
+    await checkPage(lastSmallPage, SMALL);
+    let endPhase = phase();
+    const [list1k, list1kLast] = await measurePages([1, lastSmallPage]);
+    endPhase("list1k");
+    log(`list at 1k: page 1 p50 ${ms(list1k.p50)}, page ${lastSmallPage} p50 ${ms(list1kLast.p50)}`);
+
+    // --- GET load: Arca and the bare app, alternating.
+    bare = await startBare(engine.uri);
+    livePids.add(bare.pid);
+    log(`bare app pid ${bare.pid} on port ${bare.port}`);
+    const probe = await httpCall(agent, bare.port, "GET", `/repositories/${REPO_ID}/accessions/1`);
+    check(probe.status === 200 && (JSON.parse(probe.body) as { id: number }).id === 1, `bare app answers accession 1: ${probe.status}`);
+    const arcaProbe = await httpJson(agent, arca.port, "GET", `/repositories/${REPO_ID}/accessions/1`, token);
+    check(arcaProbe.status === 200, `arca answers accession 1: ${arcaProbe.status}`);
+    raw.sampleResponses = { arcaBytes: Buffer.byteLength(JSON.stringify(arcaProbe.json)), bareBytes: Buffer.byteLength(probe.body), arca: arcaProbe.json, bare: JSON.parse(probe.body) };
+    const arcaRuns: LoadResult[] = [];
+    const bareRuns: LoadResult[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      arcaRuns.push(await loadRun("arca", arca, engine, token, SMALL));
+      bareRuns.push(await loadRun("bare", bare, engine, undefined, SMALL));
+    }
+    raw.load = { arca: arcaRuns, bare: bareRuns };
+
+    // --- 99k more accessions straight into the collection, in Arca's stored shape.
+    client = new MongoClient(engine.uri, { maxPoolSize: 1 });
+    await client.connect();
+    const db = client.db(DB_NAME);
+    const accessions = db.collection("accessions");
+    const template = await accessions.findOne({ repo_id: REPO_ID, id: 1 });
+    check(template, "accession 1 is stored");
+    const { _id: _ignored, ...shape } = template;
+    raw.storedShape = Object.keys(shape);
+    endPhase = phase();
+    const tInsert = performance.now();
+    for (let start = SMALL + 1; start <= LARGE; start += INSERT_BATCH) {
+      const batch: Document[] = [];
+      for (let k = start; k < Math.min(start + INSERT_BATCH, LARGE + 1); k++) {
+        batch.push({ ...shape, id: k, id_1: String(k).padStart(6, "0"), title: `${SURNAMES[k % SURNAMES.length]} family papers (accession ${k})` });
+      }
+      await accessions.insertMany(batch);
+    }
+    await db.collection<{ _id: string; seq: number }>("arca_counters").updateOne({ _id: "accession" }, { $set: { seq: LARGE } });
+    const insertSeconds = (performance.now() - tInsert) / 1000;
+    endPhase("bulkInsert");
+    check((await accessions.countDocuments({ repo_id: REPO_ID })) === LARGE, `${LARGE} accessions after the bulk insert`);
+    log(`bulk insert of ${LARGE - SMALL} accessions: ${insertSeconds.toFixed(1)} s`);
+    // The insert grows the journal past the engine's compaction threshold; let the snapshot
+    // land before timing, so compaction is not charged to the 100k list.
+    const dataDir = join(setup.scratch, "engine");
+    let files = await listDir(dataDir);
+    const journalBytes = () => files.filter((f) => /^journal\.\d+\.log$/.test(f.name)).reduce((s, f) => s + f.bytes, 0);
+    const settled = () => files.some((f) => /^snapshot\.\d+\.bson$/.test(f.name)) && files.filter((f) => /^journal\.\d+\.log$/.test(f.name)).length === 1 && !files.some((f) => f.name.endsWith(".tmp"));
+    const tCompact = performance.now();
+    if (journalBytes() >= COMPACT_THRESHOLD_BYTES || files.some((f) => f.name.startsWith("snapshot."))) {
+      for (let waited = 0; waited < 60_000 && !settled(); waited += 200) {
+        await sleep(200);
+        files = await listDir(dataDir);
+      }
+    }
+    raw.compaction = { waitedMillis: performance.now() - tCompact, files };
+    log(`engine files: ${files.map((f) => `${f.name} (${int(f.bytes)} B)`).join(", ")}`);
+
+    // --- List pages at 100k.
+    await checkPage(1, LARGE);
+    await checkPage(DEEP_PAGE, LARGE);
+    const last = await httpJson(agent, arca.port, "GET", `/repositories/${REPO_ID}/accessions/${LARGE}`, token);
+    check(last.status === 200 && last.json.uri === `/repositories/${REPO_ID}/accessions/${LARGE}`, `accession ${LARGE} reads through Arca`);
+    endPhase = phase();
+    const [list100k, list100kDeep] = await measurePages([1, DEEP_PAGE]);
+    endPhase("list100k");
+    log(`list at 100k: page 1 p50 ${ms(list100k.p50)}, page ${DEEP_PAGE} p50 ${ms(list100kDeep.p50)}`);
+    raw.list = { page1_1k: list1k, [`page${lastSmallPage}_1k`]: list1kLast, page1_100k: list100k, [`page${DEEP_PAGE}_100k`]: list100kDeep };
+    const engineRss = procMemory(engine.pid);
+    raw.engineRssAt100k = engineRss;
+
+    // --- Cold starts against the existing engine (100k accessions in it).
+    await bare.stop();
+    livePids.delete(bare.pid);
+    await arca.stop();
+    livePids.delete(arca.pid);
+    endPhase = phase();
+    const coldStarts: number[] = [];
+    for (let i = 0; i < COLD_STARTS; i++) {
+      const started = await startArca(engine.uri, join(setup.scratch, "arca-data"));
+      extraChildren.push(started);
+      coldStarts.push(started.startMillis);
+      await started.stop();
+    }
+    endPhase("coldStart");
+    raw.coldStartMillis = coldStarts;
+    log(`cold starts: ${coldStarts.map(ms1).join(", ")}`);
+
+    // ------------------------------------------------------------------------------------------
+    // Rows
+    const rows: Row[] = [];
+    const { creates } = setup;
+    const createResult = (c: { seconds: number; latency: LatencyStats }, n: number) =>
+      `${int(n / c.seconds)} creates/s (${n} in ${c.seconds.toFixed(2)} s; p50 ${ms(c.latency.p50)}, p99 ${ms(c.latency.p99)})`;
+    rows.push({ section: "1", measurement: "create accession (POST), sequential", result: createResult(creates.sequential, SEQUENTIAL_CREATES), otherCpu: otherCpu.createSequential });
+    rows.push({ section: "1", measurement: `create accession (POST), ${CREATE_CLIENTS} concurrent clients`, result: createResult(creates.concurrent, CONCURRENT_CREATES), otherCpu: otherCpu.createConcurrent });
+    const runText = (r: LoadResult) => `${int(r.reqPerSec)} req/s, p50 ${ms(r.latency.p50)}, p99 ${ms(r.latency.p99)}`;
+    const cpuText = (r: LoadResult) => `CPU/req app ${int(r.cpuPerRequestMicros.app)} µs, engine ${int(r.cpuPerRequestMicros.engine)} µs, client ${int(r.cpuPerRequestMicros.client)} µs`;
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const r of [arcaRuns[round], bareRuns[round]]) {
+        rows.push({ section: "3", measurement: `GET accession, ${r.target === "arca" ? "Arca" : "bare"}, run ${round + 1}`, result: `${runText(r)} (${int(r.requests)} req; ${cpuText(r)})`, otherCpu: r.otherCpuPercent });
+      }
+    }
+    const arcaRps = median(arcaRuns.map((r) => r.reqPerSec));
+    const bareRps = median(bareRuns.map((r) => r.reqPerSec));
+    // Median of two runs = the lower (nearest rank); say so, and give both.
+    const arcaP99 = median(arcaRuns.map((r) => r.latency.p99));
+    const bareP99 = median(bareRuns.map((r) => r.latency.p99));
+    const arcaP50 = median(arcaRuns.map((r) => r.latency.p50));
+    const bareP50 = median(bareRuns.map((r) => r.latency.p50));
+    rows.push({ section: "3", measurement: "GET accession, Arca (median of runs)", result: `${int(arcaRps)} req/s, p50 ${ms(arcaP50)}, p99 ${ms(arcaP99)}` });
+    rows.push({ section: "3", measurement: "GET accession, bare (median of runs)", result: `${int(bareRps)} req/s, p50 ${ms(bareP50)}, p99 ${ms(bareP99)}` });
+    rows.push({ section: "3", measurement: "throughput Arca / bare", result: `${((100 * arcaRps) / bareRps).toFixed(0)} %`, target: ">= 60 %", met: arcaRps >= 0.6 * bareRps });
+    rows.push({ section: "3", measurement: "p99 Arca / bare", result: `${(arcaP99 / bareP99).toFixed(2)}x`, target: "<= 2x", met: arcaP99 <= 2 * bareP99 });
+    const pct = (s: LatencyStats) => `p50 ${ms(s.p50)} / p95 ${ms(s.p95)} (p99 ${ms(s.p99)})`;
+    const flat = (s: LatencyStats) => s.p50 <= 2 * list1k.p50;
+    rows.push({ section: "4", measurement: "list page 1, 1k accessions", result: pct(list1k), otherCpu: otherCpu.list1k });
+    rows.push({ section: "4", measurement: `list page ${lastSmallPage} (last), 1k accessions`, result: pct(list1kLast), otherCpu: otherCpu.list1k });
+    rows.push({ section: "4", measurement: "list page 1, 100k accessions", result: `${pct(list100k)}; p50 = ${(list100k.p50 / list1k.p50).toFixed(2)}x 1k`, target: "flat: p50 <= 2x 1k page 1", met: flat(list100k), otherCpu: otherCpu.list100k });
+    rows.push({ section: "4", measurement: `list page ${DEEP_PAGE.toLocaleString("en-US")}, 100k accessions`, result: `${pct(list100kDeep)}; p50 = ${(list100kDeep.p50 / list1k.p50).toFixed(2)}x 1k`, target: "flat: p50 <= 2x 1k page 1", met: flat(list100kDeep), otherCpu: otherCpu.list100k });
+    rows.push({ section: "4", measurement: `bulk insert of ${int(LARGE - SMALL)} accessions (driver)`, result: `${insertSeconds.toFixed(1)} s; then ${ms1((raw.compaction as { waitedMillis: number }).waitedMillis)} waiting for the engine's compaction`, otherCpu: otherCpu.bulkInsert });
+    rows.push({ section: "5", measurement: "Arca RSS idle", result: mib(setup.arcaIdleRss) });
+    rows.push({ section: "5", measurement: "Arca RSS peak under GET load", result: `${mib(Math.max(...arcaRuns.map((r) => r.appRssPeak)))} (bare app: ${mib(Math.max(...bareRuns.map((r) => r.appRssPeak)))})` });
+    rows.push({ section: "5", measurement: "Arca cold start (spawn -> listening)", result: `mean ${ms1(coldStarts.reduce((a, b) => a + b, 0) / coldStarts.length)} (${coldStarts.map(ms1).join(", ")}); first start on the empty database ${ms1(arca.startMillis)}`, otherCpu: otherCpu.coldStart });
+
+    const totalSeconds = (performance.now() - benchStart) / 1000;
+    const loadAtEnd = os.loadavg().map((v) => Number(v.toFixed(2)));
+    otherCpu.wholeRun = Number(wholeRun().toFixed(1));
+    Object.assign(raw, {
+      creates,
+      otherCpuPercentByPhase: otherCpu,
+      arcaIdleRss: setup.arcaIdleRss,
+      arcaFirstStartMillis: arca.startMillis,
+      rows,
+      medians: { arcaRps, bareRps, arcaP50, bareP50, arcaP99, bareP99 },
+      targets: rows.filter((r) => r.target).map((r) => ({ measurement: r.measurement, target: r.target, met: r.met })),
+      totalSeconds,
+      loadAverageAtEnd: loadAtEnd,
+    });
+    const out = await writeResults("service.json", raw);
+
+    const header = [
+      `## Service benchmark (${startedAt.toISOString()})`,
+      "",
+      `- Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.totalMemory} RAM, ${machine.platform}`,
+      `- Node ${machine.node}; command: \`${machine.command}\` (${machine.argv})`,
+      `- One engine (spawnEngine, fsync always, fresh temp dir), Arca (\`node dist/src/main.js\`, MONGODB_URI = the engine over TCP) and the bare app as child processes; load generator in this process; 127.0.0.1 only`,
+      `- GET load: ${CONCURRENCY} keep-alive connections, ${CONCURRENCY} workers, ${WARMUP_MS / 1000} s warm-up + ${MEASURE_MS / 1000} s measured, Arca/bare alternating x${ROUNDS}; random ids 1..${SMALL}; every response checked for status 200, every ${CHECK_EVERY}th parsed and checked`,
+      `- Load average (1/5/15 min) at start ${machine.loadAverageAtStart.join(" / ")}, at end ${loadAtEnd.join(" / ")}; machine ${quiet.idlePercent.toFixed(0)} % idle just before the run; other processes used ${otherCpu.wholeRun.toFixed(0)} % of the machine over the run`,
+      `- Total run time: ${totalSeconds.toFixed(1)} s; JSON: ${out}`,
+      "",
+    ].join("\n");
+    process.stdout.write(`${header}${markdownTable(rows)}\n`);
+    const missed = rows.filter((r) => r.target && !r.met);
+    process.stdout.write(missed.length === 0 ? "\nAll targets met.\n" : `\nTargets missed: ${missed.map((r) => r.measurement).join("; ")}\n`);
+  } finally {
+    await client?.close().catch(() => undefined);
+    setup?.agent.destroy();
+    for (const p of [bare, setup?.arca, ...extraChildren]) await p?.stop().catch(() => undefined);
+    await setup?.engine.stop().catch(() => undefined);
+    if (setup) await rm(setup.scratch, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// --profile: one Arca load run under `node --cpu-prof`, summarised by function and by package
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  hitCount?: number;
+  children?: number[];
+}
+
+interface CpuProfile {
+  nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Where a frame's code lives: an Arca source file, an npm package, node itself, or V8's pseudo-frames. */
+function frameHome(url: string, functionName: string): string {
+  if (!url) return functionName.startsWith("(") ? functionName : "(native)";
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) return pkg[1];
+  if (url.startsWith("node:")) return "node (built-in modules)";
+  const own = /\/dist\/(src\/.*)$/.exec(url);
+  if (own) return `arca ${own[1].replace(/\.js$/, ".ts")}`;
+  return url;
+}
+
+function frameName(node: ProfileNode): string {
+  const { functionName, url, lineNumber } = node.callFrame;
+  const name = functionName || "(anonymous)";
+  if (!url) return name;
+  const short = url.replace(/^file:\/\//, "").replace(/^.*\/node_modules\//, "").replace(/^.*\/dist\//, "").replace(/\.js$/, url.includes("/dist/src/") ? ".ts" : ".js");
+  return `${name} ${short}:${lineNumber + 1}`;
+}
+
+interface ProfileSummary {
+  windowMicros: number;
+  sampledMicros: number;
+  cutToWindow: boolean;
+  byPackageSelf: Array<{ home: string; ms: number; percent: number }>;
+  selfTop: Array<{ fn: string; ms: number; percent: number }>;
+  inclusiveTop: Array<{ fn: string; ms: number; percent: number }>;
+  byNearestArcaFrame: Array<{ fn: string; ms: number; percent: number }>;
+}
+
+function summariseProfile(profile: CpuProfile, window: [number, number] | undefined): ProfileSummary {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  // Self time per node, from the samples inside the window (sample timestamps are CLOCK_MONOTONIC µs).
+  const self = new Map<number, number>();
+  let t = profile.startTime;
+  let inWindow = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    t += profile.timeDeltas[i];
+    // A sample's time is the interval until the next sample.
+    const dt = i + 1 < profile.timeDeltas.length ? profile.timeDeltas[i + 1] : 0;
+    if (window && (t < window[0] || t > window[1])) continue;
+    inWindow++;
+    self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + dt);
+  }
+  const cutToWindow = window !== undefined && inWindow > 100;
+  if (window && !cutToWindow) return summariseProfile(profile, undefined);
+  const totalMicros = [...self.values()].reduce((a, b) => a + b, 0);
+  const idleMicros = [...self.entries()].filter(([id]) => byId.get(id)!.callFrame.functionName === "(idle)").reduce((a, [, v]) => a + v, 0);
+  const busy = totalMicros - idleMicros;
+  const pctOf = (micros: number) => Number(((100 * micros) / busy).toFixed(1));
+  const add = (map: Map<string, number>, key: string, v: number) => map.set(key, (map.get(key) ?? 0) + v);
+
+  const selfByFn = new Map<string, number>();
+  const selfByHome = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  const nearestArca = new Map<string, number>();
+  for (const [id, micros] of self) {
+    const node = byId.get(id)!;
+    if (node.callFrame.functionName === "(idle)") continue;
+    add(selfByFn, frameName(node), micros);
+    add(selfByHome, frameHome(node.callFrame.url, node.callFrame.functionName), micros);
+    const seen = new Set<string>();
+    let nearest: string | undefined;
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const frame = byId.get(cur)!;
+      const name = frameName(frame);
+      if (!seen.has(name)) {
+        seen.add(name);
+        add(inclusive, name, micros);
+      }
+      if (nearest === undefined && frame.callFrame.url.includes("/dist/src/")) nearest = name;
+    }
+    add(nearestArca, nearest ?? "(no Arca frame on the stack: express/Ts.ED/driver/node)", micros);
+  }
+  const top = (map: Map<string, number>, n: number) =>
+    [...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([fn, micros]) => ({ fn, ms: Number((micros / 1000).toFixed(1)), percent: pctOf(micros) }));
+  return {
+    windowMicros: window ? window[1] - window[0] : profile.endTime - profile.startTime,
+    sampledMicros: busy,
+    cutToWindow,
+    byPackageSelf: top(selfByHome, 25).map(({ fn, ms: m, percent }) => ({ home: fn, ms: m, percent })),
+    selfTop: top(selfByFn, 30),
+    inclusiveTop: top(inclusive, 45),
+    byNearestArcaFrame: top(nearestArca, 25),
+  };
+}
+
+async function profileRun(): Promise<void> {
+  const startedAt = new Date();
+  const machine = machineFacts("npm run bench -- --profile");
+  log(`machine: ${JSON.stringify(machine)}`);
+  const profDir = await mkdtemp(join(os.tmpdir(), "arca-bench-profile-"));
+  let setup: Setup | undefined;
+  try {
+    setup = await setUp(["--cpu-prof", `--cpu-prof-dir=${profDir}`]);
+    const run = await loadRun("arca", setup.arca, setup.engine, setup.token, SMALL);
+    await setup.arca.stop(); // SIGTERM -> process.exit(0): node writes the profile
+    const files = (await readdir(profDir)).filter((f) => f.endsWith(".cpuprofile"));
+    check(files.length === 1, `one .cpuprofile in ${profDir} (found ${files.join(", ")})`);
+    const profile = JSON.parse(await readFile(join(profDir, files[0]), "utf8")) as CpuProfile;
+    const summary = summariseProfile(profile, run.monotonicWindowMicros);
+    const out = await writeResults("service-profile.json", { startedAt: startedAt.toISOString(), machine, run, summary, profileFile: join(profDir, files[0]) });
+    const table = (title: string, rows: Array<{ fn?: string; home?: string; ms: number; percent: number }>) =>
+      [`### ${title}`, "", "| function / package | ms | % of busy |", "|---|---|---|", ...rows.map((r) => `| ${(r.fn ?? r.home)!.replace(/\|/g, "\\|")} | ${r.ms.toFixed(1)} | ${r.percent.toFixed(1)} |`), ""].join("\n");
+    process.stdout.write(
+      [
+        `## Arca CPU profile (${startedAt.toISOString()})`,
+        "",
+        `- Machine: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; command: \`${machine.command}\``,
+        `- Load run under --cpu-prof: ${int(run.reqPerSec)} req/s, p50 ${ms(run.latency.p50)}, p99 ${ms(run.latency.p99)}; CPU/req app ${int(run.cpuPerRequestMicros.app)} µs, engine ${int(run.cpuPerRequestMicros.engine)} µs, client ${int(run.cpuPerRequestMicros.client)} µs; Arca used ${run.cpuPercentOfCore.app.toFixed(0)} % of a core, engine ${run.cpuPercentOfCore.engine.toFixed(0)} %, client ${run.cpuPercentOfCore.client.toFixed(0)} %; other CPU ${run.otherCpuPercent.toFixed(0)} %`,
+        `- Samples ${summary.cutToWindow ? "cut to the 10 s measured window" : "over the whole process life (could not cut to the window)"}: ${(summary.sampledMicros / 1000).toFixed(0)} ms busy of ${(summary.windowMicros / 1000).toFixed(0)} ms; ${int((summary.sampledMicros / run.requests))} µs of sampled busy time per request`,
+        `- JSON: ${out}; profile: ${join(profDir, files[0])}`,
+        "",
+        table("Self time by package / source file", summary.byPackageSelf),
+        table("Self time by function", summary.selfTop),
+        table("Inclusive time by function", summary.inclusiveTop),
+        table("Self time charged to the nearest Arca frame on the stack", summary.byNearestArcaFrame),
+      ].join("\n"),
+    );
+  } finally {
+    setup?.agent.destroy();
+    await setup?.arca.stop().catch(() => undefined);
+    await setup?.engine.stop().catch(() => undefined);
+    if (setup) await rm(setup.scratch, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const mode = process.argv[2];
+const entry = mode === "--bare-server" ? bareServer : mode === "--profile" ? profileRun : bench;
+entry().catch((error: unknown) => {
+  process.stderr.write(`bench-service failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -47,7 +47,7 @@ const COLD_STARTS = 3;
 const RSS_SAMPLE_MS = 25;
 const CHECK_EVERY = 10; // parse and check every 10th load response in full
 const QUIET_IDLE_PERCENT = 90;
-const QUIET_MAX_WAIT_MS = 30_000;
+const QUIET_MAX_WAIT_MS = 60_000;
 const COMPACT_THRESHOLD_BYTES = 64 * 1024 * 1024; // engine.ts, compactAfterBytes
 const ADMIN_PASSWORD = "bench-admin-password";
 const DB_NAME = "arca"; // MONGODB_DB's default; both apps use it
@@ -85,7 +85,12 @@ function latencyStats(samples: number[]): LatencyStats {
   };
 }
 
-const median = (values: number[]) => latencyStats(values).p50;
+/** The middle value; the mean of the middle two for an even count (two runs: their mean). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
 const ms = (v: number) => `${v.toFixed(2)} ms`;
 const ms1 = (v: number) => `${v.toFixed(1)} ms`;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
@@ -162,18 +167,26 @@ function cpuWindow(livePids: () => number[]): () => number {
   };
 }
 
-/** Waits (at most QUIET_MAX_WAIT_MS) for a 3 s window in which the machine is ≥ 90 % idle. */
-async function waitForQuiet(): Promise<{ idlePercent: number; waitedMs: number }> {
+/**
+ * Waits (at most QUIET_MAX_WAIT_MS) until the machine has been ≥ 90 % idle for two
+ * consecutive 3 s windows: other people's test runs on a shared machine come in bursts.
+ */
+async function waitForQuiet(): Promise<{ idlePercent: number; waitedMs: number; quiet: boolean }> {
   const t0 = performance.now();
-  let idlePercent = 0;
+  let quietWindows = 0;
   while (true) {
     const a = machineTicks();
     await sleep(3_000);
     const b = machineTicks();
-    idlePercent = b.total > a.total ? 100 - (100 * (b.busy - a.busy)) / (b.total - a.total) : 100;
+    const idlePercent = b.total > a.total ? 100 - (100 * (b.busy - a.busy)) / (b.total - a.total) : 100;
+    quietWindows = idlePercent >= QUIET_IDLE_PERCENT ? quietWindows + 1 : 0;
     const waitedMs = performance.now() - t0;
-    if (idlePercent >= QUIET_IDLE_PERCENT || waitedMs >= QUIET_MAX_WAIT_MS) return { idlePercent, waitedMs };
-    log(`machine only ${idlePercent.toFixed(0)} % idle; waiting`);
+    if (quietWindows >= 2) return { idlePercent, waitedMs, quiet: true };
+    if (waitedMs >= QUIET_MAX_WAIT_MS) {
+      log(`the machine did not become quiet within ${QUIET_MAX_WAIT_MS / 1000} s; measuring anyway (see the Other CPU column)`);
+      return { idlePercent, waitedMs, quiet: false };
+    }
+    log(`machine ${idlePercent.toFixed(0)} % idle; waiting for two quiet 3 s windows`);
   }
 }
 
@@ -773,7 +786,6 @@ async function bench(): Promise<void> {
     }
     const arcaRps = median(arcaRuns.map((r) => r.reqPerSec));
     const bareRps = median(bareRuns.map((r) => r.reqPerSec));
-    // Median of two runs = the lower (nearest rank); say so, and give both.
     const arcaP99 = median(arcaRuns.map((r) => r.latency.p99));
     const bareP99 = median(bareRuns.map((r) => r.latency.p99));
     const arcaP50 = median(arcaRuns.map((r) => r.latency.p50));
@@ -816,7 +828,7 @@ async function bench(): Promise<void> {
       `- Node ${machine.node}; command: \`${machine.command}\` (${machine.argv})`,
       `- One engine (spawnEngine, fsync always, fresh temp dir), Arca (\`node dist/src/main.js\`, MONGODB_URI = the engine over TCP) and the bare app as child processes; load generator in this process; 127.0.0.1 only`,
       `- GET load: ${CONCURRENCY} keep-alive connections, ${CONCURRENCY} workers, ${WARMUP_MS / 1000} s warm-up + ${MEASURE_MS / 1000} s measured, Arca/bare alternating x${ROUNDS}; random ids 1..${SMALL}; every response checked for status 200, every ${CHECK_EVERY}th parsed and checked`,
-      `- Load average (1/5/15 min) at start ${machine.loadAverageAtStart.join(" / ")}, at end ${loadAtEnd.join(" / ")}; machine ${quiet.idlePercent.toFixed(0)} % idle just before the run; other processes used ${otherCpu.wholeRun.toFixed(0)} % of the machine over the run`,
+      `- Load average (1/5/15 min) at start ${machine.loadAverageAtStart.join(" / ")}, at end ${loadAtEnd.join(" / ")}; machine ${quiet.idlePercent.toFixed(0)} % idle just before the run (${quiet.quiet ? "two quiet 3 s windows" : "NOT quiet after waiting 60 s"}); other processes used ${otherCpu.wholeRun.toFixed(0)} % of the machine over the run`,
       `- Total run time: ${totalSeconds.toFixed(1)} s; JSON: ${out}`,
       "",
     ].join("\n");
@@ -850,12 +862,20 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-/** Where a frame's code lives: an Arca source file, an npm package, node itself, or V8's pseudo-frames. */
+/**
+ * Where a frame's code lives: an Arca source file, an npm package, a group of node's built-in
+ * modules (async_hooks on its own: AsyncLocalStorage's promise hooks), a native function, or
+ * one of V8's pseudo-frames.
+ */
 function frameHome(url: string, functionName: string): string {
-  if (!url) return functionName.startsWith("(") ? functionName : "(native)";
+  if (!url) return functionName.startsWith("(") ? functionName : `(native) ${functionName || "(anonymous)"}`;
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1];
-  if (url.startsWith("node:")) return "node (built-in modules)";
+  if (url.startsWith("node:")) {
+    if (url.includes("async_hooks")) return "node: async_hooks (AsyncLocalStorage, promise hooks)";
+    const module = url.replace(/^node:(internal\/)?/, "").split("/")[0].replace(/^_?http_?.*$/, "http").replace(/^(stream_base_commons|streams|stream)$/, "streams");
+    return `node: ${module}`;
+  }
   const own = /\/dist\/(src\/.*)$/.exec(url);
   if (own) return `arca ${own[1].replace(/\.js$/, ".ts")}`;
   return url;
@@ -869,17 +889,26 @@ function frameName(node: ProfileNode): string {
   return `${name} ${short}:${lineNumber + 1}`;
 }
 
-interface ProfileSummary {
-  windowMicros: number;
-  sampledMicros: number;
-  cutToWindow: boolean;
-  byPackageSelf: Array<{ home: string; ms: number; percent: number }>;
-  selfTop: Array<{ fn: string; ms: number; percent: number }>;
-  inclusiveTop: Array<{ fn: string; ms: number; percent: number }>;
-  byNearestArcaFrame: Array<{ fn: string; ms: number; percent: number }>;
+interface Ranked {
+  key: string;
+  ms: number;
+  percent: number;
+  /** Per request served in the window. */
+  microsPerRequest: number;
 }
 
-function summariseProfile(profile: CpuProfile, window: [number, number] | undefined): ProfileSummary {
+interface ProfileSummary {
+  windowMicros: number;
+  busyMicros: number;
+  requests: number;
+  cutToWindow: boolean;
+  byHome: Ranked[];
+  selfTop: Ranked[];
+  inclusiveTop: Ranked[];
+  byNearestArcaFrame: Ranked[];
+}
+
+function summariseProfile(profile: CpuProfile, window: [number, number] | undefined, requests: number): ProfileSummary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -896,11 +925,9 @@ function summariseProfile(profile: CpuProfile, window: [number, number] | undefi
     self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + dt);
   }
   const cutToWindow = window !== undefined && inWindow > 100;
-  if (window && !cutToWindow) return summariseProfile(profile, undefined);
-  const totalMicros = [...self.values()].reduce((a, b) => a + b, 0);
-  const idleMicros = [...self.entries()].filter(([id]) => byId.get(id)!.callFrame.functionName === "(idle)").reduce((a, [, v]) => a + v, 0);
-  const busy = totalMicros - idleMicros;
-  const pctOf = (micros: number) => Number(((100 * micros) / busy).toFixed(1));
+  if (window && !cutToWindow) return summariseProfile(profile, undefined, requests);
+  const isIdle = (id: number) => byId.get(id)!.callFrame.functionName === "(idle)";
+  const busy = [...self.entries()].filter(([id]) => !isIdle(id)).reduce((a, [, v]) => a + v, 0);
   const add = (map: Map<string, number>, key: string, v: number) => map.set(key, (map.get(key) ?? 0) + v);
 
   const selfByFn = new Map<string, number>();
@@ -908,8 +935,8 @@ function summariseProfile(profile: CpuProfile, window: [number, number] | undefi
   const inclusive = new Map<string, number>();
   const nearestArca = new Map<string, number>();
   for (const [id, micros] of self) {
+    if (isIdle(id)) continue;
     const node = byId.get(id)!;
-    if (node.callFrame.functionName === "(idle)") continue;
     add(selfByFn, frameName(node), micros);
     add(selfByHome, frameHome(node.callFrame.url, node.callFrame.functionName), micros);
     const seen = new Set<string>();
@@ -923,55 +950,89 @@ function summariseProfile(profile: CpuProfile, window: [number, number] | undefi
       }
       if (nearest === undefined && frame.callFrame.url.includes("/dist/src/")) nearest = name;
     }
-    add(nearestArca, nearest ?? "(no Arca frame on the stack: express/Ts.ED/driver/node)", micros);
+    add(nearestArca, nearest ?? "(no Arca frame on the stack)", micros);
   }
-  const top = (map: Map<string, number>, n: number) =>
-    [...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([fn, micros]) => ({ fn, ms: Number((micros / 1000).toFixed(1)), percent: pctOf(micros) }));
+  const ranked = (map: Map<string, number>, n: number): Ranked[] =>
+    [...map.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([key, micros]) => ({ key, ms: Number((micros / 1000).toFixed(1)), percent: Number(((100 * micros) / busy).toFixed(1)), microsPerRequest: Number((micros / requests).toFixed(1)) }));
   return {
     windowMicros: window ? window[1] - window[0] : profile.endTime - profile.startTime,
-    sampledMicros: busy,
+    busyMicros: busy,
+    requests,
     cutToWindow,
-    byPackageSelf: top(selfByHome, 25).map(({ fn, ms: m, percent }) => ({ home: fn, ms: m, percent })),
-    selfTop: top(selfByFn, 30),
-    inclusiveTop: top(inclusive, 45),
-    byNearestArcaFrame: top(nearestArca, 25),
+    byHome: ranked(selfByHome, 1_000),
+    selfTop: ranked(selfByFn, 30),
+    inclusiveTop: ranked(inclusive, 60),
+    byNearestArcaFrame: ranked(nearestArca, 25),
   };
+}
+
+/** Runs the load against `app` (started with --cpu-prof into `profDir`), stops it, reads its profile. */
+async function profiledLoad(target: "arca" | "bare", app: ServiceProcess, engine: EngineProcess, token: string | undefined, profDir: string) {
+  const run = await loadRun(target, app, engine, token, SMALL);
+  await app.stop(); // SIGTERM -> process.exit(0): node writes the profile on exit
+  const files = (await readdir(profDir)).filter((f) => f.endsWith(".cpuprofile"));
+  check(files.length === 1, `one .cpuprofile in ${profDir} (found ${files.join(", ") || "none"})`);
+  const profileFile = join(profDir, files[0]);
+  const profile = JSON.parse(await readFile(profileFile, "utf8")) as CpuProfile;
+  return { run, summary: summariseProfile(profile, run.monotonicWindowMicros, run.requests), profileFile };
 }
 
 async function profileRun(): Promise<void> {
   const startedAt = new Date();
   const machine = machineFacts("npm run bench -- --profile");
   log(`machine: ${JSON.stringify(machine)}`);
-  const profDir = await mkdtemp(join(os.tmpdir(), "arca-bench-profile-"));
+  const quiet = await waitForQuiet();
+  const arcaDir = await mkdtemp(join(os.tmpdir(), "arca-bench-profile-arca-"));
+  const bareDir = await mkdtemp(join(os.tmpdir(), "arca-bench-profile-bare-"));
   let setup: Setup | undefined;
+  let bare: ServiceProcess | undefined;
   try {
-    setup = await setUp(["--cpu-prof", `--cpu-prof-dir=${profDir}`]);
-    const run = await loadRun("arca", setup.arca, setup.engine, setup.token, SMALL);
-    await setup.arca.stop(); // SIGTERM -> process.exit(0): node writes the profile
-    const files = (await readdir(profDir)).filter((f) => f.endsWith(".cpuprofile"));
-    check(files.length === 1, `one .cpuprofile in ${profDir} (found ${files.join(", ")})`);
-    const profile = JSON.parse(await readFile(join(profDir, files[0]), "utf8")) as CpuProfile;
-    const summary = summariseProfile(profile, run.monotonicWindowMicros);
-    const out = await writeResults("service-profile.json", { startedAt: startedAt.toISOString(), machine, run, summary, profileFile: join(profDir, files[0]) });
-    const table = (title: string, rows: Array<{ fn?: string; home?: string; ms: number; percent: number }>) =>
-      [`### ${title}`, "", "| function / package | ms | % of busy |", "|---|---|---|", ...rows.map((r) => `| ${(r.fn ?? r.home)!.replace(/\|/g, "\\|")} | ${r.ms.toFixed(1)} | ${r.percent.toFixed(1)} |`), ""].join("\n");
+    setup = await setUp(["--cpu-prof", `--cpu-prof-dir=${arcaDir}`]);
+    const arca = await profiledLoad("arca", setup.arca, setup.engine, setup.token, arcaDir);
+    bare = await startService("bare app", ["--cpu-prof", `--cpu-prof-dir=${bareDir}`], THIS_SCRIPT, ["--bare-server"], { MONGODB_URI: setup.engine.uri, MONGODB_DB: DB_NAME });
+    const baseline = await profiledLoad("bare", bare, setup.engine, undefined, bareDir);
+    // Self time per request, Arca against bare, by where the code lives.
+    const bareByHome = new Map(baseline.summary.byHome.map((r) => [r.key, r.microsPerRequest]));
+    const arcaByHome = new Map(arca.summary.byHome.map((r) => [r.key, r.microsPerRequest]));
+    const comparison = [...new Set([...arcaByHome.keys(), ...bareByHome.keys()])]
+      .map((key) => ({ key, arca: arcaByHome.get(key) ?? 0, bare: bareByHome.get(key) ?? 0 }))
+      .map((r) => ({ ...r, extra: Number((r.arca - r.bare).toFixed(1)) }))
+      .sort((a, b) => b.extra - a.extra);
+    const out = await writeResults("service-profile.json", { startedAt: startedAt.toISOString(), machine, quietBeforeStart: quiet, arca, bare: baseline, comparison });
+
+    const perReq = (s: ProfileSummary) => s.busyMicros / s.requests;
+    const table = (title: string, rows: Ranked[], n: number) =>
+      [`### ${title}`, "", "| function / package | ms | % of busy | µs/request |", "|---|---|---|---|", ...rows.slice(0, n).map((r) => `| ${r.key.replace(/\|/g, "\\|")} | ${r.ms.toFixed(1)} | ${r.percent.toFixed(1)} | ${r.microsPerRequest.toFixed(1)} |`), ""].join("\n");
+    const runLine = (name: string, r: LoadResult, s: ProfileSummary) =>
+      `- ${name} under --cpu-prof: ${int(r.reqPerSec)} req/s, p50 ${ms(r.latency.p50)}, p99 ${ms(r.latency.p99)}; CPU/req (from /proc) app ${int(r.cpuPerRequestMicros.app)} µs, engine ${int(r.cpuPerRequestMicros.engine)} µs, client ${int(r.cpuPerRequestMicros.client)} µs; app ${r.cpuPercentOfCore.app.toFixed(0)} % of a core; other CPU ${r.otherCpuPercent.toFixed(0)} %; main thread sampled busy ${int(perReq(s))} µs/request (${(s.busyMicros / 1000).toFixed(0)} ms of ${(s.windowMicros / 1000).toFixed(0)} ms${s.cutToWindow ? ", cut to the measured window" : ", whole process life"})`;
     process.stdout.write(
       [
         `## Arca CPU profile (${startedAt.toISOString()})`,
         "",
-        `- Machine: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; command: \`${machine.command}\``,
-        `- Load run under --cpu-prof: ${int(run.reqPerSec)} req/s, p50 ${ms(run.latency.p50)}, p99 ${ms(run.latency.p99)}; CPU/req app ${int(run.cpuPerRequestMicros.app)} µs, engine ${int(run.cpuPerRequestMicros.engine)} µs, client ${int(run.cpuPerRequestMicros.client)} µs; Arca used ${run.cpuPercentOfCore.app.toFixed(0)} % of a core, engine ${run.cpuPercentOfCore.engine.toFixed(0)} %, client ${run.cpuPercentOfCore.client.toFixed(0)} %; other CPU ${run.otherCpuPercent.toFixed(0)} %`,
-        `- Samples ${summary.cutToWindow ? "cut to the 10 s measured window" : "over the whole process life (could not cut to the window)"}: ${(summary.sampledMicros / 1000).toFixed(0)} ms busy of ${(summary.windowMicros / 1000).toFixed(0)} ms; ${int((summary.sampledMicros / run.requests))} µs of sampled busy time per request`,
-        `- JSON: ${out}; profile: ${join(profDir, files[0])}`,
+        `- Machine: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; command: \`${machine.command}\`; machine ${quiet.idlePercent.toFixed(0)} % idle before the run`,
+        runLine("Arca", arca.run, arca.summary),
+        runLine("bare app", baseline.run, baseline.summary),
+        `- JSON: ${out}; profiles (open in Chrome DevTools): ${arca.profileFile}, ${baseline.profileFile}`,
         "",
-        table("Self time by package / source file", summary.byPackageSelf),
-        table("Self time by function", summary.selfTop),
-        table("Inclusive time by function", summary.inclusiveTop),
-        table("Self time charged to the nearest Arca frame on the stack", summary.byNearestArcaFrame),
+        "### Self time per request, Arca against the bare app, by where the code lives (largest difference first)",
+        "",
+        "| package / module | Arca µs/req | bare µs/req | extra µs/req |",
+        "|---|---|---|---|",
+        ...comparison.slice(0, 30).map((r) => `| ${r.key} | ${r.arca.toFixed(1)} | ${r.bare.toFixed(1)} | ${r.extra.toFixed(1)} |`),
+        `| **total (main thread, sampled)** | ${perReq(arca.summary).toFixed(1)} | ${perReq(baseline.summary).toFixed(1)} | ${(perReq(arca.summary) - perReq(baseline.summary)).toFixed(1)} |`,
+        "",
+        table("Arca: self time by function", arca.summary.selfTop, 30),
+        table("Arca: inclusive time by function", arca.summary.inclusiveTop, 60),
+        table("Arca: self time charged to the nearest Arca frame on the stack", arca.summary.byNearestArcaFrame, 25),
+        table("Bare app: self time by function", baseline.summary.selfTop, 20),
       ].join("\n"),
     );
   } finally {
     setup?.agent.destroy();
+    await bare?.stop().catch(() => undefined);
     await setup?.arca.stop().catch(() => undefined);
     await setup?.engine.stop().catch(() => undefined);
     if (setup) await rm(setup.scratch, { recursive: true, force: true });

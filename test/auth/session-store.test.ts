@@ -1,7 +1,7 @@
 // Sessions against the real store (embedded engine, over the wire), with a controllable clock.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import mongoose, { type Connection } from "mongoose";
-import { hashToken, SessionStore } from "../../src/auth/session-store.js";
+import { hashToken, SESSION_CACHE_MS, SessionStore } from "../../src/auth/session-store.js";
 import { startEngine, type RunningEngine } from "../../src/embedded-mongo/index.js";
 
 let engine: RunningEngine;
@@ -66,5 +66,20 @@ describe("SessionStore", () => {
     expect(await store.endAllFor("leaver")).toBe(2);
     expect((await store.lookup(a.token)).status).toBe("gone");
     expect((await store.lookup(b.token)).status).toBe("gone");
+  });
+
+  it("remembers active sessions briefly: a logout elsewhere applies within the cache time, here at once", async () => {
+    const { token } = await store.create("cached", true);
+    expect((await store.lookup(token)).status).toBe("active");
+    // Another process logs the session out: this one trusts its memory for a few seconds...
+    await connection.db!.collection("sessions").deleteOne({ _id: hashToken(token) as never });
+    expect((await store.lookup(token)).status).toBe("active");
+    now += SESSION_CACHE_MS;
+    // ...and then asks the store again.
+    expect((await store.lookup(token)).status).toBe("gone");
+    const other = await store.create("cached", true);
+    expect((await store.lookup(other.token)).status).toBe("active");
+    await store.end(other.token);
+    expect((await store.lookup(other.token)).status).toBe("gone");
   });
 });

@@ -1,13 +1,14 @@
 // Create (contract §4): validate, check links, allocate the id, store with the server
 // fields, run the type's afterCreate hook.
 import type { OperationDeps } from "./deps.js";
-import { typeInScope } from "./locate.js";
+import { recordType, requireRepository } from "./locate.js";
 import { prepareRecord } from "./prepare.js";
 import type { Actor, Scope, WriteResult } from "./types.js";
 import { asDuplicateIdentifier } from "./write-errors.js";
 
 export async function createRecord(deps: OperationDeps, typeName: string, scope: Scope, input: unknown, actor: Actor): Promise<WriteResult> {
-  const type = await typeInScope(deps, typeName, scope);
+  const type = recordType(deps, typeName, scope);
+  await requireRepository(deps, type, scope);
   const { fields, stale } = await prepareRecord(deps, type, scope, input);
   const id = await deps.store.nextId(type.name);
   const now = deps.now();

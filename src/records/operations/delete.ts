@@ -6,12 +6,12 @@ import { conflict } from "../../errors/api-error.js";
 import type { JsonObject } from "../../registry/index.js";
 import type { OperationDeps } from "./deps.js";
 import { removeLinksTo } from "./links.js";
-import { findStored, recordFilter, typeInScope } from "./locate.js";
+import { findStored, recordFilter, recordType } from "./locate.js";
 import { shapeRecord } from "./shape.js";
 import type { Actor, DeleteResult, Scope } from "./types.js";
 
 export async function deleteRecord(deps: OperationDeps, typeName: string, scope: Scope, id: number, actor: Actor): Promise<DeleteResult> {
-  const type = await typeInScope(deps, typeName, scope);
+  const type = recordType(deps, typeName, scope);
   const existing = await findStored(deps, type, id, scope);
   const uri = deps.registry.uriFor(type.name, id, scope.repoId);
   const links = deps.registry.linksTo(type.name);

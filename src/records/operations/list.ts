@@ -5,7 +5,7 @@ import { badRequest } from "../../errors/api-error.js";
 import type { JsonObject, RecordType } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import type { OperationDeps } from "./deps.js";
-import { typeInScope } from "./locate.js";
+import { recordType, requireRepository } from "./locate.js";
 import { resolveRefs } from "./resolve.js";
 import { shapeRecord } from "./shape.js";
 import type { ListQuery, ListResult, Scope } from "./types.js";
@@ -22,7 +22,7 @@ export function sortableFields(type: RecordType): string[] {
 }
 
 export async function listRecords(deps: OperationDeps, typeName: string, scope: Scope, query: ListQuery): Promise<ListResult> {
-  const type = await typeInScope(deps, typeName, scope);
+  const type = recordType(deps, typeName, scope);
   if (query.sortField !== undefined && !sortableFields(type).includes(query.sortField)) {
     throw badRequest({ sort_field: [`Cannot sort by '${query.sortField}'; sortable fields: ${sortableFields(type).join(", ")}`] });
   }
@@ -40,15 +40,19 @@ export async function listRecords(deps: OperationDeps, typeName: string, scope: 
   switch (query.mode.kind) {
     case "allIds": {
       const docs = await collection.find(filter, { projection: { id: 1 } }).sort({ id: 1 }).toArray();
+      // Nothing found: say so if it is because the repository does not exist.
+      if (docs.length === 0) await requireRepository(deps, type, scope);
       return docs.map((doc) => doc.id);
     }
     case "idSet": {
       const docs = await collection.find({ ...filter, id: { $in: query.mode.ids } }).sort({ id: 1 }).toArray();
+      if (docs.length === 0) await requireRepository(deps, type, scope);
       return (await shapeAll(docs)).records;
     }
     case "page": {
       const { page, pageSize } = query.mode;
       const total = await collection.countDocuments(filter);
+      if (total === 0) await requireRepository(deps, type, scope);
       const docs = await collection.find(filter).sort(sort).skip((page - 1) * pageSize).limit(pageSize).toArray();
       const { records, truncated } = await shapeAll(docs);
       const envelope = { first_page: 1, last_page: Math.max(1, Math.ceil(total / pageSize)), this_page: page, total, results: records };

@@ -1,19 +1,24 @@
-// Finding the record an operation is about: its type, its repository (which must exist),
-// and the stored document, or the contract's 404.
+// Finding the record an operation is about, with the contract's 404s. A record's repository
+// is not looked up on the way to the record: a found record implies its repository exists
+// (deleting a repository deletes its records first), so the repository is asked about only
+// when nothing was found, to say which of the two is missing.
 import { ApiError, notFound } from "../../errors/api-error.js";
 import type { RecordType } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import { REPOSITORY_TYPE, type OperationDeps } from "./deps.js";
 import type { Scope } from "./types.js";
 
-/** The type, with the scope checked against it: a repository-scoped type needs an existing repository. */
-export async function typeInScope(deps: OperationDeps, typeName: string, scope: Scope): Promise<RecordType> {
+export function recordType(deps: OperationDeps, typeName: string, scope: Scope): RecordType {
   const type = deps.registry.get(typeName);
-  if (type.scope === "global") return type;
-  if (scope.repoId === undefined) throw new ApiError(500, "a repository-scoped type needs a repository");
-  const repositories = deps.store.collection(REPOSITORY_TYPE);
-  if (!(await repositories.findOne({ id: scope.repoId }, { projection: { _id: 1 } }))) throw notFound("Repository");
+  if (type.scope === "repository" && scope.repoId === undefined) throw new ApiError(500, "a repository-scoped type needs a repository");
   return type;
+}
+
+/** Throws "Repository not found" when a repository-scoped record's repository does not exist. */
+export async function requireRepository(deps: OperationDeps, type: RecordType, scope: Scope): Promise<void> {
+  if (type.scope !== "repository") return;
+  const found = await deps.store.collection(REPOSITORY_TYPE).findOne({ id: scope.repoId }, { projection: { _id: 1 } });
+  if (!found) throw notFound(deps.registry.get(REPOSITORY_TYPE).title);
 }
 
 /** The storage filter of one record. */
@@ -23,6 +28,7 @@ export function recordFilter(type: RecordType, id: number, scope: Scope): { id: 
 
 export async function findStored(deps: OperationDeps, type: RecordType, id: number, scope: Scope): Promise<StoredRecord> {
   const stored = await deps.store.collection(type.name).findOne(recordFilter(type, id, scope));
-  if (!stored) throw notFound(type.title);
-  return stored;
+  if (stored) return stored;
+  await requireRepository(deps, type, scope);
+  throw notFound(type.title);
 }

@@ -2,7 +2,7 @@
 // the lock_version the client read, so of two concurrent updates exactly one wins.
 import { conflict } from "../../errors/api-error.js";
 import type { OperationDeps } from "./deps.js";
-import { findStored, recordFilter, typeInScope } from "./locate.js";
+import { findStored, recordFilter, recordType } from "./locate.js";
 import { prepareRecord } from "./prepare.js";
 import type { Actor, Scope, WriteResult } from "./types.js";
 import { asDuplicateIdentifier } from "./write-errors.js";
@@ -16,7 +16,7 @@ function lockVersionOf(input: unknown): number | undefined {
 }
 
 export async function updateRecord(deps: OperationDeps, typeName: string, scope: Scope, id: number, input: unknown, actor: Actor): Promise<WriteResult> {
-  const type = await typeInScope(deps, typeName, scope);
+  const type = recordType(deps, typeName, scope);
   const lockVersion = lockVersionOf(input);
   if (lockVersion === undefined) throw conflict(LOCK_VERSION_MISSING);
   const existing = await findStored(deps, type, id, scope);

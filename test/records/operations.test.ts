@@ -243,6 +243,15 @@ describe("resolve[]", () => {
     expect(related[0]._resolved).toEqual(await h.ops.read("accession", { repoId }, targets[0].id));
   });
 
+  it("resolves the repository a record lives in, and nested keys (a::b)", async () => {
+    const target = await h.ops.create("accession", { repoId }, accession(), admin);
+    const holder = await h.ops.create("resource", { repoId }, resource({ related_accessions: [{ ref: target.uri }] }), admin);
+    const record = await h.ops.read("resource", { repoId }, holder.id, { resolve: ["repository", "related_accessions::repository"] });
+    expect(record.repository).toMatchObject({ ref: `/repositories/${repoId}`, _resolved: { repo_code: "main", uri: `/repositories/${repoId}` } });
+    const related = record.related_accessions as Array<{ _resolved: { repository: { _resolved: { repo_code: string } } } }>;
+    expect(related[0]._resolved.repository._resolved.repo_code).toBe("main");
+  });
+
   it("stops at the bound and says so", async () => {
     const bounded = await openHarness(2);
     try {

@@ -17,6 +17,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const store = await openStore(config.store);
   process.stdout.write(`arca: store: ${store.description}\n`);
+  store.onLost((reason) => fail(`${reason}; stopping`));
   const operations = await openRecords(store.connection, { resolveMaxRefs: config.records.resolveMaxRefs });
   const sessions = new SessionStore(store.connection, { idleSeconds: config.auth.sessionIdleSeconds, maxAgeSeconds: config.auth.sessionMaxAgeSeconds });
   await sessions.init();

@@ -13,6 +13,12 @@ export interface Store {
   connection: Connection;
   /** Where the data lives, for the start-up log (never contains credentials). */
   description: string;
+  /**
+   * Calls `listener` if the store is lost for good while the service runs: the embedded
+   * engine's process ended without being asked to. (A MongoDB server is reconnected to by the
+   * driver; it never calls this.) The service should then exit and let its supervisor restart it.
+   */
+  onLost(listener: (reason: string) => void): void;
   close(): Promise<void>;
 }
 
@@ -37,7 +43,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
   if (config.mongodbUri) {
     const shown = redactUri(config.mongodbUri);
     const connection = await connect(config.mongodbUri, config, `MongoDB at ${shown}`);
-    return { connection, description: `MongoDB at ${shown}, database ${config.dbName}`, close: () => connection.close() };
+    return { connection, description: `MongoDB at ${shown}, database ${config.dbName}`, onLost: () => undefined, close: () => connection.close() };
   }
   const socketPath = join(config.dataDir, "engine.sock");
   let engine: EngineProcess;
@@ -58,10 +64,17 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     await engine.stop();
     throw error;
   }
+  let closing = false;
   return {
     connection,
     description: `embedded engine (pid ${engine.pid}) in ${config.dataDir}, database ${config.dbName}`,
+    onLost(listener) {
+      engine.child.once("exit", (code, signal) => {
+        if (!closing) listener(`the embedded engine (pid ${engine.pid}) exited unexpectedly (${signal ?? `code ${code}`})`);
+      });
+    },
     async close() {
+      closing = true;
       await connection.close();
       await engine.stop();
     },

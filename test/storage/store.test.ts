@@ -113,6 +113,25 @@ describe("openStore", () => {
   });
 });
 
+describe("losing the embedded engine", () => {
+  it("tells the service when the engine process dies, and not when the store is closed", async () => {
+    const config = loadConfig({ DATA_DIR: await tempDir() }).store;
+    const store = await openStore(config);
+    const lost = new Promise<string>((resolve) => store.onLost(resolve));
+    const pid = Number(/pid (\d+)/.exec(store.description)![1]);
+    process.kill(pid, "SIGKILL");
+    expect(await lost).toMatch(/exited unexpectedly \(SIGKILL\)/);
+    await store.connection.close();
+
+    const calm = await openStore(config);
+    let called = false;
+    calm.onLost(() => (called = true));
+    await calm.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(called).toBe(false);
+  });
+});
+
 describe("redactUri", () => {
   it("masks a password and leaves other URIs alone", () => {
     expect(redactUri("mongodb+srv://user:p%40ss@cluster.example.net/db")).toBe("mongodb+srv://user:***@cluster.example.net/db");

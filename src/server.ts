@@ -16,7 +16,9 @@ import { ErrorFilter } from "./errors/error-filter.js";
 import { bodyParsers } from "./http/body-parsers.js";
 import { SystemController } from "./http/system-controller.js";
 import { recordControllers } from "./records/http/index.js";
+import { openApiRoutes } from "./openapi/index.js";
 import type { RecordOperations } from "./records/operations/index.js";
+import { ARCA_VERSION } from "./version.js";
 
 @Configuration({
   httpsPort: false,
@@ -41,7 +43,11 @@ export async function createServer(config: Config, services?: ServerServices): P
   const middlewares: RequestHandler[] = [noCaching, ...bodyParsers(config.http.bodyLimitBytes)];
   const controllers: Array<new (...args: never[]) => unknown> = [SystemController];
   if (services) {
-    middlewares.push(sessionMiddleware(services.sessions, { names: config.auth.sessionHeaders }), services.accounts.routes);
+    middlewares.push(
+      sessionMiddleware(services.sessions, { names: config.auth.sessionHeaders }),
+      services.accounts.routes,
+      openApiRoutes(services.operations.deps.registry, ARCA_VERSION, { sessionHeaders: config.auth.sessionHeaders }),
+    );
     const recordTypes = services.operations.deps.registry.types.filter((type) => !ACCOUNT_RECORD_TYPES.includes(type.name));
     controllers.push(...recordControllers({ operations: services.operations, accessControl: services.accounts.accessControl }, recordTypes));
   }

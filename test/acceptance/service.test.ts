@@ -63,8 +63,11 @@ async function login(username: string, password: string): Promise<string> {
 describe("the service, end to end", () => {
   let repo: number;
 
-  it("serves the system routes and JSON 404s", async () => {
+  it("serves the system routes, its schemas and its OpenAPI description, and JSON 404s", async () => {
     expect((await call("GET", "/version")).body).toMatch(/^Arca \d+\.\d+\.\d+$/);
+    expect((await call("GET", "/openapi.json")).body).toMatchObject({ openapi: "3.1.0", paths: expect.objectContaining({ "/repositories/{repo_id}/accessions": expect.any(Object) }) });
+    expect((await call("GET", "/schemas/accession")).body).toMatchObject({ title: "Accession" });
+    expect((await call("GET", "/docs")).body).toContain("/repositories/{repo_id}/resources");
     expect(await call("GET", "/no/such/route")).toMatchObject({ status: 404, body: { error: expect.any(String) } });
   });
 

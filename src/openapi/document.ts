@@ -1,0 +1,151 @@
+// The OpenAPI 3.1 document of the API (issue 4 §5), generated from the record type registry:
+// every type's collection and item paths with the five operations, its schema as a component,
+// security from its permissions; plus the fixed routes (sessions, accounts, service, schemas).
+// Nothing here names a record type: a type dropped into record-types/ is described with no code.
+import type { Registry } from "../registry/registry.js";
+import { ACCOUNT_ROUTE_ADJUSTMENTS, sessionPaths } from "./account-routes.js";
+import { fixedSchemas } from "./fixed-schemas.js";
+import {
+  FIXED_SCHEMAS,
+  HTTP_METHODS,
+  openApiPath,
+  standardResponses,
+  type DocumentContext,
+  type FixedSchema,
+  type PathItem,
+  type Paths,
+  type Response,
+  type Schema,
+  type SecurityRequirement,
+  type Tag,
+} from "./model.js";
+import { recordOperations, recordPaths } from "./record-paths.js";
+import { ComponentNames, componentRef, recordSchemaComponents } from "./schemas.js";
+import { servicePaths } from "./service-routes.js";
+
+/** The session headers the service accepts by default (config.ts: ARCHIVESSPACE_SESSION_HEADER=true). */
+export const DEFAULT_SESSION_HEADERS: readonly string[] = ["X-Service-Session", "X-ArchivesSpace-Session"];
+
+export interface OpenApiOptions {
+  /** The headers a session token is accepted in (config.auth.sessionHeaders); each is a security scheme. */
+  sessionHeaders?: readonly string[];
+}
+
+export interface SecurityScheme {
+  type: "apiKey";
+  in: "header";
+  name: string;
+  description: string;
+}
+
+export interface OpenApiDocument {
+  openapi: "3.1.0";
+  info: { title: string; version: string; description: string; license: { name: string; identifier: string } };
+  tags: Tag[];
+  paths: Paths;
+  components: {
+    schemas: Record<string, Schema>;
+    responses: Record<string, Response>;
+    securitySchemes: Record<string, SecurityScheme>;
+  };
+}
+
+/** `X-ArchivesSpace-Session` → `ArchivesSpaceSession`. */
+export function securitySchemeName(header: string): string {
+  return header
+    .replace(/^x-/i, "")
+    .split(/[^A-Za-z0-9]+/)
+    .filter((part) => part !== "")
+    .map((part) => part[0]?.toUpperCase() + part.slice(1))
+    .join("");
+}
+
+const DESCRIPTION =
+  "Arca: an ArchivesSpace-compatible archival records backend. Every body is JSON (errors are `{\"error\": ...}`) except `GET /version` " +
+  "and `GET /docs`; every success is 200. Log in with `POST /users/{username}/login` and send the session token in a session header. " +
+  "A request carrying an unknown, logged-out or expired token answers 412 on any route, before routing. " +
+  "Scalar parameters come from the query string or a form body; array parameters are written `name[]=a&name[]=b`; " +
+  "booleans are `true`/`false` in any case. Unknown routes answer 404 JSON. " +
+  "Every operation that needs a permission names it as the role of its security requirement.";
+
+/** Adds `extra`'s operations to `into`; an operation `extra` has for the same path and method wins. */
+function mergePaths(into: Paths, extra: Paths): void {
+  for (const [path, item] of Object.entries(extra)) {
+    const existing = into[path];
+    if (existing === undefined) {
+      into[path] = item;
+      continue;
+    }
+    const merged: PathItem = { ...existing };
+    if (item.parameters !== undefined) merged.parameters = item.parameters;
+    for (const method of HTTP_METHODS) if (item[method] !== undefined) merged[method] = item[method];
+    into[path] = merged;
+  }
+}
+
+function uniqueTags(tags: Tag[]): Tag[] {
+  const seen = new Set<string>();
+  return tags.filter((tag) => !seen.has(tag.name) && seen.add(tag.name));
+}
+
+export function openApiDocument(registry: Registry, version: string, options: OpenApiOptions = {}): OpenApiDocument {
+  const names = new ComponentNames();
+  const records = recordSchemaComponents(registry.types, names);
+  const fixedNames = Object.fromEntries(FIXED_SCHEMAS.map((role) => [role, names.allocate(role)])) as Record<FixedSchema, string>;
+  const headers = options.sessionHeaders ?? DEFAULT_SESSION_HEADERS;
+  const schemes = headers.map((header) => ({ name: securitySchemeName(header), header }));
+
+  const ctx: DocumentContext = {
+    registry,
+    recordRef: (typeName) => componentRef(records.typeComponents.get(typeName) ?? registry.get(typeName).name),
+    fixedRef: (role) => componentRef(fixedNames[role]),
+    security: (permission, { optional = false } = {}) => {
+      const roles = permission === null ? [] : [permission];
+      const required: SecurityRequirement[] = schemes.map((scheme) => ({ [scheme.name]: roles }));
+      return optional ? [...required, {}] : required;
+    },
+  };
+
+  // The fixed routes come first: their handlers are mounted ahead of the record controllers.
+  const paths: Paths = {};
+  mergePaths(paths, servicePaths(ctx, version));
+  mergePaths(paths, sessionPaths(ctx));
+  const recordPathSets: Paths = {};
+  for (const type of registry.types) {
+    const operations = recordOperations(ctx, type);
+    ACCOUNT_ROUTE_ADJUSTMENTS[type.name]?.(operations, type, ctx);
+    mergePaths(recordPathSets, recordPaths(ctx, type, operations));
+  }
+  for (const [path, item] of Object.entries(recordPathSets)) paths[path] = { ...item, ...paths[path] };
+
+  const fixed = fixedSchemas(ctx);
+  const schemas: Record<string, Schema> = { ...records.schemas };
+  for (const role of FIXED_SCHEMAS) schemas[fixedNames[role]] = fixed[role];
+
+  return {
+    openapi: "3.1.0",
+    info: { title: "Arca", version, description: DESCRIPTION, license: { name: "MIT", identifier: "MIT" } },
+    tags: uniqueTags([
+      { name: "system", description: "The service itself." },
+      { name: "session", description: "Login, logout and the current user." },
+      { name: "schemas", description: "The record types' schemas and this documentation." },
+      ...registry.types.map((type) => ({ name: type.name, description: `${type.title} records, at \`${openApiPath(type.collectionPath)}\`.` })),
+    ]),
+    paths,
+    components: {
+      schemas,
+      responses: standardResponses(ctx),
+      securitySchemes: Object.fromEntries(
+        schemes.map((scheme) => [
+          scheme.name,
+          {
+            type: "apiKey",
+            in: "header",
+            name: scheme.header,
+            description: `The session token from login. Roles name the permission code an operation needs.`,
+          } satisfies SecurityScheme,
+        ]),
+      ),
+    },
+  };
+}

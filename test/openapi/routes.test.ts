@@ -1,0 +1,136 @@
+// The schema and documentation routes over HTTP, in a small express app with an error handler
+// that answers as the service's one error filter does (ApiError → its status and body).
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import express, { type ErrorRequestHandler } from "express";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { ApiError } from "../../src/errors/api-error.js";
+import { openApiDocument } from "../../src/openapi/document.js";
+import { openApiRoutes } from "../../src/openapi/routes.js";
+import { registry } from "../../src/registry/index.js";
+import type { Registry } from "../../src/registry/registry.js";
+import { fixtureRegistry, removeTempDirs, validateOpenApi } from "./helpers.js";
+
+const VERSION = "9.9.9";
+
+const errors: ErrorRequestHandler = (error, _req, res, _next) => {
+  if (error instanceof ApiError) res.status(error.status).json(error.body);
+  else res.status(500).json({ error: "Internal error" });
+};
+
+async function serve(routesOf: Registry, options: Parameters<typeof openApiRoutes>[2] = {}): Promise<{ url: string; server: Server }> {
+  const app = express();
+  app.use(openApiRoutes(routesOf, VERSION, options));
+  app.use((_req, res) => res.status(404).json({ error: "Not found" }));
+  app.use(errors);
+  const server = await new Promise<Server>((resolve) => {
+    const started = app.listen(0, "127.0.0.1", () => resolve(started));
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+
+let real: { url: string; server: Server };
+let fixture: { url: string; server: Server };
+let fixtures: Registry;
+
+beforeAll(async () => {
+  fixtures = await fixtureRegistry();
+  real = await serve(registry);
+  fixture = await serve(fixtures);
+});
+afterAll(async () => {
+  await close(real.server);
+  await close(fixture.server);
+  removeTempDirs();
+});
+
+describe("GET /schemas", () => {
+  it("answers every type's bundled schema by type name", async () => {
+    const reply = await fetch(`${real.url}/schemas`);
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get("content-type")).toMatch(/^application\/json/);
+    const body = (await reply.json()) as Record<string, unknown>;
+    expect(Object.keys(body)).toEqual(registry.types.map((type) => type.name));
+    for (const type of registry.types) expect(body[type.name]).toEqual(type.schema);
+  });
+
+  it("includes a schema-only type", async () => {
+    const body = (await (await fetch(`${fixture.url}/schemas`)).json()) as Record<string, unknown>;
+    expect(body.widget).toEqual(fixtures.get("widget").schema);
+  });
+});
+
+describe("GET /schemas/:name", () => {
+  it("answers one type's schema", async () => {
+    const reply = await fetch(`${real.url}/schemas/accession`);
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await reply.json()).toEqual(registry.get("accession").schema);
+    expect(await (await fetch(`${fixture.url}/schemas/gizmo`)).json()).toEqual(fixtures.get("gizmo").schema);
+  });
+
+  it.each(["nope", "Accession", "accessions", "__proto__", "constructor", "widget"])("answers 404 JSON for %s", async (name) => {
+    const reply = await fetch(`${real.url}/schemas/${name}`);
+    expect(reply.status).toBe(404);
+    expect(reply.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await reply.json()).toEqual({ error: "Schema not found" });
+  });
+});
+
+describe("GET /openapi.json", () => {
+  it("answers the document generated from the registry, valid OpenAPI 3.1", async () => {
+    const reply = await fetch(`${real.url}/openapi.json`);
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get("content-type")).toMatch(/^application\/json/);
+    const body: unknown = await reply.json();
+    expect(body).toEqual(JSON.parse(JSON.stringify(openApiDocument(registry, VERSION))));
+    expect(await validateOpenApi(body)).toMatchObject({ valid: true, version: "3.1" });
+  });
+
+  it("names the session headers it was given", async () => {
+    const serviceOnly = await serve(registry, { sessionHeaders: ["X-Service-Session"] });
+    try {
+      const body = (await (await fetch(`${serviceOnly.url}/openapi.json`)).json()) as { components: { securitySchemes: object } };
+      expect(Object.keys(body.components.securitySchemes)).toEqual(["ServiceSession"]);
+    } finally {
+      await close(serviceOnly.server);
+    }
+  });
+});
+
+describe("GET /docs", () => {
+  it("is a self-contained HTML page", async () => {
+    const reply = await fetch(`${real.url}/docs`);
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(reply.headers.get("content-security-policy")).toContain("default-src 'none'");
+    const page = await reply.text();
+    expect(page).toMatch(/^<!doctype html>/);
+    expect(page).not.toMatch(/<script|<link|<iframe|@import|url\(/i);
+    expect(page).not.toMatch(/(src|href)="(https?:)?\/\//i);
+    expect(page).toContain(`Arca API ${VERSION}`);
+    expect(page).toContain('href="/openapi.json"');
+  });
+
+  it("lists every path of the document with its methods, and links every schema", async () => {
+    const page = await (await fetch(`${real.url}/docs`)).text();
+    const document = openApiDocument(registry, VERSION);
+    for (const [path, item] of Object.entries(document.paths)) {
+      const rows = page.split("\n").filter((line) => line.startsWith(`<tr><td class="path">${path}</td>`));
+      const methods = rows.map((row) => /class="method (get|post|delete)"/.exec(row)?.[1]);
+      expect([path, methods.sort()]).toEqual([path, (["get", "post", "delete"] as const).filter((method) => item[method] !== undefined).sort()]);
+    }
+    for (const type of registry.types) {
+      expect(page).toContain(`<td class="path">${type.collectionPath.replace(/:([a-z_]+)/g, "{$1}")}</td>`);
+      expect(page).toContain(`href="/schemas/${type.name}"`);
+    }
+  });
+
+  it("mentions every collection path of a registry with schema-only types", async () => {
+    const page = await (await fetch(`${fixture.url}/docs`)).text();
+    for (const type of fixtures.types) expect(page).toContain(`<td class="path">${type.collectionPath.replace(/:([a-z_]+)/g, "{$1}")}</td>`);
+    expect(page).toContain("/tools/gizmos");
+  });
+});

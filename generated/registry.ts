@@ -39,7 +39,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Accession",
-        "$comment": "ArchivesSpace common/schemas/accession.rb (v3+): title is optional there, accessions carry no notes (general_note is a plain string), and accession_date defaults to 9999-12-31. linked_agents, subjects, classifications, related_resources, deaccessions and rights_statements wait for their target types.",
+        "$comment": "ArchivesSpace common/schemas/accession.rb (v3+): title is optional there, accessions carry no notes (general_note is a plain string), and accession_date defaults to 9999-12-31. classifications, related_resources, deaccessions and rights_statements wait for their target types.",
         "type": "object",
         "x-record-type": "accession",
         "x-collection": "accessions",
@@ -248,6 +248,23 @@ export const manifest: RegistryManifest = {
             "type": "array",
             "items": {
               "$ref": "#/$defs/instance"
+            }
+          },
+          "subjects": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/ref",
+              "$comment": "Deleting a subject drops it from this list; the record stays.",
+              "x-ref-targets": [
+                "subject"
+              ],
+              "x-on-target-delete": "remove"
+            }
+          },
+          "linked_agents": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/linked_agent"
             }
           }
         },
@@ -675,6 +692,60 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "linked_agent": {
+            "title": "LinkedAgent",
+            "$comment": "A described record's link to an agent (ArchivesSpace linked_agents items of accession.rb / abstract_archival_object.rb). role values from its linked_agent_role list; relator is a MARC relator code (ArchivesSpace's linked_agent_archival_record_relators list), checked by shape. Deleting the agent removes this entry.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_corporate_entity",
+              "agent_family",
+              "agent_software"
+            ],
+            "x-on-target-delete": "remove",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "role": {
+                "type": "string",
+                "enum": [
+                  "creator",
+                  "source",
+                  "subject"
+                ]
+              },
+              "relator": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 8192
+              },
+              "is_primary": {
+                "type": "boolean"
+              },
+              "terms": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/term"
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "role"
+            ],
+            "additionalProperties": false
+          },
           "note_langmaterial": {
             "title": "NoteLangmaterial",
             "type": "object",
@@ -850,6 +921,3472 @@ export const manifest: RegistryManifest = {
             "required": [
               "top_container"
             ],
+            "additionalProperties": false
+          },
+          "term": {
+            "title": "Term",
+            "$comment": "ArchivesSpace common/schemas/term.rb, embedded in a subject (or a linked agent's terms). term_type values from its subject_term_type list. vocabulary is a bare uri string in ArchivesSpace (\"JSONModel(:vocabulary) uri\"), not a {ref} object; x-ref-targets only describes {ref} objects, so only its shape is checked here (see subject.schema.json).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "term",
+                "default": "term"
+              },
+              "uri": {
+                "type": "string",
+                "readOnly": true
+              },
+              "term": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "term_type": {
+                "type": "string",
+                "enum": [
+                  "cultural_context",
+                  "function",
+                  "genre_form",
+                  "geographic",
+                  "occupation",
+                  "style_period",
+                  "technique",
+                  "temporal",
+                  "topical",
+                  "uniform_title"
+                ]
+              },
+              "vocabulary": {
+                "type": "string",
+                "pattern": "^/vocabularies/[1-9][0-9]*$"
+              }
+            },
+            "required": [
+              "term",
+              "term_type",
+              "vocabulary"
+            ],
+            "additionalProperties": false
+          }
+        }
+      }
+    },
+    {
+      "name": "agent_corporate_entity",
+      "collection": "agent_corporate_entities",
+      "scope": "global",
+      "uriPrefix": "/agents/corporate_entities",
+      "identifiers": null,
+      "unique": [],
+      "permissions": {
+        "read": null,
+        "create": "update_agent_record",
+        "update": "update_agent_record",
+        "delete": "delete_agent_record"
+      },
+      "indexes": [],
+      "schema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "AgentCorporateEntity",
+        "$comment": "ArchivesSpace common/schemas/agent_corporate_entity.rb + abstract_agent.rb (shared fields in shared/agent_base.schema.json). At least one name. Read is open (null), as ArchivesSpace's agent GET endpoints declare no permission: see vocabulary.schema.json.",
+        "type": "object",
+        "x-record-type": "agent_corporate_entity",
+        "x-collection": "agent_corporate_entities",
+        "x-scope": "global",
+        "x-uri-prefix": "/agents/corporate_entities",
+        "x-permissions": {
+          "read": null,
+          "create": "update_agent_record",
+          "update": "update_agent_record",
+          "delete": "delete_agent_record"
+        },
+        "properties": {
+          "uri": {
+            "type": "string",
+            "readOnly": true
+          },
+          "jsonmodel_type": {
+            "type": "string",
+            "readOnly": true
+          },
+          "lock_version": {
+            "type": "integer",
+            "minimum": 0,
+            "readOnly": true
+          },
+          "created_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "last_modified_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "create_time": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "system_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "user_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "publish": {
+            "type": "boolean"
+          },
+          "dates_of_existence": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/structured_date_label"
+            }
+          },
+          "notes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/note_bioghist"
+            }
+          },
+          "title": {
+            "type": "string",
+            "readOnly": true
+          },
+          "display_name": {
+            "type": "object",
+            "readOnly": true
+          },
+          "linked_agent_roles": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "string"
+            }
+          },
+          "is_linked_to_published_record": {
+            "type": "boolean",
+            "readOnly": true
+          },
+          "used_within_repositories": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "string"
+            }
+          },
+          "used_within_published_repositories": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "string"
+            }
+          },
+          "agent_type": {
+            "const": "agent_corporate_entity",
+            "default": "agent_corporate_entity"
+          },
+          "names": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "$ref": "#/$defs/name_corporate_entity"
+            }
+          }
+        },
+        "required": [
+          "names"
+        ],
+        "additionalProperties": false,
+        "$defs": {
+          "name_corporate_entity": {
+            "title": "NameCorporateEntity",
+            "$comment": "ArchivesSpace common/schemas/name_corporate_entity.rb.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "authority_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "dates": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "use_dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "qualifier": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "source": {
+                "type": "string",
+                "enum": [
+                  "local",
+                  "naf",
+                  "nad",
+                  "ulan"
+                ]
+              },
+              "rules": {
+                "type": "string",
+                "enum": [
+                  "local",
+                  "aacr",
+                  "dacs",
+                  "rda"
+                ]
+              },
+              "authorized": {
+                "type": "boolean",
+                "default": false
+              },
+              "is_display_name": {
+                "type": "boolean",
+                "default": false
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "sort_name_auto_generate": {
+                "type": "boolean",
+                "default": true
+              },
+              "jsonmodel_type": {
+                "const": "name_corporate_entity",
+                "default": "name_corporate_entity"
+              },
+              "primary_name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 65000
+              },
+              "subordinate_name_1": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "subordinate_name_2": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "number": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "location": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "conference_meeting": {
+                "type": "boolean",
+                "default": false
+              },
+              "jurisdiction": {
+                "type": "boolean",
+                "default": false
+              }
+            },
+            "required": [
+              "primary_name"
+            ],
+            "additionalProperties": false
+          },
+          "note_bioghist": {
+            "title": "NoteBioghist",
+            "$comment": "ArchivesSpace common/schemas/note_bioghist.rb: an agent's biographical/historical note. It is multipart in shape (label, publish, persistent_id, subnotes, as note_multipart) but ArchivesSpace tags it jsonmodel_type note_bioghist and gives it no type field, so that is what agents accept.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_bioghist"
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_chronology"
+                    },
+                    {
+                      "$ref": "#/$defs/note_orderedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_definedlist"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_chronology": {
+            "title": "NoteChronology",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_chronology"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "event_date": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "events": {
+                      "type": "array",
+                      "items": {
+                        "type": "string",
+                        "maxLength": 65000
+                      }
+                    }
+                  },
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_definedlist": {
+            "title": "NoteDefinedlist",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_definedlist"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "label": {
+                      "type": "string",
+                      "maxLength": 65000
+                    },
+                    "value": {
+                      "type": "string",
+                      "maxLength": 65000
+                    }
+                  },
+                  "required": [
+                    "label",
+                    "value"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_orderedlist": {
+            "title": "NoteOrderedlist",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_orderedlist"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "internal": {
+                "type": "boolean"
+              },
+              "enumeration": {
+                "type": "string",
+                "enum": [
+                  "arabic",
+                  "loweralpha",
+                  "upperalpha",
+                  "lowerroman",
+                  "upperroman",
+                  "null"
+                ]
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "enumeration"
+            ],
+            "additionalProperties": false
+          },
+          "note_text": {
+            "title": "NoteText",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_text"
+              },
+              "content": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "structured_date_label": {
+            "title": "StructuredDateLabel",
+            "$comment": "ArchivesSpace common/schemas/structured_date_label.rb (v3), the date shape of agents (dates_of_existence, a name's use_dates). A single date carries structured_date_single, a range structured_date_range; enumerations from its date_label, date_type_structured, date_certainty, date_era and date_calendar lists.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "structured_date_label",
+                "default": "structured_date_label"
+              },
+              "date_label": {
+                "type": "string",
+                "enum": [
+                  "record_keeping",
+                  "broadcast",
+                  "copyright",
+                  "creation",
+                  "deaccession",
+                  "agent_relation",
+                  "digitized",
+                  "existence",
+                  "event",
+                  "issued",
+                  "modified",
+                  "publication",
+                  "usage",
+                  "other"
+                ]
+              },
+              "date_type_structured": {
+                "type": "string",
+                "enum": [
+                  "single",
+                  "range"
+                ]
+              },
+              "date_certainty": {
+                "type": "string",
+                "enum": [
+                  "approximate",
+                  "inferred",
+                  "questionable"
+                ]
+              },
+              "date_era": {
+                "type": "string",
+                "enum": [
+                  "ce"
+                ]
+              },
+              "date_calendar": {
+                "type": "string",
+                "enum": [
+                  "gregorian"
+                ]
+              },
+              "structured_date_single": {
+                "$ref": "#/$defs/structured_date_single"
+              },
+              "structured_date_range": {
+                "$ref": "#/$defs/structured_date_range"
+              }
+            },
+            "required": [
+              "date_label",
+              "date_type_structured"
+            ],
+            "if": {
+              "properties": {
+                "date_type_structured": {
+                  "const": "single"
+                }
+              },
+              "required": [
+                "date_type_structured"
+              ]
+            },
+            "then": {
+              "required": [
+                "structured_date_single"
+              ]
+            },
+            "else": {
+              "required": [
+                "structured_date_range"
+              ]
+            },
+            "additionalProperties": false
+          },
+          "structured_date_range": {
+            "title": "StructuredDateRange",
+            "$comment": "ArchivesSpace common/schemas/structured_date_range.rb (v3): a begin and (optionally) an end, each as an expression and/or a standardized date. The begin needs an expression or a standardized date.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "structured_date_range",
+                "default": "structured_date_range"
+              },
+              "begin_date_expression": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "begin_date_standardized": {
+                "type": "string",
+                "maxLength": 255,
+                "format": "archival-date"
+              },
+              "begin_date_standardized_type": {
+                "type": "string",
+                "enum": [
+                  "standard",
+                  "not_before",
+                  "not_after"
+                ],
+                "default": "standard"
+              },
+              "end_date_expression": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "end_date_standardized": {
+                "type": "string",
+                "maxLength": 255,
+                "format": "archival-date"
+              },
+              "end_date_standardized_type": {
+                "type": "string",
+                "enum": [
+                  "standard",
+                  "not_before",
+                  "not_after"
+                ],
+                "default": "standard"
+              }
+            },
+            "if": {
+              "not": {
+                "required": [
+                  "begin_date_expression"
+                ]
+              }
+            },
+            "then": {
+              "required": [
+                "begin_date_standardized"
+              ]
+            },
+            "additionalProperties": false
+          },
+          "structured_date_single": {
+            "title": "StructuredDateSingle",
+            "$comment": "ArchivesSpace common/schemas/structured_date_single.rb (v3): one dated point, the begin or the end of something. An expression or a standardized date is required.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "structured_date_single",
+                "default": "structured_date_single"
+              },
+              "date_role": {
+                "type": "string",
+                "enum": [
+                  "begin",
+                  "end"
+                ]
+              },
+              "date_expression": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "date_standardized": {
+                "type": "string",
+                "maxLength": 255,
+                "format": "archival-date"
+              },
+              "date_standardized_type": {
+                "type": "string",
+                "enum": [
+                  "standard",
+                  "not_before",
+                  "not_after"
+                ],
+                "default": "standard"
+              }
+            },
+            "required": [
+              "date_role"
+            ],
+            "if": {
+              "not": {
+                "required": [
+                  "date_expression"
+                ]
+              }
+            },
+            "then": {
+              "required": [
+                "date_standardized"
+              ]
+            },
+            "additionalProperties": false
+          }
+        }
+      }
+    },
+    {
+      "name": "agent_family",
+      "collection": "agent_families",
+      "scope": "global",
+      "uriPrefix": "/agents/families",
+      "identifiers": null,
+      "unique": [],
+      "permissions": {
+        "read": null,
+        "create": "update_agent_record",
+        "update": "update_agent_record",
+        "delete": "delete_agent_record"
+      },
+      "indexes": [],
+      "schema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "AgentFamily",
+        "$comment": "ArchivesSpace common/schemas/agent_family.rb + abstract_agent.rb (shared fields in shared/agent_base.schema.json). At least one name. Read is open (null), as ArchivesSpace's agent GET endpoints declare no permission: see vocabulary.schema.json.",
+        "type": "object",
+        "x-record-type": "agent_family",
+        "x-collection": "agent_families",
+        "x-scope": "global",
+        "x-uri-prefix": "/agents/families",
+        "x-permissions": {
+          "read": null,
+          "create": "update_agent_record",
+          "update": "update_agent_record",
+          "delete": "delete_agent_record"
+        },
+        "properties": {
+          "uri": {
+            "type": "string",
+            "readOnly": true
+          },
+          "jsonmodel_type": {
+            "type": "string",
+            "readOnly": true
+          },
+          "lock_version": {
+            "type": "integer",
+            "minimum": 0,
+            "readOnly": true
+          },
+          "created_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "last_modified_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "create_time": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "system_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "user_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "publish": {
+            "type": "boolean"
+          },
+          "dates_of_existence": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/structured_date_label"
+            }
+          },
+          "notes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/note_bioghist"
+            }
+          },
+          "title": {
+            "type": "string",
+            "readOnly": true
+          },
+          "display_name": {
+            "type": "object",
+            "readOnly": true
+          },
+          "linked_agent_roles": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "string"
+            }
+          },
+          "is_linked_to_published_record": {
+            "type": "boolean",
+            "readOnly": true
+          },
+          "used_within_repositories": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "string"
+            }
+          },
+          "used_within_published_repositories": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "string"
+            }
+          },
+          "agent_type": {
+            "const": "agent_family",
+            "default": "agent_family"
+          },
+          "names": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "$ref": "#/$defs/name_family"
+            }
+          }
+        },
+        "required": [
+          "names"
+        ],
+        "additionalProperties": false,
+        "$defs": {
+          "name_family": {
+            "title": "NameFamily",
+            "$comment": "ArchivesSpace common/schemas/name_family.rb.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "authority_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "dates": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "use_dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "qualifier": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "source": {
+                "type": "string",
+                "enum": [
+                  "local",
+                  "naf",
+                  "nad",
+                  "ulan"
+                ]
+              },
+              "rules": {
+                "type": "string",
+                "enum": [
+                  "local",
+                  "aacr",
+                  "dacs",
+                  "rda"
+                ]
+              },
+              "authorized": {
+                "type": "boolean",
+                "default": false
+              },
+              "is_display_name": {
+                "type": "boolean",
+                "default": false
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "sort_name_auto_generate": {
+                "type": "boolean",
+                "default": true
+              },
+              "jsonmodel_type": {
+                "const": "name_family",
+                "default": "name_family"
+              },
+              "family_name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 65000
+              },
+              "prefix": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "family_type": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "location": {
+                "type": "string",
+                "maxLength": 65000
+              }
+            },
+            "required": [
+              "family_name"
+            ],
+            "additionalProperties": false
+          },
+          "note_bioghist": {
+            "title": "NoteBioghist",
+            "$comment": "ArchivesSpace common/schemas/note_bioghist.rb: an agent's biographical/historical note. It is multipart in shape (label, publish, persistent_id, subnotes, as note_multipart) but ArchivesSpace tags it jsonmodel_type note_bioghist and gives it no type field, so that is what agents accept.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_bioghist"
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_chronology"
+                    },
+                    {
+                      "$ref": "#/$defs/note_orderedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_definedlist"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_chronology": {
+            "title": "NoteChronology",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_chronology"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "event_date": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "events": {
+                      "type": "array",
+                      "items": {
+                        "type": "string",
+                        "maxLength": 65000
+                      }
+                    }
+                  },
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_definedlist": {
+            "title": "NoteDefinedlist",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_definedlist"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "label": {
+                      "type": "string",
+                      "maxLength": 65000
+                    },
+                    "value": {
+                      "type": "string",
+                      "maxLength": 65000
+                    }
+                  },
+                  "required": [
+                    "label",
+                    "value"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_orderedlist": {
+            "title": "NoteOrderedlist",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_orderedlist"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "internal": {
+                "type": "boolean"
+              },
+              "enumeration": {
+                "type": "string",
+                "enum": [
+                  "arabic",
+                  "loweralpha",
+                  "upperalpha",
+                  "lowerroman",
+                  "upperroman",
+                  "null"
+                ]
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "enumeration"
+            ],
+            "additionalProperties": false
+          },
+          "note_text": {
+            "title": "NoteText",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_text"
+              },
+              "content": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "structured_date_label": {
+            "title": "StructuredDateLabel",
+            "$comment": "ArchivesSpace common/schemas/structured_date_label.rb (v3), the date shape of agents (dates_of_existence, a name's use_dates). A single date carries structured_date_single, a range structured_date_range; enumerations from its date_label, date_type_structured, date_certainty, date_era and date_calendar lists.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "structured_date_label",
+                "default": "structured_date_label"
+              },
+              "date_label": {
+                "type": "string",
+                "enum": [
+                  "record_keeping",
+                  "broadcast",
+                  "copyright",
+                  "creation",
+                  "deaccession",
+                  "agent_relation",
+                  "digitized",
+                  "existence",
+                  "event",
+                  "issued",
+                  "modified",
+                  "publication",
+                  "usage",
+                  "other"
+                ]
+              },
+              "date_type_structured": {
+                "type": "string",
+                "enum": [
+                  "single",
+                  "range"
+                ]
+              },
+              "date_certainty": {
+                "type": "string",
+                "enum": [
+                  "approximate",
+                  "inferred",
+                  "questionable"
+                ]
+              },
+              "date_era": {
+                "type": "string",
+                "enum": [
+                  "ce"
+                ]
+              },
+              "date_calendar": {
+                "type": "string",
+                "enum": [
+                  "gregorian"
+                ]
+              },
+              "structured_date_single": {
+                "$ref": "#/$defs/structured_date_single"
+              },
+              "structured_date_range": {
+                "$ref": "#/$defs/structured_date_range"
+              }
+            },
+            "required": [
+              "date_label",
+              "date_type_structured"
+            ],
+            "if": {
+              "properties": {
+                "date_type_structured": {
+                  "const": "single"
+                }
+              },
+              "required": [
+                "date_type_structured"
+              ]
+            },
+            "then": {
+              "required": [
+                "structured_date_single"
+              ]
+            },
+            "else": {
+              "required": [
+                "structured_date_range"
+              ]
+            },
+            "additionalProperties": false
+          },
+          "structured_date_range": {
+            "title": "StructuredDateRange",
+            "$comment": "ArchivesSpace common/schemas/structured_date_range.rb (v3): a begin and (optionally) an end, each as an expression and/or a standardized date. The begin needs an expression or a standardized date.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "structured_date_range",
+                "default": "structured_date_range"
+              },
+              "begin_date_expression": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "begin_date_standardized": {
+                "type": "string",
+                "maxLength": 255,
+                "format": "archival-date"
+              },
+              "begin_date_standardized_type": {
+                "type": "string",
+                "enum": [
+                  "standard",
+                  "not_before",
+                  "not_after"
+                ],
+                "default": "standard"
+              },
+              "end_date_expression": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "end_date_standardized": {
+                "type": "string",
+                "maxLength": 255,
+                "format": "archival-date"
+              },
+              "end_date_standardized_type": {
+                "type": "string",
+                "enum": [
+                  "standard",
+                  "not_before",
+                  "not_after"
+                ],
+                "default": "standard"
+              }
+            },
+            "if": {
+              "not": {
+                "required": [
+                  "begin_date_expression"
+                ]
+              }
+            },
+            "then": {
+              "required": [
+                "begin_date_standardized"
+              ]
+            },
+            "additionalProperties": false
+          },
+          "structured_date_single": {
+            "title": "StructuredDateSingle",
+            "$comment": "ArchivesSpace common/schemas/structured_date_single.rb (v3): one dated point, the begin or the end of something. An expression or a standardized date is required.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "structured_date_single",
+                "default": "structured_date_single"
+              },
+              "date_role": {
+                "type": "string",
+                "enum": [
+                  "begin",
+                  "end"
+                ]
+              },
+              "date_expression": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "date_standardized": {
+                "type": "string",
+                "maxLength": 255,
+                "format": "archival-date"
+              },
+              "date_standardized_type": {
+                "type": "string",
+                "enum": [
+                  "standard",
+                  "not_before",
+                  "not_after"
+                ],
+                "default": "standard"
+              }
+            },
+            "required": [
+              "date_role"
+            ],
+            "if": {
+              "not": {
+                "required": [
+                  "date_expression"
+                ]
+              }
+            },
+            "then": {
+              "required": [
+                "date_standardized"
+              ]
+            },
+            "additionalProperties": false
+          }
+        }
+      }
+    },
+    {
+      "name": "agent_person",
+      "collection": "agent_people",
+      "scope": "global",
+      "uriPrefix": "/agents/people",
+      "identifiers": null,
+      "unique": [],
+      "permissions": {
+        "read": null,
+        "create": "update_agent_record",
+        "update": "update_agent_record",
+        "delete": "delete_agent_record"
+      },
+      "indexes": [],
+      "schema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "AgentPerson",
+        "$comment": "ArchivesSpace common/schemas/agent_person.rb + abstract_agent.rb (shared fields in shared/agent_base.schema.json). At least one name. Read is open (null), as ArchivesSpace's agent GET endpoints declare no permission: see vocabulary.schema.json.",
+        "type": "object",
+        "x-record-type": "agent_person",
+        "x-collection": "agent_people",
+        "x-scope": "global",
+        "x-uri-prefix": "/agents/people",
+        "x-permissions": {
+          "read": null,
+          "create": "update_agent_record",
+          "update": "update_agent_record",
+          "delete": "delete_agent_record"
+        },
+        "properties": {
+          "uri": {
+            "type": "string",
+            "readOnly": true
+          },
+          "jsonmodel_type": {
+            "type": "string",
+            "readOnly": true
+          },
+          "lock_version": {
+            "type": "integer",
+            "minimum": 0,
+            "readOnly": true
+          },
+          "created_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "last_modified_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "create_time": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "system_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "user_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "publish": {
+            "type": "boolean"
+          },
+          "dates_of_existence": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/structured_date_label"
+            }
+          },
+          "notes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/note_bioghist"
+            }
+          },
+          "title": {
+            "type": "string",
+            "readOnly": true
+          },
+          "display_name": {
+            "type": "object",
+            "readOnly": true
+          },
+          "linked_agent_roles": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "string"
+            }
+          },
+          "is_linked_to_published_record": {
+            "type": "boolean",
+            "readOnly": true
+          },
+          "used_within_repositories": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "string"
+            }
+          },
+          "used_within_published_repositories": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "string"
+            }
+          },
+          "agent_type": {
+            "const": "agent_person",
+            "default": "agent_person"
+          },
+          "names": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "$ref": "#/$defs/name_person"
+            }
+          }
+        },
+        "required": [
+          "names"
+        ],
+        "additionalProperties": false,
+        "$defs": {
+          "name_person": {
+            "title": "NamePerson",
+            "$comment": "ArchivesSpace common/schemas/name_person.rb.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "authority_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "dates": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "use_dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "qualifier": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "source": {
+                "type": "string",
+                "enum": [
+                  "local",
+                  "naf",
+                  "nad",
+                  "ulan"
+                ]
+              },
+              "rules": {
+                "type": "string",
+                "enum": [
+                  "local",
+                  "aacr",
+                  "dacs",
+                  "rda"
+                ]
+              },
+              "authorized": {
+                "type": "boolean",
+                "default": false
+              },
+              "is_display_name": {
+                "type": "boolean",
+                "default": false
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "sort_name_auto_generate": {
+                "type": "boolean",
+                "default": true
+              },
+              "jsonmodel_type": {
+                "const": "name_person",
+                "default": "name_person"
+              },
+              "primary_name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "name_order": {
+                "type": "string",
+                "enum": [
+                  "inverted",
+                  "direct"
+                ]
+              },
+              "prefix": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "rest_of_name": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "suffix": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "fuller_form": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "number": {
+                "type": "string",
+                "maxLength": 255
+              }
+            },
+            "required": [
+              "primary_name",
+              "name_order"
+            ],
+            "additionalProperties": false
+          },
+          "note_bioghist": {
+            "title": "NoteBioghist",
+            "$comment": "ArchivesSpace common/schemas/note_bioghist.rb: an agent's biographical/historical note. It is multipart in shape (label, publish, persistent_id, subnotes, as note_multipart) but ArchivesSpace tags it jsonmodel_type note_bioghist and gives it no type field, so that is what agents accept.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_bioghist"
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_chronology"
+                    },
+                    {
+                      "$ref": "#/$defs/note_orderedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_definedlist"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_chronology": {
+            "title": "NoteChronology",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_chronology"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "event_date": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "events": {
+                      "type": "array",
+                      "items": {
+                        "type": "string",
+                        "maxLength": 65000
+                      }
+                    }
+                  },
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_definedlist": {
+            "title": "NoteDefinedlist",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_definedlist"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "label": {
+                      "type": "string",
+                      "maxLength": 65000
+                    },
+                    "value": {
+                      "type": "string",
+                      "maxLength": 65000
+                    }
+                  },
+                  "required": [
+                    "label",
+                    "value"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_orderedlist": {
+            "title": "NoteOrderedlist",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_orderedlist"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "internal": {
+                "type": "boolean"
+              },
+              "enumeration": {
+                "type": "string",
+                "enum": [
+                  "arabic",
+                  "loweralpha",
+                  "upperalpha",
+                  "lowerroman",
+                  "upperroman",
+                  "null"
+                ]
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "enumeration"
+            ],
+            "additionalProperties": false
+          },
+          "note_text": {
+            "title": "NoteText",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_text"
+              },
+              "content": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "structured_date_label": {
+            "title": "StructuredDateLabel",
+            "$comment": "ArchivesSpace common/schemas/structured_date_label.rb (v3), the date shape of agents (dates_of_existence, a name's use_dates). A single date carries structured_date_single, a range structured_date_range; enumerations from its date_label, date_type_structured, date_certainty, date_era and date_calendar lists.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "structured_date_label",
+                "default": "structured_date_label"
+              },
+              "date_label": {
+                "type": "string",
+                "enum": [
+                  "record_keeping",
+                  "broadcast",
+                  "copyright",
+                  "creation",
+                  "deaccession",
+                  "agent_relation",
+                  "digitized",
+                  "existence",
+                  "event",
+                  "issued",
+                  "modified",
+                  "publication",
+                  "usage",
+                  "other"
+                ]
+              },
+              "date_type_structured": {
+                "type": "string",
+                "enum": [
+                  "single",
+                  "range"
+                ]
+              },
+              "date_certainty": {
+                "type": "string",
+                "enum": [
+                  "approximate",
+                  "inferred",
+                  "questionable"
+                ]
+              },
+              "date_era": {
+                "type": "string",
+                "enum": [
+                  "ce"
+                ]
+              },
+              "date_calendar": {
+                "type": "string",
+                "enum": [
+                  "gregorian"
+                ]
+              },
+              "structured_date_single": {
+                "$ref": "#/$defs/structured_date_single"
+              },
+              "structured_date_range": {
+                "$ref": "#/$defs/structured_date_range"
+              }
+            },
+            "required": [
+              "date_label",
+              "date_type_structured"
+            ],
+            "if": {
+              "properties": {
+                "date_type_structured": {
+                  "const": "single"
+                }
+              },
+              "required": [
+                "date_type_structured"
+              ]
+            },
+            "then": {
+              "required": [
+                "structured_date_single"
+              ]
+            },
+            "else": {
+              "required": [
+                "structured_date_range"
+              ]
+            },
+            "additionalProperties": false
+          },
+          "structured_date_range": {
+            "title": "StructuredDateRange",
+            "$comment": "ArchivesSpace common/schemas/structured_date_range.rb (v3): a begin and (optionally) an end, each as an expression and/or a standardized date. The begin needs an expression or a standardized date.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "structured_date_range",
+                "default": "structured_date_range"
+              },
+              "begin_date_expression": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "begin_date_standardized": {
+                "type": "string",
+                "maxLength": 255,
+                "format": "archival-date"
+              },
+              "begin_date_standardized_type": {
+                "type": "string",
+                "enum": [
+                  "standard",
+                  "not_before",
+                  "not_after"
+                ],
+                "default": "standard"
+              },
+              "end_date_expression": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "end_date_standardized": {
+                "type": "string",
+                "maxLength": 255,
+                "format": "archival-date"
+              },
+              "end_date_standardized_type": {
+                "type": "string",
+                "enum": [
+                  "standard",
+                  "not_before",
+                  "not_after"
+                ],
+                "default": "standard"
+              }
+            },
+            "if": {
+              "not": {
+                "required": [
+                  "begin_date_expression"
+                ]
+              }
+            },
+            "then": {
+              "required": [
+                "begin_date_standardized"
+              ]
+            },
+            "additionalProperties": false
+          },
+          "structured_date_single": {
+            "title": "StructuredDateSingle",
+            "$comment": "ArchivesSpace common/schemas/structured_date_single.rb (v3): one dated point, the begin or the end of something. An expression or a standardized date is required.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "structured_date_single",
+                "default": "structured_date_single"
+              },
+              "date_role": {
+                "type": "string",
+                "enum": [
+                  "begin",
+                  "end"
+                ]
+              },
+              "date_expression": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "date_standardized": {
+                "type": "string",
+                "maxLength": 255,
+                "format": "archival-date"
+              },
+              "date_standardized_type": {
+                "type": "string",
+                "enum": [
+                  "standard",
+                  "not_before",
+                  "not_after"
+                ],
+                "default": "standard"
+              }
+            },
+            "required": [
+              "date_role"
+            ],
+            "if": {
+              "not": {
+                "required": [
+                  "date_expression"
+                ]
+              }
+            },
+            "then": {
+              "required": [
+                "date_standardized"
+              ]
+            },
+            "additionalProperties": false
+          }
+        }
+      }
+    },
+    {
+      "name": "agent_software",
+      "collection": "agent_software",
+      "scope": "global",
+      "uriPrefix": "/agents/software",
+      "identifiers": null,
+      "unique": [],
+      "permissions": {
+        "read": null,
+        "create": "update_agent_record",
+        "update": "update_agent_record",
+        "delete": "delete_agent_record"
+      },
+      "indexes": [],
+      "schema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "AgentSoftware",
+        "$comment": "ArchivesSpace common/schemas/agent_software.rb + abstract_agent.rb (shared fields in shared/agent_base.schema.json). At least one name. Read is open (null), as ArchivesSpace's agent GET endpoints declare no permission: see vocabulary.schema.json.",
+        "type": "object",
+        "x-record-type": "agent_software",
+        "x-collection": "agent_software",
+        "x-scope": "global",
+        "x-uri-prefix": "/agents/software",
+        "x-permissions": {
+          "read": null,
+          "create": "update_agent_record",
+          "update": "update_agent_record",
+          "delete": "delete_agent_record"
+        },
+        "properties": {
+          "uri": {
+            "type": "string",
+            "readOnly": true
+          },
+          "jsonmodel_type": {
+            "type": "string",
+            "readOnly": true
+          },
+          "lock_version": {
+            "type": "integer",
+            "minimum": 0,
+            "readOnly": true
+          },
+          "created_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "last_modified_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "create_time": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "system_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "user_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "publish": {
+            "type": "boolean"
+          },
+          "dates_of_existence": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/structured_date_label"
+            }
+          },
+          "notes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/note_bioghist"
+            }
+          },
+          "title": {
+            "type": "string",
+            "readOnly": true
+          },
+          "display_name": {
+            "type": "object",
+            "readOnly": true
+          },
+          "linked_agent_roles": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "string"
+            }
+          },
+          "is_linked_to_published_record": {
+            "type": "boolean",
+            "readOnly": true
+          },
+          "used_within_repositories": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "string"
+            }
+          },
+          "used_within_published_repositories": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "string"
+            }
+          },
+          "agent_type": {
+            "const": "agent_software",
+            "default": "agent_software"
+          },
+          "names": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "$ref": "#/$defs/name_software"
+            }
+          }
+        },
+        "required": [
+          "names"
+        ],
+        "additionalProperties": false,
+        "$defs": {
+          "name_software": {
+            "title": "NameSoftware",
+            "$comment": "ArchivesSpace common/schemas/name_software.rb.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "authority_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "dates": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "use_dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "qualifier": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "source": {
+                "type": "string",
+                "enum": [
+                  "local",
+                  "naf",
+                  "nad",
+                  "ulan"
+                ]
+              },
+              "rules": {
+                "type": "string",
+                "enum": [
+                  "local",
+                  "aacr",
+                  "dacs",
+                  "rda"
+                ]
+              },
+              "authorized": {
+                "type": "boolean",
+                "default": false
+              },
+              "is_display_name": {
+                "type": "boolean",
+                "default": false
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "sort_name_auto_generate": {
+                "type": "boolean",
+                "default": true
+              },
+              "jsonmodel_type": {
+                "const": "name_software",
+                "default": "name_software"
+              },
+              "software_name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 65000
+              },
+              "version": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "manufacturer": {
+                "type": "string",
+                "maxLength": 65000
+              }
+            },
+            "required": [
+              "software_name"
+            ],
+            "additionalProperties": false
+          },
+          "note_bioghist": {
+            "title": "NoteBioghist",
+            "$comment": "ArchivesSpace common/schemas/note_bioghist.rb: an agent's biographical/historical note. It is multipart in shape (label, publish, persistent_id, subnotes, as note_multipart) but ArchivesSpace tags it jsonmodel_type note_bioghist and gives it no type field, so that is what agents accept.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_bioghist"
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_chronology"
+                    },
+                    {
+                      "$ref": "#/$defs/note_orderedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_definedlist"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_chronology": {
+            "title": "NoteChronology",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_chronology"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "event_date": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "events": {
+                      "type": "array",
+                      "items": {
+                        "type": "string",
+                        "maxLength": 65000
+                      }
+                    }
+                  },
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_definedlist": {
+            "title": "NoteDefinedlist",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_definedlist"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "label": {
+                      "type": "string",
+                      "maxLength": 65000
+                    },
+                    "value": {
+                      "type": "string",
+                      "maxLength": 65000
+                    }
+                  },
+                  "required": [
+                    "label",
+                    "value"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_orderedlist": {
+            "title": "NoteOrderedlist",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_orderedlist"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "internal": {
+                "type": "boolean"
+              },
+              "enumeration": {
+                "type": "string",
+                "enum": [
+                  "arabic",
+                  "loweralpha",
+                  "upperalpha",
+                  "lowerroman",
+                  "upperroman",
+                  "null"
+                ]
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "enumeration"
+            ],
+            "additionalProperties": false
+          },
+          "note_text": {
+            "title": "NoteText",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_text"
+              },
+              "content": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "structured_date_label": {
+            "title": "StructuredDateLabel",
+            "$comment": "ArchivesSpace common/schemas/structured_date_label.rb (v3), the date shape of agents (dates_of_existence, a name's use_dates). A single date carries structured_date_single, a range structured_date_range; enumerations from its date_label, date_type_structured, date_certainty, date_era and date_calendar lists.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "structured_date_label",
+                "default": "structured_date_label"
+              },
+              "date_label": {
+                "type": "string",
+                "enum": [
+                  "record_keeping",
+                  "broadcast",
+                  "copyright",
+                  "creation",
+                  "deaccession",
+                  "agent_relation",
+                  "digitized",
+                  "existence",
+                  "event",
+                  "issued",
+                  "modified",
+                  "publication",
+                  "usage",
+                  "other"
+                ]
+              },
+              "date_type_structured": {
+                "type": "string",
+                "enum": [
+                  "single",
+                  "range"
+                ]
+              },
+              "date_certainty": {
+                "type": "string",
+                "enum": [
+                  "approximate",
+                  "inferred",
+                  "questionable"
+                ]
+              },
+              "date_era": {
+                "type": "string",
+                "enum": [
+                  "ce"
+                ]
+              },
+              "date_calendar": {
+                "type": "string",
+                "enum": [
+                  "gregorian"
+                ]
+              },
+              "structured_date_single": {
+                "$ref": "#/$defs/structured_date_single"
+              },
+              "structured_date_range": {
+                "$ref": "#/$defs/structured_date_range"
+              }
+            },
+            "required": [
+              "date_label",
+              "date_type_structured"
+            ],
+            "if": {
+              "properties": {
+                "date_type_structured": {
+                  "const": "single"
+                }
+              },
+              "required": [
+                "date_type_structured"
+              ]
+            },
+            "then": {
+              "required": [
+                "structured_date_single"
+              ]
+            },
+            "else": {
+              "required": [
+                "structured_date_range"
+              ]
+            },
+            "additionalProperties": false
+          },
+          "structured_date_range": {
+            "title": "StructuredDateRange",
+            "$comment": "ArchivesSpace common/schemas/structured_date_range.rb (v3): a begin and (optionally) an end, each as an expression and/or a standardized date. The begin needs an expression or a standardized date.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "structured_date_range",
+                "default": "structured_date_range"
+              },
+              "begin_date_expression": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "begin_date_standardized": {
+                "type": "string",
+                "maxLength": 255,
+                "format": "archival-date"
+              },
+              "begin_date_standardized_type": {
+                "type": "string",
+                "enum": [
+                  "standard",
+                  "not_before",
+                  "not_after"
+                ],
+                "default": "standard"
+              },
+              "end_date_expression": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "end_date_standardized": {
+                "type": "string",
+                "maxLength": 255,
+                "format": "archival-date"
+              },
+              "end_date_standardized_type": {
+                "type": "string",
+                "enum": [
+                  "standard",
+                  "not_before",
+                  "not_after"
+                ],
+                "default": "standard"
+              }
+            },
+            "if": {
+              "not": {
+                "required": [
+                  "begin_date_expression"
+                ]
+              }
+            },
+            "then": {
+              "required": [
+                "begin_date_standardized"
+              ]
+            },
+            "additionalProperties": false
+          },
+          "structured_date_single": {
+            "title": "StructuredDateSingle",
+            "$comment": "ArchivesSpace common/schemas/structured_date_single.rb (v3): one dated point, the begin or the end of something. An expression or a standardized date is required.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "structured_date_single",
+                "default": "structured_date_single"
+              },
+              "date_role": {
+                "type": "string",
+                "enum": [
+                  "begin",
+                  "end"
+                ]
+              },
+              "date_expression": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "date_standardized": {
+                "type": "string",
+                "maxLength": 255,
+                "format": "archival-date"
+              },
+              "date_standardized_type": {
+                "type": "string",
+                "enum": [
+                  "standard",
+                  "not_before",
+                  "not_after"
+                ],
+                "default": "standard"
+              }
+            },
+            "required": [
+              "date_role"
+            ],
+            "if": {
+              "not": {
+                "required": [
+                  "date_expression"
+                ]
+              }
+            },
+            "then": {
+              "required": [
+                "date_standardized"
+              ]
+            },
             "additionalProperties": false
           }
         }
@@ -1156,7 +4693,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Resource",
-        "$comment": "ArchivesSpace common/schemas/resource.rb + abstract_archival_object.rb (v2.8+: lang_materials and finding_aid_language/script required). linked_agents, subjects, classifications, deaccessions, rights_statements and collection_management wait for their target types.",
+        "$comment": "ArchivesSpace common/schemas/resource.rb + abstract_archival_object.rb (v2.8+: lang_materials and finding_aid_language/script required). classifications, deaccessions, rights_statements and collection_management wait for their target types.",
         "type": "object",
         "x-record-type": "resource",
         "x-collection": "resources",
@@ -1435,6 +4972,23 @@ export const manifest: RegistryManifest = {
                 "accession"
               ],
               "x-on-target-delete": "remove"
+            }
+          },
+          "subjects": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/ref",
+              "$comment": "Deleting a subject drops it from this list; the record stays.",
+              "x-ref-targets": [
+                "subject"
+              ],
+              "x-on-target-delete": "remove"
+            }
+          },
+          "linked_agents": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/linked_agent"
             }
           },
           "tree": {
@@ -1892,6 +5446,60 @@ export const manifest: RegistryManifest = {
             },
             "required": [
               "language"
+            ],
+            "additionalProperties": false
+          },
+          "linked_agent": {
+            "title": "LinkedAgent",
+            "$comment": "A described record's link to an agent (ArchivesSpace linked_agents items of accession.rb / abstract_archival_object.rb). role values from its linked_agent_role list; relator is a MARC relator code (ArchivesSpace's linked_agent_archival_record_relators list), checked by shape. Deleting the agent removes this entry.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_corporate_entity",
+              "agent_family",
+              "agent_software"
+            ],
+            "x-on-target-delete": "remove",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "role": {
+                "type": "string",
+                "enum": [
+                  "creator",
+                  "source",
+                  "subject"
+                ]
+              },
+              "relator": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 8192
+              },
+              "is_primary": {
+                "type": "boolean"
+              },
+              "terms": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/term"
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "role"
             ],
             "additionalProperties": false
           },
@@ -2594,6 +6202,349 @@ export const manifest: RegistryManifest = {
               "top_container"
             ],
             "additionalProperties": false
+          },
+          "term": {
+            "title": "Term",
+            "$comment": "ArchivesSpace common/schemas/term.rb, embedded in a subject (or a linked agent's terms). term_type values from its subject_term_type list. vocabulary is a bare uri string in ArchivesSpace (\"JSONModel(:vocabulary) uri\"), not a {ref} object; x-ref-targets only describes {ref} objects, so only its shape is checked here (see subject.schema.json).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "term",
+                "default": "term"
+              },
+              "uri": {
+                "type": "string",
+                "readOnly": true
+              },
+              "term": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "term_type": {
+                "type": "string",
+                "enum": [
+                  "cultural_context",
+                  "function",
+                  "genre_form",
+                  "geographic",
+                  "occupation",
+                  "style_period",
+                  "technique",
+                  "temporal",
+                  "topical",
+                  "uniform_title"
+                ]
+              },
+              "vocabulary": {
+                "type": "string",
+                "pattern": "^/vocabularies/[1-9][0-9]*$"
+              }
+            },
+            "required": [
+              "term",
+              "term_type",
+              "vocabulary"
+            ],
+            "additionalProperties": false
+          }
+        }
+      }
+    },
+    {
+      "name": "subject",
+      "collection": "subjects",
+      "scope": "global",
+      "uriPrefix": "/subjects",
+      "identifiers": null,
+      "unique": [
+        {
+          "fields": [
+            "authority_id",
+            "vocabulary"
+          ],
+          "scope": "global",
+          "sparse": true
+        }
+      ],
+      "permissions": {
+        "read": null,
+        "create": "update_subject_record",
+        "update": "update_subject_record",
+        "delete": "delete_subject_record"
+      },
+      "indexes": [],
+      "schema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Subject",
+        "$comment": "ArchivesSpace common/schemas/subject.rb; source values from its subject_source list; publish defaults to true as there. ArchivesSpace stores terms as records of their own (/terms/N); here they are embedded. vocabulary (here and in each term) is a bare uri string, as ArchivesSpace sends it (\"vocabulary\": \"/vocabularies/1\"), so real records validate unchanged; but x-ref-targets / x-on-target-delete only describe {ref} objects, so it is checked for shape only: the target's existence is not checked and deleting the vocabulary is not refused. authority_id is unique per vocabulary (sparse), as in ArchivesSpace. Read is open (null): see vocabulary.schema.json. title and the is_linked/used_within fields are computed by ArchivesSpace: readOnly (stripped, not computed yet).",
+        "type": "object",
+        "x-record-type": "subject",
+        "x-collection": "subjects",
+        "x-scope": "global",
+        "x-unique": [
+          {
+            "fields": [
+              "authority_id",
+              "vocabulary"
+            ],
+            "scope": "global",
+            "sparse": true
+          }
+        ],
+        "x-permissions": {
+          "read": null,
+          "create": "update_subject_record",
+          "update": "update_subject_record",
+          "delete": "delete_subject_record"
+        },
+        "properties": {
+          "uri": {
+            "type": "string",
+            "readOnly": true
+          },
+          "jsonmodel_type": {
+            "type": "string",
+            "readOnly": true
+          },
+          "lock_version": {
+            "type": "integer",
+            "minimum": 0,
+            "readOnly": true
+          },
+          "created_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "last_modified_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "create_time": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "system_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "user_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "terms": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "$ref": "#/$defs/term"
+            }
+          },
+          "source": {
+            "type": "string",
+            "enum": [
+              "aat",
+              "rbgenr",
+              "tgn",
+              "lcsh",
+              "local",
+              "mesh",
+              "gmgpc"
+            ]
+          },
+          "vocabulary": {
+            "type": "string",
+            "pattern": "^/vocabularies/[1-9][0-9]*$"
+          },
+          "scope_note": {
+            "type": "string",
+            "maxLength": 65000
+          },
+          "authority_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "external_ids": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/external_id"
+            }
+          },
+          "publish": {
+            "type": "boolean",
+            "default": true
+          },
+          "title": {
+            "type": "string",
+            "readOnly": true
+          },
+          "is_linked_to_published_record": {
+            "type": "boolean",
+            "readOnly": true
+          },
+          "used_within_repositories": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "string"
+            }
+          },
+          "used_within_published_repositories": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "terms",
+          "source",
+          "vocabulary"
+        ],
+        "additionalProperties": false,
+        "$defs": {
+          "external_id": {
+            "title": "ExternalId",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "external_id",
+                "default": "external_id"
+              },
+              "external_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "source": {
+                "type": "string",
+                "maxLength": 255
+              }
+            },
+            "additionalProperties": false
+          },
+          "term": {
+            "title": "Term",
+            "$comment": "ArchivesSpace common/schemas/term.rb, embedded in a subject (or a linked agent's terms). term_type values from its subject_term_type list. vocabulary is a bare uri string in ArchivesSpace (\"JSONModel(:vocabulary) uri\"), not a {ref} object; x-ref-targets only describes {ref} objects, so only its shape is checked here (see subject.schema.json).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "term",
+                "default": "term"
+              },
+              "uri": {
+                "type": "string",
+                "readOnly": true
+              },
+              "term": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "term_type": {
+                "type": "string",
+                "enum": [
+                  "cultural_context",
+                  "function",
+                  "genre_form",
+                  "geographic",
+                  "occupation",
+                  "style_period",
+                  "technique",
+                  "temporal",
+                  "topical",
+                  "uniform_title"
+                ]
+              },
+              "vocabulary": {
+                "type": "string",
+                "pattern": "^/vocabularies/[1-9][0-9]*$"
+              }
+            },
+            "required": [
+              "term",
+              "term_type",
+              "vocabulary"
+            ],
+            "additionalProperties": false
           }
         }
       }
@@ -2757,6 +6708,139 @@ export const manifest: RegistryManifest = {
         "required": [
           "username",
           "name"
+        ],
+        "additionalProperties": false
+      }
+    },
+    {
+      "name": "vocabulary",
+      "collection": "vocabularies",
+      "scope": "global",
+      "uriPrefix": "/vocabularies",
+      "identifiers": null,
+      "unique": [
+        {
+          "fields": [
+            "name"
+          ],
+          "scope": "global",
+          "sparse": false
+        },
+        {
+          "fields": [
+            "ref_id"
+          ],
+          "scope": "global",
+          "sparse": false
+        }
+      ],
+      "permissions": {
+        "read": null,
+        "create": "update_vocabulary_record",
+        "update": "update_vocabulary_record",
+        "delete": "delete_vocabulary_record"
+      },
+      "indexes": [
+        {
+          "fields": {
+            "name": 1
+          }
+        }
+      ],
+      "schema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Vocabulary",
+        "$comment": "ArchivesSpace common/schemas/vocabulary.rb; name and ref_id are each unique, as in its database. Read is open (null), as ArchivesSpace's GET /vocabularies endpoints declare no permission (like repositories here, api-contract §2): a finer 'any logged-in user' level does not exist in x-permissions, and a code such as view_repository would lock out everyone whose grants are per repository, since a global type only counts global grants. Writes need update_vocabulary_record, delete needs delete_vocabulary_record. Deleting a vocabulary is NOT refused while subjects use it: subjects name it by a bare uri string, which x-ref-targets cannot describe (see subject.schema.json).",
+        "type": "object",
+        "x-record-type": "vocabulary",
+        "x-collection": "vocabularies",
+        "x-scope": "global",
+        "x-unique": [
+          {
+            "fields": [
+              "name"
+            ],
+            "scope": "global"
+          },
+          {
+            "fields": [
+              "ref_id"
+            ],
+            "scope": "global"
+          }
+        ],
+        "x-permissions": {
+          "read": null,
+          "create": "update_vocabulary_record",
+          "update": "update_vocabulary_record",
+          "delete": "delete_vocabulary_record"
+        },
+        "x-indexes": [
+          {
+            "fields": {
+              "name": 1
+            }
+          }
+        ],
+        "properties": {
+          "uri": {
+            "type": "string",
+            "readOnly": true
+          },
+          "jsonmodel_type": {
+            "type": "string",
+            "readOnly": true
+          },
+          "lock_version": {
+            "type": "integer",
+            "minimum": 0,
+            "readOnly": true
+          },
+          "created_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "last_modified_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "create_time": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "system_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "user_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "ref_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "terms": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "string"
+            },
+            "description": "Computed by ArchivesSpace (uris of the vocabulary's terms); ignored on input."
+          }
+        },
+        "required": [
+          "name",
+          "ref_id"
         ],
         "additionalProperties": false
       }

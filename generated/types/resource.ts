@@ -85,6 +85,8 @@ export interface Resource {
   instances?: Instance[];
   notes?: Note[];
   related_accessions?: Ref[];
+  subjects?: Ref[];
+  linked_agents?: LinkedAgent[];
   /**
    * ArchivesSpace clients send back the tree ref they read; it is ignored.
    */
@@ -383,4 +385,41 @@ export interface NoteDefinedlist {
     label: string;
     value: string;
   }[];
+}
+export interface LinkedAgent {
+  ref: string;
+  /**
+   * The target record, added on output by resolve[]; ignored on input.
+   */
+  _resolved?: {
+    [k: string]: unknown | undefined;
+  };
+  role: "creator" | "source" | "subject";
+  relator?: string;
+  title?: string;
+  is_primary?: boolean;
+  terms?: Term[];
+}
+export interface Term {
+  lock_version?: number;
+  created_by?: string;
+  last_modified_by?: string;
+  create_time?: string;
+  system_mtime?: string;
+  user_mtime?: string;
+  jsonmodel_type?: "term";
+  uri?: string;
+  term: string;
+  term_type:
+    | "cultural_context"
+    | "function"
+    | "genre_form"
+    | "geographic"
+    | "occupation"
+    | "style_period"
+    | "technique"
+    | "temporal"
+    | "topical"
+    | "uniform_title";
+  vocabulary: string;
 }

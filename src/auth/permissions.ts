@@ -53,6 +53,16 @@ export function permissionMap(isAdmin: boolean, groups: readonly GroupMembership
   return Object.fromEntries([...map].map(([key, codes]) => [key, [...codes].sort()]));
 }
 
+/**
+ * Whether the map grants `code` globally or in any repository. Global records (agents,
+ * subjects) are shared by every repository, so an archivist of any repository may edit them,
+ * as in ArchivesSpace; the codes only global groups hold (create_repository, manage_users,
+ * administer_system) are never granted per repository.
+ */
+export function hasPermissionAnywhere(map: PermissionMap, code: string): boolean {
+  return Object.values(map).some((codes) => codes.includes(code));
+}
+
 /** Whether the map grants `code`, in repository `repoId` (or globally when repoId is undefined). */
 export function hasPermission(map: PermissionMap, code: string, repoId?: number): boolean {
   if (map[GLOBAL_PERMISSIONS_KEY]?.includes(code)) return true;

@@ -62,3 +62,14 @@ describe("standardGroups", () => {
     expect(standardGroups("xyz")[0].description).toBe("Managers of the xyz repository");
   });
 });
+
+describe("hasPermissionAnywhere", () => {
+  it("counts a grant held in any repository or globally, and nothing else", async () => {
+    const { hasPermissionAnywhere } = await import("../../src/auth/permissions.js");
+    const archivist = permissionMap(false, [{ repoId: 3, grants: group("main", "repository-archivists") }]);
+    expect(hasPermissionAnywhere(archivist, "update_agent_record")).toBe(true);
+    expect(hasPermissionAnywhere(archivist, "create_repository")).toBe(false);
+    const viewer = permissionMap(false, [{ repoId: 3, grants: group("main", "repository-viewers") }]);
+    expect(hasPermissionAnywhere(viewer, "update_agent_record")).toBe(false);
+  });
+});

@@ -139,7 +139,21 @@ describe("a schema-only record type", () => {
   });
 
   it("leaves the existing types as they were", () => {
-    expect(registry.types.map((type) => type.name).sort()).toEqual(["accession", "gizmo", "group", "repository", "resource", "user", "widget"]);
+    expect(registry.types.map((type) => type.name).sort()).toEqual([
+      "accession",
+      "agent_corporate_entity",
+      "agent_family",
+      "agent_person",
+      "agent_software",
+      "gizmo",
+      "group",
+      "repository",
+      "resource",
+      "subject",
+      "user",
+      "vocabulary",
+      "widget",
+    ]);
     expect(registry.uriFor("accession", 1, 2)).toBe("/repositories/2/accessions/1");
   });
 });

@@ -10,7 +10,19 @@ import { repoRoot } from "./helpers.js";
 
 describe("types", () => {
   it("lists every schema in record-types/", () => {
-    expect(registry.types.map((type) => type.name).sort()).toEqual(["accession", "group", "repository", "resource", "user"]);
+    expect(registry.types.map((type) => type.name).sort()).toEqual([
+      "accession",
+      "agent_corporate_entity",
+      "agent_family",
+      "agent_person",
+      "agent_software",
+      "group",
+      "repository",
+      "resource",
+      "subject",
+      "user",
+      "vocabulary",
+    ]);
   });
 
   it("get() an unknown type throws", () => {
@@ -93,7 +105,7 @@ describe("links", () => {
     const byPath = new Map(registry.refPaths("accession").map((refPath) => [refPath.path, refPath]));
     expect(byPath.get("instances/*/digital_object/ref")).toMatchObject({ targets: ["digital_object"], onTargetDelete: "remove", removeAt: "instances/*" });
     expect(byPath.get("instances/*/sub_container/top_container/ref")).toMatchObject({ targets: ["top_container"], onTargetDelete: "restrict" });
-    expect([...byPath.keys()].sort()).toEqual(["instances/*/digital_object/ref", "instances/*/sub_container/top_container/ref"]);
+    expect([...byPath.keys()].sort()).toEqual(["instances/*/digital_object/ref", "instances/*/sub_container/top_container/ref", "linked_agents/*/ref", "subjects/*/ref"]);
   });
 
   it("server-maintained refs (repository) are not client links", () => {
@@ -131,12 +143,18 @@ describe("permissions", () => {
   it("permissionCodes lists every code once", () => {
     expect(registry.permissionCodes()).toEqual([
       "create_repository",
+      "delete_agent_record",
       "delete_archival_record",
       "delete_repository",
+      "delete_subject_record",
+      "delete_vocabulary_record",
       "manage_repository",
       "manage_users",
       "update_accession_record",
+      "update_agent_record",
       "update_resource_record",
+      "update_subject_record",
+      "update_vocabulary_record",
       "view_repository",
     ]);
   });

@@ -138,6 +138,16 @@ describe("global grants", () => {
   });
 });
 
+describe("global record types shared by every repository", () => {
+  it("may be edited by whoever holds the code in any repository, as in ArchivesSpace", async () => {
+    const agent = { names: [{ primary_name: "Person, A.", name_order: "inverted", source: "local", rules: "local", sort_name: "Person, A." }] };
+    const created = await call("POST", "/agents/people", tokens.archivist, agent);
+    expect(created).toMatchObject({ status: 200, body: { status: "Created" } });
+    expect(await call("POST", "/agents/people", tokens.viewer, agent)).toEqual(DENIED);
+    expect(await call("POST", "/agents/people", undefined, agent)).toEqual(DENIED);
+  });
+});
+
 describe("a session whose user the access control does not know", () => {
   it("gets 403 everywhere a permission is needed", async () => {
     expect(await call("GET", `${base}/${existing}`, tokens.ghost)).toEqual(DENIED);

@@ -983,7 +983,10 @@ export const manifest: RegistryManifest = {
               },
               "vocabulary": {
                 "type": "string",
-                "pattern": "^/vocabularies/[1-9][0-9]*$"
+                "x-ref-targets": [
+                  "vocabulary"
+                ],
+                "x-on-target-delete": "restrict"
               }
             },
             "required": [
@@ -6263,7 +6266,10 @@ export const manifest: RegistryManifest = {
               },
               "vocabulary": {
                 "type": "string",
-                "pattern": "^/vocabularies/[1-9][0-9]*$"
+                "x-ref-targets": [
+                  "vocabulary"
+                ],
+                "x-on-target-delete": "restrict"
               }
             },
             "required": [
@@ -6302,7 +6308,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Subject",
-        "$comment": "ArchivesSpace common/schemas/subject.rb; source values from its subject_source list; publish defaults to true as there. ArchivesSpace stores terms as records of their own (/terms/N); here they are embedded. vocabulary (here and in each term) is a bare uri string, as ArchivesSpace sends it (\"vocabulary\": \"/vocabularies/1\"), so real records validate unchanged; but x-ref-targets / x-on-target-delete only describe {ref} objects, so it is checked for shape only: the target's existence is not checked and deleting the vocabulary is not refused. authority_id is unique per vocabulary (sparse), as in ArchivesSpace. Read is open (null): see vocabulary.schema.json. title and the is_linked/used_within fields are computed by ArchivesSpace: readOnly (stripped, not computed yet).",
+        "$comment": "ArchivesSpace common/schemas/subject.rb; source values from its subject_source list; publish defaults to true as there. ArchivesSpace stores terms as records of their own (/terms/N); here they are embedded. vocabulary (here and in each term) is a bare uri string, as ArchivesSpace sends it (\"vocabulary\": \"/vocabularies/1\"), so real records validate unchanged; it is a link all the same (x-ref-targets on a string): the vocabulary must exist, and deleting it while a subject uses it is refused. authority_id is unique per vocabulary (sparse), as in ArchivesSpace. Read is open (null): see vocabulary.schema.json. title and the is_linked/used_within fields are computed by ArchivesSpace: readOnly (stripped, not computed yet).",
         "type": "object",
         "x-record-type": "subject",
         "x-collection": "subjects",
@@ -6381,7 +6387,10 @@ export const manifest: RegistryManifest = {
           },
           "vocabulary": {
             "type": "string",
-            "pattern": "^/vocabularies/[1-9][0-9]*$"
+            "x-ref-targets": [
+              "vocabulary"
+            ],
+            "x-on-target-delete": "restrict"
           },
           "scope_note": {
             "type": "string",
@@ -6536,7 +6545,10 @@ export const manifest: RegistryManifest = {
               },
               "vocabulary": {
                 "type": "string",
-                "pattern": "^/vocabularies/[1-9][0-9]*$"
+                "x-ref-targets": [
+                  "vocabulary"
+                ],
+                "x-on-target-delete": "restrict"
               }
             },
             "required": [

@@ -143,11 +143,14 @@ function refTargetsKeyword(uris: UriResolver): FuncKeywordDefinition {
       const allowed = isStringList(targets) ? targets : [];
       const described = allowed.map((type) => `${type} (${uris.uriTemplate(type) ?? "no such record type yet"})`).join(", ");
       const check: DataValidateFunction = (data: unknown) => {
-        // A missing or non-string ref is reported by the ref schema itself.
-        if (!isJsonObject(data) || typeof data.ref !== "string") return true;
-        const target = uris.parseUri(data.ref);
+        // The uri is a `{ref}` object's ref, or the value itself on a plain string link. A
+        // missing or non-string one is reported by the schema itself.
+        const plain = typeof data === "string";
+        const uri = plain ? data : isJsonObject(data) ? data.ref : undefined;
+        if (typeof uri !== "string") return true;
+        const target = uris.parseUri(uri);
         if (target !== undefined && allowed.includes(target.type)) return true;
-        check.errors = [{ keyword: "x-ref-targets", message: `Must be a uri of: ${described}`, params: { field: "ref" } }];
+        check.errors = [{ keyword: "x-ref-targets", message: `Must be a uri of: ${described}`, params: plain ? {} : { field: "ref" } }];
         return false;
       };
       return check;

@@ -24,9 +24,10 @@ export interface RefPath {
 const ON_DELETE: readonly OnTargetDelete[] = ["remove", "cascade", "restrict"];
 const COMBINATORS = ["allOf", "anyOf", "oneOf", "if", "then", "else"] as const;
 
-function refPathOf(segments: string[], targets: string[], onTargetDelete: OnTargetDelete): RefPath {
+function refPathOf(segments: string[], targets: string[], onTargetDelete: OnTargetDelete, plain: boolean): RefPath {
   const lastList = segments.lastIndexOf("*");
-  const removeAt = lastList >= 0 ? segments.slice(0, lastList + 1) : segments.slice(0, -1);
+  // A `{ref}` link outside a list goes with the property holding it; a plain uri string is that property.
+  const removeAt = lastList >= 0 ? segments.slice(0, lastList + 1) : plain ? segments : segments.slice(0, -1);
   return {
     path: segments.join("/"),
     segments,
@@ -56,7 +57,10 @@ export function findRefPaths(root: JsonObject, source: string): RefPath[] {
       if (typeof rule !== "string" || !ON_DELETE.some((known) => known === rule)) {
         throw new SchemaDefinitionError(where, 'x-ref-targets needs x-on-target-delete: "remove", "cascade" or "restrict"');
       }
-      const refPath = refPathOf([...segments, "ref"], targets, rule as OnTargetDelete);
+      // On a `{ref}` object the uri is its `ref`; on a string property (ArchivesSpace writes some
+      // links that way, e.g. a subject's vocabulary) the value itself is the uri.
+      const plain = node.type === "string";
+      const refPath = refPathOf(plain ? segments : [...segments, "ref"], targets, rule as OnTargetDelete, plain);
       const previous = found.get(refPath.path);
       if (previous !== undefined && (previous.onTargetDelete !== rule || previous.targets.join() !== targets.join())) {
         throw new SchemaDefinitionError(where, "the same link is declared twice with different targets or rules");

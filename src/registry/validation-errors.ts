@@ -94,8 +94,10 @@ function describe(error: ErrorObject, root: JsonObject): [string, string] | unde
       return [at(tag), `Invalid value '${value}'.  Must be one of: ${discriminatorValues(error, root, tag).join(", ")}`];
     }
     case "x-identifiers":
-    case "x-ref-targets":
-      return [at(String(param(error, "field"))), error.message ?? "Invalid value"];
+    case "x-ref-targets": {
+      const field = param(error, "field");
+      return [at(field === undefined ? undefined : String(field)), error.message ?? "Invalid value"];
+    }
     case "if":
       // Reported by the failing then/else keyword itself.
       return undefined;

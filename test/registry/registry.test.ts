@@ -105,7 +105,7 @@ describe("links", () => {
     const byPath = new Map(registry.refPaths("accession").map((refPath) => [refPath.path, refPath]));
     expect(byPath.get("instances/*/digital_object/ref")).toMatchObject({ targets: ["digital_object"], onTargetDelete: "remove", removeAt: "instances/*" });
     expect(byPath.get("instances/*/sub_container/top_container/ref")).toMatchObject({ targets: ["top_container"], onTargetDelete: "restrict" });
-    expect([...byPath.keys()].sort()).toEqual(["instances/*/digital_object/ref", "instances/*/sub_container/top_container/ref", "linked_agents/*/ref", "subjects/*/ref"]);
+    expect([...byPath.keys()].sort()).toEqual(["instances/*/digital_object/ref", "instances/*/sub_container/top_container/ref", "linked_agents/*/ref", "linked_agents/*/terms/*/vocabulary", "subjects/*/ref"]);
   });
 
   it("server-maintained refs (repository) are not client links", () => {

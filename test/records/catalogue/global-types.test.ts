@@ -219,3 +219,22 @@ describe("permissions", () => {
   });
 
 });
+
+describe("a subject's vocabulary is a link with integrity", () => {
+  it("must exist, and cannot be deleted while a subject uses it", async () => {
+    const missing = await server.send("POST", "/subjects", { token, body: { source: "local", vocabulary: "/vocabularies/424242", terms: [{ term: "Ghosts", term_type: "topical", vocabulary: "/vocabularies/424242" }] } });
+    expect(missing.status).toBe(400);
+    expect(Object.keys((missing.body as { error: Record<string, string[]> }).error).sort()).toEqual(["terms/0/vocabulary", "vocabulary"]);
+
+    const own = await server.send("POST", "/vocabularies", { token, body: { name: "temporary", ref_id: "temporary" } });
+    const vocabularyUri = (own.body as { uri: string }).uri;
+    const subject = await server.send("POST", "/subjects", { token, body: { source: "local", vocabulary: vocabularyUri, terms: [{ term: "Lighthouses", term_type: "topical", vocabulary: vocabularyUri }] } });
+    const subjectUri = (subject.body as { uri: string }).uri;
+    const refused = await server.send("DELETE", vocabularyUri, { token });
+    expect(refused.status).toBe(409);
+    expect((refused.body as { error: string }).error).toContain(subjectUri);
+
+    expect((await server.send("DELETE", subjectUri, { token })).status).toBe(200);
+    expect((await server.send("DELETE", vocabularyUri, { token })).status).toBe(200);
+  });
+});

@@ -4396,6 +4396,2858 @@ export const manifest: RegistryManifest = {
       }
     },
     {
+      "name": "container_profile",
+      "collection": "container_profiles",
+      "scope": "global",
+      "uriPrefix": "/container_profiles",
+      "identifiers": null,
+      "unique": [
+        {
+          "fields": [
+            "name"
+          ],
+          "scope": "global",
+          "sparse": false
+        }
+      ],
+      "permissions": {
+        "read": null,
+        "create": "update_container_profile_record",
+        "update": "update_container_profile_record",
+        "delete": "manage_container_profile_record"
+      },
+      "indexes": [
+        {
+          "fields": {
+            "name": 1
+          }
+        }
+      ],
+      "schema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "ContainerProfile",
+        "$comment": "ArchivesSpace common/schemas/container_profile.rb: dimension_units (its dimension_units list), extent_dimension and the three dimensions are all required there (ifmissing error), and so here. name is unique, as in its database. Read is open (null), like the other global types: see vocabulary.schema.json. Delete needs manage_container_profile_record, as ArchivesSpace's DELETE /container_profiles/:id declares.",
+        "type": "object",
+        "x-record-type": "container_profile",
+        "x-collection": "container_profiles",
+        "x-scope": "global",
+        "x-unique": [
+          {
+            "fields": [
+              "name"
+            ],
+            "scope": "global"
+          }
+        ],
+        "x-permissions": {
+          "read": null,
+          "create": "update_container_profile_record",
+          "update": "update_container_profile_record",
+          "delete": "manage_container_profile_record"
+        },
+        "x-indexes": [
+          {
+            "fields": {
+              "name": 1
+            }
+          }
+        ],
+        "properties": {
+          "uri": {
+            "type": "string",
+            "readOnly": true
+          },
+          "jsonmodel_type": {
+            "type": "string",
+            "readOnly": true
+          },
+          "lock_version": {
+            "type": "integer",
+            "minimum": 0,
+            "readOnly": true
+          },
+          "created_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "last_modified_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "create_time": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "system_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "user_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "url": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "dimension_units": {
+            "type": "string",
+            "enum": [
+              "inches",
+              "feet",
+              "yards",
+              "millimeters",
+              "centimeters",
+              "meters"
+            ]
+          },
+          "extent_dimension": {
+            "type": "string",
+            "enum": [
+              "height",
+              "width",
+              "depth"
+            ]
+          },
+          "height": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "width": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "depth": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "stacking_limit": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "display_string": {
+            "type": "string",
+            "readOnly": true
+          }
+        },
+        "required": [
+          "name",
+          "dimension_units",
+          "extent_dimension",
+          "height",
+          "width",
+          "depth"
+        ],
+        "additionalProperties": false
+      }
+    },
+    {
+      "name": "digital_object",
+      "collection": "digital_objects",
+      "scope": "repository",
+      "uriPrefix": "/digital_objects",
+      "identifiers": null,
+      "unique": [
+        {
+          "fields": [
+            "digital_object_id"
+          ],
+          "scope": "repository",
+          "sparse": false
+        }
+      ],
+      "permissions": {
+        "read": "view_repository",
+        "create": "update_digital_object_record",
+        "update": "update_digital_object_record",
+        "delete": "delete_archival_record"
+      },
+      "indexes": [
+        {
+          "fields": {
+            "title": 1
+          }
+        }
+      ],
+      "schema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "DigitalObject",
+        "$comment": "ArchivesSpace common/schemas/digital_object.rb + abstract_archival_object.rb; level from its digital_object_level list, digital_object_type from digital_object_digital_object_type. digital_object_id is unique per repository, as in ArchivesSpace. notes use the shared note shapes (note_singlepart/note_multipart): ArchivesSpace's own note_digital_object and note_bibliography shapes are not modelled yet, so a real digital object note does not validate. linked_instances and tree are computed by ArchivesSpace: readOnly. Deleting this record deletes its components (digital_object_component.digital_object cascades) and removes the instances linking it. classifications, rights_statements, external_documents, linked_events and collection_management wait for their target types.",
+        "type": "object",
+        "x-record-type": "digital_object",
+        "x-collection": "digital_objects",
+        "x-scope": "repository",
+        "x-unique": [
+          {
+            "fields": [
+              "digital_object_id"
+            ],
+            "scope": "repository"
+          }
+        ],
+        "x-permissions": {
+          "read": "view_repository",
+          "create": "update_digital_object_record",
+          "update": "update_digital_object_record",
+          "delete": "delete_archival_record"
+        },
+        "x-indexes": [
+          {
+            "fields": {
+              "title": 1
+            }
+          }
+        ],
+        "properties": {
+          "uri": {
+            "type": "string",
+            "readOnly": true
+          },
+          "jsonmodel_type": {
+            "type": "string",
+            "readOnly": true
+          },
+          "lock_version": {
+            "type": "integer",
+            "minimum": 0,
+            "readOnly": true
+          },
+          "created_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "last_modified_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "create_time": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "system_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "user_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "repository": {
+            "type": "object",
+            "readOnly": true,
+            "properties": {
+              "ref": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "ref"
+            ],
+            "additionalProperties": false
+          },
+          "title": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 8192
+          },
+          "digital_object_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "external_ark_url": {
+            "type": "string"
+          },
+          "publish": {
+            "type": "boolean"
+          },
+          "suppressed": {
+            "type": "boolean",
+            "readOnly": true
+          },
+          "restrictions": {
+            "type": "boolean",
+            "default": false
+          },
+          "level": {
+            "type": "string",
+            "enum": [
+              "collection",
+              "work",
+              "image"
+            ]
+          },
+          "digital_object_type": {
+            "type": "string",
+            "enum": [
+              "cartographic",
+              "mixed_materials",
+              "moving_image",
+              "notated_music",
+              "software_multimedia",
+              "sound_recording",
+              "sound_recording_musical",
+              "sound_recording_nonmusical",
+              "still_image",
+              "text"
+            ]
+          },
+          "file_versions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/file_version"
+            }
+          },
+          "dates": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/date"
+            }
+          },
+          "extents": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/extent"
+            }
+          },
+          "lang_materials": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/lang_material"
+            }
+          },
+          "external_ids": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/external_id"
+            }
+          },
+          "notes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/note"
+            }
+          },
+          "subjects": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/ref",
+              "$comment": "Deleting a subject drops it from this list; the record stays.",
+              "x-ref-targets": [
+                "subject"
+              ],
+              "x-on-target-delete": "remove"
+            }
+          },
+          "linked_agents": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/linked_agent"
+            }
+          },
+          "linked_instances": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "object"
+            },
+            "description": "Computed by ArchivesSpace (the records whose instances link this one); ignored on input."
+          },
+          "tree": {
+            "type": "object",
+            "readOnly": true,
+            "description": "ArchivesSpace clients send back the tree ref they read; it is ignored.",
+            "properties": {
+              "ref": {
+                "type": "string"
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        "required": [
+          "title",
+          "digital_object_id"
+        ],
+        "additionalProperties": false,
+        "$defs": {
+          "date": {
+            "title": "ArchivalDate",
+            "$comment": "ArchivesSpace date subrecord (common/schemas/date.rb); enumerations from its date_type, date_label, date_certainty, date_era, date_calendar lists. Titled ArchivalDate so the generated interface does not shadow the global Date.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "date",
+                "default": "date"
+              },
+              "date_type": {
+                "type": "string",
+                "enum": [
+                  "expression",
+                  "single",
+                  "bulk",
+                  "inclusive",
+                  "range"
+                ]
+              },
+              "label": {
+                "type": "string",
+                "enum": [
+                  "record_keeping",
+                  "broadcast",
+                  "copyright",
+                  "creation",
+                  "deaccession",
+                  "agent_relation",
+                  "digitized",
+                  "existence",
+                  "event",
+                  "issued",
+                  "modified",
+                  "publication",
+                  "usage",
+                  "other"
+                ]
+              },
+              "certainty": {
+                "type": "string",
+                "enum": [
+                  "approximate",
+                  "inferred",
+                  "questionable"
+                ]
+              },
+              "expression": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "begin": {
+                "type": "string",
+                "maxLength": 255,
+                "format": "archival-date"
+              },
+              "end": {
+                "type": "string",
+                "maxLength": 255,
+                "format": "archival-date"
+              },
+              "era": {
+                "type": "string",
+                "enum": [
+                  "ce"
+                ]
+              },
+              "calendar": {
+                "type": "string",
+                "enum": [
+                  "gregorian"
+                ]
+              }
+            },
+            "required": [
+              "date_type",
+              "label"
+            ],
+            "additionalProperties": false
+          },
+          "extent": {
+            "title": "Extent",
+            "$comment": "ArchivesSpace extent subrecord (common/schemas/extent.rb); extent_type values from its extent_extent_type list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "extent",
+                "default": "extent"
+              },
+              "portion": {
+                "type": "string",
+                "enum": [
+                  "whole",
+                  "part"
+                ],
+                "default": "whole"
+              },
+              "number": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "extent_type": {
+                "type": "string",
+                "enum": [
+                  "cassettes",
+                  "cubic_feet",
+                  "files",
+                  "gigabytes",
+                  "leaves",
+                  "linear_feet",
+                  "megabytes",
+                  "photographic_prints",
+                  "photographic_slides",
+                  "reels",
+                  "sheets",
+                  "terabytes",
+                  "volumes"
+                ]
+              },
+              "container_summary": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "physical_details": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dimensions": {
+                "type": "string",
+                "maxLength": 255
+              }
+            },
+            "required": [
+              "portion",
+              "number",
+              "extent_type"
+            ],
+            "additionalProperties": false
+          },
+          "external_id": {
+            "title": "ExternalId",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "external_id",
+                "default": "external_id"
+              },
+              "external_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "source": {
+                "type": "string",
+                "maxLength": 255
+              }
+            },
+            "additionalProperties": false
+          },
+          "file_version": {
+            "title": "FileVersion",
+            "$comment": "ArchivesSpace common/schemas/file_version.rb (v3+, with is_representative and caption); use_statement values from its file_version_use_statement list, checksum_method from file_version_checksum_methods.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "file_version",
+                "default": "file_version"
+              },
+              "file_uri": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "publish": {
+                "type": "boolean",
+                "default": true
+              },
+              "use_statement": {
+                "type": "string",
+                "enum": [
+                  "application",
+                  "application-pdf",
+                  "audio-clip",
+                  "audio-master",
+                  "audio-master-edited",
+                  "audio-service",
+                  "image-master",
+                  "image-master-edited",
+                  "image-service",
+                  "image-service-edited",
+                  "image-thumbnail",
+                  "text-codebook",
+                  "test-data",
+                  "text-data_definition",
+                  "text-georeference",
+                  "text-ocr-edited",
+                  "text-ocr-unedited",
+                  "text-tei-transcripted",
+                  "text-tei-translated",
+                  "video-clip",
+                  "video-master",
+                  "video-master-edited",
+                  "video-service",
+                  "video-streaming"
+                ]
+              },
+              "xlink_actuate_attribute": {
+                "type": "string",
+                "enum": [
+                  "none",
+                  "other",
+                  "onLoad",
+                  "onRequest"
+                ]
+              },
+              "xlink_show_attribute": {
+                "type": "string",
+                "enum": [
+                  "new",
+                  "replace",
+                  "embed",
+                  "other",
+                  "none"
+                ]
+              },
+              "file_format_name": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "file_format_version": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "file_size_bytes": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "checksum": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "checksum_method": {
+                "type": "string",
+                "enum": [
+                  "md5",
+                  "sha-1",
+                  "sha-256",
+                  "sha-384",
+                  "sha-512"
+                ]
+              },
+              "is_representative": {
+                "type": "boolean",
+                "default": false
+              },
+              "caption": {
+                "type": "string",
+                "maxLength": 16384
+              }
+            },
+            "required": [
+              "file_uri"
+            ],
+            "additionalProperties": false
+          },
+          "lang_material": {
+            "title": "LangMaterial",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "lang_material",
+                "default": "lang_material"
+              },
+              "language_and_script": {
+                "$ref": "#/$defs/language_and_script"
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/note_langmaterial"
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "language_and_script": {
+            "title": "LanguageAndScript",
+            "$comment": "Codes are checked by shape (ISO 639-2 three letters, ISO 15924 four letters) rather than against the full lists.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "language_and_script",
+                "default": "language_and_script"
+              },
+              "language": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$"
+              },
+              "script": {
+                "type": "string",
+                "pattern": "^[A-Z][a-z]{3}$"
+              }
+            },
+            "required": [
+              "language"
+            ],
+            "additionalProperties": false
+          },
+          "linked_agent": {
+            "title": "LinkedAgent",
+            "$comment": "A described record's link to an agent (ArchivesSpace linked_agents items of accession.rb / abstract_archival_object.rb). role values from its linked_agent_role list; relator is a MARC relator code (ArchivesSpace's linked_agent_archival_record_relators list), checked by shape. Deleting the agent removes this entry.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_corporate_entity",
+              "agent_family",
+              "agent_software"
+            ],
+            "x-on-target-delete": "remove",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "role": {
+                "type": "string",
+                "enum": [
+                  "creator",
+                  "source",
+                  "subject"
+                ]
+              },
+              "relator": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 8192
+              },
+              "is_primary": {
+                "type": "boolean"
+              },
+              "terms": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/term"
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "role"
+            ],
+            "additionalProperties": false
+          },
+          "note": {
+            "title": "Note",
+            "$comment": "A top-level note: its shape is chosen by jsonmodel_type, so a bad note reports the errors of its own shape only (ajv discriminator), not of every alternative.",
+            "type": "object",
+            "discriminator": {
+              "propertyName": "jsonmodel_type"
+            },
+            "oneOf": [
+              {
+                "$ref": "#/$defs/note_singlepart"
+              },
+              {
+                "$ref": "#/$defs/note_multipart"
+              }
+            ],
+            "required": [
+              "jsonmodel_type"
+            ]
+          },
+          "note_chronology": {
+            "title": "NoteChronology",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_chronology"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "event_date": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "events": {
+                      "type": "array",
+                      "items": {
+                        "type": "string",
+                        "maxLength": 65000
+                      }
+                    }
+                  },
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_definedlist": {
+            "title": "NoteDefinedlist",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_definedlist"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "label": {
+                      "type": "string",
+                      "maxLength": 65000
+                    },
+                    "value": {
+                      "type": "string",
+                      "maxLength": 65000
+                    }
+                  },
+                  "required": [
+                    "label",
+                    "value"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_langmaterial": {
+            "title": "NoteLangmaterial",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_langmaterial",
+                "default": "note_langmaterial"
+              },
+              "type": {
+                "type": "string",
+                "enum": [
+                  "langmaterial"
+                ]
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "note_multipart": {
+            "title": "NoteMultipart",
+            "$comment": "ArchivesSpace note_multipart; subnotes are told apart by jsonmodel_type, as in ArchivesSpace.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_multipart"
+              },
+              "type": {
+                "type": "string",
+                "enum": [
+                  "accruals",
+                  "appraisal",
+                  "arrangement",
+                  "bioghist",
+                  "accessrestrict",
+                  "userestrict",
+                  "custodhist",
+                  "dimensions",
+                  "altformavail",
+                  "originalsloc",
+                  "fileplan",
+                  "odd",
+                  "acqinfo",
+                  "legalstatus",
+                  "otherfindaid",
+                  "phystech",
+                  "prefercite",
+                  "processinfo",
+                  "relatedmaterial",
+                  "scopecontent",
+                  "separatedmaterial"
+                ]
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_chronology"
+                    },
+                    {
+                      "$ref": "#/$defs/note_orderedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_definedlist"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              },
+              "rights_restriction": {
+                "type": "object",
+                "properties": {
+                  "begin": {
+                    "type": "string",
+                    "format": "date"
+                  },
+                  "end": {
+                    "type": "string",
+                    "format": "date"
+                  },
+                  "local_access_restriction_type": {
+                    "type": "array",
+                    "items": {
+                      "type": "string",
+                      "enum": [
+                        "RestrictedSpecColl",
+                        "RestrictedCurApprSpecColl",
+                        "RestrictedFragileSpecColl",
+                        "InProcessSpecColl",
+                        "ColdStorageBrbl"
+                      ]
+                    }
+                  }
+                },
+                "additionalProperties": false
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "type"
+            ],
+            "additionalProperties": false
+          },
+          "note_orderedlist": {
+            "title": "NoteOrderedlist",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_orderedlist"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "internal": {
+                "type": "boolean"
+              },
+              "enumeration": {
+                "type": "string",
+                "enum": [
+                  "arabic",
+                  "loweralpha",
+                  "upperalpha",
+                  "lowerroman",
+                  "upperroman",
+                  "null"
+                ]
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "enumeration"
+            ],
+            "additionalProperties": false
+          },
+          "note_singlepart": {
+            "title": "NoteSinglepart",
+            "$comment": "ArchivesSpace note_singlepart; type values from its note_singlepart_type list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_singlepart"
+              },
+              "type": {
+                "type": "string",
+                "enum": [
+                  "abstract",
+                  "physdesc",
+                  "langmaterial",
+                  "physloc",
+                  "materialspec",
+                  "physfacet"
+                ]
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "note_text": {
+            "title": "NoteText",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_text"
+              },
+              "content": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "ref": {
+            "title": "Ref",
+            "$comment": "A link to another record. Which types it may point at is said where it is used: the schema node that holds this object carries x-ref-targets and x-on-target-delete.",
+            "type": "object",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              }
+            },
+            "required": [
+              "ref"
+            ],
+            "additionalProperties": false
+          },
+          "term": {
+            "title": "Term",
+            "$comment": "ArchivesSpace common/schemas/term.rb, embedded in a subject (or a linked agent's terms). term_type values from its subject_term_type list. vocabulary is a bare uri string in ArchivesSpace (\"JSONModel(:vocabulary) uri\"), not a {ref} object; x-ref-targets only describes {ref} objects, so only its shape is checked here (see subject.schema.json).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "term",
+                "default": "term"
+              },
+              "uri": {
+                "type": "string",
+                "readOnly": true
+              },
+              "term": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "term_type": {
+                "type": "string",
+                "enum": [
+                  "cultural_context",
+                  "function",
+                  "genre_form",
+                  "geographic",
+                  "occupation",
+                  "style_period",
+                  "technique",
+                  "temporal",
+                  "topical",
+                  "uniform_title"
+                ]
+              },
+              "vocabulary": {
+                "type": "string",
+                "x-ref-targets": [
+                  "vocabulary"
+                ],
+                "x-on-target-delete": "restrict"
+              }
+            },
+            "required": [
+              "term",
+              "term_type",
+              "vocabulary"
+            ],
+            "additionalProperties": false
+          }
+        }
+      }
+    },
+    {
+      "name": "digital_object_component",
+      "collection": "digital_object_components",
+      "scope": "repository",
+      "uriPrefix": "/digital_object_components",
+      "identifiers": null,
+      "unique": [],
+      "permissions": {
+        "read": "view_repository",
+        "create": "update_digital_object_record",
+        "update": "update_digital_object_record",
+        "delete": "delete_archival_record"
+      },
+      "indexes": [
+        {
+          "fields": {
+            "digital_object.ref": 1,
+            "position": 1
+          }
+        }
+      ],
+      "schema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "DigitalObjectComponent",
+        "$comment": "ArchivesSpace common/schemas/digital_object_component.rb: a component needs a title or a component_id (ArchivesSpace's validation), belongs to a digital object and may sit under another component (parent). ArchivesSpace writes digital_object and parent as {ref} objects. Both links cascade: deleting the digital object deletes its components, and deleting a component deletes the components under it. notes use the shared note shapes (see digital_object.schema.json). Tree maintenance (sibling positions) is not done here: position is stored as sent.",
+        "type": "object",
+        "x-record-type": "digital_object_component",
+        "x-collection": "digital_object_components",
+        "x-scope": "repository",
+        "x-permissions": {
+          "read": "view_repository",
+          "create": "update_digital_object_record",
+          "update": "update_digital_object_record",
+          "delete": "delete_archival_record"
+        },
+        "x-indexes": [
+          {
+            "fields": {
+              "digital_object.ref": 1,
+              "position": 1
+            }
+          }
+        ],
+        "properties": {
+          "uri": {
+            "type": "string",
+            "readOnly": true
+          },
+          "jsonmodel_type": {
+            "type": "string",
+            "readOnly": true
+          },
+          "lock_version": {
+            "type": "integer",
+            "minimum": 0,
+            "readOnly": true
+          },
+          "created_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "last_modified_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "create_time": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "system_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "user_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "repository": {
+            "type": "object",
+            "readOnly": true,
+            "properties": {
+              "ref": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "ref"
+            ],
+            "additionalProperties": false
+          },
+          "component_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "title": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 8192
+          },
+          "label": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "display_string": {
+            "type": "string",
+            "readOnly": true
+          },
+          "publish": {
+            "type": "boolean",
+            "default": true
+          },
+          "suppressed": {
+            "type": "boolean",
+            "readOnly": true
+          },
+          "has_unpublished_ancestor": {
+            "type": "boolean",
+            "readOnly": true
+          },
+          "digital_object": {
+            "$ref": "#/$defs/ref",
+            "$comment": "The owning digital object: deleting it deletes this component.",
+            "x-ref-targets": [
+              "digital_object"
+            ],
+            "x-on-target-delete": "cascade"
+          },
+          "parent": {
+            "$ref": "#/$defs/ref",
+            "$comment": "The enclosing component, if any: deleting it deletes this one.",
+            "x-ref-targets": [
+              "digital_object_component"
+            ],
+            "x-on-target-delete": "cascade"
+          },
+          "position": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "file_versions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/file_version"
+            }
+          },
+          "dates": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/date"
+            }
+          },
+          "extents": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/extent"
+            }
+          },
+          "lang_materials": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/lang_material"
+            }
+          },
+          "notes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/note"
+            }
+          },
+          "subjects": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/ref",
+              "$comment": "Deleting a subject drops it from this list; the record stays.",
+              "x-ref-targets": [
+                "subject"
+              ],
+              "x-on-target-delete": "remove"
+            }
+          },
+          "linked_agents": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/linked_agent"
+            }
+          }
+        },
+        "required": [
+          "digital_object"
+        ],
+        "anyOf": [
+          {
+            "required": [
+              "title"
+            ]
+          },
+          {
+            "required": [
+              "component_id"
+            ]
+          }
+        ],
+        "additionalProperties": false,
+        "$defs": {
+          "date": {
+            "title": "ArchivalDate",
+            "$comment": "ArchivesSpace date subrecord (common/schemas/date.rb); enumerations from its date_type, date_label, date_certainty, date_era, date_calendar lists. Titled ArchivalDate so the generated interface does not shadow the global Date.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "date",
+                "default": "date"
+              },
+              "date_type": {
+                "type": "string",
+                "enum": [
+                  "expression",
+                  "single",
+                  "bulk",
+                  "inclusive",
+                  "range"
+                ]
+              },
+              "label": {
+                "type": "string",
+                "enum": [
+                  "record_keeping",
+                  "broadcast",
+                  "copyright",
+                  "creation",
+                  "deaccession",
+                  "agent_relation",
+                  "digitized",
+                  "existence",
+                  "event",
+                  "issued",
+                  "modified",
+                  "publication",
+                  "usage",
+                  "other"
+                ]
+              },
+              "certainty": {
+                "type": "string",
+                "enum": [
+                  "approximate",
+                  "inferred",
+                  "questionable"
+                ]
+              },
+              "expression": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "begin": {
+                "type": "string",
+                "maxLength": 255,
+                "format": "archival-date"
+              },
+              "end": {
+                "type": "string",
+                "maxLength": 255,
+                "format": "archival-date"
+              },
+              "era": {
+                "type": "string",
+                "enum": [
+                  "ce"
+                ]
+              },
+              "calendar": {
+                "type": "string",
+                "enum": [
+                  "gregorian"
+                ]
+              }
+            },
+            "required": [
+              "date_type",
+              "label"
+            ],
+            "additionalProperties": false
+          },
+          "extent": {
+            "title": "Extent",
+            "$comment": "ArchivesSpace extent subrecord (common/schemas/extent.rb); extent_type values from its extent_extent_type list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "extent",
+                "default": "extent"
+              },
+              "portion": {
+                "type": "string",
+                "enum": [
+                  "whole",
+                  "part"
+                ],
+                "default": "whole"
+              },
+              "number": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "extent_type": {
+                "type": "string",
+                "enum": [
+                  "cassettes",
+                  "cubic_feet",
+                  "files",
+                  "gigabytes",
+                  "leaves",
+                  "linear_feet",
+                  "megabytes",
+                  "photographic_prints",
+                  "photographic_slides",
+                  "reels",
+                  "sheets",
+                  "terabytes",
+                  "volumes"
+                ]
+              },
+              "container_summary": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "physical_details": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dimensions": {
+                "type": "string",
+                "maxLength": 255
+              }
+            },
+            "required": [
+              "portion",
+              "number",
+              "extent_type"
+            ],
+            "additionalProperties": false
+          },
+          "file_version": {
+            "title": "FileVersion",
+            "$comment": "ArchivesSpace common/schemas/file_version.rb (v3+, with is_representative and caption); use_statement values from its file_version_use_statement list, checksum_method from file_version_checksum_methods.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "file_version",
+                "default": "file_version"
+              },
+              "file_uri": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "publish": {
+                "type": "boolean",
+                "default": true
+              },
+              "use_statement": {
+                "type": "string",
+                "enum": [
+                  "application",
+                  "application-pdf",
+                  "audio-clip",
+                  "audio-master",
+                  "audio-master-edited",
+                  "audio-service",
+                  "image-master",
+                  "image-master-edited",
+                  "image-service",
+                  "image-service-edited",
+                  "image-thumbnail",
+                  "text-codebook",
+                  "test-data",
+                  "text-data_definition",
+                  "text-georeference",
+                  "text-ocr-edited",
+                  "text-ocr-unedited",
+                  "text-tei-transcripted",
+                  "text-tei-translated",
+                  "video-clip",
+                  "video-master",
+                  "video-master-edited",
+                  "video-service",
+                  "video-streaming"
+                ]
+              },
+              "xlink_actuate_attribute": {
+                "type": "string",
+                "enum": [
+                  "none",
+                  "other",
+                  "onLoad",
+                  "onRequest"
+                ]
+              },
+              "xlink_show_attribute": {
+                "type": "string",
+                "enum": [
+                  "new",
+                  "replace",
+                  "embed",
+                  "other",
+                  "none"
+                ]
+              },
+              "file_format_name": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "file_format_version": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "file_size_bytes": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "checksum": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "checksum_method": {
+                "type": "string",
+                "enum": [
+                  "md5",
+                  "sha-1",
+                  "sha-256",
+                  "sha-384",
+                  "sha-512"
+                ]
+              },
+              "is_representative": {
+                "type": "boolean",
+                "default": false
+              },
+              "caption": {
+                "type": "string",
+                "maxLength": 16384
+              }
+            },
+            "required": [
+              "file_uri"
+            ],
+            "additionalProperties": false
+          },
+          "lang_material": {
+            "title": "LangMaterial",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "lang_material",
+                "default": "lang_material"
+              },
+              "language_and_script": {
+                "$ref": "#/$defs/language_and_script"
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/note_langmaterial"
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "language_and_script": {
+            "title": "LanguageAndScript",
+            "$comment": "Codes are checked by shape (ISO 639-2 three letters, ISO 15924 four letters) rather than against the full lists.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "language_and_script",
+                "default": "language_and_script"
+              },
+              "language": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$"
+              },
+              "script": {
+                "type": "string",
+                "pattern": "^[A-Z][a-z]{3}$"
+              }
+            },
+            "required": [
+              "language"
+            ],
+            "additionalProperties": false
+          },
+          "linked_agent": {
+            "title": "LinkedAgent",
+            "$comment": "A described record's link to an agent (ArchivesSpace linked_agents items of accession.rb / abstract_archival_object.rb). role values from its linked_agent_role list; relator is a MARC relator code (ArchivesSpace's linked_agent_archival_record_relators list), checked by shape. Deleting the agent removes this entry.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_corporate_entity",
+              "agent_family",
+              "agent_software"
+            ],
+            "x-on-target-delete": "remove",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "role": {
+                "type": "string",
+                "enum": [
+                  "creator",
+                  "source",
+                  "subject"
+                ]
+              },
+              "relator": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 8192
+              },
+              "is_primary": {
+                "type": "boolean"
+              },
+              "terms": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/term"
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "role"
+            ],
+            "additionalProperties": false
+          },
+          "note": {
+            "title": "Note",
+            "$comment": "A top-level note: its shape is chosen by jsonmodel_type, so a bad note reports the errors of its own shape only (ajv discriminator), not of every alternative.",
+            "type": "object",
+            "discriminator": {
+              "propertyName": "jsonmodel_type"
+            },
+            "oneOf": [
+              {
+                "$ref": "#/$defs/note_singlepart"
+              },
+              {
+                "$ref": "#/$defs/note_multipart"
+              }
+            ],
+            "required": [
+              "jsonmodel_type"
+            ]
+          },
+          "note_chronology": {
+            "title": "NoteChronology",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_chronology"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "event_date": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "events": {
+                      "type": "array",
+                      "items": {
+                        "type": "string",
+                        "maxLength": 65000
+                      }
+                    }
+                  },
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_definedlist": {
+            "title": "NoteDefinedlist",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_definedlist"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "label": {
+                      "type": "string",
+                      "maxLength": 65000
+                    },
+                    "value": {
+                      "type": "string",
+                      "maxLength": 65000
+                    }
+                  },
+                  "required": [
+                    "label",
+                    "value"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_langmaterial": {
+            "title": "NoteLangmaterial",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_langmaterial",
+                "default": "note_langmaterial"
+              },
+              "type": {
+                "type": "string",
+                "enum": [
+                  "langmaterial"
+                ]
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "note_multipart": {
+            "title": "NoteMultipart",
+            "$comment": "ArchivesSpace note_multipart; subnotes are told apart by jsonmodel_type, as in ArchivesSpace.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_multipart"
+              },
+              "type": {
+                "type": "string",
+                "enum": [
+                  "accruals",
+                  "appraisal",
+                  "arrangement",
+                  "bioghist",
+                  "accessrestrict",
+                  "userestrict",
+                  "custodhist",
+                  "dimensions",
+                  "altformavail",
+                  "originalsloc",
+                  "fileplan",
+                  "odd",
+                  "acqinfo",
+                  "legalstatus",
+                  "otherfindaid",
+                  "phystech",
+                  "prefercite",
+                  "processinfo",
+                  "relatedmaterial",
+                  "scopecontent",
+                  "separatedmaterial"
+                ]
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_chronology"
+                    },
+                    {
+                      "$ref": "#/$defs/note_orderedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_definedlist"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              },
+              "rights_restriction": {
+                "type": "object",
+                "properties": {
+                  "begin": {
+                    "type": "string",
+                    "format": "date"
+                  },
+                  "end": {
+                    "type": "string",
+                    "format": "date"
+                  },
+                  "local_access_restriction_type": {
+                    "type": "array",
+                    "items": {
+                      "type": "string",
+                      "enum": [
+                        "RestrictedSpecColl",
+                        "RestrictedCurApprSpecColl",
+                        "RestrictedFragileSpecColl",
+                        "InProcessSpecColl",
+                        "ColdStorageBrbl"
+                      ]
+                    }
+                  }
+                },
+                "additionalProperties": false
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "type"
+            ],
+            "additionalProperties": false
+          },
+          "note_orderedlist": {
+            "title": "NoteOrderedlist",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_orderedlist"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "internal": {
+                "type": "boolean"
+              },
+              "enumeration": {
+                "type": "string",
+                "enum": [
+                  "arabic",
+                  "loweralpha",
+                  "upperalpha",
+                  "lowerroman",
+                  "upperroman",
+                  "null"
+                ]
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "enumeration"
+            ],
+            "additionalProperties": false
+          },
+          "note_singlepart": {
+            "title": "NoteSinglepart",
+            "$comment": "ArchivesSpace note_singlepart; type values from its note_singlepart_type list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_singlepart"
+              },
+              "type": {
+                "type": "string",
+                "enum": [
+                  "abstract",
+                  "physdesc",
+                  "langmaterial",
+                  "physloc",
+                  "materialspec",
+                  "physfacet"
+                ]
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "note_text": {
+            "title": "NoteText",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_text"
+              },
+              "content": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "ref": {
+            "title": "Ref",
+            "$comment": "A link to another record. Which types it may point at is said where it is used: the schema node that holds this object carries x-ref-targets and x-on-target-delete.",
+            "type": "object",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              }
+            },
+            "required": [
+              "ref"
+            ],
+            "additionalProperties": false
+          },
+          "term": {
+            "title": "Term",
+            "$comment": "ArchivesSpace common/schemas/term.rb, embedded in a subject (or a linked agent's terms). term_type values from its subject_term_type list. vocabulary is a bare uri string in ArchivesSpace (\"JSONModel(:vocabulary) uri\"), not a {ref} object; x-ref-targets only describes {ref} objects, so only its shape is checked here (see subject.schema.json).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "term",
+                "default": "term"
+              },
+              "uri": {
+                "type": "string",
+                "readOnly": true
+              },
+              "term": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "term_type": {
+                "type": "string",
+                "enum": [
+                  "cultural_context",
+                  "function",
+                  "genre_form",
+                  "geographic",
+                  "occupation",
+                  "style_period",
+                  "technique",
+                  "temporal",
+                  "topical",
+                  "uniform_title"
+                ]
+              },
+              "vocabulary": {
+                "type": "string",
+                "x-ref-targets": [
+                  "vocabulary"
+                ],
+                "x-on-target-delete": "restrict"
+              }
+            },
+            "required": [
+              "term",
+              "term_type",
+              "vocabulary"
+            ],
+            "additionalProperties": false
+          }
+        }
+      }
+    },
+    {
       "name": "group",
       "collection": "groups",
       "scope": "repository",
@@ -6555,6 +9407,235 @@ export const manifest: RegistryManifest = {
               "term",
               "term_type",
               "vocabulary"
+            ],
+            "additionalProperties": false
+          }
+        }
+      }
+    },
+    {
+      "name": "top_container",
+      "collection": "top_containers",
+      "scope": "repository",
+      "uriPrefix": "/top_containers",
+      "identifiers": null,
+      "unique": [
+        {
+          "fields": [
+            "barcode"
+          ],
+          "scope": "repository",
+          "sparse": true
+        }
+      ],
+      "permissions": {
+        "read": "view_repository",
+        "create": "update_container_record",
+        "update": "update_container_record",
+        "delete": "manage_container_record"
+      },
+      "indexes": [
+        {
+          "fields": {
+            "indicator": 1
+          }
+        }
+      ],
+      "schema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "TopContainer",
+        "$comment": "ArchivesSpace common/schemas/top_container.rb; type values from its container_type list (as in shared/sub_container.schema.json). barcode is unique per repository (sparse: containers without one are left out), as ArchivesSpace enforces. container_locations wait for the location type. display_string, long_display_string, restricted, active_restrictions, is_linked_to_published_record, series and collection are computed by ArchivesSpace: readOnly (stripped, not computed yet), so a record read from ArchivesSpace posts back as it is. created_for_collection is a plain string there (maxLength 255), not a link. Deleting the container profile removes the link; deleting this container is refused while an instance's sub_container links it (see shared/sub_container.schema.json).",
+        "type": "object",
+        "x-record-type": "top_container",
+        "x-collection": "top_containers",
+        "x-scope": "repository",
+        "x-unique": [
+          {
+            "fields": [
+              "barcode"
+            ],
+            "scope": "repository",
+            "sparse": true
+          }
+        ],
+        "x-permissions": {
+          "read": "view_repository",
+          "create": "update_container_record",
+          "update": "update_container_record",
+          "delete": "manage_container_record"
+        },
+        "x-indexes": [
+          {
+            "fields": {
+              "indicator": 1
+            }
+          }
+        ],
+        "properties": {
+          "uri": {
+            "type": "string",
+            "readOnly": true
+          },
+          "jsonmodel_type": {
+            "type": "string",
+            "readOnly": true
+          },
+          "lock_version": {
+            "type": "integer",
+            "minimum": 0,
+            "readOnly": true
+          },
+          "created_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "last_modified_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "create_time": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "system_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "user_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "repository": {
+            "type": "object",
+            "readOnly": true,
+            "properties": {
+              "ref": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "ref"
+            ],
+            "additionalProperties": false
+          },
+          "indicator": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "type": {
+            "type": "string",
+            "enum": [
+              "box",
+              "carton",
+              "case",
+              "folder",
+              "frame",
+              "object",
+              "page",
+              "reel",
+              "volume"
+            ]
+          },
+          "barcode": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "subcontainer_barcodes": {
+            "type": "string"
+          },
+          "ils_holding_id": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "ils_item_id": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "exported_to_ils": {
+            "type": "string",
+            "maxLength": 255,
+            "description": "When the container was exported to the ILS (ArchivesSpace keeps a free string)."
+          },
+          "created_for_collection": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "container_profile": {
+            "$ref": "#/$defs/ref",
+            "$comment": "Deleting the profile leaves the container without one.",
+            "x-ref-targets": [
+              "container_profile"
+            ],
+            "x-on-target-delete": "remove"
+          },
+          "display_string": {
+            "type": "string",
+            "readOnly": true
+          },
+          "long_display_string": {
+            "type": "string",
+            "readOnly": true
+          },
+          "restricted": {
+            "type": "boolean",
+            "readOnly": true
+          },
+          "is_linked_to_published_record": {
+            "type": "boolean",
+            "readOnly": true
+          },
+          "active_restrictions": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "object"
+            }
+          },
+          "series": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "object"
+            },
+            "description": "Computed by ArchivesSpace (the archival objects using this container); ignored on input."
+          },
+          "collection": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "object"
+            },
+            "description": "Computed by ArchivesSpace (the resources and accessions using this container); ignored on input."
+          }
+        },
+        "required": [
+          "indicator"
+        ],
+        "additionalProperties": false,
+        "$defs": {
+          "ref": {
+            "title": "Ref",
+            "$comment": "A link to another record. Which types it may point at is said where it is used: the schema node that holds this object carries x-ref-targets and x-on-target-delete.",
+            "type": "object",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              }
+            },
+            "required": [
+              "ref"
             ],
             "additionalProperties": false
           }

@@ -4,10 +4,14 @@ export type { AgentCorporateEntity } from "./agent_corporate_entity.js";
 export type { AgentFamily } from "./agent_family.js";
 export type { AgentPerson } from "./agent_person.js";
 export type { AgentSoftware } from "./agent_software.js";
+export type { ContainerProfile } from "./container_profile.js";
+export type { DigitalObject } from "./digital_object.js";
+export type { DigitalObjectComponent } from "./digital_object_component.js";
 export type { Group } from "./group.js";
 export type { Repository } from "./repository.js";
 export type { Resource } from "./resource.js";
 export type { Subject } from "./subject.js";
+export type { TopContainer } from "./top_container.js";
 export type { User } from "./user.js";
 export type { Vocabulary } from "./vocabulary.js";
 
@@ -16,10 +20,14 @@ import type { AgentCorporateEntity } from "./agent_corporate_entity.js";
 import type { AgentFamily } from "./agent_family.js";
 import type { AgentPerson } from "./agent_person.js";
 import type { AgentSoftware } from "./agent_software.js";
+import type { ContainerProfile } from "./container_profile.js";
+import type { DigitalObject } from "./digital_object.js";
+import type { DigitalObjectComponent } from "./digital_object_component.js";
 import type { Group } from "./group.js";
 import type { Repository } from "./repository.js";
 import type { Resource } from "./resource.js";
 import type { Subject } from "./subject.js";
+import type { TopContainer } from "./top_container.js";
 import type { User } from "./user.js";
 import type { Vocabulary } from "./vocabulary.js";
 
@@ -30,10 +38,14 @@ export interface RecordTypeMap {
   agent_family: AgentFamily;
   agent_person: AgentPerson;
   agent_software: AgentSoftware;
+  container_profile: ContainerProfile;
+  digital_object: DigitalObject;
+  digital_object_component: DigitalObjectComponent;
   group: Group;
   repository: Repository;
   resource: Resource;
   subject: Subject;
+  top_container: TopContainer;
   user: User;
   vocabulary: Vocabulary;
 }

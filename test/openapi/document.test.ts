@@ -198,9 +198,9 @@ describe("security", () => {
         }
       }
     }
-    // Reading repositories, vocabularies, subjects and the four agent types needs no session
-    // (their schemas say read: null): list and read of each.
-    expect(open).toBe(2 * 7);
+    // Reading repositories, vocabularies, subjects, the four agent types and container profiles
+    // needs no session (their schemas say read: null): list and read of each.
+    expect(open).toBe(2 * 8);
     expect(operation("/repositories", "get")).not.toHaveProperty("security");
     expect(operation("/repositories/{id}", "get")).not.toHaveProperty("security");
   });

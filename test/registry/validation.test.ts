@@ -225,11 +225,16 @@ describe("links", () => {
     });
   });
 
-  it("links to types that do not exist yet never validate", () => {
+  it("instance links name top containers and digital objects (types of issue 4), each by its own uri pattern", () => {
     const doc = sampleAccession();
-    doc.instances = [{ instance_type: "mixed_materials", sub_container: { top_container: { ref: "/repositories/2/top_containers/1" } } }];
+    doc.instances = [
+      { instance_type: "mixed_materials", sub_container: { top_container: { ref: "/repositories/2/top_containers/1" } } },
+      { instance_type: "digital_object", digital_object: { ref: "/repositories/2/digital_objects/1" } },
+    ];
+    expect(validate("accession", doc).ok).toBe(true);
+    doc.instances = [{ instance_type: "digital_object", digital_object: { ref: "/repositories/2/top_containers/1" } }];
     expect(errorsOf(validate("accession", doc))).toEqual({
-      "instances/0/sub_container/top_container/ref": ["Must be a uri of: top_container (no such record type yet)"],
+      "instances/0/digital_object/ref": ["Must be a uri of: digital_object (/repositories/:repo_id/digital_objects/:id)"],
     });
   });
 

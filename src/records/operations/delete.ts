@@ -29,7 +29,9 @@ export async function deleteRecord(deps: OperationDeps, typeName: string, scope:
     const collection = deps.store.collection(referrer);
     for (const doc of await collection.find({ [refPath.mongoPath]: uri }).toArray()) {
       if (refPath.onTargetDelete === "cascade") {
-        await deleteRecord(deps, referrer, { repoId: doc.repo_id }, doc.id, actor);
+        // A record may be reached along two cascading links (a nested component: through its
+        // digital object and through its parent); the first visit deletes it, later ones skip it.
+        if (await collection.findOne({ _id: doc._id }, { projection: { _id: 1 } })) await deleteRecord(deps, referrer, { repoId: doc.repo_id }, doc.id, actor);
         continue;
       }
       const { _id, ...fields } = doc;

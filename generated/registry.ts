@@ -4396,6 +4396,1497 @@ export const manifest: RegistryManifest = {
       }
     },
     {
+      "name": "archival_object",
+      "collection": "archival_objects",
+      "scope": "repository",
+      "uriPrefix": "/archival_objects",
+      "identifiers": null,
+      "unique": [
+        {
+          "fields": [
+            "ref_id"
+          ],
+          "within": [
+            "resource.ref"
+          ],
+          "scope": "repository",
+          "sparse": false
+        }
+      ],
+      "permissions": {
+        "read": "view_repository",
+        "create": "update_resource_record",
+        "update": "update_resource_record",
+        "delete": "delete_archival_record"
+      },
+      "indexes": [
+        {
+          "fields": {
+            "resource.ref": 1
+          }
+        }
+      ],
+      "schema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "ArchivalObject",
+        "$comment": "ArchivesSpace common/schemas/archival_object.rb + abstract_archival_object.rb: a component of a resource's tree. It belongs to a resource and may sit under another archival object (parent); position is its place among its siblings, kept dense by the tree (x-tree). A title is required unless there are dates (ArchivesSpace's rule). ref_id is unique within its resource and generated when absent.",
+        "type": "object",
+        "x-record-type": "archival_object",
+        "x-collection": "archival_objects",
+        "x-scope": "repository",
+        "x-unique": [
+          {
+            "fields": [
+              "ref_id"
+            ],
+            "within": [
+              "resource.ref"
+            ],
+            "scope": "repository"
+          }
+        ],
+        "x-permissions": {
+          "read": "view_repository",
+          "create": "update_resource_record",
+          "update": "update_resource_record",
+          "delete": "delete_archival_record"
+        },
+        "x-indexes": [
+          {
+            "fields": {
+              "resource.ref": 1
+            }
+          }
+        ],
+        "properties": {
+          "uri": {
+            "type": "string",
+            "readOnly": true
+          },
+          "jsonmodel_type": {
+            "type": "string",
+            "readOnly": true
+          },
+          "lock_version": {
+            "type": "integer",
+            "minimum": 0,
+            "readOnly": true
+          },
+          "created_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "last_modified_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "create_time": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "system_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "user_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "repository": {
+            "type": "object",
+            "readOnly": true,
+            "properties": {
+              "ref": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "ref"
+            ],
+            "additionalProperties": false
+          },
+          "ref_id": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9_.:-]+$",
+            "maxLength": 255,
+            "x-generated": "token"
+          },
+          "component_id": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "title": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 8192
+          },
+          "display_string": {
+            "type": "string",
+            "readOnly": true
+          },
+          "level": {
+            "type": "string",
+            "enum": [
+              "class",
+              "collection",
+              "file",
+              "fonds",
+              "item",
+              "otherlevel",
+              "recordgrp",
+              "series",
+              "subfonds",
+              "subgrp",
+              "subseries"
+            ]
+          },
+          "other_level": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "publish": {
+            "type": "boolean"
+          },
+          "suppressed": {
+            "type": "boolean",
+            "readOnly": true
+          },
+          "restrictions_apply": {
+            "type": "boolean",
+            "default": false
+          },
+          "repository_processing_note": {
+            "type": "string",
+            "maxLength": 65000
+          },
+          "has_unpublished_ancestor": {
+            "type": "boolean",
+            "readOnly": true
+          },
+          "is_slug_auto": {
+            "type": "boolean"
+          },
+          "slug": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "resource": {
+            "$ref": "#/$defs/ref",
+            "$comment": "The resource whose tree holds this record: deleting the resource deletes it.",
+            "x-ref-targets": [
+              "resource"
+            ],
+            "x-on-target-delete": "cascade"
+          },
+          "parent": {
+            "$ref": "#/$defs/ref",
+            "$comment": "The enclosing archival object, if any (absent at the top of the tree): deleting it deletes this one.",
+            "x-ref-targets": [
+              "archival_object"
+            ],
+            "x-on-target-delete": "cascade"
+          },
+          "position": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "ancestors": {
+            "type": "array",
+            "readOnly": true,
+            "description": "ArchivesSpace clients send back the ancestors they read; they are ignored.",
+            "items": {
+              "type": "object"
+            }
+          },
+          "extents": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/extent"
+            }
+          },
+          "dates": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/date"
+            }
+          },
+          "lang_materials": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/lang_material"
+            }
+          },
+          "external_ids": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/external_id"
+            }
+          },
+          "instances": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/instance"
+            }
+          },
+          "notes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/note"
+            }
+          },
+          "subjects": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/ref",
+              "$comment": "Deleting a subject drops it from this list; the record stays.",
+              "x-ref-targets": [
+                "subject"
+              ],
+              "x-on-target-delete": "remove"
+            }
+          },
+          "linked_agents": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/linked_agent"
+            }
+          }
+        },
+        "required": [
+          "level",
+          "resource"
+        ],
+        "anyOf": [
+          {
+            "required": [
+              "title"
+            ]
+          },
+          {
+            "required": [
+              "dates"
+            ]
+          }
+        ],
+        "if": {
+          "properties": {
+            "level": {
+              "const": "otherlevel"
+            }
+          },
+          "required": [
+            "level"
+          ]
+        },
+        "then": {
+          "required": [
+            "other_level"
+          ]
+        },
+        "additionalProperties": false,
+        "$defs": {
+          "date": {
+            "title": "ArchivalDate",
+            "$comment": "ArchivesSpace date subrecord (common/schemas/date.rb); enumerations from its date_type, date_label, date_certainty, date_era, date_calendar lists. Titled ArchivalDate so the generated interface does not shadow the global Date.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "date",
+                "default": "date"
+              },
+              "date_type": {
+                "type": "string",
+                "enum": [
+                  "expression",
+                  "single",
+                  "bulk",
+                  "inclusive",
+                  "range"
+                ]
+              },
+              "label": {
+                "type": "string",
+                "enum": [
+                  "record_keeping",
+                  "broadcast",
+                  "copyright",
+                  "creation",
+                  "deaccession",
+                  "agent_relation",
+                  "digitized",
+                  "existence",
+                  "event",
+                  "issued",
+                  "modified",
+                  "publication",
+                  "usage",
+                  "other"
+                ]
+              },
+              "certainty": {
+                "type": "string",
+                "enum": [
+                  "approximate",
+                  "inferred",
+                  "questionable"
+                ]
+              },
+              "expression": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "begin": {
+                "type": "string",
+                "maxLength": 255,
+                "format": "archival-date"
+              },
+              "end": {
+                "type": "string",
+                "maxLength": 255,
+                "format": "archival-date"
+              },
+              "era": {
+                "type": "string",
+                "enum": [
+                  "ce"
+                ]
+              },
+              "calendar": {
+                "type": "string",
+                "enum": [
+                  "gregorian"
+                ]
+              }
+            },
+            "required": [
+              "date_type",
+              "label"
+            ],
+            "additionalProperties": false
+          },
+          "extent": {
+            "title": "Extent",
+            "$comment": "ArchivesSpace extent subrecord (common/schemas/extent.rb); extent_type values from its extent_extent_type list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "extent",
+                "default": "extent"
+              },
+              "portion": {
+                "type": "string",
+                "enum": [
+                  "whole",
+                  "part"
+                ],
+                "default": "whole"
+              },
+              "number": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "extent_type": {
+                "type": "string",
+                "enum": [
+                  "cassettes",
+                  "cubic_feet",
+                  "files",
+                  "gigabytes",
+                  "leaves",
+                  "linear_feet",
+                  "megabytes",
+                  "photographic_prints",
+                  "photographic_slides",
+                  "reels",
+                  "sheets",
+                  "terabytes",
+                  "volumes"
+                ]
+              },
+              "container_summary": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "physical_details": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dimensions": {
+                "type": "string",
+                "maxLength": 255
+              }
+            },
+            "required": [
+              "portion",
+              "number",
+              "extent_type"
+            ],
+            "additionalProperties": false
+          },
+          "external_id": {
+            "title": "ExternalId",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "external_id",
+                "default": "external_id"
+              },
+              "external_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "source": {
+                "type": "string",
+                "maxLength": 255
+              }
+            },
+            "additionalProperties": false
+          },
+          "instance": {
+            "title": "Instance",
+            "$comment": "ArchivesSpace instance: a digital_object instance links a digital object, any other kind a container.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "instance",
+                "default": "instance"
+              },
+              "instance_type": {
+                "type": "string",
+                "enum": [
+                  "accession",
+                  "audio",
+                  "books",
+                  "computer_disks",
+                  "digital_object",
+                  "digital_object_link",
+                  "graphic_materials",
+                  "maps",
+                  "microform",
+                  "mixed_materials",
+                  "moving_images",
+                  "realia",
+                  "text"
+                ]
+              },
+              "is_representative": {
+                "type": "boolean",
+                "default": false
+              },
+              "sub_container": {
+                "$ref": "#/$defs/sub_container"
+              },
+              "digital_object": {
+                "$ref": "#/$defs/ref",
+                "$comment": "Deleting the digital object removes this whole instance (the innermost list item holding the link).",
+                "x-ref-targets": [
+                  "digital_object"
+                ],
+                "x-on-target-delete": "remove"
+              }
+            },
+            "required": [
+              "instance_type"
+            ],
+            "if": {
+              "properties": {
+                "instance_type": {
+                  "const": "digital_object"
+                }
+              },
+              "required": [
+                "instance_type"
+              ]
+            },
+            "then": {
+              "required": [
+                "digital_object"
+              ]
+            },
+            "else": {
+              "required": [
+                "sub_container"
+              ]
+            },
+            "additionalProperties": false
+          },
+          "lang_material": {
+            "title": "LangMaterial",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "lang_material",
+                "default": "lang_material"
+              },
+              "language_and_script": {
+                "$ref": "#/$defs/language_and_script"
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/note_langmaterial"
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "language_and_script": {
+            "title": "LanguageAndScript",
+            "$comment": "Codes are checked by shape (ISO 639-2 three letters, ISO 15924 four letters) rather than against the full lists.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "language_and_script",
+                "default": "language_and_script"
+              },
+              "language": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$"
+              },
+              "script": {
+                "type": "string",
+                "pattern": "^[A-Z][a-z]{3}$"
+              }
+            },
+            "required": [
+              "language"
+            ],
+            "additionalProperties": false
+          },
+          "linked_agent": {
+            "title": "LinkedAgent",
+            "$comment": "A described record's link to an agent (ArchivesSpace linked_agents items of accession.rb / abstract_archival_object.rb). role values from its linked_agent_role list; relator is a MARC relator code (ArchivesSpace's linked_agent_archival_record_relators list), checked by shape. Deleting the agent removes this entry.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_corporate_entity",
+              "agent_family",
+              "agent_software"
+            ],
+            "x-on-target-delete": "remove",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "role": {
+                "type": "string",
+                "enum": [
+                  "creator",
+                  "source",
+                  "subject"
+                ]
+              },
+              "relator": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 8192
+              },
+              "is_primary": {
+                "type": "boolean"
+              },
+              "terms": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/term"
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "role"
+            ],
+            "additionalProperties": false
+          },
+          "note": {
+            "title": "Note",
+            "$comment": "A top-level note: its shape is chosen by jsonmodel_type, so a bad note reports the errors of its own shape only (ajv discriminator), not of every alternative.",
+            "type": "object",
+            "discriminator": {
+              "propertyName": "jsonmodel_type"
+            },
+            "oneOf": [
+              {
+                "$ref": "#/$defs/note_singlepart"
+              },
+              {
+                "$ref": "#/$defs/note_multipart"
+              }
+            ],
+            "required": [
+              "jsonmodel_type"
+            ]
+          },
+          "note_chronology": {
+            "title": "NoteChronology",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_chronology"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "event_date": {
+                      "type": "string",
+                      "maxLength": 255
+                    },
+                    "events": {
+                      "type": "array",
+                      "items": {
+                        "type": "string",
+                        "maxLength": 65000
+                      }
+                    }
+                  },
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_definedlist": {
+            "title": "NoteDefinedlist",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_definedlist"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "label": {
+                      "type": "string",
+                      "maxLength": 65000
+                    },
+                    "value": {
+                      "type": "string",
+                      "maxLength": 65000
+                    }
+                  },
+                  "required": [
+                    "label",
+                    "value"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_langmaterial": {
+            "title": "NoteLangmaterial",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_langmaterial",
+                "default": "note_langmaterial"
+              },
+              "type": {
+                "type": "string",
+                "enum": [
+                  "langmaterial"
+                ]
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "note_multipart": {
+            "title": "NoteMultipart",
+            "$comment": "ArchivesSpace note_multipart; subnotes are told apart by jsonmodel_type, as in ArchivesSpace.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_multipart"
+              },
+              "type": {
+                "type": "string",
+                "enum": [
+                  "accruals",
+                  "appraisal",
+                  "arrangement",
+                  "bioghist",
+                  "accessrestrict",
+                  "userestrict",
+                  "custodhist",
+                  "dimensions",
+                  "altformavail",
+                  "originalsloc",
+                  "fileplan",
+                  "odd",
+                  "acqinfo",
+                  "legalstatus",
+                  "otherfindaid",
+                  "phystech",
+                  "prefercite",
+                  "processinfo",
+                  "relatedmaterial",
+                  "scopecontent",
+                  "separatedmaterial"
+                ]
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_chronology"
+                    },
+                    {
+                      "$ref": "#/$defs/note_orderedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_definedlist"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              },
+              "rights_restriction": {
+                "type": "object",
+                "properties": {
+                  "begin": {
+                    "type": "string",
+                    "format": "date"
+                  },
+                  "end": {
+                    "type": "string",
+                    "format": "date"
+                  },
+                  "local_access_restriction_type": {
+                    "type": "array",
+                    "items": {
+                      "type": "string",
+                      "enum": [
+                        "RestrictedSpecColl",
+                        "RestrictedCurApprSpecColl",
+                        "RestrictedFragileSpecColl",
+                        "InProcessSpecColl",
+                        "ColdStorageBrbl"
+                      ]
+                    }
+                  }
+                },
+                "additionalProperties": false
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "type"
+            ],
+            "additionalProperties": false
+          },
+          "note_orderedlist": {
+            "title": "NoteOrderedlist",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_orderedlist"
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "internal": {
+                "type": "boolean"
+              },
+              "enumeration": {
+                "type": "string",
+                "enum": [
+                  "arabic",
+                  "loweralpha",
+                  "upperalpha",
+                  "lowerroman",
+                  "upperroman",
+                  "null"
+                ]
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "enumeration"
+            ],
+            "additionalProperties": false
+          },
+          "note_singlepart": {
+            "title": "NoteSinglepart",
+            "$comment": "ArchivesSpace note_singlepart; type values from its note_singlepart_type list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_singlepart"
+              },
+              "type": {
+                "type": "string",
+                "enum": [
+                  "abstract",
+                  "physdesc",
+                  "langmaterial",
+                  "physloc",
+                  "materialspec",
+                  "physfacet"
+                ]
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "note_text": {
+            "title": "NoteText",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_text"
+              },
+              "content": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "ref": {
+            "title": "Ref",
+            "$comment": "A link to another record. Which types it may point at is said where it is used: the schema node that holds this object carries x-ref-targets and x-on-target-delete.",
+            "type": "object",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              }
+            },
+            "required": [
+              "ref"
+            ],
+            "additionalProperties": false
+          },
+          "sub_container": {
+            "title": "SubContainer",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "sub_container",
+                "default": "sub_container"
+              },
+              "top_container": {
+                "$ref": "#/$defs/ref",
+                "$comment": "A container that still holds described material must not vanish under it: delete is refused while linked.",
+                "x-ref-targets": [
+                  "top_container"
+                ],
+                "x-on-target-delete": "restrict"
+              },
+              "type_2": {
+                "type": "string",
+                "enum": [
+                  "box",
+                  "carton",
+                  "case",
+                  "folder",
+                  "frame",
+                  "object",
+                  "page",
+                  "reel",
+                  "volume"
+                ]
+              },
+              "indicator_2": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "type_3": {
+                "type": "string",
+                "enum": [
+                  "box",
+                  "carton",
+                  "case",
+                  "folder",
+                  "frame",
+                  "object",
+                  "page",
+                  "reel",
+                  "volume"
+                ]
+              },
+              "indicator_3": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "display_string": {
+                "type": "string",
+                "readOnly": true
+              }
+            },
+            "required": [
+              "top_container"
+            ],
+            "additionalProperties": false
+          },
+          "term": {
+            "title": "Term",
+            "$comment": "ArchivesSpace common/schemas/term.rb, embedded in a subject (or a linked agent's terms). term_type values from its subject_term_type list. vocabulary is a bare uri string in ArchivesSpace (\"JSONModel(:vocabulary) uri\"), not a {ref} object; x-ref-targets only describes {ref} objects, so only its shape is checked here (see subject.schema.json).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "term",
+                "default": "term"
+              },
+              "uri": {
+                "type": "string",
+                "readOnly": true
+              },
+              "term": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "term_type": {
+                "type": "string",
+                "enum": [
+                  "cultural_context",
+                  "function",
+                  "genre_form",
+                  "geographic",
+                  "occupation",
+                  "style_period",
+                  "technique",
+                  "temporal",
+                  "topical",
+                  "uniform_title"
+                ]
+              },
+              "vocabulary": {
+                "type": "string",
+                "x-ref-targets": [
+                  "vocabulary"
+                ],
+                "x-on-target-delete": "restrict"
+              }
+            },
+            "required": [
+              "term",
+              "term_type",
+              "vocabulary"
+            ],
+            "additionalProperties": false
+          }
+        }
+      }
+    },
+    {
       "name": "container_profile",
       "collection": "container_profiles",
       "scope": "global",
@@ -4406,6 +5897,7 @@ export const manifest: RegistryManifest = {
           "fields": [
             "name"
           ],
+          "within": [],
           "scope": "global",
           "sparse": false
         }
@@ -4563,6 +6055,7 @@ export const manifest: RegistryManifest = {
           "fields": [
             "digital_object_id"
           ],
+          "within": [],
           "scope": "repository",
           "sparse": false
         }
@@ -7258,6 +8751,7 @@ export const manifest: RegistryManifest = {
           "fields": [
             "group_code"
           ],
+          "within": [],
           "scope": "repository",
           "sparse": false
         }
@@ -7383,6 +8877,7 @@ export const manifest: RegistryManifest = {
           "fields": [
             "repo_code"
           ],
+          "within": [],
           "scope": "global",
           "sparse": false
         }
@@ -7528,6 +9023,7 @@ export const manifest: RegistryManifest = {
           "fields": [
             "ead_id"
           ],
+          "within": [],
           "scope": "repository",
           "sparse": true
         }
@@ -9146,6 +10642,7 @@ export const manifest: RegistryManifest = {
             "authority_id",
             "vocabulary"
           ],
+          "within": [],
           "scope": "global",
           "sparse": true
         }
@@ -9424,6 +10921,7 @@ export const manifest: RegistryManifest = {
           "fields": [
             "barcode"
           ],
+          "within": [],
           "scope": "repository",
           "sparse": true
         }
@@ -9653,6 +11151,7 @@ export const manifest: RegistryManifest = {
           "fields": [
             "username"
           ],
+          "within": [],
           "scope": "global",
           "sparse": false
         }
@@ -9816,6 +11315,7 @@ export const manifest: RegistryManifest = {
           "fields": [
             "name"
           ],
+          "within": [],
           "scope": "global",
           "sparse": false
         },
@@ -9823,6 +11323,7 @@ export const manifest: RegistryManifest = {
           "fields": [
             "ref_id"
           ],
+          "within": [],
           "scope": "global",
           "sparse": false
         }

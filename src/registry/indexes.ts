@@ -34,7 +34,7 @@ export function indexesFor(type: Omit<RecordTypeManifest, "schema">): IndexSpec[
   for (const rule of type.unique) {
     const spec: IndexSpec = {
       name: `${rule.fields.join("_")}_unique`,
-      keys: scoped(rule.scope, rule.fields),
+      keys: scoped(rule.scope, [...rule.within, ...rule.fields]),
       unique: true,
       duplicateField: rule.fields[0],
     };

@@ -36,7 +36,7 @@ const settingsKeywords: KeywordDefinition[] = [
       type: "array",
       items: {
         type: "object",
-        properties: { fields: FIELD_LIST, scope: SCOPE, sparse: { type: "boolean" } },
+        properties: { fields: FIELD_LIST, within: FIELD_LIST, scope: SCOPE, sparse: { type: "boolean" } },
         required: ["fields", "scope"],
         additionalProperties: false,
       },
@@ -67,6 +67,8 @@ const settingsKeywords: KeywordDefinition[] = [
       },
     },
   },
+  // On a top-level string property: the server fills it in when a record arrives without it.
+  { keyword: "x-generated", schemaType: "string", metaSchema: { type: "string", enum: ["token"] } },
   { keyword: "x-on-target-delete", schemaType: "string", metaSchema: { type: "string", enum: ["remove", "cascade", "restrict"] } },
 ];
 

@@ -14,9 +14,14 @@ export interface IdentifierSettings {
   readonly scope: RecordScope;
 }
 
-/** One entry of x-unique. `sparse`: records without the field are not indexed (may repeat). */
+/**
+ * One entry of x-unique. `within`: fields that scope the rule (an archival object's ref_id is
+ * unique within its `resource.ref`); a duplicate is reported on `fields`, never on them.
+ * `sparse`: records without the field are not indexed (may repeat).
+ */
 export interface UniqueSettings {
   readonly fields: readonly string[];
+  readonly within: readonly string[];
   readonly scope: RecordScope;
   readonly sparse: boolean;
 }

@@ -3,7 +3,7 @@
 // Generic code asks the registry; it never tests a type name.
 import { SchemaDefinitionError, UnknownRecordTypeError } from "./errors.js";
 import { indexesFor, indexForKeyPattern, type IndexSpec } from "./indexes.js";
-import type { JsonObject } from "./json.js";
+import { isJsonObject, type JsonObject } from "./json.js";
 import type {
   IdentifierSettings,
   PermissionSettings,
@@ -34,6 +34,8 @@ export interface RecordType {
   readonly permissions: PermissionSettings;
   readonly refPaths: readonly RefPath[];
   readonly indexes: readonly IndexSpec[];
+  /** Top-level fields the server fills in when a record arrives without them (x-generated). */
+  readonly generated: readonly string[];
   /** The bundled schema (also served by the schema endpoints). */
   readonly schema: JsonObject;
 }
@@ -42,6 +44,11 @@ export interface RecordType {
 export interface IncomingLink {
   readonly type: string;
   readonly refPath: RefPath;
+}
+
+function generatedFields(schema: JsonObject): string[] {
+  const properties = isJsonObject(schema.properties) ? schema.properties : {};
+  return Object.entries(properties).filter(([, property]) => isJsonObject(property) && property["x-generated"] !== undefined).map(([name]) => name);
 }
 
 function describeType(entry: RecordTypeManifest, pattern: UriPattern): RecordType {
@@ -62,6 +69,7 @@ function describeType(entry: RecordTypeManifest, pattern: UriPattern): RecordTyp
     permissions: entry.permissions,
     refPaths: findRefPaths(entry.schema, entry.name),
     indexes,
+    generated: generatedFields(entry.schema),
     schema: entry.schema,
   };
 }

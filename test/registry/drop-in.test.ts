@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { generate, writeGenerated } from "../../src/registry/build/generate.js";
 import { isJsonObject } from "../../src/registry/json.js";
 import type { RegistryManifest } from "../../src/registry/manifest.js";
+import { registry as generatedRegistry } from "../../src/registry/record-types.js";
 import { Registry } from "../../src/registry/registry.js";
 import { RecordValidator, type ValidationResult } from "../../src/registry/validation.js";
 import { fixturesDir, removeTempDirs, schemaDirWith, tempDir } from "./helpers.js";
@@ -93,7 +94,9 @@ describe("a schema-only record type", () => {
       },
     ]);
     expect(registry.linksTo("widget")).toEqual([{ type: "gizmo", refPath: expect.objectContaining({ path: "widget/ref", removeAt: "widget", onTargetDelete: "restrict" }) }]);
-    expect(registry.linksTo("resource").map((link) => link.type)).toEqual(["widget"]);
+    const intoResources = registry.linksTo("resource").map((link) => link.type);
+    expect(intoResources).toContain("widget");
+    expect(intoResources).not.toContain("gizmo");
   });
 
   it("gets validation: required fields, identifier rules, enums, links, defaults, read-only fields", () => {
@@ -139,25 +142,8 @@ describe("a schema-only record type", () => {
   });
 
   it("leaves the existing types as they were", () => {
-    expect(registry.types.map((type) => type.name).sort()).toEqual([
-      "accession",
-      "agent_corporate_entity",
-      "agent_family",
-      "agent_person",
-      "agent_software",
-      "container_profile",
-      "digital_object",
-      "digital_object_component",
-      "gizmo",
-      "group",
-      "repository",
-      "resource",
-      "subject",
-      "top_container",
-      "user",
-      "vocabulary",
-      "widget",
-    ]);
+    const shipped = generatedRegistry.types.map((type) => type.name);
+    expect(registry.types.map((type) => type.name).sort()).toEqual([...shipped, "gizmo", "widget"].sort());
     expect(registry.uriFor("accession", 1, 2)).toBe("/repositories/2/accessions/1");
   });
 });

@@ -1,7 +1,8 @@
 // A client's record body, made ready to store: safe keys, valid against the type's schema
 // (read-only fields dropped, defaults applied), links checked.
 import { ApiError } from "../../errors/api-error.js";
-import type { JsonObject, RecordType } from "../../registry/index.js";
+import { randomBytes } from "node:crypto";
+import type { JsonObject, JsonValue, RecordType } from "../../registry/index.js";
 import type { OperationDeps } from "./deps.js";
 import { assertSafeKeys } from "./input-safety.js";
 import { linkProblems } from "./links.js";
@@ -34,7 +35,22 @@ function merge(target: Record<string, string[]>, more: Record<string, string[]>)
   for (const [path, messages] of Object.entries(more)) target[path] = [...new Set([...(target[path] ?? []), ...messages])];
 }
 
-export async function prepareRecord(deps: OperationDeps, type: RecordType, scope: Scope, raw: unknown): Promise<PreparedRecord> {
+/**
+ * Generated fields (x-generated) the input lacks: kept from the stored record on update (a
+ * client that leaves a ref_id out does not mean to change it), new ones otherwise.
+ */
+function fillGenerated(type: RecordType, doc: JsonObject, existing: JsonObject | undefined): JsonObject {
+  const filled: Record<string, JsonValue> = { ...doc };
+  for (const field of type.generated) {
+    if (filled[field] !== undefined) continue;
+    const kept = existing?.[field];
+    filled[field] = typeof kept === "string" ? kept : randomBytes(16).toString("hex");
+  }
+  return filled;
+}
+
+/** `existing`: the stored record an update replaces. */
+export async function prepareRecord(deps: OperationDeps, type: RecordType, scope: Scope, raw: unknown, existing?: JsonObject): Promise<PreparedRecord> {
   assertSafeKeys(raw);
   const input = withoutNulls(raw);
   const result = deps.validator.validate(type.name, input);
@@ -44,5 +60,6 @@ export async function prepareRecord(deps: OperationDeps, type: RecordType, scope
   if (result.ok || isObject) merge(errors, await linkProblems(deps, type.name, scope, result.ok ? result.doc : (input as JsonObject)));
   if (!result.ok || Object.keys(errors).length > 0) throw new ApiError(400, errors);
   const submitted = isObject ? deps.validator.stripReadOnly(type.name, input as JsonObject) : {};
-  return { fields: result.doc, stale: canonical(submitted) !== canonical(result.doc) };
+  const fields = fillGenerated(type, result.doc, existing);
+  return { fields, stale: canonical(submitted) !== canonical(fields) };
 }

@@ -20,7 +20,7 @@ export async function updateRecord(deps: OperationDeps, typeName: string, scope:
   const lockVersion = lockVersionOf(input);
   if (lockVersion === undefined) throw conflict(LOCK_VERSION_MISSING);
   const existing = await findStored(deps, type, id, scope);
-  const { fields, stale } = await prepareRecord(deps, type, scope, input);
+  const { fields, stale } = await prepareRecord(deps, type, scope, input, existing);
   const now = deps.now();
   const replacement = {
     ...fields,

@@ -76,7 +76,10 @@ class SettingsReader {
       if (!isJsonObject(entry)) this.fail(`${where} must be an object`);
       const fields = this.fields(entry.fields, where);
       fields.forEach((field) => this.declared(field, where));
-      return { fields, scope: this.scope(entry.scope, where), sparse: entry.sparse === true };
+      const within = entry.within === undefined ? [] : this.fields(entry.within, `${where}.within`);
+      // `within` may name a field inside a link (`resource.ref`): its property must exist.
+      within.forEach((field) => this.declared(field.split(".")[0] ?? field, `${where}.within`));
+      return { fields, within, scope: this.scope(entry.scope, where), sparse: entry.sparse === true };
     });
   }
 

@@ -39,7 +39,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Accession",
-        "$comment": "ArchivesSpace common/schemas/accession.rb (v3+): title is optional there, accessions carry no notes (general_note is a plain string), and accession_date defaults to 9999-12-31. classifications, related_resources, deaccessions and rights_statements wait for their target types.",
+        "$comment": "ArchivesSpace common/schemas/accession.rb (v3+): title is optional there, accessions carry no notes (general_note is a plain string), and accession_date defaults to 9999-12-31. classifications and related_resources are links (removed when their target is deleted); linked_events is computed by ArchivesSpace: readOnly. deaccessions and rights_statements wait for their target types.",
         "type": "object",
         "x-record-type": "accession",
         "x-collection": "accessions",
@@ -266,6 +266,37 @@ export const manifest: RegistryManifest = {
             "items": {
               "$ref": "#/$defs/linked_agent"
             }
+          },
+          "classifications": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/ref",
+              "$comment": "Deleting a classification or term drops it from this list; the record stays.",
+              "x-ref-targets": [
+                "classification",
+                "classification_term"
+              ],
+              "x-on-target-delete": "remove"
+            }
+          },
+          "related_resources": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/ref",
+              "$comment": "Deleting a resource drops it from this list; the accession stays.",
+              "x-ref-targets": [
+                "resource"
+              ],
+              "x-on-target-delete": "remove"
+            }
+          },
+          "linked_events": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "object"
+            },
+            "description": "Computed by ArchivesSpace (the events whose linked_records name this record); ignored on input."
           }
         },
         "required": [
@@ -4653,6 +4684,14 @@ export const manifest: RegistryManifest = {
             "items": {
               "$ref": "#/$defs/linked_agent"
             }
+          },
+          "linked_events": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "object"
+            },
+            "description": "Computed by ArchivesSpace (the events whose linked_records name this record); ignored on input."
           }
         },
         "required": [
@@ -5887,6 +5926,699 @@ export const manifest: RegistryManifest = {
       }
     },
     {
+      "name": "assessment",
+      "collection": "assessments",
+      "scope": "repository",
+      "uriPrefix": "/assessments",
+      "identifiers": null,
+      "unique": [],
+      "permissions": {
+        "read": "view_repository",
+        "create": "update_assessment_record",
+        "update": "update_assessment_record",
+        "delete": "delete_assessment_record"
+      },
+      "indexes": [
+        {
+          "fields": {
+            "survey_begin": 1
+          }
+        }
+      ],
+      "schema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Assessment",
+        "$comment": "ArchivesSpace common/schemas/assessment.rb: a survey of records. records (at least one accession, resource, archival object or digital object), surveyed_by (at least one person) and survey_begin are required, as there. Deleting a linked record or agent removes that entry, as ArchivesSpace drops a relationship whose other end is deleted; the assessment stays, even when a list is left empty (the next update must then supply one). Not modelled: formats, conservation_issues and ratings, lists of assessment_attribute subrecords whose definition_id points at per-repository assessment attribute definitions (/repositories/:repo_id/assessment_attribute_definitions), which do not exist here yet; a record carrying them is refused (unknown field) rather than silently losing them. display_string and collections are computed by ArchivesSpace: readOnly (stripped, not computed yet). Reading needs view_repository; writes update_assessment_record; delete delete_assessment_record, as ArchivesSpace's endpoints declare.",
+        "type": "object",
+        "x-record-type": "assessment",
+        "x-collection": "assessments",
+        "x-scope": "repository",
+        "x-permissions": {
+          "read": "view_repository",
+          "create": "update_assessment_record",
+          "update": "update_assessment_record",
+          "delete": "delete_assessment_record"
+        },
+        "x-indexes": [
+          {
+            "fields": {
+              "survey_begin": 1
+            }
+          }
+        ],
+        "properties": {
+          "uri": {
+            "type": "string",
+            "readOnly": true
+          },
+          "jsonmodel_type": {
+            "type": "string",
+            "readOnly": true
+          },
+          "lock_version": {
+            "type": "integer",
+            "minimum": 0,
+            "readOnly": true
+          },
+          "created_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "last_modified_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "create_time": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "system_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "user_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "repository": {
+            "type": "object",
+            "readOnly": true,
+            "properties": {
+              "ref": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "ref"
+            ],
+            "additionalProperties": false
+          },
+          "display_string": {
+            "type": "string",
+            "readOnly": true
+          },
+          "records": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "$ref": "#/$defs/ref",
+              "$comment": "Deleting the record drops it from this list; the assessment stays.",
+              "x-ref-targets": [
+                "accession",
+                "resource",
+                "archival_object",
+                "digital_object"
+              ],
+              "x-on-target-delete": "remove"
+            }
+          },
+          "accession_report": {
+            "type": "boolean"
+          },
+          "appraisal": {
+            "type": "boolean"
+          },
+          "container_list": {
+            "type": "boolean"
+          },
+          "catalog_record": {
+            "type": "boolean"
+          },
+          "control_file": {
+            "type": "boolean"
+          },
+          "deed_of_gift": {
+            "type": "boolean"
+          },
+          "finding_aid_ead": {
+            "type": "boolean"
+          },
+          "finding_aid_online": {
+            "type": "boolean"
+          },
+          "finding_aid_paper": {
+            "type": "boolean"
+          },
+          "finding_aid_word": {
+            "type": "boolean"
+          },
+          "finding_aid_spreadsheet": {
+            "type": "boolean"
+          },
+          "related_eac_records": {
+            "type": "boolean"
+          },
+          "existing_description_notes": {
+            "type": "string",
+            "maxLength": 65000
+          },
+          "surveyed_by": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "$ref": "#/$defs/ref",
+              "$comment": "Deleting the person drops them from this list; the assessment stays.",
+              "x-ref-targets": [
+                "agent_person"
+              ],
+              "x-on-target-delete": "remove"
+            }
+          },
+          "survey_begin": {
+            "type": "string",
+            "format": "date"
+          },
+          "survey_end": {
+            "type": "string",
+            "format": "date"
+          },
+          "surveyed_duration": {
+            "type": "string",
+            "maxLength": 65000
+          },
+          "surveyed_extent": {
+            "type": "string",
+            "maxLength": 65000
+          },
+          "review_required": {
+            "type": "boolean"
+          },
+          "reviewer": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/ref",
+              "$comment": "Deleting the person drops them from this list; the assessment stays.",
+              "x-ref-targets": [
+                "agent_person"
+              ],
+              "x-on-target-delete": "remove"
+            }
+          },
+          "review_note": {
+            "type": "string",
+            "maxLength": 65000
+          },
+          "inactive": {
+            "type": "boolean"
+          },
+          "purpose": {
+            "type": "string",
+            "maxLength": 65000
+          },
+          "scope": {
+            "type": "string",
+            "maxLength": 65000
+          },
+          "sensitive_material": {
+            "type": "boolean"
+          },
+          "general_assessment_note": {
+            "type": "string",
+            "maxLength": 65000
+          },
+          "special_format_note": {
+            "type": "string",
+            "maxLength": 65000
+          },
+          "exhibition_value_note": {
+            "type": "string",
+            "maxLength": 65000
+          },
+          "monetary_value": {
+            "type": "string",
+            "maxLength": 65000
+          },
+          "monetary_value_note": {
+            "type": "string",
+            "maxLength": 65000
+          },
+          "conservation_note": {
+            "type": "string",
+            "maxLength": 65000
+          },
+          "collections": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "object"
+            },
+            "description": "Computed by ArchivesSpace (the resources the assessed records belong to); ignored on input."
+          }
+        },
+        "required": [
+          "records",
+          "surveyed_by",
+          "survey_begin"
+        ],
+        "additionalProperties": false,
+        "$defs": {
+          "ref": {
+            "title": "Ref",
+            "$comment": "A link to another record. Which types it may point at is said where it is used: the schema node that holds this object carries x-ref-targets and x-on-target-delete.",
+            "type": "object",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              }
+            },
+            "required": [
+              "ref"
+            ],
+            "additionalProperties": false
+          }
+        }
+      }
+    },
+    {
+      "name": "classification",
+      "collection": "classifications",
+      "scope": "repository",
+      "uriPrefix": "/classifications",
+      "identifiers": null,
+      "unique": [],
+      "permissions": {
+        "read": "view_repository",
+        "create": "update_classification_record",
+        "update": "update_classification_record",
+        "delete": "delete_classification_record"
+      },
+      "indexes": [
+        {
+          "fields": {
+            "identifier": 1
+          }
+        },
+        {
+          "fields": {
+            "title": 1
+          }
+        }
+      ],
+      "schema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Classification",
+        "$comment": "ArchivesSpace common/schemas/classification.rb + abstract_classification.rb: the root of a classification scheme, whose classification_terms form its tree. identifier and title are required. publish defaults to true (ArchivesSpace's default). creator links one agent; deleting the agent removes the link. linked_records (the accessions and resources filed here), path_from_root and has_classification_terms are computed by ArchivesSpace from the other side of the link (an accession's or resource's classifications): readOnly (stripped, not computed yet). Deleting a classification deletes its terms (classification_term.classification cascades) and removes it from accessions' and resources' classifications. Reading needs view_repository; writes update_classification_record; delete delete_classification_record, as ArchivesSpace's endpoints declare.",
+        "type": "object",
+        "x-record-type": "classification",
+        "x-collection": "classifications",
+        "x-scope": "repository",
+        "x-permissions": {
+          "read": "view_repository",
+          "create": "update_classification_record",
+          "update": "update_classification_record",
+          "delete": "delete_classification_record"
+        },
+        "x-indexes": [
+          {
+            "fields": {
+              "identifier": 1
+            }
+          },
+          {
+            "fields": {
+              "title": 1
+            }
+          }
+        ],
+        "properties": {
+          "uri": {
+            "type": "string",
+            "readOnly": true
+          },
+          "jsonmodel_type": {
+            "type": "string",
+            "readOnly": true
+          },
+          "lock_version": {
+            "type": "integer",
+            "minimum": 0,
+            "readOnly": true
+          },
+          "created_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "last_modified_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "create_time": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "system_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "user_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "repository": {
+            "type": "object",
+            "readOnly": true,
+            "properties": {
+              "ref": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "ref"
+            ],
+            "additionalProperties": false
+          },
+          "identifier": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "title": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 16384
+          },
+          "description": {
+            "type": "string",
+            "maxLength": 65000
+          },
+          "publish": {
+            "type": "boolean",
+            "default": true
+          },
+          "slug": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "is_slug_auto": {
+            "type": "boolean"
+          },
+          "suppressed": {
+            "type": "boolean",
+            "readOnly": true
+          },
+          "creator": {
+            "$ref": "#/$defs/ref",
+            "$comment": "Deleting the agent leaves the classification without a creator.",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_corporate_entity",
+              "agent_family",
+              "agent_software"
+            ],
+            "x-on-target-delete": "remove"
+          },
+          "has_classification_terms": {
+            "type": "boolean",
+            "readOnly": true
+          },
+          "path_from_root": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "object"
+            },
+            "description": "Computed by ArchivesSpace; ignored on input."
+          },
+          "linked_records": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "object"
+            },
+            "description": "Computed by ArchivesSpace (the accessions and resources whose classifications name this one); ignored on input."
+          }
+        },
+        "required": [
+          "identifier",
+          "title"
+        ],
+        "additionalProperties": false,
+        "$defs": {
+          "ref": {
+            "title": "Ref",
+            "$comment": "A link to another record. Which types it may point at is said where it is used: the schema node that holds this object carries x-ref-targets and x-on-target-delete.",
+            "type": "object",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              }
+            },
+            "required": [
+              "ref"
+            ],
+            "additionalProperties": false
+          }
+        }
+      }
+    },
+    {
+      "name": "classification_term",
+      "collection": "classification_terms",
+      "scope": "repository",
+      "uriPrefix": "/classification_terms",
+      "identifiers": null,
+      "unique": [
+        {
+          "fields": [
+            "identifier"
+          ],
+          "within": [
+            "classification.ref",
+            "parent.ref"
+          ],
+          "scope": "repository",
+          "sparse": false
+        }
+      ],
+      "permissions": {
+        "read": "view_repository",
+        "create": "update_classification_record",
+        "update": "update_classification_record",
+        "delete": "delete_classification_record"
+      },
+      "indexes": [
+        {
+          "fields": {
+            "classification.ref": 1
+          }
+        }
+      ],
+      "schema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "ClassificationTerm",
+        "$comment": "ArchivesSpace common/schemas/classification_term.rb + abstract_classification.rb: a node of a classification's tree. It belongs to a classification and may sit under another term (parent); position is its place among its siblings. identifier and title are required; the identifier is unique among a term's siblings (same classification and parent), as ArchivesSpace's model validates ('must be unique to its level in the tree'; its equal rule on title is not enforced here). Both links cascade: deleting the classification or the parent term deletes this term. creator links one agent (removed when the agent is deleted). display_string, path_from_root and linked_records are computed by ArchivesSpace: readOnly (stripped, not computed yet). Permissions as for classification.",
+        "type": "object",
+        "x-record-type": "classification_term",
+        "x-collection": "classification_terms",
+        "x-scope": "repository",
+        "x-unique": [
+          {
+            "fields": [
+              "identifier"
+            ],
+            "within": [
+              "classification.ref",
+              "parent.ref"
+            ],
+            "scope": "repository"
+          }
+        ],
+        "x-permissions": {
+          "read": "view_repository",
+          "create": "update_classification_record",
+          "update": "update_classification_record",
+          "delete": "delete_classification_record"
+        },
+        "x-indexes": [
+          {
+            "fields": {
+              "classification.ref": 1
+            }
+          }
+        ],
+        "properties": {
+          "uri": {
+            "type": "string",
+            "readOnly": true
+          },
+          "jsonmodel_type": {
+            "type": "string",
+            "readOnly": true
+          },
+          "lock_version": {
+            "type": "integer",
+            "minimum": 0,
+            "readOnly": true
+          },
+          "created_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "last_modified_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "create_time": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "system_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "user_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "repository": {
+            "type": "object",
+            "readOnly": true,
+            "properties": {
+              "ref": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "ref"
+            ],
+            "additionalProperties": false
+          },
+          "identifier": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "title": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 16384
+          },
+          "description": {
+            "type": "string",
+            "maxLength": 65000
+          },
+          "publish": {
+            "type": "boolean",
+            "default": true
+          },
+          "slug": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "is_slug_auto": {
+            "type": "boolean"
+          },
+          "suppressed": {
+            "type": "boolean",
+            "readOnly": true
+          },
+          "display_string": {
+            "type": "string",
+            "readOnly": true
+          },
+          "classification": {
+            "$ref": "#/$defs/ref",
+            "$comment": "The classification whose tree holds this term: deleting it deletes the term.",
+            "x-ref-targets": [
+              "classification"
+            ],
+            "x-on-target-delete": "cascade"
+          },
+          "parent": {
+            "$ref": "#/$defs/ref",
+            "$comment": "The enclosing term, if any (absent at the top of the tree): deleting it deletes this one.",
+            "x-ref-targets": [
+              "classification_term"
+            ],
+            "x-on-target-delete": "cascade"
+          },
+          "position": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "creator": {
+            "$ref": "#/$defs/ref",
+            "$comment": "Deleting the agent leaves the term without a creator.",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_corporate_entity",
+              "agent_family",
+              "agent_software"
+            ],
+            "x-on-target-delete": "remove"
+          },
+          "path_from_root": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "object"
+            },
+            "description": "Computed by ArchivesSpace; ignored on input."
+          },
+          "linked_records": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "object"
+            },
+            "description": "Computed by ArchivesSpace (the accessions and resources whose classifications name this term); ignored on input."
+          }
+        },
+        "required": [
+          "identifier",
+          "title",
+          "classification"
+        ],
+        "additionalProperties": false,
+        "$defs": {
+          "ref": {
+            "title": "Ref",
+            "$comment": "A link to another record. Which types it may point at is said where it is used: the schema node that holds this object carries x-ref-targets and x-on-target-delete.",
+            "type": "object",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              }
+            },
+            "required": [
+              "ref"
+            ],
+            "additionalProperties": false
+          }
+        }
+      }
+    },
+    {
       "name": "container_profile",
       "collection": "container_profiles",
       "scope": "global",
@@ -6076,7 +6808,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "DigitalObject",
-        "$comment": "ArchivesSpace common/schemas/digital_object.rb + abstract_archival_object.rb; level from its digital_object_level list, digital_object_type from digital_object_digital_object_type. digital_object_id is unique per repository, as in ArchivesSpace. notes use the shared note shapes (note_singlepart/note_multipart): ArchivesSpace's own note_digital_object and note_bibliography shapes are not modelled yet, so a real digital object note does not validate. linked_instances and tree are computed by ArchivesSpace: readOnly. Deleting this record deletes its components (digital_object_component.digital_object cascades) and removes the instances linking it. classifications, rights_statements, external_documents, linked_events and collection_management wait for their target types.",
+        "$comment": "ArchivesSpace common/schemas/digital_object.rb + abstract_archival_object.rb; level from its digital_object_level list, digital_object_type from digital_object_digital_object_type. digital_object_id is unique per repository, as in ArchivesSpace. notes use the shared note shapes (note_singlepart/note_multipart): ArchivesSpace's own note_digital_object and note_bibliography shapes are not modelled yet, so a real digital object note does not validate. linked_instances and tree are computed by ArchivesSpace: readOnly. Deleting this record deletes its components (digital_object_component.digital_object cascades) and removes the instances linking it. classifications, rights_statements, external_documents and collection_management wait for their target types.",
         "type": "object",
         "x-record-type": "digital_object",
         "x-collection": "digital_objects",
@@ -6251,6 +6983,14 @@ export const manifest: RegistryManifest = {
             "items": {
               "$ref": "#/$defs/linked_agent"
             }
+          },
+          "linked_events": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "object"
+            },
+            "description": "Computed by ArchivesSpace (the events whose linked_records name this record); ignored on input."
           },
           "linked_instances": {
             "type": "array",
@@ -8741,6 +9481,498 @@ export const manifest: RegistryManifest = {
       }
     },
     {
+      "name": "event",
+      "collection": "events",
+      "scope": "repository",
+      "uriPrefix": "/events",
+      "identifiers": null,
+      "unique": [],
+      "permissions": {
+        "read": "view_repository",
+        "create": "update_event_record",
+        "update": "update_event_record",
+        "delete": "delete_event_record"
+      },
+      "indexes": [
+        {
+          "fields": {
+            "event_type": 1
+          }
+        }
+      ],
+      "schema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Event",
+        "$comment": "ArchivesSpace common/schemas/event.rb: something that happened to records (a PREMIS-style event). event_type values from its event_event_type list, outcome from event_outcome ('partial pass' has a space there). It needs at least one linked agent and one linked record (minItems 1, as there) and a date (one date subrecord) or a timestamp (a free string there). Deleting a linked agent or record removes that entry; the event stays, even when that leaves a list empty (the next update must then supply one). linked_records may also name a top container, as in ArchivesSpace 3. suppressed is server-maintained: readOnly. Reading needs view_repository; create and update update_event_record; delete delete_event_record, as ArchivesSpace's event endpoints declare.",
+        "type": "object",
+        "x-record-type": "event",
+        "x-collection": "events",
+        "x-scope": "repository",
+        "x-permissions": {
+          "read": "view_repository",
+          "create": "update_event_record",
+          "update": "update_event_record",
+          "delete": "delete_event_record"
+        },
+        "x-indexes": [
+          {
+            "fields": {
+              "event_type": 1
+            }
+          }
+        ],
+        "properties": {
+          "uri": {
+            "type": "string",
+            "readOnly": true
+          },
+          "jsonmodel_type": {
+            "type": "string",
+            "readOnly": true
+          },
+          "lock_version": {
+            "type": "integer",
+            "minimum": 0,
+            "readOnly": true
+          },
+          "created_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "last_modified_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "create_time": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "system_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "user_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "repository": {
+            "type": "object",
+            "readOnly": true,
+            "properties": {
+              "ref": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "ref"
+            ],
+            "additionalProperties": false
+          },
+          "event_type": {
+            "type": "string",
+            "enum": [
+              "accession",
+              "accumulation",
+              "acknowledgement",
+              "acknowledgement_sent",
+              "acknowledgement_received",
+              "agreement_received",
+              "agreement_sent",
+              "agreement_signed",
+              "appraisal",
+              "assessment",
+              "capture",
+              "cataloged",
+              "collection",
+              "compression",
+              "contribution",
+              "component_transfer",
+              "copyright_transfer",
+              "custody_transfer",
+              "deaccession",
+              "decompression",
+              "decryption",
+              "deletion",
+              "digital_signature_validation",
+              "fixity_check",
+              "ingestion",
+              "message_digest_calculation",
+              "migration",
+              "normalization",
+              "processed",
+              "processing_new",
+              "processing_started",
+              "processing_in_progress",
+              "processing_completed",
+              "publication",
+              "replication",
+              "rights_transferred",
+              "validation",
+              "virus_check"
+            ]
+          },
+          "date": {
+            "$ref": "#/$defs/date"
+          },
+          "timestamp": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "outcome": {
+            "type": "string",
+            "enum": [
+              "pass",
+              "partial pass",
+              "fail"
+            ]
+          },
+          "outcome_note": {
+            "type": "string",
+            "maxLength": 16384
+          },
+          "suppressed": {
+            "type": "boolean",
+            "readOnly": true
+          },
+          "external_ids": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/external_id"
+            }
+          },
+          "external_documents": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/external_document"
+            }
+          },
+          "linked_agents": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "$ref": "#/$defs/event_linked_agent"
+            }
+          },
+          "linked_records": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "$ref": "#/$defs/event_linked_record"
+            }
+          }
+        },
+        "required": [
+          "event_type",
+          "linked_agents",
+          "linked_records"
+        ],
+        "anyOf": [
+          {
+            "required": [
+              "date"
+            ]
+          },
+          {
+            "required": [
+              "timestamp"
+            ]
+          }
+        ],
+        "additionalProperties": false,
+        "$defs": {
+          "date": {
+            "title": "ArchivalDate",
+            "$comment": "ArchivesSpace date subrecord (common/schemas/date.rb); enumerations from its date_type, date_label, date_certainty, date_era, date_calendar lists. Titled ArchivalDate so the generated interface does not shadow the global Date.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "date",
+                "default": "date"
+              },
+              "date_type": {
+                "type": "string",
+                "enum": [
+                  "expression",
+                  "single",
+                  "bulk",
+                  "inclusive",
+                  "range"
+                ]
+              },
+              "label": {
+                "type": "string",
+                "enum": [
+                  "record_keeping",
+                  "broadcast",
+                  "copyright",
+                  "creation",
+                  "deaccession",
+                  "agent_relation",
+                  "digitized",
+                  "existence",
+                  "event",
+                  "issued",
+                  "modified",
+                  "publication",
+                  "usage",
+                  "other"
+                ]
+              },
+              "certainty": {
+                "type": "string",
+                "enum": [
+                  "approximate",
+                  "inferred",
+                  "questionable"
+                ]
+              },
+              "expression": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "begin": {
+                "type": "string",
+                "maxLength": 255,
+                "format": "archival-date"
+              },
+              "end": {
+                "type": "string",
+                "maxLength": 255,
+                "format": "archival-date"
+              },
+              "era": {
+                "type": "string",
+                "enum": [
+                  "ce"
+                ]
+              },
+              "calendar": {
+                "type": "string",
+                "enum": [
+                  "gregorian"
+                ]
+              }
+            },
+            "required": [
+              "date_type",
+              "label"
+            ],
+            "additionalProperties": false
+          },
+          "event_linked_agent": {
+            "title": "EventLinkedAgent",
+            "$comment": "An event's link to an agent (ArchivesSpace event.rb linked_agents items); role values from its linked_agent_event_roles list. Deleting the agent removes this entry.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_corporate_entity",
+              "agent_family",
+              "agent_software"
+            ],
+            "x-on-target-delete": "remove",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "role": {
+                "type": "string",
+                "enum": [
+                  "authorizer",
+                  "executing_program",
+                  "implementer",
+                  "recipient",
+                  "transmitter",
+                  "validator"
+                ]
+              }
+            },
+            "required": [
+              "ref",
+              "role"
+            ],
+            "additionalProperties": false
+          },
+          "event_linked_record": {
+            "title": "EventLinkedRecord",
+            "$comment": "An event's link to the record it concerns (ArchivesSpace event.rb linked_records items); role values from its linked_event_archival_record_roles list. Deleting the record removes this entry.",
+            "type": "object",
+            "x-ref-targets": [
+              "accession",
+              "resource",
+              "archival_object",
+              "digital_object",
+              "digital_object_component",
+              "top_container",
+              "agent_person",
+              "agent_corporate_entity",
+              "agent_family",
+              "agent_software"
+            ],
+            "x-on-target-delete": "remove",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "role": {
+                "type": "string",
+                "enum": [
+                  "source",
+                  "outcome",
+                  "transfer",
+                  "context"
+                ]
+              }
+            },
+            "required": [
+              "ref",
+              "role"
+            ],
+            "additionalProperties": false
+          },
+          "external_document": {
+            "title": "ExternalDocument",
+            "$comment": "ArchivesSpace common/schemas/external_document.rb: a document kept outside the system (location is a free string, usually a URL or a path).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "external_document",
+                "default": "external_document"
+              },
+              "title": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 16384
+              },
+              "location": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "title",
+              "location"
+            ],
+            "additionalProperties": false
+          },
+          "external_id": {
+            "title": "ExternalId",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "external_id",
+                "default": "external_id"
+              },
+              "external_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "source": {
+                "type": "string",
+                "maxLength": 255
+              }
+            },
+            "additionalProperties": false
+          }
+        }
+      }
+    },
+    {
       "name": "group",
       "collection": "groups",
       "scope": "repository",
@@ -8862,6 +10094,443 @@ export const manifest: RegistryManifest = {
         },
         "required": [
           "group_code"
+        ],
+        "additionalProperties": false
+      }
+    },
+    {
+      "name": "location",
+      "collection": "locations",
+      "scope": "global",
+      "uriPrefix": "/locations",
+      "identifiers": null,
+      "unique": [],
+      "permissions": {
+        "read": null,
+        "create": "update_location_record",
+        "update": "update_location_record",
+        "delete": "update_location_record"
+      },
+      "indexes": [
+        {
+          "fields": {
+            "building": 1
+          }
+        },
+        {
+          "fields": {
+            "barcode": 1
+          }
+        }
+      ],
+      "schema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Location",
+        "$comment": "ArchivesSpace common/schemas/location.rb: a place in a building where top containers are kept (global: shared by every repository). building is required; temporary from its location_temporary list; functions are location_function subrecords. title is computed there from building, floor, room, area and coordinates: readOnly (stripped, not computed yet). temporary_question is the ArchivesSpace form's 'is this location temporary?' flag, kept as a plain boolean. Read is open (null) and every write, delete included, needs update_location_record, as ArchivesSpace's /locations endpoints declare. location_profile and owner_repo are removed when their target is deleted. A top container's container_locations link here with restrict: a location holding a container cannot be deleted (409 naming the container).",
+        "type": "object",
+        "x-record-type": "location",
+        "x-collection": "locations",
+        "x-scope": "global",
+        "x-permissions": {
+          "read": null,
+          "create": "update_location_record",
+          "update": "update_location_record",
+          "delete": "update_location_record"
+        },
+        "x-indexes": [
+          {
+            "fields": {
+              "building": 1
+            }
+          },
+          {
+            "fields": {
+              "barcode": 1
+            }
+          }
+        ],
+        "properties": {
+          "uri": {
+            "type": "string",
+            "readOnly": true
+          },
+          "jsonmodel_type": {
+            "type": "string",
+            "readOnly": true
+          },
+          "lock_version": {
+            "type": "integer",
+            "minimum": 0,
+            "readOnly": true
+          },
+          "created_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "last_modified_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "create_time": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "system_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "user_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "title": {
+            "type": "string",
+            "readOnly": true
+          },
+          "building": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "floor": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "room": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "area": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "barcode": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "classification": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "coordinate_1_label": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "coordinate_1_indicator": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "coordinate_2_label": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "coordinate_2_indicator": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "coordinate_3_label": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "coordinate_3_indicator": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "temporary": {
+            "type": "string",
+            "enum": [
+              "conservation",
+              "exhibit",
+              "loan",
+              "reading_room"
+            ]
+          },
+          "temporary_question": {
+            "type": "boolean"
+          },
+          "external_ids": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/external_id"
+            }
+          },
+          "functions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/location_function"
+            }
+          },
+          "location_profile": {
+            "$ref": "#/$defs/ref",
+            "$comment": "Deleting the profile leaves the location without one.",
+            "x-ref-targets": [
+              "location_profile"
+            ],
+            "x-on-target-delete": "remove"
+          },
+          "owner_repo": {
+            "$ref": "#/$defs/ref",
+            "$comment": "The repository that owns the location, if any: deleting the repository leaves the location unowned.",
+            "x-ref-targets": [
+              "repository"
+            ],
+            "x-on-target-delete": "remove"
+          }
+        },
+        "required": [
+          "building"
+        ],
+        "additionalProperties": false,
+        "$defs": {
+          "external_id": {
+            "title": "ExternalId",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "external_id",
+                "default": "external_id"
+              },
+              "external_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "source": {
+                "type": "string",
+                "maxLength": 255
+              }
+            },
+            "additionalProperties": false
+          },
+          "location_function": {
+            "title": "LocationFunction",
+            "$comment": "ArchivesSpace common/schemas/location_function.rb; values from its location_function_type list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "location_function",
+                "default": "location_function"
+              },
+              "location_function_type": {
+                "type": "string",
+                "enum": [
+                  "av_materials",
+                  "arrivals",
+                  "shared"
+                ]
+              }
+            },
+            "required": [
+              "location_function_type"
+            ],
+            "additionalProperties": false
+          },
+          "ref": {
+            "title": "Ref",
+            "$comment": "A link to another record. Which types it may point at is said where it is used: the schema node that holds this object carries x-ref-targets and x-on-target-delete.",
+            "type": "object",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              }
+            },
+            "required": [
+              "ref"
+            ],
+            "additionalProperties": false
+          }
+        }
+      }
+    },
+    {
+      "name": "location_profile",
+      "collection": "location_profiles",
+      "scope": "global",
+      "uriPrefix": "/location_profiles",
+      "identifiers": null,
+      "unique": [
+        {
+          "fields": [
+            "name"
+          ],
+          "within": [],
+          "scope": "global",
+          "sparse": false
+        }
+      ],
+      "permissions": {
+        "read": null,
+        "create": "update_location_profile_record",
+        "update": "update_location_profile_record",
+        "delete": "update_location_profile_record"
+      },
+      "indexes": [
+        {
+          "fields": {
+            "name": 1
+          }
+        }
+      ],
+      "schema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "LocationProfile",
+        "$comment": "ArchivesSpace common/schemas/location_profile.rb: only name is required there (the dimensions are optional, unlike a container profile's); dimension_units from its dimension_units list. name is unique, as its model validates. Read is open (null) as in ArchivesSpace; create, update and delete all need update_location_profile_record, as ArchivesSpace's /location_profiles endpoints declare (its delete asks for the update code, not manage_location_profile_record). display_string is computed there: readOnly (stripped, not computed yet). Deleting a profile leaves its locations without one.",
+        "type": "object",
+        "x-record-type": "location_profile",
+        "x-collection": "location_profiles",
+        "x-scope": "global",
+        "x-unique": [
+          {
+            "fields": [
+              "name"
+            ],
+            "scope": "global"
+          }
+        ],
+        "x-permissions": {
+          "read": null,
+          "create": "update_location_profile_record",
+          "update": "update_location_profile_record",
+          "delete": "update_location_profile_record"
+        },
+        "x-indexes": [
+          {
+            "fields": {
+              "name": 1
+            }
+          }
+        ],
+        "properties": {
+          "uri": {
+            "type": "string",
+            "readOnly": true
+          },
+          "jsonmodel_type": {
+            "type": "string",
+            "readOnly": true
+          },
+          "lock_version": {
+            "type": "integer",
+            "minimum": 0,
+            "readOnly": true
+          },
+          "created_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "last_modified_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "create_time": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "system_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "user_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "dimension_units": {
+            "type": "string",
+            "enum": [
+              "inches",
+              "feet",
+              "yards",
+              "millimeters",
+              "centimeters",
+              "meters"
+            ]
+          },
+          "height": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "width": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "depth": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "display_string": {
+            "type": "string",
+            "readOnly": true
+          }
+        },
+        "required": [
+          "name"
         ],
         "additionalProperties": false
       }
@@ -9044,7 +10713,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Resource",
-        "$comment": "ArchivesSpace common/schemas/resource.rb + abstract_archival_object.rb (v2.8+: lang_materials and finding_aid_language/script required). classifications, deaccessions, rights_statements and collection_management wait for their target types.",
+        "$comment": "ArchivesSpace common/schemas/resource.rb + abstract_archival_object.rb (v2.8+: lang_materials and finding_aid_language/script required). classifications are links (removed when their target is deleted); linked_events is computed by ArchivesSpace: readOnly. deaccessions, rights_statements and collection_management wait for their target types.",
         "type": "object",
         "x-record-type": "resource",
         "x-collection": "resources",
@@ -9341,6 +11010,26 @@ export const manifest: RegistryManifest = {
             "items": {
               "$ref": "#/$defs/linked_agent"
             }
+          },
+          "classifications": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/ref",
+              "$comment": "Deleting a classification or term drops it from this list; the record stays.",
+              "x-ref-targets": [
+                "classification",
+                "classification_term"
+              ],
+              "x-on-target-delete": "remove"
+            }
+          },
+          "linked_events": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "object"
+            },
+            "description": "Computed by ArchivesSpace (the events whose linked_records name this record); ignored on input."
           },
           "tree": {
             "type": "object",
@@ -10942,7 +12631,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "TopContainer",
-        "$comment": "ArchivesSpace common/schemas/top_container.rb; type values from its container_type list (as in shared/sub_container.schema.json). barcode is unique per repository (sparse: containers without one are left out), as ArchivesSpace enforces. container_locations wait for the location type. display_string, long_display_string, restricted, active_restrictions, is_linked_to_published_record, series and collection are computed by ArchivesSpace: readOnly (stripped, not computed yet), so a record read from ArchivesSpace posts back as it is. created_for_collection is a plain string there (maxLength 255), not a link. Deleting the container profile removes the link; deleting this container is refused while an instance's sub_container links it (see shared/sub_container.schema.json).",
+        "$comment": "ArchivesSpace common/schemas/top_container.rb; type values from its container_type list (as in shared/sub_container.schema.json). barcode is unique per repository (sparse: containers without one are left out), as ArchivesSpace enforces. container_locations are container_location links to locations (see shared/container_location.schema.json): a location holding a container cannot be deleted. display_string, long_display_string, restricted, active_restrictions, is_linked_to_published_record, series and collection are computed by ArchivesSpace: readOnly (stripped, not computed yet), so a record read from ArchivesSpace posts back as it is. created_for_collection is a plain string there (maxLength 255), not a link. Deleting the container profile removes the link; deleting this container is refused while an instance's sub_container links it (see shared/sub_container.schema.json).",
         "type": "object",
         "x-record-type": "top_container",
         "x-collection": "top_containers",
@@ -11071,6 +12760,12 @@ export const manifest: RegistryManifest = {
             ],
             "x-on-target-delete": "remove"
           },
+          "container_locations": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/container_location"
+            }
+          },
           "display_string": {
             "type": "string",
             "readOnly": true
@@ -11116,6 +12811,81 @@ export const manifest: RegistryManifest = {
         ],
         "additionalProperties": false,
         "$defs": {
+          "container_location": {
+            "title": "ContainerLocation",
+            "$comment": "ArchivesSpace common/schemas/container_location.rb: a top container's stay at a location, itself a link (the location's uri in ref, the stay's details beside it). status values from its container_location_status list. A location that holds (or held) a container cannot be deleted while this entry exists: 409 naming the container.",
+            "type": "object",
+            "x-ref-targets": [
+              "location"
+            ],
+            "x-on-target-delete": "restrict",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "container_location",
+                "default": "container_location"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "current",
+                  "previous"
+                ]
+              },
+              "start_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "end_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "note": {
+                "type": "string",
+                "maxLength": 65000
+              }
+            },
+            "required": [
+              "ref",
+              "status",
+              "start_date"
+            ],
+            "additionalProperties": false
+          },
           "ref": {
             "title": "Ref",
             "$comment": "A link to another record. Which types it may point at is said where it is used: the schema node that holds this object carries x-ref-targets and x-on-target-delete.",
@@ -11281,6 +13051,15 @@ export const manifest: RegistryManifest = {
             "type": "string",
             "maxLength": 65000
           },
+          "agent_record": {
+            "$ref": "#/$defs/ref",
+            "$comment": "The agent standing for this user. ArchivesSpace creates it with the user and marks it readOnly; here the client sets it. An agent linked to a user cannot be deleted (409 naming the user).",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_software"
+            ],
+            "x-on-target-delete": "restrict"
+          },
           "is_system_user": {
             "type": "boolean",
             "readOnly": true
@@ -11301,7 +13080,30 @@ export const manifest: RegistryManifest = {
           "username",
           "name"
         ],
-        "additionalProperties": false
+        "additionalProperties": false,
+        "$defs": {
+          "ref": {
+            "title": "Ref",
+            "$comment": "A link to another record. Which types it may point at is said where it is used: the schema node that holds this object carries x-ref-targets and x-on-target-delete.",
+            "type": "object",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              }
+            },
+            "required": [
+              "ref"
+            ],
+            "additionalProperties": false
+          }
+        }
       }
     },
     {

@@ -51,6 +51,12 @@ export interface Accession {
   instances?: Instance[];
   subjects?: Ref[];
   linked_agents?: LinkedAgent[];
+  classifications?: Ref[];
+  related_resources?: Ref[];
+  /**
+   * Computed by ArchivesSpace (the events whose linked_records name this record); ignored on input.
+   */
+  linked_events?: {}[];
 }
 export interface Extent {
   lock_version?: number;

@@ -62,6 +62,10 @@ export type ArchivalObject = {
   notes?: Note[];
   subjects?: Ref[];
   linked_agents?: LinkedAgent[];
+  /**
+   * Computed by ArchivesSpace (the events whose linked_records name this record); ignored on input.
+   */
+  linked_events?: {}[];
 };
 export type Note = NoteSinglepart | NoteMultipart;
 

@@ -50,6 +50,10 @@ export interface DigitalObject {
   subjects?: Ref[];
   linked_agents?: LinkedAgent[];
   /**
+   * Computed by ArchivesSpace (the events whose linked_records name this record); ignored on input.
+   */
+  linked_events?: {}[];
+  /**
    * Computed by ArchivesSpace (the records whose instances link this one); ignored on input.
    */
   linked_instances?: {}[];

@@ -87,6 +87,11 @@ export interface Resource {
   related_accessions?: Ref[];
   subjects?: Ref[];
   linked_agents?: LinkedAgent[];
+  classifications?: Ref[];
+  /**
+   * Computed by ArchivesSpace (the events whose linked_records name this record); ignored on input.
+   */
+  linked_events?: {}[];
   /**
    * ArchivesSpace clients send back the tree ref they read; it is ignored.
    */

@@ -33,6 +33,7 @@ export interface TopContainer {
   exported_to_ils?: string;
   created_for_collection?: string;
   container_profile?: Ref;
+  container_locations?: ContainerLocation[];
   display_string?: string;
   long_display_string?: string;
   restricted?: boolean;
@@ -55,4 +56,24 @@ export interface Ref {
   _resolved?: {
     [k: string]: unknown | undefined;
   };
+}
+export interface ContainerLocation {
+  ref: string;
+  /**
+   * The target record, added on output by resolve[]; ignored on input.
+   */
+  _resolved?: {
+    [k: string]: unknown | undefined;
+  };
+  lock_version?: number;
+  created_by?: string;
+  last_modified_by?: string;
+  create_time?: string;
+  system_mtime?: string;
+  user_mtime?: string;
+  jsonmodel_type?: "container_location";
+  status: "current" | "previous";
+  start_date: string;
+  end_date?: string;
+  note?: string;
 }

@@ -29,11 +29,21 @@ export interface User {
   title?: string;
   department?: string;
   additional_contact?: string;
+  agent_record?: Ref;
   is_system_user?: boolean;
   /**
    * Permission codes by repository uri ("_archivesspace" for global ones), computed by the server.
    */
   permissions?: {
     [k: string]: string[] | undefined;
+  };
+}
+export interface Ref {
+  ref: string;
+  /**
+   * The target record, added on output by resolve[]; ignored on input.
+   */
+  _resolved?: {
+    [k: string]: unknown | undefined;
   };
 }

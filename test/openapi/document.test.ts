@@ -198,9 +198,9 @@ describe("security", () => {
         }
       }
     }
-    // Reading repositories, vocabularies, subjects, the four agent types and container profiles
-    // needs no session (their schemas say read: null): list and read of each.
-    expect(open).toBe(2 * 8);
+    // Reading repositories, vocabularies, subjects, the four agent types, container profiles,
+    // locations and location profiles needs no session (their schemas say read: null): list and read of each.
+    expect(open).toBe(2 * 10);
     expect(operation("/repositories", "get")).not.toHaveProperty("security");
     expect(operation("/repositories/{id}", "get")).not.toHaveProperty("security");
   });

@@ -96,7 +96,10 @@ describe("links", () => {
     const byPath = new Map(registry.refPaths("accession").map((refPath) => [refPath.path, refPath]));
     expect(byPath.get("instances/*/digital_object/ref")).toMatchObject({ targets: ["digital_object"], onTargetDelete: "remove", removeAt: "instances/*" });
     expect(byPath.get("instances/*/sub_container/top_container/ref")).toMatchObject({ targets: ["top_container"], onTargetDelete: "restrict" });
-    expect([...byPath.keys()].sort()).toEqual(["instances/*/digital_object/ref", "instances/*/sub_container/top_container/ref", "linked_agents/*/ref", "linked_agents/*/terms/*/vocabulary", "subjects/*/ref"]);
+    expect([...byPath.keys()].sort()).toEqual([
+      "classifications/*/ref", "instances/*/digital_object/ref", "instances/*/sub_container/top_container/ref", "linked_agents/*/ref",
+      "linked_agents/*/terms/*/vocabulary", "related_resources/*/ref", "subjects/*/ref",
+    ]);
   });
 
   it("server-maintained refs (repository) are not client links", () => {
@@ -105,7 +108,11 @@ describe("links", () => {
   });
 
   it("linksTo: what a delete of an accession must visit", () => {
-    expect(registry.linksTo("accession")).toEqual([{ type: "resource", refPath: expect.objectContaining({ path: "related_accessions/*/ref" }) }]);
+    expect(registry.linksTo("accession").map((link) => `${link.type}: ${link.refPath.path}`).sort()).toEqual([
+      "assessment: records/*/ref",
+      "event: linked_records/*/ref",
+      "resource: related_accessions/*/ref",
+    ]);
     expect(registry.linksTo("user")).toEqual([]);
   });
 
@@ -135,6 +142,9 @@ describe("permissions", () => {
       "create_repository",
       "delete_agent_record",
       "delete_archival_record",
+      "delete_assessment_record",
+      "delete_classification_record",
+      "delete_event_record",
       "delete_repository",
       "delete_subject_record",
       "delete_vocabulary_record",
@@ -144,9 +154,14 @@ describe("permissions", () => {
       "manage_users",
       "update_accession_record",
       "update_agent_record",
+      "update_assessment_record",
+      "update_classification_record",
       "update_container_profile_record",
       "update_container_record",
       "update_digital_object_record",
+      "update_event_record",
+      "update_location_profile_record",
+      "update_location_record",
       "update_resource_record",
       "update_subject_record",
       "update_vocabulary_record",

@@ -5,6 +5,7 @@
 import "@tsed/platform-express"; // PlatformTest/bootstrap hang without it in the module graph
 import { Configuration } from "@tsed/di";
 import { PlatformExpress } from "@tsed/platform-express";
+import type { CommandStartedEvent } from "mongodb";
 import mongoose, { type Connection } from "mongoose";
 import type { AccessControl } from "../../../src/auth/access-control.js";
 import type { PermissionMap } from "../../../src/auth/permissions.js";
@@ -53,12 +54,42 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/** Store commands the server sent, as the driver reports them (startRecordServer's `monitorCommands`). */
+export class CommandLog {
+  readonly started: CommandStartedEvent[] = [];
+
+  clear(): void {
+    this.started.length = 0;
+  }
+
+  /** The `find` commands sent since the last clear, optionally only those on one collection. */
+  finds(collection?: string): Array<Record<string, unknown>> {
+    return this.started
+      .filter((event) => event.commandName === "find" && (collection === undefined || event.command.find === collection))
+      .map((event) => event.command as Record<string, unknown>);
+  }
+
+  /** How many `find` commands each collection received since the last clear. */
+  findsByCollection(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const command of this.finds()) counts[String(command.find)] = (counts[String(command.find)] ?? 0) + 1;
+    return counts;
+  }
+}
+
+export interface RecordServerOptions {
+  /** Record every command the driver sends (MongoDB command monitoring) in `commands`. */
+  monitorCommands?: boolean;
+}
+
 export interface RecordServer {
   url: string;
   ops: RecordOperations;
   sessions: SessionStore;
   permissions: PermissionTable;
   connection: Connection;
+  /** The store commands sent, when started with `monitorCommands`; otherwise undefined. */
+  commands?: CommandLog;
   /** A session token for `username`, whose permissions become `map`. */
   login(username: string, map: PermissionMap): Promise<string>;
   send(method: string, path: string, options?: RequestOptions): Promise<Reply>;
@@ -67,10 +98,20 @@ export interface RecordServer {
 
 export const SESSION_HEADER = "X-ArchivesSpace-Session";
 
-/** `registry`: serve these record types instead of the generated ones (the drop-in test). */
-export async function startRecordServer(registry?: Registry): Promise<RecordServer> {
+/**
+ * `registry`: serve these record types instead of the generated ones (the drop-in test).
+ * One server per test file: Ts.ED's injector is global to the process, so a second server
+ * started while the first runs answers with the first one's session check and routes.
+ */
+export async function startRecordServer(registry?: Registry, options: RecordServerOptions = {}): Promise<RecordServer> {
   const engine = await startEngine({ inMemory: true, port: 0 });
-  const connection = await mongoose.createConnection(engine.uri, { dbName: "records_http" }).asPromise();
+  const monitorCommands = options.monitorCommands === true;
+  const connection = await mongoose.createConnection(engine.uri, { dbName: "records_http", monitorCommands }).asPromise();
+  let commands: CommandLog | undefined;
+  if (monitorCommands) {
+    const log = (commands = new CommandLog());
+    connection.getClient().on("commandStarted", (event) => log.started.push(event));
+  }
   const ops = await openRecords(connection, { resolveMaxRefs: 1000, registry });
   const sessions = new SessionStore(connection, { idleSeconds: 3600, maxAgeSeconds: 7 * 24 * 3600 });
   await sessions.init();
@@ -90,6 +131,7 @@ export async function startRecordServer(registry?: Registry): Promise<RecordServ
     sessions,
     permissions,
     connection,
+    commands,
     async login(username, map) {
       permissions.set(username, map);
       return (await sessions.create(username, true)).token;

@@ -177,21 +177,27 @@ export const manifest: RegistryManifest = {
           },
           "acquisition_type": {
             "type": "string",
-            "enum": [
-              "deposit",
-              "gift",
-              "purchase",
-              "transfer"
-            ]
+            "x-enumeration": {
+              "name": "accession_acquisition_type",
+              "values": [
+                "deposit",
+                "gift",
+                "purchase",
+                "transfer"
+              ]
+            }
           },
           "resource_type": {
             "type": "string",
-            "enum": [
-              "collection",
-              "publications",
-              "papers",
-              "records"
-            ]
+            "x-enumeration": {
+              "name": "accession_resource_type",
+              "values": [
+                "collection",
+                "publications",
+                "papers",
+                "records"
+              ]
+            }
           },
           "publish": {
             "type": "boolean"
@@ -340,40 +346,51 @@ export const manifest: RegistryManifest = {
               },
               "date_type": {
                 "type": "string",
-                "enum": [
-                  "expression",
-                  "single",
-                  "bulk",
-                  "inclusive",
-                  "range"
-                ]
+                "x-enumeration": {
+                  "name": "date_type",
+                  "values": [
+                    "expression",
+                    "single",
+                    "bulk",
+                    "inclusive",
+                    "range"
+                  ],
+                  "editable": false
+                }
               },
               "label": {
                 "type": "string",
-                "enum": [
-                  "record_keeping",
-                  "broadcast",
-                  "copyright",
-                  "creation",
-                  "deaccession",
-                  "agent_relation",
-                  "digitized",
-                  "existence",
-                  "event",
-                  "issued",
-                  "modified",
-                  "publication",
-                  "usage",
-                  "other"
-                ]
+                "x-enumeration": {
+                  "name": "date_label",
+                  "values": [
+                    "record_keeping",
+                    "broadcast",
+                    "copyright",
+                    "creation",
+                    "deaccession",
+                    "agent_relation",
+                    "digitized",
+                    "existence",
+                    "event",
+                    "issued",
+                    "modified",
+                    "publication",
+                    "usage",
+                    "other"
+                  ]
+                }
               },
               "certainty": {
                 "type": "string",
-                "enum": [
-                  "approximate",
-                  "inferred",
-                  "questionable"
-                ]
+                "x-enumeration": {
+                  "name": "date_certainty",
+                  "values": [
+                    "approximate",
+                    "inferred",
+                    "questionable"
+                  ],
+                  "editable": false
+                }
               },
               "expression": {
                 "type": "string",
@@ -391,15 +408,21 @@ export const manifest: RegistryManifest = {
               },
               "era": {
                 "type": "string",
-                "enum": [
-                  "ce"
-                ]
+                "x-enumeration": {
+                  "name": "date_era",
+                  "values": [
+                    "ce"
+                  ]
+                }
               },
               "calendar": {
                 "type": "string",
-                "enum": [
-                  "gregorian"
-                ]
+                "x-enumeration": {
+                  "name": "date_calendar",
+                  "values": [
+                    "gregorian"
+                  ]
+                }
               }
             },
             "required": [
@@ -444,10 +467,14 @@ export const manifest: RegistryManifest = {
               },
               "portion": {
                 "type": "string",
-                "enum": [
-                  "whole",
-                  "part"
-                ],
+                "x-enumeration": {
+                  "name": "extent_portion",
+                  "values": [
+                    "whole",
+                    "part"
+                  ],
+                  "editable": false
+                },
                 "default": "whole"
               },
               "number": {
@@ -457,21 +484,24 @@ export const manifest: RegistryManifest = {
               },
               "extent_type": {
                 "type": "string",
-                "enum": [
-                  "cassettes",
-                  "cubic_feet",
-                  "files",
-                  "gigabytes",
-                  "leaves",
-                  "linear_feet",
-                  "megabytes",
-                  "photographic_prints",
-                  "photographic_slides",
-                  "reels",
-                  "sheets",
-                  "terabytes",
-                  "volumes"
-                ]
+                "x-enumeration": {
+                  "name": "extent_extent_type",
+                  "values": [
+                    "cassettes",
+                    "cubic_feet",
+                    "files",
+                    "gigabytes",
+                    "leaves",
+                    "linear_feet",
+                    "megabytes",
+                    "photographic_prints",
+                    "photographic_slides",
+                    "reels",
+                    "sheets",
+                    "terabytes",
+                    "volumes"
+                  ]
+                }
               },
               "container_summary": {
                 "type": "string",
@@ -573,21 +603,27 @@ export const manifest: RegistryManifest = {
               },
               "instance_type": {
                 "type": "string",
-                "enum": [
-                  "accession",
-                  "audio",
-                  "books",
-                  "computer_disks",
-                  "digital_object",
-                  "digital_object_link",
-                  "graphic_materials",
-                  "maps",
-                  "microform",
-                  "mixed_materials",
-                  "moving_images",
-                  "realia",
-                  "text"
-                ]
+                "x-enumeration": {
+                  "name": "instance_instance_type",
+                  "values": [
+                    "accession",
+                    "audio",
+                    "books",
+                    "computer_disks",
+                    "digital_object",
+                    "digital_object_link",
+                    "graphic_materials",
+                    "maps",
+                    "microform",
+                    "mixed_materials",
+                    "moving_images",
+                    "realia",
+                    "text"
+                  ],
+                  "readonly": [
+                    "digital_object"
+                  ]
+                }
               },
               "is_representative": {
                 "type": "boolean",
@@ -747,11 +783,15 @@ export const manifest: RegistryManifest = {
               },
               "role": {
                 "type": "string",
-                "enum": [
-                  "creator",
-                  "source",
-                  "subject"
-                ]
+                "x-enumeration": {
+                  "name": "linked_agent_role",
+                  "values": [
+                    "creator",
+                    "source",
+                    "subject"
+                  ],
+                  "editable": false
+                }
               },
               "relator": {
                 "type": "string",
@@ -827,9 +867,13 @@ export const manifest: RegistryManifest = {
               },
               "type": {
                 "type": "string",
-                "enum": [
-                  "langmaterial"
-                ]
+                "x-enumeration": {
+                  "name": "note_langmaterial_type",
+                  "values": [
+                    "langmaterial"
+                  ],
+                  "editable": false
+                }
               },
               "content": {
                 "type": "array",
@@ -910,17 +954,20 @@ export const manifest: RegistryManifest = {
               },
               "type_2": {
                 "type": "string",
-                "enum": [
-                  "box",
-                  "carton",
-                  "case",
-                  "folder",
-                  "frame",
-                  "object",
-                  "page",
-                  "reel",
-                  "volume"
-                ]
+                "x-enumeration": {
+                  "name": "container_type",
+                  "values": [
+                    "box",
+                    "carton",
+                    "case",
+                    "folder",
+                    "frame",
+                    "object",
+                    "page",
+                    "reel",
+                    "volume"
+                  ]
+                }
               },
               "indicator_2": {
                 "type": "string",
@@ -928,17 +975,7 @@ export const manifest: RegistryManifest = {
               },
               "type_3": {
                 "type": "string",
-                "enum": [
-                  "box",
-                  "carton",
-                  "case",
-                  "folder",
-                  "frame",
-                  "object",
-                  "page",
-                  "reel",
-                  "volume"
-                ]
+                "x-enumeration": "container_type"
               },
               "indicator_3": {
                 "type": "string",
@@ -999,18 +1036,22 @@ export const manifest: RegistryManifest = {
               },
               "term_type": {
                 "type": "string",
-                "enum": [
-                  "cultural_context",
-                  "function",
-                  "genre_form",
-                  "geographic",
-                  "occupation",
-                  "style_period",
-                  "technique",
-                  "temporal",
-                  "topical",
-                  "uniform_title"
-                ]
+                "x-enumeration": {
+                  "name": "subject_term_type",
+                  "values": [
+                    "cultural_context",
+                    "function",
+                    "genre_form",
+                    "geographic",
+                    "occupation",
+                    "style_period",
+                    "technique",
+                    "temporal",
+                    "topical",
+                    "uniform_title"
+                  ],
+                  "editable": false
+                }
               },
               "vocabulary": {
                 "type": "string",
@@ -1211,21 +1252,27 @@ export const manifest: RegistryManifest = {
               },
               "source": {
                 "type": "string",
-                "enum": [
-                  "local",
-                  "naf",
-                  "nad",
-                  "ulan"
-                ]
+                "x-enumeration": {
+                  "name": "name_source",
+                  "values": [
+                    "local",
+                    "naf",
+                    "nad",
+                    "ulan"
+                  ]
+                }
               },
               "rules": {
                 "type": "string",
-                "enum": [
-                  "local",
-                  "aacr",
-                  "dacs",
-                  "rda"
-                ]
+                "x-enumeration": {
+                  "name": "name_rule",
+                  "values": [
+                    "local",
+                    "aacr",
+                    "dacs",
+                    "rda"
+                  ]
+                }
               },
               "authorized": {
                 "type": "boolean",
@@ -1537,14 +1584,18 @@ export const manifest: RegistryManifest = {
               },
               "enumeration": {
                 "type": "string",
-                "enum": [
-                  "arabic",
-                  "loweralpha",
-                  "upperalpha",
-                  "lowerroman",
-                  "upperroman",
-                  "null"
-                ]
+                "x-enumeration": {
+                  "name": "note_orderedlist_enumeration",
+                  "values": [
+                    "arabic",
+                    "loweralpha",
+                    "upperalpha",
+                    "lowerroman",
+                    "upperroman",
+                    "null"
+                  ],
+                  "editable": false
+                }
               },
               "items": {
                 "type": "array",
@@ -1642,49 +1693,68 @@ export const manifest: RegistryManifest = {
               },
               "date_label": {
                 "type": "string",
-                "enum": [
-                  "record_keeping",
-                  "broadcast",
-                  "copyright",
-                  "creation",
-                  "deaccession",
-                  "agent_relation",
-                  "digitized",
-                  "existence",
-                  "event",
-                  "issued",
-                  "modified",
-                  "publication",
-                  "usage",
-                  "other"
-                ]
+                "x-enumeration": {
+                  "name": "date_label",
+                  "values": [
+                    "record_keeping",
+                    "broadcast",
+                    "copyright",
+                    "creation",
+                    "deaccession",
+                    "agent_relation",
+                    "digitized",
+                    "existence",
+                    "event",
+                    "issued",
+                    "modified",
+                    "publication",
+                    "usage",
+                    "other"
+                  ]
+                }
               },
               "date_type_structured": {
                 "type": "string",
-                "enum": [
-                  "single",
-                  "range"
-                ]
+                "x-enumeration": {
+                  "name": "date_type_structured",
+                  "values": [
+                    "single",
+                    "range"
+                  ],
+                  "readonly": [
+                    "single"
+                  ]
+                }
               },
               "date_certainty": {
                 "type": "string",
-                "enum": [
-                  "approximate",
-                  "inferred",
-                  "questionable"
-                ]
+                "x-enumeration": {
+                  "name": "date_certainty",
+                  "values": [
+                    "approximate",
+                    "inferred",
+                    "questionable"
+                  ],
+                  "editable": false
+                }
               },
               "date_era": {
                 "type": "string",
-                "enum": [
-                  "ce"
-                ]
+                "x-enumeration": {
+                  "name": "date_era",
+                  "values": [
+                    "ce"
+                  ]
+                }
               },
               "date_calendar": {
                 "type": "string",
-                "enum": [
-                  "gregorian"
-                ]
+                "x-enumeration": {
+                  "name": "date_calendar",
+                  "values": [
+                    "gregorian"
+                  ]
+                }
               },
               "structured_date_single": {
                 "$ref": "#/$defs/structured_date_single"
@@ -1764,11 +1834,14 @@ export const manifest: RegistryManifest = {
               },
               "begin_date_standardized_type": {
                 "type": "string",
-                "enum": [
-                  "standard",
-                  "not_before",
-                  "not_after"
-                ],
+                "x-enumeration": {
+                  "name": "date_standardized_type",
+                  "values": [
+                    "standard",
+                    "not_before",
+                    "not_after"
+                  ]
+                },
                 "default": "standard"
               },
               "end_date_expression": {
@@ -1782,11 +1855,7 @@ export const manifest: RegistryManifest = {
               },
               "end_date_standardized_type": {
                 "type": "string",
-                "enum": [
-                  "standard",
-                  "not_before",
-                  "not_after"
-                ],
+                "x-enumeration": "date_standardized_type",
                 "default": "standard"
               }
             },
@@ -1840,10 +1909,13 @@ export const manifest: RegistryManifest = {
               },
               "date_role": {
                 "type": "string",
-                "enum": [
-                  "begin",
-                  "end"
-                ]
+                "x-enumeration": {
+                  "name": "date_role",
+                  "values": [
+                    "begin",
+                    "end"
+                  ]
+                }
               },
               "date_expression": {
                 "type": "string",
@@ -1856,11 +1928,14 @@ export const manifest: RegistryManifest = {
               },
               "date_standardized_type": {
                 "type": "string",
-                "enum": [
-                  "standard",
-                  "not_before",
-                  "not_after"
-                ],
+                "x-enumeration": {
+                  "name": "date_standardized_type",
+                  "values": [
+                    "standard",
+                    "not_before",
+                    "not_after"
+                  ]
+                },
                 "default": "standard"
               }
             },
@@ -2065,21 +2140,27 @@ export const manifest: RegistryManifest = {
               },
               "source": {
                 "type": "string",
-                "enum": [
-                  "local",
-                  "naf",
-                  "nad",
-                  "ulan"
-                ]
+                "x-enumeration": {
+                  "name": "name_source",
+                  "values": [
+                    "local",
+                    "naf",
+                    "nad",
+                    "ulan"
+                  ]
+                }
               },
               "rules": {
                 "type": "string",
-                "enum": [
-                  "local",
-                  "aacr",
-                  "dacs",
-                  "rda"
-                ]
+                "x-enumeration": {
+                  "name": "name_rule",
+                  "values": [
+                    "local",
+                    "aacr",
+                    "dacs",
+                    "rda"
+                  ]
+                }
               },
               "authorized": {
                 "type": "boolean",
@@ -2379,14 +2460,18 @@ export const manifest: RegistryManifest = {
               },
               "enumeration": {
                 "type": "string",
-                "enum": [
-                  "arabic",
-                  "loweralpha",
-                  "upperalpha",
-                  "lowerroman",
-                  "upperroman",
-                  "null"
-                ]
+                "x-enumeration": {
+                  "name": "note_orderedlist_enumeration",
+                  "values": [
+                    "arabic",
+                    "loweralpha",
+                    "upperalpha",
+                    "lowerroman",
+                    "upperroman",
+                    "null"
+                  ],
+                  "editable": false
+                }
               },
               "items": {
                 "type": "array",
@@ -2484,49 +2569,68 @@ export const manifest: RegistryManifest = {
               },
               "date_label": {
                 "type": "string",
-                "enum": [
-                  "record_keeping",
-                  "broadcast",
-                  "copyright",
-                  "creation",
-                  "deaccession",
-                  "agent_relation",
-                  "digitized",
-                  "existence",
-                  "event",
-                  "issued",
-                  "modified",
-                  "publication",
-                  "usage",
-                  "other"
-                ]
+                "x-enumeration": {
+                  "name": "date_label",
+                  "values": [
+                    "record_keeping",
+                    "broadcast",
+                    "copyright",
+                    "creation",
+                    "deaccession",
+                    "agent_relation",
+                    "digitized",
+                    "existence",
+                    "event",
+                    "issued",
+                    "modified",
+                    "publication",
+                    "usage",
+                    "other"
+                  ]
+                }
               },
               "date_type_structured": {
                 "type": "string",
-                "enum": [
-                  "single",
-                  "range"
-                ]
+                "x-enumeration": {
+                  "name": "date_type_structured",
+                  "values": [
+                    "single",
+                    "range"
+                  ],
+                  "readonly": [
+                    "single"
+                  ]
+                }
               },
               "date_certainty": {
                 "type": "string",
-                "enum": [
-                  "approximate",
-                  "inferred",
-                  "questionable"
-                ]
+                "x-enumeration": {
+                  "name": "date_certainty",
+                  "values": [
+                    "approximate",
+                    "inferred",
+                    "questionable"
+                  ],
+                  "editable": false
+                }
               },
               "date_era": {
                 "type": "string",
-                "enum": [
-                  "ce"
-                ]
+                "x-enumeration": {
+                  "name": "date_era",
+                  "values": [
+                    "ce"
+                  ]
+                }
               },
               "date_calendar": {
                 "type": "string",
-                "enum": [
-                  "gregorian"
-                ]
+                "x-enumeration": {
+                  "name": "date_calendar",
+                  "values": [
+                    "gregorian"
+                  ]
+                }
               },
               "structured_date_single": {
                 "$ref": "#/$defs/structured_date_single"
@@ -2606,11 +2710,14 @@ export const manifest: RegistryManifest = {
               },
               "begin_date_standardized_type": {
                 "type": "string",
-                "enum": [
-                  "standard",
-                  "not_before",
-                  "not_after"
-                ],
+                "x-enumeration": {
+                  "name": "date_standardized_type",
+                  "values": [
+                    "standard",
+                    "not_before",
+                    "not_after"
+                  ]
+                },
                 "default": "standard"
               },
               "end_date_expression": {
@@ -2624,11 +2731,7 @@ export const manifest: RegistryManifest = {
               },
               "end_date_standardized_type": {
                 "type": "string",
-                "enum": [
-                  "standard",
-                  "not_before",
-                  "not_after"
-                ],
+                "x-enumeration": "date_standardized_type",
                 "default": "standard"
               }
             },
@@ -2682,10 +2785,13 @@ export const manifest: RegistryManifest = {
               },
               "date_role": {
                 "type": "string",
-                "enum": [
-                  "begin",
-                  "end"
-                ]
+                "x-enumeration": {
+                  "name": "date_role",
+                  "values": [
+                    "begin",
+                    "end"
+                  ]
+                }
               },
               "date_expression": {
                 "type": "string",
@@ -2698,11 +2804,14 @@ export const manifest: RegistryManifest = {
               },
               "date_standardized_type": {
                 "type": "string",
-                "enum": [
-                  "standard",
-                  "not_before",
-                  "not_after"
-                ],
+                "x-enumeration": {
+                  "name": "date_standardized_type",
+                  "values": [
+                    "standard",
+                    "not_before",
+                    "not_after"
+                  ]
+                },
                 "default": "standard"
               }
             },
@@ -2907,21 +3016,27 @@ export const manifest: RegistryManifest = {
               },
               "source": {
                 "type": "string",
-                "enum": [
-                  "local",
-                  "naf",
-                  "nad",
-                  "ulan"
-                ]
+                "x-enumeration": {
+                  "name": "name_source",
+                  "values": [
+                    "local",
+                    "naf",
+                    "nad",
+                    "ulan"
+                  ]
+                }
               },
               "rules": {
                 "type": "string",
-                "enum": [
-                  "local",
-                  "aacr",
-                  "dacs",
-                  "rda"
-                ]
+                "x-enumeration": {
+                  "name": "name_rule",
+                  "values": [
+                    "local",
+                    "aacr",
+                    "dacs",
+                    "rda"
+                  ]
+                }
               },
               "authorized": {
                 "type": "boolean",
@@ -2954,10 +3069,14 @@ export const manifest: RegistryManifest = {
               },
               "name_order": {
                 "type": "string",
-                "enum": [
-                  "inverted",
-                  "direct"
-                ]
+                "x-enumeration": {
+                  "name": "name_person_name_order",
+                  "values": [
+                    "inverted",
+                    "direct"
+                  ],
+                  "editable": false
+                }
               },
               "prefix": {
                 "type": "string",
@@ -3241,14 +3360,18 @@ export const manifest: RegistryManifest = {
               },
               "enumeration": {
                 "type": "string",
-                "enum": [
-                  "arabic",
-                  "loweralpha",
-                  "upperalpha",
-                  "lowerroman",
-                  "upperroman",
-                  "null"
-                ]
+                "x-enumeration": {
+                  "name": "note_orderedlist_enumeration",
+                  "values": [
+                    "arabic",
+                    "loweralpha",
+                    "upperalpha",
+                    "lowerroman",
+                    "upperroman",
+                    "null"
+                  ],
+                  "editable": false
+                }
               },
               "items": {
                 "type": "array",
@@ -3346,49 +3469,68 @@ export const manifest: RegistryManifest = {
               },
               "date_label": {
                 "type": "string",
-                "enum": [
-                  "record_keeping",
-                  "broadcast",
-                  "copyright",
-                  "creation",
-                  "deaccession",
-                  "agent_relation",
-                  "digitized",
-                  "existence",
-                  "event",
-                  "issued",
-                  "modified",
-                  "publication",
-                  "usage",
-                  "other"
-                ]
+                "x-enumeration": {
+                  "name": "date_label",
+                  "values": [
+                    "record_keeping",
+                    "broadcast",
+                    "copyright",
+                    "creation",
+                    "deaccession",
+                    "agent_relation",
+                    "digitized",
+                    "existence",
+                    "event",
+                    "issued",
+                    "modified",
+                    "publication",
+                    "usage",
+                    "other"
+                  ]
+                }
               },
               "date_type_structured": {
                 "type": "string",
-                "enum": [
-                  "single",
-                  "range"
-                ]
+                "x-enumeration": {
+                  "name": "date_type_structured",
+                  "values": [
+                    "single",
+                    "range"
+                  ],
+                  "readonly": [
+                    "single"
+                  ]
+                }
               },
               "date_certainty": {
                 "type": "string",
-                "enum": [
-                  "approximate",
-                  "inferred",
-                  "questionable"
-                ]
+                "x-enumeration": {
+                  "name": "date_certainty",
+                  "values": [
+                    "approximate",
+                    "inferred",
+                    "questionable"
+                  ],
+                  "editable": false
+                }
               },
               "date_era": {
                 "type": "string",
-                "enum": [
-                  "ce"
-                ]
+                "x-enumeration": {
+                  "name": "date_era",
+                  "values": [
+                    "ce"
+                  ]
+                }
               },
               "date_calendar": {
                 "type": "string",
-                "enum": [
-                  "gregorian"
-                ]
+                "x-enumeration": {
+                  "name": "date_calendar",
+                  "values": [
+                    "gregorian"
+                  ]
+                }
               },
               "structured_date_single": {
                 "$ref": "#/$defs/structured_date_single"
@@ -3468,11 +3610,14 @@ export const manifest: RegistryManifest = {
               },
               "begin_date_standardized_type": {
                 "type": "string",
-                "enum": [
-                  "standard",
-                  "not_before",
-                  "not_after"
-                ],
+                "x-enumeration": {
+                  "name": "date_standardized_type",
+                  "values": [
+                    "standard",
+                    "not_before",
+                    "not_after"
+                  ]
+                },
                 "default": "standard"
               },
               "end_date_expression": {
@@ -3486,11 +3631,7 @@ export const manifest: RegistryManifest = {
               },
               "end_date_standardized_type": {
                 "type": "string",
-                "enum": [
-                  "standard",
-                  "not_before",
-                  "not_after"
-                ],
+                "x-enumeration": "date_standardized_type",
                 "default": "standard"
               }
             },
@@ -3544,10 +3685,13 @@ export const manifest: RegistryManifest = {
               },
               "date_role": {
                 "type": "string",
-                "enum": [
-                  "begin",
-                  "end"
-                ]
+                "x-enumeration": {
+                  "name": "date_role",
+                  "values": [
+                    "begin",
+                    "end"
+                  ]
+                }
               },
               "date_expression": {
                 "type": "string",
@@ -3560,11 +3704,14 @@ export const manifest: RegistryManifest = {
               },
               "date_standardized_type": {
                 "type": "string",
-                "enum": [
-                  "standard",
-                  "not_before",
-                  "not_after"
-                ],
+                "x-enumeration": {
+                  "name": "date_standardized_type",
+                  "values": [
+                    "standard",
+                    "not_before",
+                    "not_after"
+                  ]
+                },
                 "default": "standard"
               }
             },
@@ -3769,21 +3916,27 @@ export const manifest: RegistryManifest = {
               },
               "source": {
                 "type": "string",
-                "enum": [
-                  "local",
-                  "naf",
-                  "nad",
-                  "ulan"
-                ]
+                "x-enumeration": {
+                  "name": "name_source",
+                  "values": [
+                    "local",
+                    "naf",
+                    "nad",
+                    "ulan"
+                  ]
+                }
               },
               "rules": {
                 "type": "string",
-                "enum": [
-                  "local",
-                  "aacr",
-                  "dacs",
-                  "rda"
-                ]
+                "x-enumeration": {
+                  "name": "name_rule",
+                  "values": [
+                    "local",
+                    "aacr",
+                    "dacs",
+                    "rda"
+                  ]
+                }
               },
               "authorized": {
                 "type": "boolean",
@@ -4079,14 +4232,18 @@ export const manifest: RegistryManifest = {
               },
               "enumeration": {
                 "type": "string",
-                "enum": [
-                  "arabic",
-                  "loweralpha",
-                  "upperalpha",
-                  "lowerroman",
-                  "upperroman",
-                  "null"
-                ]
+                "x-enumeration": {
+                  "name": "note_orderedlist_enumeration",
+                  "values": [
+                    "arabic",
+                    "loweralpha",
+                    "upperalpha",
+                    "lowerroman",
+                    "upperroman",
+                    "null"
+                  ],
+                  "editable": false
+                }
               },
               "items": {
                 "type": "array",
@@ -4184,49 +4341,68 @@ export const manifest: RegistryManifest = {
               },
               "date_label": {
                 "type": "string",
-                "enum": [
-                  "record_keeping",
-                  "broadcast",
-                  "copyright",
-                  "creation",
-                  "deaccession",
-                  "agent_relation",
-                  "digitized",
-                  "existence",
-                  "event",
-                  "issued",
-                  "modified",
-                  "publication",
-                  "usage",
-                  "other"
-                ]
+                "x-enumeration": {
+                  "name": "date_label",
+                  "values": [
+                    "record_keeping",
+                    "broadcast",
+                    "copyright",
+                    "creation",
+                    "deaccession",
+                    "agent_relation",
+                    "digitized",
+                    "existence",
+                    "event",
+                    "issued",
+                    "modified",
+                    "publication",
+                    "usage",
+                    "other"
+                  ]
+                }
               },
               "date_type_structured": {
                 "type": "string",
-                "enum": [
-                  "single",
-                  "range"
-                ]
+                "x-enumeration": {
+                  "name": "date_type_structured",
+                  "values": [
+                    "single",
+                    "range"
+                  ],
+                  "readonly": [
+                    "single"
+                  ]
+                }
               },
               "date_certainty": {
                 "type": "string",
-                "enum": [
-                  "approximate",
-                  "inferred",
-                  "questionable"
-                ]
+                "x-enumeration": {
+                  "name": "date_certainty",
+                  "values": [
+                    "approximate",
+                    "inferred",
+                    "questionable"
+                  ],
+                  "editable": false
+                }
               },
               "date_era": {
                 "type": "string",
-                "enum": [
-                  "ce"
-                ]
+                "x-enumeration": {
+                  "name": "date_era",
+                  "values": [
+                    "ce"
+                  ]
+                }
               },
               "date_calendar": {
                 "type": "string",
-                "enum": [
-                  "gregorian"
-                ]
+                "x-enumeration": {
+                  "name": "date_calendar",
+                  "values": [
+                    "gregorian"
+                  ]
+                }
               },
               "structured_date_single": {
                 "$ref": "#/$defs/structured_date_single"
@@ -4306,11 +4482,14 @@ export const manifest: RegistryManifest = {
               },
               "begin_date_standardized_type": {
                 "type": "string",
-                "enum": [
-                  "standard",
-                  "not_before",
-                  "not_after"
-                ],
+                "x-enumeration": {
+                  "name": "date_standardized_type",
+                  "values": [
+                    "standard",
+                    "not_before",
+                    "not_after"
+                  ]
+                },
                 "default": "standard"
               },
               "end_date_expression": {
@@ -4324,11 +4503,7 @@ export const manifest: RegistryManifest = {
               },
               "end_date_standardized_type": {
                 "type": "string",
-                "enum": [
-                  "standard",
-                  "not_before",
-                  "not_after"
-                ],
+                "x-enumeration": "date_standardized_type",
                 "default": "standard"
               }
             },
@@ -4382,10 +4557,13 @@ export const manifest: RegistryManifest = {
               },
               "date_role": {
                 "type": "string",
-                "enum": [
-                  "begin",
-                  "end"
-                ]
+                "x-enumeration": {
+                  "name": "date_role",
+                  "values": [
+                    "begin",
+                    "end"
+                  ]
+                }
               },
               "date_expression": {
                 "type": "string",
@@ -4398,11 +4576,14 @@ export const manifest: RegistryManifest = {
               },
               "date_standardized_type": {
                 "type": "string",
-                "enum": [
-                  "standard",
-                  "not_before",
-                  "not_after"
-                ],
+                "x-enumeration": {
+                  "name": "date_standardized_type",
+                  "values": [
+                    "standard",
+                    "not_before",
+                    "not_after"
+                  ]
+                },
                 "default": "standard"
               }
             },
@@ -4560,19 +4741,26 @@ export const manifest: RegistryManifest = {
           },
           "level": {
             "type": "string",
-            "enum": [
-              "class",
-              "collection",
-              "file",
-              "fonds",
-              "item",
-              "otherlevel",
-              "recordgrp",
-              "series",
-              "subfonds",
-              "subgrp",
-              "subseries"
-            ]
+            "x-enumeration": {
+              "name": "archival_record_level",
+              "values": [
+                "class",
+                "collection",
+                "file",
+                "fonds",
+                "item",
+                "otherlevel",
+                "recordgrp",
+                "series",
+                "subfonds",
+                "subgrp",
+                "subseries"
+              ],
+              "readonly": [
+                "otherlevel"
+              ],
+              "editable": false
+            }
           },
           "other_level": {
             "type": "string",
@@ -4763,40 +4951,51 @@ export const manifest: RegistryManifest = {
               },
               "date_type": {
                 "type": "string",
-                "enum": [
-                  "expression",
-                  "single",
-                  "bulk",
-                  "inclusive",
-                  "range"
-                ]
+                "x-enumeration": {
+                  "name": "date_type",
+                  "values": [
+                    "expression",
+                    "single",
+                    "bulk",
+                    "inclusive",
+                    "range"
+                  ],
+                  "editable": false
+                }
               },
               "label": {
                 "type": "string",
-                "enum": [
-                  "record_keeping",
-                  "broadcast",
-                  "copyright",
-                  "creation",
-                  "deaccession",
-                  "agent_relation",
-                  "digitized",
-                  "existence",
-                  "event",
-                  "issued",
-                  "modified",
-                  "publication",
-                  "usage",
-                  "other"
-                ]
+                "x-enumeration": {
+                  "name": "date_label",
+                  "values": [
+                    "record_keeping",
+                    "broadcast",
+                    "copyright",
+                    "creation",
+                    "deaccession",
+                    "agent_relation",
+                    "digitized",
+                    "existence",
+                    "event",
+                    "issued",
+                    "modified",
+                    "publication",
+                    "usage",
+                    "other"
+                  ]
+                }
               },
               "certainty": {
                 "type": "string",
-                "enum": [
-                  "approximate",
-                  "inferred",
-                  "questionable"
-                ]
+                "x-enumeration": {
+                  "name": "date_certainty",
+                  "values": [
+                    "approximate",
+                    "inferred",
+                    "questionable"
+                  ],
+                  "editable": false
+                }
               },
               "expression": {
                 "type": "string",
@@ -4814,15 +5013,21 @@ export const manifest: RegistryManifest = {
               },
               "era": {
                 "type": "string",
-                "enum": [
-                  "ce"
-                ]
+                "x-enumeration": {
+                  "name": "date_era",
+                  "values": [
+                    "ce"
+                  ]
+                }
               },
               "calendar": {
                 "type": "string",
-                "enum": [
-                  "gregorian"
-                ]
+                "x-enumeration": {
+                  "name": "date_calendar",
+                  "values": [
+                    "gregorian"
+                  ]
+                }
               }
             },
             "required": [
@@ -4867,10 +5072,14 @@ export const manifest: RegistryManifest = {
               },
               "portion": {
                 "type": "string",
-                "enum": [
-                  "whole",
-                  "part"
-                ],
+                "x-enumeration": {
+                  "name": "extent_portion",
+                  "values": [
+                    "whole",
+                    "part"
+                  ],
+                  "editable": false
+                },
                 "default": "whole"
               },
               "number": {
@@ -4880,21 +5089,24 @@ export const manifest: RegistryManifest = {
               },
               "extent_type": {
                 "type": "string",
-                "enum": [
-                  "cassettes",
-                  "cubic_feet",
-                  "files",
-                  "gigabytes",
-                  "leaves",
-                  "linear_feet",
-                  "megabytes",
-                  "photographic_prints",
-                  "photographic_slides",
-                  "reels",
-                  "sheets",
-                  "terabytes",
-                  "volumes"
-                ]
+                "x-enumeration": {
+                  "name": "extent_extent_type",
+                  "values": [
+                    "cassettes",
+                    "cubic_feet",
+                    "files",
+                    "gigabytes",
+                    "leaves",
+                    "linear_feet",
+                    "megabytes",
+                    "photographic_prints",
+                    "photographic_slides",
+                    "reels",
+                    "sheets",
+                    "terabytes",
+                    "volumes"
+                  ]
+                }
               },
               "container_summary": {
                 "type": "string",
@@ -4996,21 +5208,27 @@ export const manifest: RegistryManifest = {
               },
               "instance_type": {
                 "type": "string",
-                "enum": [
-                  "accession",
-                  "audio",
-                  "books",
-                  "computer_disks",
-                  "digital_object",
-                  "digital_object_link",
-                  "graphic_materials",
-                  "maps",
-                  "microform",
-                  "mixed_materials",
-                  "moving_images",
-                  "realia",
-                  "text"
-                ]
+                "x-enumeration": {
+                  "name": "instance_instance_type",
+                  "values": [
+                    "accession",
+                    "audio",
+                    "books",
+                    "computer_disks",
+                    "digital_object",
+                    "digital_object_link",
+                    "graphic_materials",
+                    "maps",
+                    "microform",
+                    "mixed_materials",
+                    "moving_images",
+                    "realia",
+                    "text"
+                  ],
+                  "readonly": [
+                    "digital_object"
+                  ]
+                }
               },
               "is_representative": {
                 "type": "boolean",
@@ -5170,11 +5388,15 @@ export const manifest: RegistryManifest = {
               },
               "role": {
                 "type": "string",
-                "enum": [
-                  "creator",
-                  "source",
-                  "subject"
-                ]
+                "x-enumeration": {
+                  "name": "linked_agent_role",
+                  "values": [
+                    "creator",
+                    "source",
+                    "subject"
+                  ],
+                  "editable": false
+                }
               },
               "relator": {
                 "type": "string",
@@ -5400,9 +5622,13 @@ export const manifest: RegistryManifest = {
               },
               "type": {
                 "type": "string",
-                "enum": [
-                  "langmaterial"
-                ]
+                "x-enumeration": {
+                  "name": "note_langmaterial_type",
+                  "values": [
+                    "langmaterial"
+                  ],
+                  "editable": false
+                }
               },
               "content": {
                 "type": "array",
@@ -5469,29 +5695,33 @@ export const manifest: RegistryManifest = {
               },
               "type": {
                 "type": "string",
-                "enum": [
-                  "accruals",
-                  "appraisal",
-                  "arrangement",
-                  "bioghist",
-                  "accessrestrict",
-                  "userestrict",
-                  "custodhist",
-                  "dimensions",
-                  "altformavail",
-                  "originalsloc",
-                  "fileplan",
-                  "odd",
-                  "acqinfo",
-                  "legalstatus",
-                  "otherfindaid",
-                  "phystech",
-                  "prefercite",
-                  "processinfo",
-                  "relatedmaterial",
-                  "scopecontent",
-                  "separatedmaterial"
-                ]
+                "x-enumeration": {
+                  "name": "note_multipart_type",
+                  "values": [
+                    "accruals",
+                    "appraisal",
+                    "arrangement",
+                    "bioghist",
+                    "accessrestrict",
+                    "userestrict",
+                    "custodhist",
+                    "dimensions",
+                    "altformavail",
+                    "originalsloc",
+                    "fileplan",
+                    "odd",
+                    "acqinfo",
+                    "legalstatus",
+                    "otherfindaid",
+                    "phystech",
+                    "prefercite",
+                    "processinfo",
+                    "relatedmaterial",
+                    "scopecontent",
+                    "separatedmaterial"
+                  ],
+                  "editable": false
+                }
               },
               "subnotes": {
                 "type": "array",
@@ -5534,13 +5764,16 @@ export const manifest: RegistryManifest = {
                     "type": "array",
                     "items": {
                       "type": "string",
-                      "enum": [
-                        "RestrictedSpecColl",
-                        "RestrictedCurApprSpecColl",
-                        "RestrictedFragileSpecColl",
-                        "InProcessSpecColl",
-                        "ColdStorageBrbl"
-                      ]
+                      "x-enumeration": {
+                        "name": "restriction_type",
+                        "values": [
+                          "RestrictedSpecColl",
+                          "RestrictedCurApprSpecColl",
+                          "RestrictedFragileSpecColl",
+                          "InProcessSpecColl",
+                          "ColdStorageBrbl"
+                        ]
+                      }
                     }
                   }
                 },
@@ -5597,14 +5830,18 @@ export const manifest: RegistryManifest = {
               },
               "enumeration": {
                 "type": "string",
-                "enum": [
-                  "arabic",
-                  "loweralpha",
-                  "upperalpha",
-                  "lowerroman",
-                  "upperroman",
-                  "null"
-                ]
+                "x-enumeration": {
+                  "name": "note_orderedlist_enumeration",
+                  "values": [
+                    "arabic",
+                    "loweralpha",
+                    "upperalpha",
+                    "lowerroman",
+                    "upperroman",
+                    "null"
+                  ],
+                  "editable": false
+                }
               },
               "items": {
                 "type": "array",
@@ -5670,14 +5907,18 @@ export const manifest: RegistryManifest = {
               },
               "type": {
                 "type": "string",
-                "enum": [
-                  "abstract",
-                  "physdesc",
-                  "langmaterial",
-                  "physloc",
-                  "materialspec",
-                  "physfacet"
-                ]
+                "x-enumeration": {
+                  "name": "note_singlepart_type",
+                  "values": [
+                    "abstract",
+                    "physdesc",
+                    "langmaterial",
+                    "physloc",
+                    "materialspec",
+                    "physfacet"
+                  ],
+                  "editable": false
+                }
               },
               "content": {
                 "type": "array",
@@ -5805,17 +6046,20 @@ export const manifest: RegistryManifest = {
               },
               "type_2": {
                 "type": "string",
-                "enum": [
-                  "box",
-                  "carton",
-                  "case",
-                  "folder",
-                  "frame",
-                  "object",
-                  "page",
-                  "reel",
-                  "volume"
-                ]
+                "x-enumeration": {
+                  "name": "container_type",
+                  "values": [
+                    "box",
+                    "carton",
+                    "case",
+                    "folder",
+                    "frame",
+                    "object",
+                    "page",
+                    "reel",
+                    "volume"
+                  ]
+                }
               },
               "indicator_2": {
                 "type": "string",
@@ -5823,17 +6067,7 @@ export const manifest: RegistryManifest = {
               },
               "type_3": {
                 "type": "string",
-                "enum": [
-                  "box",
-                  "carton",
-                  "case",
-                  "folder",
-                  "frame",
-                  "object",
-                  "page",
-                  "reel",
-                  "volume"
-                ]
+                "x-enumeration": "container_type"
               },
               "indicator_3": {
                 "type": "string",
@@ -5894,18 +6128,22 @@ export const manifest: RegistryManifest = {
               },
               "term_type": {
                 "type": "string",
-                "enum": [
-                  "cultural_context",
-                  "function",
-                  "genre_form",
-                  "geographic",
-                  "occupation",
-                  "style_period",
-                  "technique",
-                  "temporal",
-                  "topical",
-                  "uniform_title"
-                ]
+                "x-enumeration": {
+                  "name": "subject_term_type",
+                  "values": [
+                    "cultural_context",
+                    "function",
+                    "genre_form",
+                    "geographic",
+                    "occupation",
+                    "style_period",
+                    "technique",
+                    "temporal",
+                    "topical",
+                    "uniform_title"
+                  ],
+                  "editable": false
+                }
               },
               "vocabulary": {
                 "type": "string",
@@ -6724,14 +6962,17 @@ export const manifest: RegistryManifest = {
           },
           "dimension_units": {
             "type": "string",
-            "enum": [
-              "inches",
-              "feet",
-              "yards",
-              "millimeters",
-              "centimeters",
-              "meters"
-            ]
+            "x-enumeration": {
+              "name": "dimension_units",
+              "values": [
+                "inches",
+                "feet",
+                "yards",
+                "millimeters",
+                "centimeters",
+                "meters"
+              ]
+            }
           },
           "extent_dimension": {
             "type": "string",
@@ -6910,26 +7151,32 @@ export const manifest: RegistryManifest = {
           },
           "level": {
             "type": "string",
-            "enum": [
-              "collection",
-              "work",
-              "image"
-            ]
+            "x-enumeration": {
+              "name": "digital_object_level",
+              "values": [
+                "collection",
+                "work",
+                "image"
+              ]
+            }
           },
           "digital_object_type": {
             "type": "string",
-            "enum": [
-              "cartographic",
-              "mixed_materials",
-              "moving_image",
-              "notated_music",
-              "software_multimedia",
-              "sound_recording",
-              "sound_recording_musical",
-              "sound_recording_nonmusical",
-              "still_image",
-              "text"
-            ]
+            "x-enumeration": {
+              "name": "digital_object_digital_object_type",
+              "values": [
+                "cartographic",
+                "mixed_materials",
+                "moving_image",
+                "notated_music",
+                "software_multimedia",
+                "sound_recording",
+                "sound_recording_musical",
+                "sound_recording_nonmusical",
+                "still_image",
+                "text"
+              ]
+            }
           },
           "file_versions": {
             "type": "array",
@@ -7054,40 +7301,51 @@ export const manifest: RegistryManifest = {
               },
               "date_type": {
                 "type": "string",
-                "enum": [
-                  "expression",
-                  "single",
-                  "bulk",
-                  "inclusive",
-                  "range"
-                ]
+                "x-enumeration": {
+                  "name": "date_type",
+                  "values": [
+                    "expression",
+                    "single",
+                    "bulk",
+                    "inclusive",
+                    "range"
+                  ],
+                  "editable": false
+                }
               },
               "label": {
                 "type": "string",
-                "enum": [
-                  "record_keeping",
-                  "broadcast",
-                  "copyright",
-                  "creation",
-                  "deaccession",
-                  "agent_relation",
-                  "digitized",
-                  "existence",
-                  "event",
-                  "issued",
-                  "modified",
-                  "publication",
-                  "usage",
-                  "other"
-                ]
+                "x-enumeration": {
+                  "name": "date_label",
+                  "values": [
+                    "record_keeping",
+                    "broadcast",
+                    "copyright",
+                    "creation",
+                    "deaccession",
+                    "agent_relation",
+                    "digitized",
+                    "existence",
+                    "event",
+                    "issued",
+                    "modified",
+                    "publication",
+                    "usage",
+                    "other"
+                  ]
+                }
               },
               "certainty": {
                 "type": "string",
-                "enum": [
-                  "approximate",
-                  "inferred",
-                  "questionable"
-                ]
+                "x-enumeration": {
+                  "name": "date_certainty",
+                  "values": [
+                    "approximate",
+                    "inferred",
+                    "questionable"
+                  ],
+                  "editable": false
+                }
               },
               "expression": {
                 "type": "string",
@@ -7105,15 +7363,21 @@ export const manifest: RegistryManifest = {
               },
               "era": {
                 "type": "string",
-                "enum": [
-                  "ce"
-                ]
+                "x-enumeration": {
+                  "name": "date_era",
+                  "values": [
+                    "ce"
+                  ]
+                }
               },
               "calendar": {
                 "type": "string",
-                "enum": [
-                  "gregorian"
-                ]
+                "x-enumeration": {
+                  "name": "date_calendar",
+                  "values": [
+                    "gregorian"
+                  ]
+                }
               }
             },
             "required": [
@@ -7158,10 +7422,14 @@ export const manifest: RegistryManifest = {
               },
               "portion": {
                 "type": "string",
-                "enum": [
-                  "whole",
-                  "part"
-                ],
+                "x-enumeration": {
+                  "name": "extent_portion",
+                  "values": [
+                    "whole",
+                    "part"
+                  ],
+                  "editable": false
+                },
                 "default": "whole"
               },
               "number": {
@@ -7171,21 +7439,24 @@ export const manifest: RegistryManifest = {
               },
               "extent_type": {
                 "type": "string",
-                "enum": [
-                  "cassettes",
-                  "cubic_feet",
-                  "files",
-                  "gigabytes",
-                  "leaves",
-                  "linear_feet",
-                  "megabytes",
-                  "photographic_prints",
-                  "photographic_slides",
-                  "reels",
-                  "sheets",
-                  "terabytes",
-                  "volumes"
-                ]
+                "x-enumeration": {
+                  "name": "extent_extent_type",
+                  "values": [
+                    "cassettes",
+                    "cubic_feet",
+                    "files",
+                    "gigabytes",
+                    "leaves",
+                    "linear_feet",
+                    "megabytes",
+                    "photographic_prints",
+                    "photographic_slides",
+                    "reels",
+                    "sheets",
+                    "terabytes",
+                    "volumes"
+                  ]
+                }
               },
               "container_summary": {
                 "type": "string",
@@ -7296,51 +7567,62 @@ export const manifest: RegistryManifest = {
               },
               "use_statement": {
                 "type": "string",
-                "enum": [
-                  "application",
-                  "application-pdf",
-                  "audio-clip",
-                  "audio-master",
-                  "audio-master-edited",
-                  "audio-service",
-                  "image-master",
-                  "image-master-edited",
-                  "image-service",
-                  "image-service-edited",
-                  "image-thumbnail",
-                  "text-codebook",
-                  "test-data",
-                  "text-data_definition",
-                  "text-georeference",
-                  "text-ocr-edited",
-                  "text-ocr-unedited",
-                  "text-tei-transcripted",
-                  "text-tei-translated",
-                  "video-clip",
-                  "video-master",
-                  "video-master-edited",
-                  "video-service",
-                  "video-streaming"
-                ]
+                "x-enumeration": {
+                  "name": "file_version_use_statement",
+                  "values": [
+                    "application",
+                    "application-pdf",
+                    "audio-clip",
+                    "audio-master",
+                    "audio-master-edited",
+                    "audio-service",
+                    "image-master",
+                    "image-master-edited",
+                    "image-service",
+                    "image-service-edited",
+                    "image-thumbnail",
+                    "text-codebook",
+                    "test-data",
+                    "text-data_definition",
+                    "text-georeference",
+                    "text-ocr-edited",
+                    "text-ocr-unedited",
+                    "text-tei-transcripted",
+                    "text-tei-translated",
+                    "video-clip",
+                    "video-master",
+                    "video-master-edited",
+                    "video-service",
+                    "video-streaming"
+                  ]
+                }
               },
               "xlink_actuate_attribute": {
                 "type": "string",
-                "enum": [
-                  "none",
-                  "other",
-                  "onLoad",
-                  "onRequest"
-                ]
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
               },
               "xlink_show_attribute": {
                 "type": "string",
-                "enum": [
-                  "new",
-                  "replace",
-                  "embed",
-                  "other",
-                  "none"
-                ]
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
               },
               "file_format_name": {
                 "type": "string",
@@ -7360,13 +7642,16 @@ export const manifest: RegistryManifest = {
               },
               "checksum_method": {
                 "type": "string",
-                "enum": [
-                  "md5",
-                  "sha-1",
-                  "sha-256",
-                  "sha-384",
-                  "sha-512"
-                ]
+                "x-enumeration": {
+                  "name": "file_version_checksum_methods",
+                  "values": [
+                    "md5",
+                    "sha-1",
+                    "sha-256",
+                    "sha-384",
+                    "sha-512"
+                  ]
+                }
               },
               "is_representative": {
                 "type": "boolean",
@@ -7499,11 +7784,15 @@ export const manifest: RegistryManifest = {
               },
               "role": {
                 "type": "string",
-                "enum": [
-                  "creator",
-                  "source",
-                  "subject"
-                ]
+                "x-enumeration": {
+                  "name": "linked_agent_role",
+                  "values": [
+                    "creator",
+                    "source",
+                    "subject"
+                  ],
+                  "editable": false
+                }
               },
               "relator": {
                 "type": "string",
@@ -7729,9 +8018,13 @@ export const manifest: RegistryManifest = {
               },
               "type": {
                 "type": "string",
-                "enum": [
-                  "langmaterial"
-                ]
+                "x-enumeration": {
+                  "name": "note_langmaterial_type",
+                  "values": [
+                    "langmaterial"
+                  ],
+                  "editable": false
+                }
               },
               "content": {
                 "type": "array",
@@ -7798,29 +8091,33 @@ export const manifest: RegistryManifest = {
               },
               "type": {
                 "type": "string",
-                "enum": [
-                  "accruals",
-                  "appraisal",
-                  "arrangement",
-                  "bioghist",
-                  "accessrestrict",
-                  "userestrict",
-                  "custodhist",
-                  "dimensions",
-                  "altformavail",
-                  "originalsloc",
-                  "fileplan",
-                  "odd",
-                  "acqinfo",
-                  "legalstatus",
-                  "otherfindaid",
-                  "phystech",
-                  "prefercite",
-                  "processinfo",
-                  "relatedmaterial",
-                  "scopecontent",
-                  "separatedmaterial"
-                ]
+                "x-enumeration": {
+                  "name": "note_multipart_type",
+                  "values": [
+                    "accruals",
+                    "appraisal",
+                    "arrangement",
+                    "bioghist",
+                    "accessrestrict",
+                    "userestrict",
+                    "custodhist",
+                    "dimensions",
+                    "altformavail",
+                    "originalsloc",
+                    "fileplan",
+                    "odd",
+                    "acqinfo",
+                    "legalstatus",
+                    "otherfindaid",
+                    "phystech",
+                    "prefercite",
+                    "processinfo",
+                    "relatedmaterial",
+                    "scopecontent",
+                    "separatedmaterial"
+                  ],
+                  "editable": false
+                }
               },
               "subnotes": {
                 "type": "array",
@@ -7863,13 +8160,16 @@ export const manifest: RegistryManifest = {
                     "type": "array",
                     "items": {
                       "type": "string",
-                      "enum": [
-                        "RestrictedSpecColl",
-                        "RestrictedCurApprSpecColl",
-                        "RestrictedFragileSpecColl",
-                        "InProcessSpecColl",
-                        "ColdStorageBrbl"
-                      ]
+                      "x-enumeration": {
+                        "name": "restriction_type",
+                        "values": [
+                          "RestrictedSpecColl",
+                          "RestrictedCurApprSpecColl",
+                          "RestrictedFragileSpecColl",
+                          "InProcessSpecColl",
+                          "ColdStorageBrbl"
+                        ]
+                      }
                     }
                   }
                 },
@@ -7926,14 +8226,18 @@ export const manifest: RegistryManifest = {
               },
               "enumeration": {
                 "type": "string",
-                "enum": [
-                  "arabic",
-                  "loweralpha",
-                  "upperalpha",
-                  "lowerroman",
-                  "upperroman",
-                  "null"
-                ]
+                "x-enumeration": {
+                  "name": "note_orderedlist_enumeration",
+                  "values": [
+                    "arabic",
+                    "loweralpha",
+                    "upperalpha",
+                    "lowerroman",
+                    "upperroman",
+                    "null"
+                  ],
+                  "editable": false
+                }
               },
               "items": {
                 "type": "array",
@@ -7999,14 +8303,18 @@ export const manifest: RegistryManifest = {
               },
               "type": {
                 "type": "string",
-                "enum": [
-                  "abstract",
-                  "physdesc",
-                  "langmaterial",
-                  "physloc",
-                  "materialspec",
-                  "physfacet"
-                ]
+                "x-enumeration": {
+                  "name": "note_singlepart_type",
+                  "values": [
+                    "abstract",
+                    "physdesc",
+                    "langmaterial",
+                    "physloc",
+                    "materialspec",
+                    "physfacet"
+                  ],
+                  "editable": false
+                }
               },
               "content": {
                 "type": "array",
@@ -8136,18 +8444,22 @@ export const manifest: RegistryManifest = {
               },
               "term_type": {
                 "type": "string",
-                "enum": [
-                  "cultural_context",
-                  "function",
-                  "genre_form",
-                  "geographic",
-                  "occupation",
-                  "style_period",
-                  "technique",
-                  "temporal",
-                  "topical",
-                  "uniform_title"
-                ]
+                "x-enumeration": {
+                  "name": "subject_term_type",
+                  "values": [
+                    "cultural_context",
+                    "function",
+                    "genre_form",
+                    "geographic",
+                    "occupation",
+                    "style_period",
+                    "technique",
+                    "temporal",
+                    "topical",
+                    "uniform_title"
+                  ],
+                  "editable": false
+                }
               },
               "vocabulary": {
                 "type": "string",
@@ -8411,40 +8723,51 @@ export const manifest: RegistryManifest = {
               },
               "date_type": {
                 "type": "string",
-                "enum": [
-                  "expression",
-                  "single",
-                  "bulk",
-                  "inclusive",
-                  "range"
-                ]
+                "x-enumeration": {
+                  "name": "date_type",
+                  "values": [
+                    "expression",
+                    "single",
+                    "bulk",
+                    "inclusive",
+                    "range"
+                  ],
+                  "editable": false
+                }
               },
               "label": {
                 "type": "string",
-                "enum": [
-                  "record_keeping",
-                  "broadcast",
-                  "copyright",
-                  "creation",
-                  "deaccession",
-                  "agent_relation",
-                  "digitized",
-                  "existence",
-                  "event",
-                  "issued",
-                  "modified",
-                  "publication",
-                  "usage",
-                  "other"
-                ]
+                "x-enumeration": {
+                  "name": "date_label",
+                  "values": [
+                    "record_keeping",
+                    "broadcast",
+                    "copyright",
+                    "creation",
+                    "deaccession",
+                    "agent_relation",
+                    "digitized",
+                    "existence",
+                    "event",
+                    "issued",
+                    "modified",
+                    "publication",
+                    "usage",
+                    "other"
+                  ]
+                }
               },
               "certainty": {
                 "type": "string",
-                "enum": [
-                  "approximate",
-                  "inferred",
-                  "questionable"
-                ]
+                "x-enumeration": {
+                  "name": "date_certainty",
+                  "values": [
+                    "approximate",
+                    "inferred",
+                    "questionable"
+                  ],
+                  "editable": false
+                }
               },
               "expression": {
                 "type": "string",
@@ -8462,15 +8785,21 @@ export const manifest: RegistryManifest = {
               },
               "era": {
                 "type": "string",
-                "enum": [
-                  "ce"
-                ]
+                "x-enumeration": {
+                  "name": "date_era",
+                  "values": [
+                    "ce"
+                  ]
+                }
               },
               "calendar": {
                 "type": "string",
-                "enum": [
-                  "gregorian"
-                ]
+                "x-enumeration": {
+                  "name": "date_calendar",
+                  "values": [
+                    "gregorian"
+                  ]
+                }
               }
             },
             "required": [
@@ -8515,10 +8844,14 @@ export const manifest: RegistryManifest = {
               },
               "portion": {
                 "type": "string",
-                "enum": [
-                  "whole",
-                  "part"
-                ],
+                "x-enumeration": {
+                  "name": "extent_portion",
+                  "values": [
+                    "whole",
+                    "part"
+                  ],
+                  "editable": false
+                },
                 "default": "whole"
               },
               "number": {
@@ -8528,21 +8861,24 @@ export const manifest: RegistryManifest = {
               },
               "extent_type": {
                 "type": "string",
-                "enum": [
-                  "cassettes",
-                  "cubic_feet",
-                  "files",
-                  "gigabytes",
-                  "leaves",
-                  "linear_feet",
-                  "megabytes",
-                  "photographic_prints",
-                  "photographic_slides",
-                  "reels",
-                  "sheets",
-                  "terabytes",
-                  "volumes"
-                ]
+                "x-enumeration": {
+                  "name": "extent_extent_type",
+                  "values": [
+                    "cassettes",
+                    "cubic_feet",
+                    "files",
+                    "gigabytes",
+                    "leaves",
+                    "linear_feet",
+                    "megabytes",
+                    "photographic_prints",
+                    "photographic_slides",
+                    "reels",
+                    "sheets",
+                    "terabytes",
+                    "volumes"
+                  ]
+                }
               },
               "container_summary": {
                 "type": "string",
@@ -8609,51 +8945,62 @@ export const manifest: RegistryManifest = {
               },
               "use_statement": {
                 "type": "string",
-                "enum": [
-                  "application",
-                  "application-pdf",
-                  "audio-clip",
-                  "audio-master",
-                  "audio-master-edited",
-                  "audio-service",
-                  "image-master",
-                  "image-master-edited",
-                  "image-service",
-                  "image-service-edited",
-                  "image-thumbnail",
-                  "text-codebook",
-                  "test-data",
-                  "text-data_definition",
-                  "text-georeference",
-                  "text-ocr-edited",
-                  "text-ocr-unedited",
-                  "text-tei-transcripted",
-                  "text-tei-translated",
-                  "video-clip",
-                  "video-master",
-                  "video-master-edited",
-                  "video-service",
-                  "video-streaming"
-                ]
+                "x-enumeration": {
+                  "name": "file_version_use_statement",
+                  "values": [
+                    "application",
+                    "application-pdf",
+                    "audio-clip",
+                    "audio-master",
+                    "audio-master-edited",
+                    "audio-service",
+                    "image-master",
+                    "image-master-edited",
+                    "image-service",
+                    "image-service-edited",
+                    "image-thumbnail",
+                    "text-codebook",
+                    "test-data",
+                    "text-data_definition",
+                    "text-georeference",
+                    "text-ocr-edited",
+                    "text-ocr-unedited",
+                    "text-tei-transcripted",
+                    "text-tei-translated",
+                    "video-clip",
+                    "video-master",
+                    "video-master-edited",
+                    "video-service",
+                    "video-streaming"
+                  ]
+                }
               },
               "xlink_actuate_attribute": {
                 "type": "string",
-                "enum": [
-                  "none",
-                  "other",
-                  "onLoad",
-                  "onRequest"
-                ]
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
               },
               "xlink_show_attribute": {
                 "type": "string",
-                "enum": [
-                  "new",
-                  "replace",
-                  "embed",
-                  "other",
-                  "none"
-                ]
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
               },
               "file_format_name": {
                 "type": "string",
@@ -8673,13 +9020,16 @@ export const manifest: RegistryManifest = {
               },
               "checksum_method": {
                 "type": "string",
-                "enum": [
-                  "md5",
-                  "sha-1",
-                  "sha-256",
-                  "sha-384",
-                  "sha-512"
-                ]
+                "x-enumeration": {
+                  "name": "file_version_checksum_methods",
+                  "values": [
+                    "md5",
+                    "sha-1",
+                    "sha-256",
+                    "sha-384",
+                    "sha-512"
+                  ]
+                }
               },
               "is_representative": {
                 "type": "boolean",
@@ -8812,11 +9162,15 @@ export const manifest: RegistryManifest = {
               },
               "role": {
                 "type": "string",
-                "enum": [
-                  "creator",
-                  "source",
-                  "subject"
-                ]
+                "x-enumeration": {
+                  "name": "linked_agent_role",
+                  "values": [
+                    "creator",
+                    "source",
+                    "subject"
+                  ],
+                  "editable": false
+                }
               },
               "relator": {
                 "type": "string",
@@ -9042,9 +9396,13 @@ export const manifest: RegistryManifest = {
               },
               "type": {
                 "type": "string",
-                "enum": [
-                  "langmaterial"
-                ]
+                "x-enumeration": {
+                  "name": "note_langmaterial_type",
+                  "values": [
+                    "langmaterial"
+                  ],
+                  "editable": false
+                }
               },
               "content": {
                 "type": "array",
@@ -9111,29 +9469,33 @@ export const manifest: RegistryManifest = {
               },
               "type": {
                 "type": "string",
-                "enum": [
-                  "accruals",
-                  "appraisal",
-                  "arrangement",
-                  "bioghist",
-                  "accessrestrict",
-                  "userestrict",
-                  "custodhist",
-                  "dimensions",
-                  "altformavail",
-                  "originalsloc",
-                  "fileplan",
-                  "odd",
-                  "acqinfo",
-                  "legalstatus",
-                  "otherfindaid",
-                  "phystech",
-                  "prefercite",
-                  "processinfo",
-                  "relatedmaterial",
-                  "scopecontent",
-                  "separatedmaterial"
-                ]
+                "x-enumeration": {
+                  "name": "note_multipart_type",
+                  "values": [
+                    "accruals",
+                    "appraisal",
+                    "arrangement",
+                    "bioghist",
+                    "accessrestrict",
+                    "userestrict",
+                    "custodhist",
+                    "dimensions",
+                    "altformavail",
+                    "originalsloc",
+                    "fileplan",
+                    "odd",
+                    "acqinfo",
+                    "legalstatus",
+                    "otherfindaid",
+                    "phystech",
+                    "prefercite",
+                    "processinfo",
+                    "relatedmaterial",
+                    "scopecontent",
+                    "separatedmaterial"
+                  ],
+                  "editable": false
+                }
               },
               "subnotes": {
                 "type": "array",
@@ -9176,13 +9538,16 @@ export const manifest: RegistryManifest = {
                     "type": "array",
                     "items": {
                       "type": "string",
-                      "enum": [
-                        "RestrictedSpecColl",
-                        "RestrictedCurApprSpecColl",
-                        "RestrictedFragileSpecColl",
-                        "InProcessSpecColl",
-                        "ColdStorageBrbl"
-                      ]
+                      "x-enumeration": {
+                        "name": "restriction_type",
+                        "values": [
+                          "RestrictedSpecColl",
+                          "RestrictedCurApprSpecColl",
+                          "RestrictedFragileSpecColl",
+                          "InProcessSpecColl",
+                          "ColdStorageBrbl"
+                        ]
+                      }
                     }
                   }
                 },
@@ -9239,14 +9604,18 @@ export const manifest: RegistryManifest = {
               },
               "enumeration": {
                 "type": "string",
-                "enum": [
-                  "arabic",
-                  "loweralpha",
-                  "upperalpha",
-                  "lowerroman",
-                  "upperroman",
-                  "null"
-                ]
+                "x-enumeration": {
+                  "name": "note_orderedlist_enumeration",
+                  "values": [
+                    "arabic",
+                    "loweralpha",
+                    "upperalpha",
+                    "lowerroman",
+                    "upperroman",
+                    "null"
+                  ],
+                  "editable": false
+                }
               },
               "items": {
                 "type": "array",
@@ -9312,14 +9681,18 @@ export const manifest: RegistryManifest = {
               },
               "type": {
                 "type": "string",
-                "enum": [
-                  "abstract",
-                  "physdesc",
-                  "langmaterial",
-                  "physloc",
-                  "materialspec",
-                  "physfacet"
-                ]
+                "x-enumeration": {
+                  "name": "note_singlepart_type",
+                  "values": [
+                    "abstract",
+                    "physdesc",
+                    "langmaterial",
+                    "physloc",
+                    "materialspec",
+                    "physfacet"
+                  ],
+                  "editable": false
+                }
               },
               "content": {
                 "type": "array",
@@ -9449,18 +9822,22 @@ export const manifest: RegistryManifest = {
               },
               "term_type": {
                 "type": "string",
-                "enum": [
-                  "cultural_context",
-                  "function",
-                  "genre_form",
-                  "geographic",
-                  "occupation",
-                  "style_period",
-                  "technique",
-                  "temporal",
-                  "topical",
-                  "uniform_title"
-                ]
+                "x-enumeration": {
+                  "name": "subject_term_type",
+                  "values": [
+                    "cultural_context",
+                    "function",
+                    "genre_form",
+                    "geographic",
+                    "occupation",
+                    "style_period",
+                    "technique",
+                    "temporal",
+                    "topical",
+                    "uniform_title"
+                  ],
+                  "editable": false
+                }
               },
               "vocabulary": {
                 "type": "string",
@@ -9573,46 +9950,49 @@ export const manifest: RegistryManifest = {
           },
           "event_type": {
             "type": "string",
-            "enum": [
-              "accession",
-              "accumulation",
-              "acknowledgement",
-              "acknowledgement_sent",
-              "acknowledgement_received",
-              "agreement_received",
-              "agreement_sent",
-              "agreement_signed",
-              "appraisal",
-              "assessment",
-              "capture",
-              "cataloged",
-              "collection",
-              "compression",
-              "contribution",
-              "component_transfer",
-              "copyright_transfer",
-              "custody_transfer",
-              "deaccession",
-              "decompression",
-              "decryption",
-              "deletion",
-              "digital_signature_validation",
-              "fixity_check",
-              "ingestion",
-              "message_digest_calculation",
-              "migration",
-              "normalization",
-              "processed",
-              "processing_new",
-              "processing_started",
-              "processing_in_progress",
-              "processing_completed",
-              "publication",
-              "replication",
-              "rights_transferred",
-              "validation",
-              "virus_check"
-            ]
+            "x-enumeration": {
+              "name": "event_event_type",
+              "values": [
+                "accession",
+                "accumulation",
+                "acknowledgement",
+                "acknowledgement_sent",
+                "acknowledgement_received",
+                "agreement_received",
+                "agreement_sent",
+                "agreement_signed",
+                "appraisal",
+                "assessment",
+                "capture",
+                "cataloged",
+                "collection",
+                "compression",
+                "contribution",
+                "component_transfer",
+                "copyright_transfer",
+                "custody_transfer",
+                "deaccession",
+                "decompression",
+                "decryption",
+                "deletion",
+                "digital_signature_validation",
+                "fixity_check",
+                "ingestion",
+                "message_digest_calculation",
+                "migration",
+                "normalization",
+                "processed",
+                "processing_new",
+                "processing_started",
+                "processing_in_progress",
+                "processing_completed",
+                "publication",
+                "replication",
+                "rights_transferred",
+                "validation",
+                "virus_check"
+              ]
+            }
           },
           "date": {
             "$ref": "#/$defs/date"
@@ -9624,11 +10004,14 @@ export const manifest: RegistryManifest = {
           },
           "outcome": {
             "type": "string",
-            "enum": [
-              "pass",
-              "partial pass",
-              "fail"
-            ]
+            "x-enumeration": {
+              "name": "event_outcome",
+              "values": [
+                "pass",
+                "partial pass",
+                "fail"
+              ]
+            }
           },
           "outcome_note": {
             "type": "string",
@@ -9720,40 +10103,51 @@ export const manifest: RegistryManifest = {
               },
               "date_type": {
                 "type": "string",
-                "enum": [
-                  "expression",
-                  "single",
-                  "bulk",
-                  "inclusive",
-                  "range"
-                ]
+                "x-enumeration": {
+                  "name": "date_type",
+                  "values": [
+                    "expression",
+                    "single",
+                    "bulk",
+                    "inclusive",
+                    "range"
+                  ],
+                  "editable": false
+                }
               },
               "label": {
                 "type": "string",
-                "enum": [
-                  "record_keeping",
-                  "broadcast",
-                  "copyright",
-                  "creation",
-                  "deaccession",
-                  "agent_relation",
-                  "digitized",
-                  "existence",
-                  "event",
-                  "issued",
-                  "modified",
-                  "publication",
-                  "usage",
-                  "other"
-                ]
+                "x-enumeration": {
+                  "name": "date_label",
+                  "values": [
+                    "record_keeping",
+                    "broadcast",
+                    "copyright",
+                    "creation",
+                    "deaccession",
+                    "agent_relation",
+                    "digitized",
+                    "existence",
+                    "event",
+                    "issued",
+                    "modified",
+                    "publication",
+                    "usage",
+                    "other"
+                  ]
+                }
               },
               "certainty": {
                 "type": "string",
-                "enum": [
-                  "approximate",
-                  "inferred",
-                  "questionable"
-                ]
+                "x-enumeration": {
+                  "name": "date_certainty",
+                  "values": [
+                    "approximate",
+                    "inferred",
+                    "questionable"
+                  ],
+                  "editable": false
+                }
               },
               "expression": {
                 "type": "string",
@@ -9771,15 +10165,21 @@ export const manifest: RegistryManifest = {
               },
               "era": {
                 "type": "string",
-                "enum": [
-                  "ce"
-                ]
+                "x-enumeration": {
+                  "name": "date_era",
+                  "values": [
+                    "ce"
+                  ]
+                }
               },
               "calendar": {
                 "type": "string",
-                "enum": [
-                  "gregorian"
-                ]
+                "x-enumeration": {
+                  "name": "date_calendar",
+                  "values": [
+                    "gregorian"
+                  ]
+                }
               }
             },
             "required": [
@@ -9812,14 +10212,17 @@ export const manifest: RegistryManifest = {
               },
               "role": {
                 "type": "string",
-                "enum": [
-                  "authorizer",
-                  "executing_program",
-                  "implementer",
-                  "recipient",
-                  "transmitter",
-                  "validator"
-                ]
+                "x-enumeration": {
+                  "name": "linked_agent_event_roles",
+                  "values": [
+                    "authorizer",
+                    "executing_program",
+                    "implementer",
+                    "recipient",
+                    "transmitter",
+                    "validator"
+                  ]
+                }
               }
             },
             "required": [
@@ -9858,12 +10261,16 @@ export const manifest: RegistryManifest = {
               },
               "role": {
                 "type": "string",
-                "enum": [
-                  "source",
-                  "outcome",
-                  "transfer",
-                  "context"
-                ]
+                "x-enumeration": {
+                  "name": "linked_event_archival_record_roles",
+                  "values": [
+                    "source",
+                    "outcome",
+                    "transfer",
+                    "context"
+                  ],
+                  "editable": false
+                }
               }
             },
             "required": [
@@ -10241,12 +10648,15 @@ export const manifest: RegistryManifest = {
           },
           "temporary": {
             "type": "string",
-            "enum": [
-              "conservation",
-              "exhibit",
-              "loan",
-              "reading_room"
-            ]
+            "x-enumeration": {
+              "name": "location_temporary",
+              "values": [
+                "conservation",
+                "exhibit",
+                "loan",
+                "reading_room"
+              ]
+            }
           },
           "temporary_question": {
             "type": "boolean"
@@ -10365,11 +10775,14 @@ export const manifest: RegistryManifest = {
               },
               "location_function_type": {
                 "type": "string",
-                "enum": [
-                  "av_materials",
-                  "arrivals",
-                  "shared"
-                ]
+                "x-enumeration": {
+                  "name": "location_function_type",
+                  "values": [
+                    "av_materials",
+                    "arrivals",
+                    "shared"
+                  ]
+                }
               }
             },
             "required": [
@@ -10503,14 +10916,17 @@ export const manifest: RegistryManifest = {
           },
           "dimension_units": {
             "type": "string",
-            "enum": [
-              "inches",
-              "feet",
-              "yards",
-              "millimeters",
-              "centimeters",
-              "meters"
-            ]
+            "x-enumeration": {
+              "name": "dimension_units",
+              "values": [
+                "inches",
+                "feet",
+                "yards",
+                "millimeters",
+                "centimeters",
+                "meters"
+              ]
+            }
           },
           "height": {
             "type": "string",
@@ -10818,19 +11234,26 @@ export const manifest: RegistryManifest = {
           },
           "level": {
             "type": "string",
-            "enum": [
-              "class",
-              "collection",
-              "file",
-              "fonds",
-              "item",
-              "otherlevel",
-              "recordgrp",
-              "series",
-              "subfonds",
-              "subgrp",
-              "subseries"
-            ]
+            "x-enumeration": {
+              "name": "archival_record_level",
+              "values": [
+                "class",
+                "collection",
+                "file",
+                "fonds",
+                "item",
+                "otherlevel",
+                "recordgrp",
+                "series",
+                "subfonds",
+                "subgrp",
+                "subseries"
+              ],
+              "readonly": [
+                "otherlevel"
+              ],
+              "editable": false
+            }
           },
           "other_level": {
             "type": "string",
@@ -10838,12 +11261,15 @@ export const manifest: RegistryManifest = {
           },
           "resource_type": {
             "type": "string",
-            "enum": [
-              "collection",
-              "publications",
-              "papers",
-              "records"
-            ]
+            "x-enumeration": {
+              "name": "resource_resource_type",
+              "values": [
+                "collection",
+                "publications",
+                "papers",
+                "records"
+              ]
+            }
           },
           "publish": {
             "type": "boolean"
@@ -10891,13 +11317,16 @@ export const manifest: RegistryManifest = {
           },
           "finding_aid_description_rules": {
             "type": "string",
-            "enum": [
-              "aacr",
-              "cco",
-              "dacs",
-              "rad",
-              "isadg"
-            ]
+            "x-enumeration": {
+              "name": "resource_finding_aid_description_rules",
+              "values": [
+                "aacr",
+                "cco",
+                "dacs",
+                "rad",
+                "isadg"
+              ]
+            }
           },
           "finding_aid_language": {
             "type": "string",
@@ -10927,12 +11356,15 @@ export const manifest: RegistryManifest = {
           },
           "finding_aid_status": {
             "type": "string",
-            "enum": [
-              "completed",
-              "in_progress",
-              "under_revision",
-              "unprocessed"
-            ]
+            "x-enumeration": {
+              "name": "resource_finding_aid_status",
+              "values": [
+                "completed",
+                "in_progress",
+                "under_revision",
+                "unprocessed"
+              ]
+            }
           },
           "finding_aid_note": {
             "type": "string",
@@ -11106,40 +11538,51 @@ export const manifest: RegistryManifest = {
               },
               "date_type": {
                 "type": "string",
-                "enum": [
-                  "expression",
-                  "single",
-                  "bulk",
-                  "inclusive",
-                  "range"
-                ]
+                "x-enumeration": {
+                  "name": "date_type",
+                  "values": [
+                    "expression",
+                    "single",
+                    "bulk",
+                    "inclusive",
+                    "range"
+                  ],
+                  "editable": false
+                }
               },
               "label": {
                 "type": "string",
-                "enum": [
-                  "record_keeping",
-                  "broadcast",
-                  "copyright",
-                  "creation",
-                  "deaccession",
-                  "agent_relation",
-                  "digitized",
-                  "existence",
-                  "event",
-                  "issued",
-                  "modified",
-                  "publication",
-                  "usage",
-                  "other"
-                ]
+                "x-enumeration": {
+                  "name": "date_label",
+                  "values": [
+                    "record_keeping",
+                    "broadcast",
+                    "copyright",
+                    "creation",
+                    "deaccession",
+                    "agent_relation",
+                    "digitized",
+                    "existence",
+                    "event",
+                    "issued",
+                    "modified",
+                    "publication",
+                    "usage",
+                    "other"
+                  ]
+                }
               },
               "certainty": {
                 "type": "string",
-                "enum": [
-                  "approximate",
-                  "inferred",
-                  "questionable"
-                ]
+                "x-enumeration": {
+                  "name": "date_certainty",
+                  "values": [
+                    "approximate",
+                    "inferred",
+                    "questionable"
+                  ],
+                  "editable": false
+                }
               },
               "expression": {
                 "type": "string",
@@ -11157,15 +11600,21 @@ export const manifest: RegistryManifest = {
               },
               "era": {
                 "type": "string",
-                "enum": [
-                  "ce"
-                ]
+                "x-enumeration": {
+                  "name": "date_era",
+                  "values": [
+                    "ce"
+                  ]
+                }
               },
               "calendar": {
                 "type": "string",
-                "enum": [
-                  "gregorian"
-                ]
+                "x-enumeration": {
+                  "name": "date_calendar",
+                  "values": [
+                    "gregorian"
+                  ]
+                }
               }
             },
             "required": [
@@ -11210,10 +11659,14 @@ export const manifest: RegistryManifest = {
               },
               "portion": {
                 "type": "string",
-                "enum": [
-                  "whole",
-                  "part"
-                ],
+                "x-enumeration": {
+                  "name": "extent_portion",
+                  "values": [
+                    "whole",
+                    "part"
+                  ],
+                  "editable": false
+                },
                 "default": "whole"
               },
               "number": {
@@ -11223,21 +11676,24 @@ export const manifest: RegistryManifest = {
               },
               "extent_type": {
                 "type": "string",
-                "enum": [
-                  "cassettes",
-                  "cubic_feet",
-                  "files",
-                  "gigabytes",
-                  "leaves",
-                  "linear_feet",
-                  "megabytes",
-                  "photographic_prints",
-                  "photographic_slides",
-                  "reels",
-                  "sheets",
-                  "terabytes",
-                  "volumes"
-                ]
+                "x-enumeration": {
+                  "name": "extent_extent_type",
+                  "values": [
+                    "cassettes",
+                    "cubic_feet",
+                    "files",
+                    "gigabytes",
+                    "leaves",
+                    "linear_feet",
+                    "megabytes",
+                    "photographic_prints",
+                    "photographic_slides",
+                    "reels",
+                    "sheets",
+                    "terabytes",
+                    "volumes"
+                  ]
+                }
               },
               "container_summary": {
                 "type": "string",
@@ -11339,21 +11795,27 @@ export const manifest: RegistryManifest = {
               },
               "instance_type": {
                 "type": "string",
-                "enum": [
-                  "accession",
-                  "audio",
-                  "books",
-                  "computer_disks",
-                  "digital_object",
-                  "digital_object_link",
-                  "graphic_materials",
-                  "maps",
-                  "microform",
-                  "mixed_materials",
-                  "moving_images",
-                  "realia",
-                  "text"
-                ]
+                "x-enumeration": {
+                  "name": "instance_instance_type",
+                  "values": [
+                    "accession",
+                    "audio",
+                    "books",
+                    "computer_disks",
+                    "digital_object",
+                    "digital_object_link",
+                    "graphic_materials",
+                    "maps",
+                    "microform",
+                    "mixed_materials",
+                    "moving_images",
+                    "realia",
+                    "text"
+                  ],
+                  "readonly": [
+                    "digital_object"
+                  ]
+                }
               },
               "is_representative": {
                 "type": "boolean",
@@ -11513,11 +11975,15 @@ export const manifest: RegistryManifest = {
               },
               "role": {
                 "type": "string",
-                "enum": [
-                  "creator",
-                  "source",
-                  "subject"
-                ]
+                "x-enumeration": {
+                  "name": "linked_agent_role",
+                  "values": [
+                    "creator",
+                    "source",
+                    "subject"
+                  ],
+                  "editable": false
+                }
               },
               "relator": {
                 "type": "string",
@@ -11743,9 +12209,13 @@ export const manifest: RegistryManifest = {
               },
               "type": {
                 "type": "string",
-                "enum": [
-                  "langmaterial"
-                ]
+                "x-enumeration": {
+                  "name": "note_langmaterial_type",
+                  "values": [
+                    "langmaterial"
+                  ],
+                  "editable": false
+                }
               },
               "content": {
                 "type": "array",
@@ -11812,29 +12282,33 @@ export const manifest: RegistryManifest = {
               },
               "type": {
                 "type": "string",
-                "enum": [
-                  "accruals",
-                  "appraisal",
-                  "arrangement",
-                  "bioghist",
-                  "accessrestrict",
-                  "userestrict",
-                  "custodhist",
-                  "dimensions",
-                  "altformavail",
-                  "originalsloc",
-                  "fileplan",
-                  "odd",
-                  "acqinfo",
-                  "legalstatus",
-                  "otherfindaid",
-                  "phystech",
-                  "prefercite",
-                  "processinfo",
-                  "relatedmaterial",
-                  "scopecontent",
-                  "separatedmaterial"
-                ]
+                "x-enumeration": {
+                  "name": "note_multipart_type",
+                  "values": [
+                    "accruals",
+                    "appraisal",
+                    "arrangement",
+                    "bioghist",
+                    "accessrestrict",
+                    "userestrict",
+                    "custodhist",
+                    "dimensions",
+                    "altformavail",
+                    "originalsloc",
+                    "fileplan",
+                    "odd",
+                    "acqinfo",
+                    "legalstatus",
+                    "otherfindaid",
+                    "phystech",
+                    "prefercite",
+                    "processinfo",
+                    "relatedmaterial",
+                    "scopecontent",
+                    "separatedmaterial"
+                  ],
+                  "editable": false
+                }
               },
               "subnotes": {
                 "type": "array",
@@ -11877,13 +12351,16 @@ export const manifest: RegistryManifest = {
                     "type": "array",
                     "items": {
                       "type": "string",
-                      "enum": [
-                        "RestrictedSpecColl",
-                        "RestrictedCurApprSpecColl",
-                        "RestrictedFragileSpecColl",
-                        "InProcessSpecColl",
-                        "ColdStorageBrbl"
-                      ]
+                      "x-enumeration": {
+                        "name": "restriction_type",
+                        "values": [
+                          "RestrictedSpecColl",
+                          "RestrictedCurApprSpecColl",
+                          "RestrictedFragileSpecColl",
+                          "InProcessSpecColl",
+                          "ColdStorageBrbl"
+                        ]
+                      }
                     }
                   }
                 },
@@ -11940,14 +12417,18 @@ export const manifest: RegistryManifest = {
               },
               "enumeration": {
                 "type": "string",
-                "enum": [
-                  "arabic",
-                  "loweralpha",
-                  "upperalpha",
-                  "lowerroman",
-                  "upperroman",
-                  "null"
-                ]
+                "x-enumeration": {
+                  "name": "note_orderedlist_enumeration",
+                  "values": [
+                    "arabic",
+                    "loweralpha",
+                    "upperalpha",
+                    "lowerroman",
+                    "upperroman",
+                    "null"
+                  ],
+                  "editable": false
+                }
               },
               "items": {
                 "type": "array",
@@ -12013,14 +12494,18 @@ export const manifest: RegistryManifest = {
               },
               "type": {
                 "type": "string",
-                "enum": [
-                  "abstract",
-                  "physdesc",
-                  "langmaterial",
-                  "physloc",
-                  "materialspec",
-                  "physfacet"
-                ]
+                "x-enumeration": {
+                  "name": "note_singlepart_type",
+                  "values": [
+                    "abstract",
+                    "physdesc",
+                    "langmaterial",
+                    "physloc",
+                    "materialspec",
+                    "physfacet"
+                  ],
+                  "editable": false
+                }
               },
               "content": {
                 "type": "array",
@@ -12199,17 +12684,20 @@ export const manifest: RegistryManifest = {
               },
               "type_2": {
                 "type": "string",
-                "enum": [
-                  "box",
-                  "carton",
-                  "case",
-                  "folder",
-                  "frame",
-                  "object",
-                  "page",
-                  "reel",
-                  "volume"
-                ]
+                "x-enumeration": {
+                  "name": "container_type",
+                  "values": [
+                    "box",
+                    "carton",
+                    "case",
+                    "folder",
+                    "frame",
+                    "object",
+                    "page",
+                    "reel",
+                    "volume"
+                  ]
+                }
               },
               "indicator_2": {
                 "type": "string",
@@ -12217,17 +12705,7 @@ export const manifest: RegistryManifest = {
               },
               "type_3": {
                 "type": "string",
-                "enum": [
-                  "box",
-                  "carton",
-                  "case",
-                  "folder",
-                  "frame",
-                  "object",
-                  "page",
-                  "reel",
-                  "volume"
-                ]
+                "x-enumeration": "container_type"
               },
               "indicator_3": {
                 "type": "string",
@@ -12288,18 +12766,22 @@ export const manifest: RegistryManifest = {
               },
               "term_type": {
                 "type": "string",
-                "enum": [
-                  "cultural_context",
-                  "function",
-                  "genre_form",
-                  "geographic",
-                  "occupation",
-                  "style_period",
-                  "technique",
-                  "temporal",
-                  "topical",
-                  "uniform_title"
-                ]
+                "x-enumeration": {
+                  "name": "subject_term_type",
+                  "values": [
+                    "cultural_context",
+                    "function",
+                    "genre_form",
+                    "geographic",
+                    "occupation",
+                    "style_period",
+                    "technique",
+                    "temporal",
+                    "topical",
+                    "uniform_title"
+                  ],
+                  "editable": false
+                }
               },
               "vocabulary": {
                 "type": "string",
@@ -12413,15 +12895,18 @@ export const manifest: RegistryManifest = {
           },
           "source": {
             "type": "string",
-            "enum": [
-              "aat",
-              "rbgenr",
-              "tgn",
-              "lcsh",
-              "local",
-              "mesh",
-              "gmgpc"
-            ]
+            "x-enumeration": {
+              "name": "subject_source",
+              "values": [
+                "aat",
+                "rbgenr",
+                "tgn",
+                "lcsh",
+                "local",
+                "mesh",
+                "gmgpc"
+              ]
+            }
           },
           "vocabulary": {
             "type": "string",
@@ -12568,18 +13053,22 @@ export const manifest: RegistryManifest = {
               },
               "term_type": {
                 "type": "string",
-                "enum": [
-                  "cultural_context",
-                  "function",
-                  "genre_form",
-                  "geographic",
-                  "occupation",
-                  "style_period",
-                  "technique",
-                  "temporal",
-                  "topical",
-                  "uniform_title"
-                ]
+                "x-enumeration": {
+                  "name": "subject_term_type",
+                  "values": [
+                    "cultural_context",
+                    "function",
+                    "genre_form",
+                    "geographic",
+                    "occupation",
+                    "style_period",
+                    "technique",
+                    "temporal",
+                    "topical",
+                    "uniform_title"
+                  ],
+                  "editable": false
+                }
               },
               "vocabulary": {
                 "type": "string",
@@ -12715,17 +13204,20 @@ export const manifest: RegistryManifest = {
           },
           "type": {
             "type": "string",
-            "enum": [
-              "box",
-              "carton",
-              "case",
-              "folder",
-              "frame",
-              "object",
-              "page",
-              "reel",
-              "volume"
-            ]
+            "x-enumeration": {
+              "name": "container_type",
+              "values": [
+                "box",
+                "carton",
+                "case",
+                "folder",
+                "frame",
+                "object",
+                "page",
+                "reel",
+                "volume"
+              ]
+            }
           },
           "barcode": {
             "type": "string",

@@ -1,7 +1,7 @@
 // The HTTP server: Ts.ED on express, with the contract's transport rules in front of every
 // route (JSON bodies whatever the Content-Type, no caching), then the session check (412s
-// before routing, on every route), then the routes: the service's own, the accounts', and
-// one generic controller per record type. Every error leaves through the one error filter.
+// before routing, on every route), then the routes: the service's own, the accounts', the
+// enumerations', and one generic controller per record type. Every error leaves through the one error filter.
 import "@tsed/ajv"; // a failed cast of a typed parameter becomes a 400, not a 500
 import "@tsed/platform-express";
 import { PlatformExpress } from "@tsed/platform-express";
@@ -10,6 +10,7 @@ import type { Application, RequestHandler } from "express";
 import { Configuration } from "@tsed/di";
 import { ACCOUNT_RECORD_TYPES, type Accounts } from "./accounts/index.js";
 import { sessionMiddleware } from "./auth/session-middleware.js";
+import { enumerationRoutes } from "./enumerations/index.js";
 import type { SessionStore } from "./auth/session-store.js";
 import type { Config } from "./config.js";
 import { ErrorFilter } from "./errors/error-filter.js";
@@ -46,6 +47,7 @@ export async function createServer(config: Config, services?: ServerServices): P
     middlewares.push(
       sessionMiddleware(services.sessions, { names: config.auth.sessionHeaders }),
       services.accounts.routes,
+      enumerationRoutes(services.operations.deps, services.accounts.accessControl),
       openApiRoutes(services.operations.deps.registry, ARCA_VERSION, { sessionHeaders: config.auth.sessionHeaders }),
     );
     const recordTypes = services.operations.deps.registry.types.filter((type) => !ACCOUNT_RECORD_TYPES.includes(type.name));

@@ -35,8 +35,8 @@ export interface Accession {
   provenance?: string;
   general_note?: string;
   retention_rule?: string;
-  acquisition_type?: "deposit" | "gift" | "purchase" | "transfer";
-  resource_type?: "collection" | "publications" | "papers" | "records";
+  acquisition_type?: string;
+  resource_type?: string;
   publish?: boolean;
   suppressed?: boolean;
   restrictions_apply?: boolean;
@@ -66,22 +66,9 @@ export interface Extent {
   system_mtime?: string;
   user_mtime?: string;
   jsonmodel_type?: "extent";
-  portion: "whole" | "part";
+  portion: string;
   number: string;
-  extent_type:
-    | "cassettes"
-    | "cubic_feet"
-    | "files"
-    | "gigabytes"
-    | "leaves"
-    | "linear_feet"
-    | "megabytes"
-    | "photographic_prints"
-    | "photographic_slides"
-    | "reels"
-    | "sheets"
-    | "terabytes"
-    | "volumes";
+  extent_type: string;
   container_summary?: string;
   physical_details?: string;
   dimensions?: string;
@@ -94,28 +81,14 @@ export interface ArchivalDate {
   system_mtime?: string;
   user_mtime?: string;
   jsonmodel_type?: "date";
-  date_type: "expression" | "single" | "bulk" | "inclusive" | "range";
-  label:
-    | "record_keeping"
-    | "broadcast"
-    | "copyright"
-    | "creation"
-    | "deaccession"
-    | "agent_relation"
-    | "digitized"
-    | "existence"
-    | "event"
-    | "issued"
-    | "modified"
-    | "publication"
-    | "usage"
-    | "other";
-  certainty?: "approximate" | "inferred" | "questionable";
+  date_type: string;
+  label: string;
+  certainty?: string;
   expression?: string;
   begin?: string;
   end?: string;
-  era?: "ce";
-  calendar?: "gregorian";
+  era?: string;
+  calendar?: string;
 }
 export interface LangMaterial {
   lock_version?: number;
@@ -151,7 +124,7 @@ export interface NoteLangmaterial {
   persistent_id?: string;
   ingest_problem?: string;
   jsonmodel_type?: "note_langmaterial";
-  type: "langmaterial";
+  type: string;
   /**
    * @minItems 1
    */
@@ -176,20 +149,7 @@ export interface Instance {
   system_mtime?: string;
   user_mtime?: string;
   jsonmodel_type?: "instance";
-  instance_type:
-    | "accession"
-    | "audio"
-    | "books"
-    | "computer_disks"
-    | "digital_object"
-    | "digital_object_link"
-    | "graphic_materials"
-    | "maps"
-    | "microform"
-    | "mixed_materials"
-    | "moving_images"
-    | "realia"
-    | "text";
+  instance_type: string;
   is_representative?: boolean;
   sub_container?: SubContainer;
   digital_object?: Ref;
@@ -203,9 +163,9 @@ export interface SubContainer {
   user_mtime?: string;
   jsonmodel_type?: "sub_container";
   top_container: Ref;
-  type_2?: "box" | "carton" | "case" | "folder" | "frame" | "object" | "page" | "reel" | "volume";
+  type_2?: string;
   indicator_2?: string;
-  type_3?: "box" | "carton" | "case" | "folder" | "frame" | "object" | "page" | "reel" | "volume";
+  type_3?: string;
   indicator_3?: string;
   display_string?: string;
 }
@@ -226,7 +186,7 @@ export interface LinkedAgent {
   _resolved?: {
     [k: string]: unknown | undefined;
   };
-  role: "creator" | "source" | "subject";
+  role: string;
   relator?: string;
   title?: string;
   is_primary?: boolean;
@@ -242,16 +202,6 @@ export interface Term {
   jsonmodel_type?: "term";
   uri?: string;
   term: string;
-  term_type:
-    | "cultural_context"
-    | "function"
-    | "genre_form"
-    | "geographic"
-    | "occupation"
-    | "style_period"
-    | "technique"
-    | "temporal"
-    | "topical"
-    | "uniform_title";
+  term_type: string;
   vocabulary: string;
 }

@@ -41,25 +41,11 @@ export interface StructuredDateLabel {
   system_mtime?: string;
   user_mtime?: string;
   jsonmodel_type?: "structured_date_label";
-  date_label:
-    | "record_keeping"
-    | "broadcast"
-    | "copyright"
-    | "creation"
-    | "deaccession"
-    | "agent_relation"
-    | "digitized"
-    | "existence"
-    | "event"
-    | "issued"
-    | "modified"
-    | "publication"
-    | "usage"
-    | "other";
-  date_type_structured: "single" | "range";
-  date_certainty?: "approximate" | "inferred" | "questionable";
-  date_era?: "ce";
-  date_calendar?: "gregorian";
+  date_label: string;
+  date_type_structured: string;
+  date_certainty?: string;
+  date_era?: string;
+  date_calendar?: string;
   structured_date_single?: StructuredDateSingle;
   structured_date_range?: StructuredDateRange;
 }
@@ -71,10 +57,10 @@ export interface StructuredDateSingle {
   system_mtime?: string;
   user_mtime?: string;
   jsonmodel_type?: "structured_date_single";
-  date_role: "begin" | "end";
+  date_role: string;
   date_expression?: string;
   date_standardized?: string;
-  date_standardized_type?: "standard" | "not_before" | "not_after";
+  date_standardized_type?: string;
 }
 export interface StructuredDateRange {
   lock_version?: number;
@@ -86,10 +72,10 @@ export interface StructuredDateRange {
   jsonmodel_type?: "structured_date_range";
   begin_date_expression?: string;
   begin_date_standardized?: string;
-  begin_date_standardized_type?: "standard" | "not_before" | "not_after";
+  begin_date_standardized_type?: string;
   end_date_expression?: string;
   end_date_standardized?: string;
-  end_date_standardized_type?: "standard" | "not_before" | "not_after";
+  end_date_standardized_type?: string;
 }
 export interface NoteBioghist {
   lock_version?: number;
@@ -142,7 +128,7 @@ export interface NoteOrderedlist {
   title?: string;
   publish?: boolean;
   internal?: boolean;
-  enumeration: "arabic" | "loweralpha" | "upperalpha" | "lowerroman" | "upperroman" | "null";
+  enumeration: string;
   items?: string[];
 }
 export interface NoteDefinedlist {
@@ -171,8 +157,8 @@ export interface NameCorporateEntity {
   dates?: string;
   use_dates?: StructuredDateLabel[];
   qualifier?: string;
-  source?: "local" | "naf" | "nad" | "ulan";
-  rules?: "local" | "aacr" | "dacs" | "rda";
+  source?: string;
+  rules?: string;
   authorized?: boolean;
   is_display_name?: boolean;
   sort_name?: string;

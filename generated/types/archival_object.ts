@@ -27,18 +27,7 @@ export type ArchivalObject = {
   component_id?: string;
   title?: string;
   display_string?: string;
-  level:
-    | "class"
-    | "collection"
-    | "file"
-    | "fonds"
-    | "item"
-    | "otherlevel"
-    | "recordgrp"
-    | "series"
-    | "subfonds"
-    | "subgrp"
-    | "subseries";
+  level: string;
   other_level?: string;
   publish?: boolean;
   suppressed?: boolean;
@@ -86,22 +75,9 @@ export interface Extent {
   system_mtime?: string;
   user_mtime?: string;
   jsonmodel_type?: "extent";
-  portion: "whole" | "part";
+  portion: string;
   number: string;
-  extent_type:
-    | "cassettes"
-    | "cubic_feet"
-    | "files"
-    | "gigabytes"
-    | "leaves"
-    | "linear_feet"
-    | "megabytes"
-    | "photographic_prints"
-    | "photographic_slides"
-    | "reels"
-    | "sheets"
-    | "terabytes"
-    | "volumes";
+  extent_type: string;
   container_summary?: string;
   physical_details?: string;
   dimensions?: string;
@@ -114,28 +90,14 @@ export interface ArchivalDate {
   system_mtime?: string;
   user_mtime?: string;
   jsonmodel_type?: "date";
-  date_type: "expression" | "single" | "bulk" | "inclusive" | "range";
-  label:
-    | "record_keeping"
-    | "broadcast"
-    | "copyright"
-    | "creation"
-    | "deaccession"
-    | "agent_relation"
-    | "digitized"
-    | "existence"
-    | "event"
-    | "issued"
-    | "modified"
-    | "publication"
-    | "usage"
-    | "other";
-  certainty?: "approximate" | "inferred" | "questionable";
+  date_type: string;
+  label: string;
+  certainty?: string;
   expression?: string;
   begin?: string;
   end?: string;
-  era?: "ce";
-  calendar?: "gregorian";
+  era?: string;
+  calendar?: string;
 }
 export interface LangMaterial {
   lock_version?: number;
@@ -171,7 +133,7 @@ export interface NoteLangmaterial {
   persistent_id?: string;
   ingest_problem?: string;
   jsonmodel_type?: "note_langmaterial";
-  type: "langmaterial";
+  type: string;
   /**
    * @minItems 1
    */
@@ -196,20 +158,7 @@ export interface Instance {
   system_mtime?: string;
   user_mtime?: string;
   jsonmodel_type?: "instance";
-  instance_type:
-    | "accession"
-    | "audio"
-    | "books"
-    | "computer_disks"
-    | "digital_object"
-    | "digital_object_link"
-    | "graphic_materials"
-    | "maps"
-    | "microform"
-    | "mixed_materials"
-    | "moving_images"
-    | "realia"
-    | "text";
+  instance_type: string;
   is_representative?: boolean;
   sub_container?: SubContainer;
   digital_object?: Ref;
@@ -223,9 +172,9 @@ export interface SubContainer {
   user_mtime?: string;
   jsonmodel_type?: "sub_container";
   top_container: Ref;
-  type_2?: "box" | "carton" | "case" | "folder" | "frame" | "object" | "page" | "reel" | "volume";
+  type_2?: string;
   indicator_2?: string;
-  type_3?: "box" | "carton" | "case" | "folder" | "frame" | "object" | "page" | "reel" | "volume";
+  type_3?: string;
   indicator_3?: string;
   display_string?: string;
 }
@@ -241,7 +190,7 @@ export interface NoteSinglepart {
   persistent_id?: string;
   ingest_problem?: string;
   jsonmodel_type: "note_singlepart";
-  type: "abstract" | "physdesc" | "langmaterial" | "physloc" | "materialspec" | "physfacet";
+  type: string;
   /**
    * @minItems 1
    */
@@ -259,39 +208,12 @@ export interface NoteMultipart {
   persistent_id?: string;
   ingest_problem?: string;
   jsonmodel_type: "note_multipart";
-  type:
-    | "accruals"
-    | "appraisal"
-    | "arrangement"
-    | "bioghist"
-    | "accessrestrict"
-    | "userestrict"
-    | "custodhist"
-    | "dimensions"
-    | "altformavail"
-    | "originalsloc"
-    | "fileplan"
-    | "odd"
-    | "acqinfo"
-    | "legalstatus"
-    | "otherfindaid"
-    | "phystech"
-    | "prefercite"
-    | "processinfo"
-    | "relatedmaterial"
-    | "scopecontent"
-    | "separatedmaterial";
+  type: string;
   subnotes?: (NoteText | NoteChronology | NoteOrderedlist | NoteDefinedlist)[];
   rights_restriction?: {
     begin?: string;
     end?: string;
-    local_access_restriction_type?: (
-      | "RestrictedSpecColl"
-      | "RestrictedCurApprSpecColl"
-      | "RestrictedFragileSpecColl"
-      | "InProcessSpecColl"
-      | "ColdStorageBrbl"
-    )[];
+    local_access_restriction_type?: string[];
   };
 }
 export interface NoteText {
@@ -331,7 +253,7 @@ export interface NoteOrderedlist {
   title?: string;
   publish?: boolean;
   internal?: boolean;
-  enumeration: "arabic" | "loweralpha" | "upperalpha" | "lowerroman" | "upperroman" | "null";
+  enumeration: string;
   items?: string[];
 }
 export interface NoteDefinedlist {
@@ -357,7 +279,7 @@ export interface LinkedAgent {
   _resolved?: {
     [k: string]: unknown | undefined;
   };
-  role: "creator" | "source" | "subject";
+  role: string;
   relator?: string;
   title?: string;
   is_primary?: boolean;
@@ -373,16 +295,6 @@ export interface Term {
   jsonmodel_type?: "term";
   uri?: string;
   term: string;
-  term_type:
-    | "cultural_context"
-    | "function"
-    | "genre_form"
-    | "geographic"
-    | "occupation"
-    | "style_period"
-    | "technique"
-    | "temporal"
-    | "topical"
-    | "uniform_title";
+  term_type: string;
   vocabulary: string;
 }

@@ -20,7 +20,7 @@ export interface ContainerProfile {
   user_mtime?: string;
   name: string;
   url?: string;
-  dimension_units: "inches" | "feet" | "yards" | "millimeters" | "centimeters" | "meters";
+  dimension_units: string;
   extent_dimension: "height" | "width" | "depth";
   height: string;
   width: string;

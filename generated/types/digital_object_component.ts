@@ -62,38 +62,14 @@ export interface FileVersion {
   jsonmodel_type?: "file_version";
   file_uri: string;
   publish?: boolean;
-  use_statement?:
-    | "application"
-    | "application-pdf"
-    | "audio-clip"
-    | "audio-master"
-    | "audio-master-edited"
-    | "audio-service"
-    | "image-master"
-    | "image-master-edited"
-    | "image-service"
-    | "image-service-edited"
-    | "image-thumbnail"
-    | "text-codebook"
-    | "test-data"
-    | "text-data_definition"
-    | "text-georeference"
-    | "text-ocr-edited"
-    | "text-ocr-unedited"
-    | "text-tei-transcripted"
-    | "text-tei-translated"
-    | "video-clip"
-    | "video-master"
-    | "video-master-edited"
-    | "video-service"
-    | "video-streaming";
-  xlink_actuate_attribute?: "none" | "other" | "onLoad" | "onRequest";
-  xlink_show_attribute?: "new" | "replace" | "embed" | "other" | "none";
+  use_statement?: string;
+  xlink_actuate_attribute?: string;
+  xlink_show_attribute?: string;
   file_format_name?: string;
   file_format_version?: string;
   file_size_bytes?: number;
   checksum?: string;
-  checksum_method?: "md5" | "sha-1" | "sha-256" | "sha-384" | "sha-512";
+  checksum_method?: string;
   is_representative?: boolean;
   caption?: string;
 }
@@ -105,28 +81,14 @@ export interface ArchivalDate {
   system_mtime?: string;
   user_mtime?: string;
   jsonmodel_type?: "date";
-  date_type: "expression" | "single" | "bulk" | "inclusive" | "range";
-  label:
-    | "record_keeping"
-    | "broadcast"
-    | "copyright"
-    | "creation"
-    | "deaccession"
-    | "agent_relation"
-    | "digitized"
-    | "existence"
-    | "event"
-    | "issued"
-    | "modified"
-    | "publication"
-    | "usage"
-    | "other";
-  certainty?: "approximate" | "inferred" | "questionable";
+  date_type: string;
+  label: string;
+  certainty?: string;
   expression?: string;
   begin?: string;
   end?: string;
-  era?: "ce";
-  calendar?: "gregorian";
+  era?: string;
+  calendar?: string;
 }
 export interface Extent {
   lock_version?: number;
@@ -136,22 +98,9 @@ export interface Extent {
   system_mtime?: string;
   user_mtime?: string;
   jsonmodel_type?: "extent";
-  portion: "whole" | "part";
+  portion: string;
   number: string;
-  extent_type:
-    | "cassettes"
-    | "cubic_feet"
-    | "files"
-    | "gigabytes"
-    | "leaves"
-    | "linear_feet"
-    | "megabytes"
-    | "photographic_prints"
-    | "photographic_slides"
-    | "reels"
-    | "sheets"
-    | "terabytes"
-    | "volumes";
+  extent_type: string;
   container_summary?: string;
   physical_details?: string;
   dimensions?: string;
@@ -190,7 +139,7 @@ export interface NoteLangmaterial {
   persistent_id?: string;
   ingest_problem?: string;
   jsonmodel_type?: "note_langmaterial";
-  type: "langmaterial";
+  type: string;
   /**
    * @minItems 1
    */
@@ -208,7 +157,7 @@ export interface NoteSinglepart {
   persistent_id?: string;
   ingest_problem?: string;
   jsonmodel_type: "note_singlepart";
-  type: "abstract" | "physdesc" | "langmaterial" | "physloc" | "materialspec" | "physfacet";
+  type: string;
   /**
    * @minItems 1
    */
@@ -226,39 +175,12 @@ export interface NoteMultipart {
   persistent_id?: string;
   ingest_problem?: string;
   jsonmodel_type: "note_multipart";
-  type:
-    | "accruals"
-    | "appraisal"
-    | "arrangement"
-    | "bioghist"
-    | "accessrestrict"
-    | "userestrict"
-    | "custodhist"
-    | "dimensions"
-    | "altformavail"
-    | "originalsloc"
-    | "fileplan"
-    | "odd"
-    | "acqinfo"
-    | "legalstatus"
-    | "otherfindaid"
-    | "phystech"
-    | "prefercite"
-    | "processinfo"
-    | "relatedmaterial"
-    | "scopecontent"
-    | "separatedmaterial";
+  type: string;
   subnotes?: (NoteText | NoteChronology | NoteOrderedlist | NoteDefinedlist)[];
   rights_restriction?: {
     begin?: string;
     end?: string;
-    local_access_restriction_type?: (
-      | "RestrictedSpecColl"
-      | "RestrictedCurApprSpecColl"
-      | "RestrictedFragileSpecColl"
-      | "InProcessSpecColl"
-      | "ColdStorageBrbl"
-    )[];
+    local_access_restriction_type?: string[];
   };
 }
 export interface NoteText {
@@ -298,7 +220,7 @@ export interface NoteOrderedlist {
   title?: string;
   publish?: boolean;
   internal?: boolean;
-  enumeration: "arabic" | "loweralpha" | "upperalpha" | "lowerroman" | "upperroman" | "null";
+  enumeration: string;
   items?: string[];
 }
 export interface NoteDefinedlist {
@@ -324,7 +246,7 @@ export interface LinkedAgent {
   _resolved?: {
     [k: string]: unknown | undefined;
   };
-  role: "creator" | "source" | "subject";
+  role: string;
   relator?: string;
   title?: string;
   is_primary?: boolean;
@@ -340,16 +262,6 @@ export interface Term {
   jsonmodel_type?: "term";
   uri?: string;
   term: string;
-  term_type:
-    | "cultural_context"
-    | "function"
-    | "genre_form"
-    | "geographic"
-    | "occupation"
-    | "style_period"
-    | "technique"
-    | "temporal"
-    | "topical"
-    | "uniform_title";
+  term_type: string;
   vocabulary: string;
 }

@@ -23,48 +23,10 @@ export type Event = {
   repository?: {
     ref: string;
   };
-  event_type:
-    | "accession"
-    | "accumulation"
-    | "acknowledgement"
-    | "acknowledgement_sent"
-    | "acknowledgement_received"
-    | "agreement_received"
-    | "agreement_sent"
-    | "agreement_signed"
-    | "appraisal"
-    | "assessment"
-    | "capture"
-    | "cataloged"
-    | "collection"
-    | "compression"
-    | "contribution"
-    | "component_transfer"
-    | "copyright_transfer"
-    | "custody_transfer"
-    | "deaccession"
-    | "decompression"
-    | "decryption"
-    | "deletion"
-    | "digital_signature_validation"
-    | "fixity_check"
-    | "ingestion"
-    | "message_digest_calculation"
-    | "migration"
-    | "normalization"
-    | "processed"
-    | "processing_new"
-    | "processing_started"
-    | "processing_in_progress"
-    | "processing_completed"
-    | "publication"
-    | "replication"
-    | "rights_transferred"
-    | "validation"
-    | "virus_check";
+  event_type: string;
   date?: ArchivalDate;
   timestamp?: string;
-  outcome?: "pass" | "partial pass" | "fail";
+  outcome?: string;
   outcome_note?: string;
   suppressed?: boolean;
   external_ids?: ExternalId[];
@@ -87,28 +49,14 @@ export interface ArchivalDate {
   system_mtime?: string;
   user_mtime?: string;
   jsonmodel_type?: "date";
-  date_type: "expression" | "single" | "bulk" | "inclusive" | "range";
-  label:
-    | "record_keeping"
-    | "broadcast"
-    | "copyright"
-    | "creation"
-    | "deaccession"
-    | "agent_relation"
-    | "digitized"
-    | "existence"
-    | "event"
-    | "issued"
-    | "modified"
-    | "publication"
-    | "usage"
-    | "other";
-  certainty?: "approximate" | "inferred" | "questionable";
+  date_type: string;
+  label: string;
+  certainty?: string;
   expression?: string;
   begin?: string;
   end?: string;
-  era?: "ce";
-  calendar?: "gregorian";
+  era?: string;
+  calendar?: string;
 }
 export interface ExternalId {
   lock_version?: number;
@@ -141,7 +89,7 @@ export interface EventLinkedAgent {
   _resolved?: {
     [k: string]: unknown | undefined;
   };
-  role: "authorizer" | "executing_program" | "implementer" | "recipient" | "transmitter" | "validator";
+  role: string;
 }
 export interface EventLinkedRecord {
   ref: string;
@@ -151,5 +99,5 @@ export interface EventLinkedRecord {
   _resolved?: {
     [k: string]: unknown | undefined;
   };
-  role: "source" | "outcome" | "transfer" | "context";
+  role: string;
 }

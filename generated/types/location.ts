@@ -31,7 +31,7 @@ export interface Location {
   coordinate_2_indicator?: string;
   coordinate_3_label?: string;
   coordinate_3_indicator?: string;
-  temporary?: "conservation" | "exhibit" | "loan" | "reading_room";
+  temporary?: string;
   temporary_question?: boolean;
   external_ids?: ExternalId[];
   functions?: LocationFunction[];
@@ -57,7 +57,7 @@ export interface LocationFunction {
   system_mtime?: string;
   user_mtime?: string;
   jsonmodel_type?: "location_function";
-  location_function_type: "av_materials" | "arrivals" | "shared";
+  location_function_type: string;
 }
 export interface Ref {
   ref: string;

@@ -19,7 +19,7 @@ export interface LocationProfile {
    */
   user_mtime?: string;
   name: string;
-  dimension_units?: "inches" | "feet" | "yards" | "millimeters" | "centimeters" | "meters";
+  dimension_units?: string;
   height?: string;
   width?: string;
   depth?: string;

@@ -28,20 +28,9 @@ export interface Resource {
   id_1?: string;
   id_2?: string;
   id_3?: string;
-  level:
-    | "class"
-    | "collection"
-    | "file"
-    | "fonds"
-    | "item"
-    | "otherlevel"
-    | "recordgrp"
-    | "series"
-    | "subfonds"
-    | "subgrp"
-    | "subseries";
+  level: string;
   other_level?: string;
-  resource_type?: "collection" | "publications" | "papers" | "records";
+  resource_type?: string;
   publish?: boolean;
   suppressed?: boolean;
   restrictions?: boolean;
@@ -53,7 +42,7 @@ export interface Resource {
   finding_aid_filing_title?: string;
   finding_aid_date?: string;
   finding_aid_author?: string;
-  finding_aid_description_rules?: "aacr" | "cco" | "dacs" | "rad" | "isadg";
+  finding_aid_description_rules?: string;
   /**
    * ISO 639-2 code.
    */
@@ -66,7 +55,7 @@ export interface Resource {
   finding_aid_sponsor?: string;
   finding_aid_edition_statement?: string;
   finding_aid_series_statement?: string;
-  finding_aid_status?: "completed" | "in_progress" | "under_revision" | "unprocessed";
+  finding_aid_status?: string;
   finding_aid_note?: string;
   /**
    * @minItems 1
@@ -107,22 +96,9 @@ export interface Extent {
   system_mtime?: string;
   user_mtime?: string;
   jsonmodel_type?: "extent";
-  portion: "whole" | "part";
+  portion: string;
   number: string;
-  extent_type:
-    | "cassettes"
-    | "cubic_feet"
-    | "files"
-    | "gigabytes"
-    | "leaves"
-    | "linear_feet"
-    | "megabytes"
-    | "photographic_prints"
-    | "photographic_slides"
-    | "reels"
-    | "sheets"
-    | "terabytes"
-    | "volumes";
+  extent_type: string;
   container_summary?: string;
   physical_details?: string;
   dimensions?: string;
@@ -135,28 +111,14 @@ export interface ArchivalDate {
   system_mtime?: string;
   user_mtime?: string;
   jsonmodel_type?: "date";
-  date_type: "expression" | "single" | "bulk" | "inclusive" | "range";
-  label:
-    | "record_keeping"
-    | "broadcast"
-    | "copyright"
-    | "creation"
-    | "deaccession"
-    | "agent_relation"
-    | "digitized"
-    | "existence"
-    | "event"
-    | "issued"
-    | "modified"
-    | "publication"
-    | "usage"
-    | "other";
-  certainty?: "approximate" | "inferred" | "questionable";
+  date_type: string;
+  label: string;
+  certainty?: string;
   expression?: string;
   begin?: string;
   end?: string;
-  era?: "ce";
-  calendar?: "gregorian";
+  era?: string;
+  calendar?: string;
 }
 export interface LangMaterial {
   lock_version?: number;
@@ -192,7 +154,7 @@ export interface NoteLangmaterial {
   persistent_id?: string;
   ingest_problem?: string;
   jsonmodel_type?: "note_langmaterial";
-  type: "langmaterial";
+  type: string;
   /**
    * @minItems 1
    */
@@ -229,20 +191,7 @@ export interface Instance {
   system_mtime?: string;
   user_mtime?: string;
   jsonmodel_type?: "instance";
-  instance_type:
-    | "accession"
-    | "audio"
-    | "books"
-    | "computer_disks"
-    | "digital_object"
-    | "digital_object_link"
-    | "graphic_materials"
-    | "maps"
-    | "microform"
-    | "mixed_materials"
-    | "moving_images"
-    | "realia"
-    | "text";
+  instance_type: string;
   is_representative?: boolean;
   sub_container?: SubContainer;
   digital_object?: Ref;
@@ -256,9 +205,9 @@ export interface SubContainer {
   user_mtime?: string;
   jsonmodel_type?: "sub_container";
   top_container: Ref;
-  type_2?: "box" | "carton" | "case" | "folder" | "frame" | "object" | "page" | "reel" | "volume";
+  type_2?: string;
   indicator_2?: string;
-  type_3?: "box" | "carton" | "case" | "folder" | "frame" | "object" | "page" | "reel" | "volume";
+  type_3?: string;
   indicator_3?: string;
   display_string?: string;
 }
@@ -283,7 +232,7 @@ export interface NoteSinglepart {
   persistent_id?: string;
   ingest_problem?: string;
   jsonmodel_type: "note_singlepart";
-  type: "abstract" | "physdesc" | "langmaterial" | "physloc" | "materialspec" | "physfacet";
+  type: string;
   /**
    * @minItems 1
    */
@@ -301,39 +250,12 @@ export interface NoteMultipart {
   persistent_id?: string;
   ingest_problem?: string;
   jsonmodel_type: "note_multipart";
-  type:
-    | "accruals"
-    | "appraisal"
-    | "arrangement"
-    | "bioghist"
-    | "accessrestrict"
-    | "userestrict"
-    | "custodhist"
-    | "dimensions"
-    | "altformavail"
-    | "originalsloc"
-    | "fileplan"
-    | "odd"
-    | "acqinfo"
-    | "legalstatus"
-    | "otherfindaid"
-    | "phystech"
-    | "prefercite"
-    | "processinfo"
-    | "relatedmaterial"
-    | "scopecontent"
-    | "separatedmaterial";
+  type: string;
   subnotes?: (NoteText | NoteChronology | NoteOrderedlist | NoteDefinedlist)[];
   rights_restriction?: {
     begin?: string;
     end?: string;
-    local_access_restriction_type?: (
-      | "RestrictedSpecColl"
-      | "RestrictedCurApprSpecColl"
-      | "RestrictedFragileSpecColl"
-      | "InProcessSpecColl"
-      | "ColdStorageBrbl"
-    )[];
+    local_access_restriction_type?: string[];
   };
 }
 export interface NoteText {
@@ -373,7 +295,7 @@ export interface NoteOrderedlist {
   title?: string;
   publish?: boolean;
   internal?: boolean;
-  enumeration: "arabic" | "loweralpha" | "upperalpha" | "lowerroman" | "upperroman" | "null";
+  enumeration: string;
   items?: string[];
 }
 export interface NoteDefinedlist {
@@ -399,7 +321,7 @@ export interface LinkedAgent {
   _resolved?: {
     [k: string]: unknown | undefined;
   };
-  role: "creator" | "source" | "subject";
+  role: string;
   relator?: string;
   title?: string;
   is_primary?: boolean;
@@ -415,16 +337,6 @@ export interface Term {
   jsonmodel_type?: "term";
   uri?: string;
   term: string;
-  term_type:
-    | "cultural_context"
-    | "function"
-    | "genre_form"
-    | "geographic"
-    | "occupation"
-    | "style_period"
-    | "technique"
-    | "temporal"
-    | "topical"
-    | "uniform_title";
+  term_type: string;
   vocabulary: string;
 }

@@ -22,7 +22,7 @@ export interface Subject {
    * @minItems 1
    */
   terms: [Term, ...Term[]];
-  source: "aat" | "rbgenr" | "tgn" | "lcsh" | "local" | "mesh" | "gmgpc";
+  source: string;
   vocabulary: string;
   scope_note?: string;
   authority_id?: string;
@@ -43,17 +43,7 @@ export interface Term {
   jsonmodel_type?: "term";
   uri?: string;
   term: string;
-  term_type:
-    | "cultural_context"
-    | "function"
-    | "genre_form"
-    | "geographic"
-    | "occupation"
-    | "style_period"
-    | "technique"
-    | "temporal"
-    | "topical"
-    | "uniform_title";
+  term_type: string;
   vocabulary: string;
 }
 export interface ExternalId {

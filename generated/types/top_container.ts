@@ -22,7 +22,7 @@ export interface TopContainer {
     ref: string;
   };
   indicator: string;
-  type?: "box" | "carton" | "case" | "folder" | "frame" | "object" | "page" | "reel" | "volume";
+  type?: string;
   barcode?: string;
   subcontainer_barcodes?: string;
   ils_holding_id?: string;

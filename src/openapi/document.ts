@@ -1,9 +1,11 @@
 // The OpenAPI 3.1 document of the API (issue 4 §5), generated from the record type registry:
 // every type's collection and item paths with the five operations, its schema as a component,
-// security from its permissions; plus the fixed routes (sessions, accounts, service, schemas).
+// security from its permissions; plus the fixed routes (sessions, accounts, service, schemas,
+// enumerations).
 // Nothing here names a record type: a type dropped into record-types/ is described with no code.
 import type { Registry } from "../registry/registry.js";
 import { ACCOUNT_ROUTE_ADJUSTMENTS, sessionPaths } from "./account-routes.js";
+import { ENUMERATION_TAG, enumerationPaths } from "./enumeration-routes.js";
 import { fixedSchemas } from "./fixed-schemas.js";
 import {
   FIXED_SCHEMAS,
@@ -110,6 +112,7 @@ export function openApiDocument(registry: Registry, version: string, options: Op
   const paths: Paths = {};
   mergePaths(paths, servicePaths(ctx, version));
   mergePaths(paths, sessionPaths(ctx));
+  mergePaths(paths, enumerationPaths(ctx));
   const recordPathSets: Paths = {};
   for (const type of registry.types) {
     const operations = recordOperations(ctx, type);
@@ -129,6 +132,7 @@ export function openApiDocument(registry: Registry, version: string, options: Op
       { name: "system", description: "The service itself." },
       { name: "session", description: "Login, logout and the current user." },
       { name: "schemas", description: "The record types' schemas and this documentation." },
+      ENUMERATION_TAG,
       ...registry.types.map((type) => ({ name: type.name, description: `${type.title} records, at \`${openApiPath(type.collectionPath)}\`.` })),
     ]),
     paths,

@@ -1,4 +1,5 @@
 // The schemas of the answers that are not records (api-contract.md §2, §4, §5, §7).
+import { enumerationSchemas } from "./enumeration-routes.js";
 import type { DocumentContext, FixedSchema, Schema } from "./model.js";
 
 const MESSAGES = { type: "array", items: { type: "string" } };
@@ -93,5 +94,6 @@ export function fixedSchemas(ctx: DocumentContext): Record<FixedSchema, Schema> 
       required: ["$schema"],
       properties: { $schema: { const: "https://json-schema.org/draft/2020-12/schema" }, title: { type: "string" } },
     },
+    ...enumerationSchemas(ctx),
   };
 }

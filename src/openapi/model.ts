@@ -76,6 +76,8 @@ export const FIXED_SCHEMAS = [
   "LogoutResult",
   "ServiceInfo",
   "JsonSchema",
+  "Enumeration",
+  "EnumerationValue",
 ] as const;
 export type FixedSchema = (typeof FIXED_SCHEMAS)[number];
 

@@ -1,5 +1,6 @@
 // Assembles the record operations over a store connection.
 import type { Connection } from "mongoose";
+import { openEnumerations, type EnumerationCacheOptions } from "../enumerations/index.js";
 import { RecordValidator, registry as generatedRegistry, type Registry } from "../registry/index.js";
 import { RecordStore } from "../storage/record-store.js";
 import { recordHooks } from "./hooks/index.js";
@@ -10,6 +11,8 @@ export interface RecordsOptions {
   now?: () => Date;
   /** The record types served: the generated registry unless a test brings its own. */
   registry?: Registry;
+  /** How long enumeration values are reused (default 10 s). */
+  enumerationCache?: EnumerationCacheOptions;
 }
 
 /** The operations over `connection`, with the store's indexes in place. */
@@ -17,13 +20,16 @@ export async function openRecords(connection: Connection, options: RecordsOption
   const registry = options.registry ?? generatedRegistry;
   const store = new RecordStore(connection, registry);
   await store.syncIndexes();
+  const now = options.now ?? (() => new Date());
+  const enumerations = await openEnumerations(connection, registry, now(), options.enumerationCache);
   let operations: RecordOperations | undefined;
   const deps: OperationDeps = {
     store,
     registry,
-    validator: new RecordValidator(registry),
+    validator: new RecordValidator(registry, enumerations),
+    enumerations,
     hooks: {},
-    now: options.now ?? (() => new Date()),
+    now,
     resolveMaxRefs: options.resolveMaxRefs,
   };
   deps.hooks = recordHooks(() => operations!, () => deps);

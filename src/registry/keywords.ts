@@ -1,10 +1,12 @@
 // The x- keywords of record-types/*.schema.json, registered with ajv so that strict mode accepts
-// them and checks their values' shape when a schema is compiled. Two of them also validate
-// data: x-identifiers (api-contract §10) and x-ref-targets (a link must name a record of an
-// allowed type). The others are settings the registry reads; ajv only checks their shape.
+// them and checks their values' shape when a schema is compiled. Three of them also validate
+// data: x-identifiers (api-contract §10), x-ref-targets (a link must name a record of an
+// allowed type) and x-enumeration (a value of an enumeration as it is now stored). The others
+// are settings the registry reads; ajv only checks their shape.
 import type { FuncKeywordDefinition, KeywordDefinition } from "ajv";
 import type { DataValidateFunction } from "ajv/dist/types/index.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import type { EnumerationValues } from "./enumerations.js";
 import { recordFormats } from "./formats.js";
 import { isJsonObject } from "./json.js";
 
@@ -134,6 +136,48 @@ const identifierKeyword: FuncKeywordDefinition = {
   },
 };
 
+const ENUMERATION_SETTINGS = {
+  oneOf: [
+    NAME,
+    {
+      type: "object",
+      properties: {
+        name: NAME,
+        values: { type: "array", uniqueItems: true, items: { type: "string", minLength: 1, maxLength: 255 } },
+        readonly: { type: "array", uniqueItems: true, items: { type: "string" } },
+        editable: { type: "boolean" },
+      },
+      required: ["name", "values"],
+      additionalProperties: false,
+    },
+  ],
+};
+
+/**
+ * x-enumeration: the value must be one of the enumeration's values as they are now (they change
+ * at run time, so they are asked of `enumerations` on every check, never compiled in). Without a
+ * source (the generator only compiles) every value passes.
+ */
+function enumerationKeyword(enumerations: EnumerationValues | undefined): FuncKeywordDefinition {
+  return {
+    keyword: "x-enumeration",
+    type: "string",
+    schemaType: ["string", "object"],
+    errors: true,
+    metaSchema: ENUMERATION_SETTINGS,
+    compile(settings: unknown) {
+      const name = typeof settings === "string" ? settings : isJsonObject(settings) && typeof settings.name === "string" ? settings.name : "";
+      const check: DataValidateFunction = (data: unknown) => {
+        const values = enumerations?.valuesOf(name);
+        if (values === undefined || typeof data !== "string" || values.includes(data)) return true;
+        check.errors = [{ keyword: "x-enumeration", message: `Invalid value '${data}'.  Must be one of: ${values.join(", ")}`, params: { enumeration: name } }];
+        return false;
+      };
+      return check;
+    },
+  };
+}
+
 function refTargetsKeyword(uris: UriResolver): FuncKeywordDefinition {
   return {
     keyword: "x-ref-targets",
@@ -167,7 +211,7 @@ function refTargetsKeyword(uris: UriResolver): FuncKeywordDefinition {
  * the `then: {required: [...]}` of conditional rules (resource other_level, instance links),
  * whose properties are declared by the parent; the generator checks required names instead.
  */
-export function createRecordAjv(uris: UriResolver): Ajv2020 {
+export function createRecordAjv(uris: UriResolver, enumerations?: EnumerationValues): Ajv2020 {
   const ajv = new Ajv2020({
     strict: true,
     strictRequired: false,
@@ -180,5 +224,6 @@ export function createRecordAjv(uris: UriResolver): Ajv2020 {
   for (const definition of settingsKeywords) ajv.addKeyword(definition);
   ajv.addKeyword(identifierKeyword);
   ajv.addKeyword(refTargetsKeyword(uris));
+  ajv.addKeyword(enumerationKeyword(enumerations));
   return ajv;
 }

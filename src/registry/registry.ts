@@ -1,6 +1,7 @@
 // The record type registry: everything type-specific the service needs (routes, URIs, links,
 // permissions, indexes), read from the schemas in record-types/ via generated/registry.ts.
 // Generic code asks the registry; it never tests a type name.
+import { enumerationSeeds, findEnumerationPaths, type EnumerationPath, type EnumerationSeed } from "./enumerations.js";
 import { SchemaDefinitionError, UnknownRecordTypeError } from "./errors.js";
 import { indexesFor, indexForKeyPattern, type IndexSpec } from "./indexes.js";
 import { isJsonObject, type JsonObject } from "./json.js";
@@ -36,6 +37,8 @@ export interface RecordType {
   readonly indexes: readonly IndexSpec[];
   /** Top-level fields the server fills in when a record arrives without them (x-generated). */
   readonly generated: readonly string[];
+  /** Where the type holds values of enumerations (x-enumeration). */
+  readonly enumerationPaths: readonly EnumerationPath[];
   /** The bundled schema (also served by the schema endpoints). */
   readonly schema: JsonObject;
 }
@@ -70,12 +73,15 @@ function describeType(entry: RecordTypeManifest, pattern: UriPattern): RecordTyp
     refPaths: findRefPaths(entry.schema, entry.name),
     indexes,
     generated: generatedFields(entry.schema),
+    enumerationPaths: findEnumerationPaths(entry.schema, entry.name),
     schema: entry.schema,
   };
 }
 
 export class Registry {
   readonly types: readonly RecordType[];
+  /** Every enumeration the types use, by name, with its seed values. */
+  readonly enumerations: ReadonlyMap<string, EnumerationSeed>;
   private readonly byName = new Map<string, RecordType>();
   private readonly patterns = new Map<string, UriPattern>();
 
@@ -99,6 +105,7 @@ export class Registry {
       types.push(type);
     }
     this.types = types;
+    this.enumerations = new Map(enumerationSeeds(types).map((seed) => [seed.name, seed]));
   }
 
   has(name: string): boolean {
@@ -152,6 +159,11 @@ export class Registry {
     return this.types.flatMap((type) =>
       type.refPaths.filter((refPath) => refPath.targets.includes(target)).map((refPath) => ({ type: type.name, refPath })),
     );
+  }
+
+  /** Every enumerated field, in any type, holding values of `enumeration` (what removing a value must visit). */
+  enumerationUsers(enumeration: string): { type: string; path: EnumerationPath }[] {
+    return this.types.flatMap((type) => type.enumerationPaths.filter((path) => path.enumeration === enumeration).map((path) => ({ type: type.name, path })));
   }
 
   /** The permission code an operation on a type needs; null when it needs none. */

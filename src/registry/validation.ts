@@ -1,6 +1,7 @@
 // Validates records against their type's schema: one Ajv (draft 2020-12, strict, every x- keyword
 // registered), one compiled validator per type, errors in the contract's shape.
 import type { ValidateFunction } from "ajv";
+import type { EnumerationValues } from "./enumerations.js";
 import { createRecordAjv } from "./keywords.js";
 import { UnknownRecordTypeError } from "./errors.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
@@ -25,9 +26,13 @@ interface CompiledType {
 export class RecordValidator {
   private readonly compiled = new Map<string, CompiledType>();
 
-  /** Compiles every type's schema now, so a bad schema fails at start-up, not on a request. */
-  constructor(registry: Registry) {
-    const ajv = createRecordAjv(registry);
+  /**
+   * Compiles every type's schema now, so a bad schema fails at start-up, not on a request.
+   * `enumerations`: the values enumerated fields accept (the store's, src/enumerations/); by
+   * default the seed values the schemas declare.
+   */
+  constructor(registry: Registry, enumerations?: EnumerationValues) {
+    const ajv = createRecordAjv(registry, enumerations ?? { valuesOf: (name) => registry.enumerations.get(name)?.values });
     for (const type of registry.types) {
       this.compiled.set(type.name, { check: ajv.compile(type.schema), strip: readOnlyStripper(type.schema), schema: type.schema });
     }

@@ -53,6 +53,8 @@ function fillGenerated(type: RecordType, doc: JsonObject, existing: JsonObject |
 export async function prepareRecord(deps: OperationDeps, type: RecordType, scope: Scope, raw: unknown, existing?: JsonObject): Promise<PreparedRecord> {
   assertSafeKeys(raw);
   const input = withoutNulls(raw);
+  // Enumerated fields are checked against the enumerations' values as they are now.
+  await deps.enumerations.ready();
   const result = deps.validator.validate(type.name, input);
   const isObject = input !== null && typeof input === "object" && !Array.isArray(input);
   // Every problem in one answer: schema errors and link errors together.

@@ -1,0 +1,40 @@
+// Enumerations (issue 4 §1): the editable value lists enumerated record fields take their
+// values from (x-enumeration in record-types/), stored in the store, seeded from the schemas,
+// read by validation through a cache, edited at /config/enumerations.
+import type { Connection } from "mongoose";
+import type { Router } from "express";
+import type { AccessControl } from "../auth/access-control.js";
+import type { OperationDeps } from "../records/operations/deps.js";
+import type { Registry } from "../registry/registry.js";
+import { EnumerationCache, type EnumerationCacheOptions } from "./cache.js";
+import { EnumerationOperations } from "./operations.js";
+import { enumerationRoutes as routes } from "./routes.js";
+import { EnumerationStore } from "./store.js";
+
+export { EnumerationCache, type EnumerationCacheOptions } from "./cache.js";
+export { EnumerationOperations } from "./operations.js";
+export { UPDATE_ENUMERATION } from "./routes.js";
+export { ENUMERATIONS_COLLECTION, EnumerationStore } from "./store.js";
+
+/**
+ * The enumerations of a store, each schema-declared one created (or given its new seed values)
+ * if need be, and their values loaded: what record validation reads.
+ */
+export async function openEnumerations(connection: Connection, registry: Registry, now: Date, options: EnumerationCacheOptions = {}): Promise<EnumerationCache> {
+  const store = new EnumerationStore(connection);
+  await store.syncIndexes();
+  await store.seed(registry.enumerations.values(), now);
+  const cache = new EnumerationCache(store, registry.enumerations, options);
+  await cache.ready();
+  return cache;
+}
+
+/** The operations over the record operations' enumerations (deps.enumerations). */
+export function enumerationOperations(deps: OperationDeps): EnumerationOperations {
+  return new EnumerationOperations({ registry: deps.registry, records: deps.store, cache: deps.enumerations, now: deps.now });
+}
+
+/** The /config/enumerations routes, to mount after the session middleware. */
+export function enumerationRoutes(deps: OperationDeps, access: AccessControl): Router {
+  return routes({ enumerations: enumerationOperations(deps), access });
+}

@@ -2,6 +2,7 @@
 // the bootstrap's administrators group may edit enumerations, a user in no group may only read,
 // and the OpenAPI document describes the routes.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import mongoose, { type Connection } from "mongoose";
 import { createServer as createNetServer } from "node:net";
 import type { PlatformBuilder } from "@tsed/platform-http";
@@ -80,9 +81,20 @@ describe("in the service", () => {
     expect(await call("POST", current.body.uri as string, reader, { ...read.body, values })).toEqual({ status: 403, body: { error: "Access denied" } });
   });
 
-  it("describes the routes in /openapi.json", async () => {
+  it("describes the routes in /openapi.json, and the answers match the described schemas", async () => {
     const document = (await call("GET", "/openapi.json")).body as { paths: Record<string, Record<string, { security?: unknown }>> };
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(["/config/enumerations", "/config/enumerations/{id}", "/config/enumerations/names/{name}", "/config/enumeration_values/{id}"]));
     expect(document.paths["/config/enumerations/{id}"]?.post?.security).toEqual([{ ServiceSession: [UPDATE_ENUMERATION] }, { ArchivesSpaceSession: [UPDATE_ENUMERATION] }]);
+
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+    ajv.addSchema(document, "https://arca.test/openapi.json");
+    const component = (name: string) => ajv.compile({ $ref: `https://arca.test/openapi.json#/components/schemas/${name}` });
+    const admin = await login("admin", "admin");
+    const list = (await call("GET", "/config/enumerations", admin)).body as unknown as Array<{ enumeration_values: Array<{ uri: string }> }>;
+    const enumeration = component("Enumeration");
+    for (const item of list) expect([enumeration(item), enumeration.errors ?? null]).toEqual([true, null]);
+    const value = (await call("GET", list[0]!.enumeration_values[0]!.uri, admin)).body;
+    expect(component("EnumerationValue")(value)).toBe(true);
+    expect(enumeration({ ...list[0], uri: "/enumerations/1" })).toBe(false);
   });
 });

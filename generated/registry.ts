@@ -4638,6 +4638,20 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "tree": {
+        "root": "resource",
+        "parent": "parent",
+        "position": "position",
+        "label": [
+          "title",
+          "component_id",
+          "ref_id"
+        ],
+        "summary": [
+          "level",
+          "component_id"
+        ]
+      },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "ArchivalObject",
@@ -4670,6 +4684,20 @@ export const manifest: RegistryManifest = {
             }
           }
         ],
+        "x-tree": {
+          "root": "resource",
+          "parent": "parent",
+          "position": "position",
+          "label": [
+            "title",
+            "component_id",
+            "ref_id"
+          ],
+          "summary": [
+            "level",
+            "component_id"
+          ]
+        },
         "properties": {
           "uri": {
             "type": "string",
@@ -6661,10 +6689,22 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "tree": {
+        "root": "classification",
+        "parent": "parent",
+        "position": "position",
+        "label": [
+          "title",
+          "identifier"
+        ],
+        "summary": [
+          "identifier"
+        ]
+      },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "ClassificationTerm",
-        "$comment": "ArchivesSpace common/schemas/classification_term.rb + abstract_classification.rb: a node of a classification's tree. It belongs to a classification and may sit under another term (parent); position is its place among its siblings. identifier and title are required; the identifier is unique among a term's siblings (same classification and parent), as ArchivesSpace's model validates ('must be unique to its level in the tree'; its equal rule on title is not enforced here). Both links cascade: deleting the classification or the parent term deletes this term. creator links one agent (removed when the agent is deleted). display_string, path_from_root and linked_records are computed by ArchivesSpace: readOnly (stripped, not computed yet). Permissions as for classification.",
+        "$comment": "ArchivesSpace common/schemas/classification_term.rb + abstract_classification.rb: a node of a classification's tree. It belongs to a classification and may sit under another term (parent); position is its place among its siblings, kept dense by the tree (x-tree). identifier and title are required; the identifier is unique among a term's siblings (same classification and parent), as ArchivesSpace's model validates ('must be unique to its level in the tree'; its equal rule on title is not enforced here). Both links cascade: deleting the classification or the parent term deletes this term. creator links one agent (removed when the agent is deleted). display_string, path_from_root and linked_records are computed by ArchivesSpace: readOnly (stripped, not computed yet). Permissions as for classification.",
         "type": "object",
         "x-record-type": "classification_term",
         "x-collection": "classification_terms",
@@ -6694,6 +6734,18 @@ export const manifest: RegistryManifest = {
             }
           }
         ],
+        "x-tree": {
+          "root": "classification",
+          "parent": "parent",
+          "position": "position",
+          "label": [
+            "title",
+            "identifier"
+          ],
+          "summary": [
+            "identifier"
+          ]
+        },
         "properties": {
           "uri": {
             "type": "string",
@@ -8495,15 +8547,28 @@ export const manifest: RegistryManifest = {
       "indexes": [
         {
           "fields": {
-            "digital_object.ref": 1,
-            "position": 1
+            "digital_object.ref": 1
           }
         }
       ],
+      "tree": {
+        "root": "digital_object",
+        "parent": "parent",
+        "position": "position",
+        "label": [
+          "title",
+          "component_id",
+          "label"
+        ],
+        "summary": [
+          "component_id",
+          "label"
+        ]
+      },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "DigitalObjectComponent",
-        "$comment": "ArchivesSpace common/schemas/digital_object_component.rb: a component needs a title or a component_id (ArchivesSpace's validation), belongs to a digital object and may sit under another component (parent). ArchivesSpace writes digital_object and parent as {ref} objects. Both links cascade: deleting the digital object deletes its components, and deleting a component deletes the components under it. notes use the shared note shapes (see digital_object.schema.json). Tree maintenance (sibling positions) is not done here: position is stored as sent.",
+        "$comment": "ArchivesSpace common/schemas/digital_object_component.rb: a component needs a title or a component_id (ArchivesSpace's validation), belongs to a digital object and may sit under another component (parent). ArchivesSpace writes digital_object and parent as {ref} objects. Both links cascade: deleting the digital object deletes its components, and deleting a component deletes the components under it. notes use the shared note shapes (see digital_object.schema.json). The components of a digital object form its tree (x-tree): position is the place among siblings, kept dense by the service.",
         "type": "object",
         "x-record-type": "digital_object_component",
         "x-collection": "digital_object_components",
@@ -8517,11 +8582,24 @@ export const manifest: RegistryManifest = {
         "x-indexes": [
           {
             "fields": {
-              "digital_object.ref": 1,
-              "position": 1
+              "digital_object.ref": 1
             }
           }
         ],
+        "x-tree": {
+          "root": "digital_object",
+          "parent": "parent",
+          "position": "position",
+          "label": [
+            "title",
+            "component_id",
+            "label"
+          ],
+          "summary": [
+            "component_id",
+            "label"
+          ]
+        },
         "properties": {
           "uri": {
             "type": "string",

@@ -24,6 +24,7 @@ import {
 import { recordOperations, recordPaths } from "./record-paths.js";
 import { ComponentNames, componentRef, recordSchemaComponents } from "./schemas.js";
 import { servicePaths } from "./service-routes.js";
+import { TreePaths } from "./tree-paths.js";
 
 /** The session headers the service accepts by default (config.ts: ARCHIVESSPACE_SESSION_HEADER=true). */
 export const DEFAULT_SESSION_HEADERS: readonly string[] = ["X-Service-Session", "X-ArchivesSpace-Session"];
@@ -114,10 +115,14 @@ export function openApiDocument(registry: Registry, version: string, options: Op
   mergePaths(paths, sessionPaths(ctx));
   mergePaths(paths, enumerationPaths(ctx));
   const recordPathSets: Paths = {};
+  const trees = new TreePaths(ctx);
   for (const type of registry.types) {
     const operations = recordOperations(ctx, type);
     ACCOUNT_ROUTE_ADJUSTMENTS[type.name]?.(operations, type, ctx);
     mergePaths(recordPathSets, recordPaths(ctx, type, operations));
+    const nodes = registry.treeNodeTypeOf(type.name);
+    if (nodes !== undefined) mergePaths(recordPathSets, trees.root(type, nodes));
+    if (type.tree !== null) mergePaths(recordPathSets, trees.node(type));
   }
   for (const [path, item] of Object.entries(recordPathSets)) paths[path] = { ...item, ...paths[path] };
 

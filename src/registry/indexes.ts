@@ -49,8 +49,19 @@ export function indexesFor(type: Omit<RecordTypeManifest, "schema">): IndexSpec[
     const keys: Record<string, 1 | -1> = type.scope === "repository" ? { repo_id: 1, ...extra.fields, id: 1 } : { ...extra.fields, id: 1 };
     specs.push({ name: `${Object.keys(extra.fields).join("_")}_index`, keys, unique: false });
   }
+  if (type.tree !== undefined) {
+    // A tree's children are read by parent in position order, a waypoint at a time: the
+    // index serves both, and the range of positions a waypoint covers.
+    specs.push({ name: "tree_position_index", keys: scoped(type.scope, [TREE_PARENT_FIELD, type.tree.position]), unique: false });
+  }
   return specs;
 }
+
+/**
+ * Stored beside a tree node's fields: the uri of its parent node, or of the root record for a
+ * top-level node. One field for both makes "the children of X" one index range either way.
+ */
+export const TREE_PARENT_FIELD = "tree_parent";
 
 /** The unique index whose keys are exactly those of `keyPattern` (a MongoDB E11000 `keyPattern`). */
 export function indexForKeyPattern(specs: readonly IndexSpec[], keyPattern: Readonly<Record<string, unknown>>): IndexSpec | undefined {

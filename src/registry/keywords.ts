@@ -69,6 +69,22 @@ const settingsKeywords: KeywordDefinition[] = [
       },
     },
   },
+  {
+    keyword: "x-tree",
+    schemaType: "object",
+    metaSchema: {
+      type: "object",
+      properties: {
+        root: { type: "string", minLength: 1 },
+        parent: { type: "string", minLength: 1 },
+        position: { type: "string", minLength: 1 },
+        label: FIELD_LIST,
+        summary: { type: "array", uniqueItems: true, items: { type: "string", minLength: 1 } },
+      },
+      required: ["root", "parent", "position", "label"],
+      additionalProperties: false,
+    },
+  },
   // On a top-level string property: the server fills it in when a record arrives without it.
   { keyword: "x-generated", schemaType: "string", metaSchema: { type: "string", enum: ["token"] } },
   { keyword: "x-on-target-delete", schemaType: "string", metaSchema: { type: "string", enum: ["remove", "cascade", "restrict"] } },

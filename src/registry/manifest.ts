@@ -31,6 +31,23 @@ export interface ExtraIndexSettings {
   readonly fields: Readonly<Record<string, IndexDirection>>;
 }
 
+/**
+ * x-tree: records of this type form ordered trees under a root record of another type
+ * (archival objects under a resource, components under a digital object).
+ */
+export interface TreeSettings {
+  /** The link property naming the root record, e.g. "resource". */
+  readonly root: string;
+  /** The link property naming the parent node, absent at the top of the tree, e.g. "parent". */
+  readonly parent: string;
+  /** The integer property holding the node's place among its siblings (0-based, kept dense). */
+  readonly position: string;
+  /** Fields tried in order for a node's title in tree views. */
+  readonly label: readonly string[];
+  /** Fields copied into tree views when present (e.g. level). */
+  readonly summary: readonly string[];
+}
+
 /** x-permissions: the code each operation needs; null means no permission is needed. */
 export type PermissionSettings = Readonly<Record<RecordOperation, string | null>>;
 
@@ -46,6 +63,8 @@ export interface RecordTypeManifest {
   readonly unique: readonly UniqueSettings[];
   readonly permissions: PermissionSettings;
   readonly indexes: readonly ExtraIndexSettings[];
+  /** x-tree, when the type's records form trees (absent otherwise). */
+  readonly tree?: TreeSettings;
   /** The bundled draft 2020-12 schema (x- keywords kept: the validator reads some of them). */
   readonly schema: JsonObject;
 }

@@ -12,6 +12,7 @@ import type {
   RecordScope,
   RegistryManifest,
   RecordTypeManifest,
+  TreeSettings,
   UniqueSettings,
 } from "./manifest.js";
 import { findRefPaths, type RefPath } from "./ref-paths.js";
@@ -39,8 +40,15 @@ export interface RecordType {
   readonly generated: readonly string[];
   /** Where the type holds values of enumerations (x-enumeration). */
   readonly enumerationPaths: readonly EnumerationPath[];
+  /** How the type's records form trees (x-tree), with the root's type; null for other types. */
+  readonly tree: TreeShape | null;
   /** The bundled schema (also served by the schema endpoints). */
   readonly schema: JsonObject;
+}
+
+/** x-tree as the service uses it: the settings plus the type of the root record. */
+export interface TreeShape extends TreeSettings {
+  readonly rootType: string;
 }
 
 /** A link field of some type that may point at a given target type. */
@@ -54,11 +62,21 @@ function generatedFields(schema: JsonObject): string[] {
   return Object.entries(properties).filter(([, property]) => isJsonObject(property) && property["x-generated"] !== undefined).map(([name]) => name);
 }
 
+/** The one type x-tree.root links to (the generator checked there is exactly one). */
+function treeRootType(entry: RecordTypeManifest, refPaths: readonly RefPath[]): string {
+  const root = entry.tree?.root;
+  const link = refPaths.find((refPath) => refPath.segments[0] === root && refPath.segments.length <= 2);
+  const target = link?.targets[0];
+  if (target === undefined) throw new SchemaDefinitionError(entry.name, `x-tree.root "${root}" is not a link`);
+  return target;
+}
+
 function describeType(entry: RecordTypeManifest, pattern: UriPattern): RecordType {
   const indexes = indexesFor(entry);
   const names = indexes.map((index) => index.name);
   const duplicate = names.find((name, i) => names.indexOf(name) !== i);
   if (duplicate !== undefined) throw new SchemaDefinitionError(entry.name, `two indexes would be named ${duplicate}`);
+  const refPaths = findRefPaths(entry.schema, entry.name);
   return {
     name: entry.name,
     title: typeof entry.schema.title === "string" ? entry.schema.title : entry.name,
@@ -70,10 +88,11 @@ function describeType(entry: RecordTypeManifest, pattern: UriPattern): RecordTyp
     identifiers: entry.identifiers,
     unique: entry.unique,
     permissions: entry.permissions,
-    refPaths: findRefPaths(entry.schema, entry.name),
+    refPaths,
     indexes,
     generated: generatedFields(entry.schema),
     enumerationPaths: findEnumerationPaths(entry.schema, entry.name),
+    tree: entry.tree === undefined ? null : { ...entry.tree, rootType: treeRootType(entry, refPaths) },
     schema: entry.schema,
   };
 }
@@ -106,6 +125,19 @@ export class Registry {
     }
     this.types = types;
     this.enumerations = new Map(enumerationSeeds(types).map((seed) => [seed.name, seed]));
+    for (const type of types) {
+      if (type.tree === null) continue;
+      const rootType = this.byName.get(type.tree.rootType);
+      if (rootType === undefined) throw new SchemaDefinitionError(type.name, `x-tree.root links to ${type.tree.rootType}, which no schema declares`);
+      if (rootType.scope !== type.scope) throw new SchemaDefinitionError(type.name, `x-tree: the root type ${rootType.name} must have the same scope`);
+      const other = types.find((candidate) => candidate !== type && candidate.tree?.rootType === type.tree?.rootType);
+      if (other !== undefined) throw new SchemaDefinitionError(type.name, `${other.name} already forms the trees of ${rootType.name}`);
+    }
+  }
+
+  /** The type whose records form the trees of `rootType`'s records (resource -> archival_object). */
+  treeNodeTypeOf(rootType: string): RecordType | undefined {
+    return this.types.find((type) => type.tree?.rootType === rootType);
   }
 
   has(name: string): boolean {

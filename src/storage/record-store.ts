@@ -3,20 +3,27 @@
 // repository-scoped types), ids from an atomic per-type counter that never hands out a
 // number twice, and the indexes the registry declares.
 import mongoose, { type Collection as MongoCollection, type Connection } from "mongoose";
-import type { Document as BsonDocument } from "mongodb";
+import type { Document as BsonDocument, ClientSession } from "mongodb";
 import type { Registry } from "../registry/index.js";
 
 /** Stored beside the record's own fields. */
 export interface StorageFields {
   id: number;
   repo_id?: number;
+  /** Tree nodes only: the uri of the parent node or root record (registry TREE_PARENT_FIELD). */
+  tree_parent?: string;
 }
 
 export type StoredRecord = BsonDocument & StorageFields;
 
 const COUNTERS = "arca_counters";
+/** One document per serialization key (see `serialized`). */
+const LOCKS = "arca_locks";
 
 export class RecordStore {
+  /** Lock documents known to exist, so the upsert that creates one runs once per key and process. */
+  private readonly knownLocks = new Set<string>();
+
   constructor(
     readonly connection: Connection,
     private readonly registry: Registry,
@@ -25,6 +32,42 @@ export class RecordStore {
   /** The raw collection of a type (lean reads, no mongoose document overhead). */
   collection(type: string): MongoCollection<StoredRecord> {
     return this.connection.collection<StoredRecord>(this.registry.get(type).collection);
+  }
+
+  /**
+   * Runs `work` in a multi-document transaction, retried by the driver on a transient error
+   * (a write conflict with a concurrent transaction), so `work` must read what it needs inside.
+   */
+  async transaction<T>(work: (session: ClientSession) => Promise<T>): Promise<T> {
+    const session = await this.connection.startSession();
+    try {
+      return await session.withTransaction(() => work(session));
+    } finally {
+      await session.endSession();
+    }
+  }
+
+  /**
+   * A transaction that also conflicts with every other `serialized` transaction sharing one of
+   * `keys` (each writes its keys' lock documents first). Snapshot isolation alone lets two
+   * transactions that read the same state and insert different documents both commit (two
+   * appends to one tree both taking the last position); writing a common document makes the
+   * later one fail with a write conflict, and the driver retries it on the new state.
+   */
+  async serialized<T>(keys: readonly string[], work: (session: ClientSession) => Promise<T>): Promise<T> {
+    const locks = this.connection.collection<{ _id: string; writes: number }>(LOCKS);
+    const sorted = [...new Set(keys)].sort();
+    for (const key of sorted) {
+      // Created outside the transaction: two transactions upserting the same new document
+      // would meet on the unique _id instead of as a retryable write conflict.
+      if (this.knownLocks.has(key)) continue;
+      await locks.updateOne({ _id: key }, { $setOnInsert: { writes: 0 } }, { upsert: true });
+      this.knownLocks.add(key);
+    }
+    return this.transaction(async (session) => {
+      for (const key of sorted) await locks.updateOne({ _id: key }, { $inc: { writes: 1 } }, { session });
+      return work(session);
+    });
   }
 
   /** The next id of a type: allocated atomically, never reused even after deletes. */

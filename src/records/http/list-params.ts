@@ -10,13 +10,14 @@ import { DEFAULT_PAGE_SIZE, MAX_ID_SET, MAX_PAGE_SIZE, type ListMode, type ListQ
 /** Every value each parameter name was given, in arrival order (query string first). */
 export type ParameterValues = ReadonlyMap<string, readonly string[]>;
 
-const REQUIRED = "Parameter required but no value provided";
+export const REQUIRED = "Parameter required but no value provided";
 const FIELD_NAME = /^[a-z_][a-z0-9_]*$/;
 const DIGITS = /^[0-9]+$/;
 
 type ParamErrors = Record<string, string[]>;
 
-class ParamReader {
+/** Reads parameters by kind, collecting every problem (for one 400 naming them all). */
+export class ParamReader {
   readonly errors: ParamErrors = {};
 
   constructor(private readonly values: ParameterValues) {}
@@ -99,7 +100,7 @@ function readResolve(reader: ParamReader): string[] | undefined {
   return given;
 }
 
-function throwIfAny(errors: ParamErrors): void {
+export function throwIfAny(errors: ParamErrors): void {
   if (Object.keys(errors).length > 0) throw badRequest(errors);
 }
 

@@ -16,8 +16,10 @@ import type { Request, Response } from "express";
 import type { RecordType } from "../../registry/index.js";
 import { REPOSITORY_TYPE } from "../operations/deps.js";
 import { RecordEndpoints, type RecordRouteDeps } from "./record-endpoints.js";
+import { treeNodeController, treeRootController } from "./tree-controllers.js";
+import { TreeEndpoints } from "./tree-endpoints.js";
 
-async function respond(ctx: PlatformContext, handle: (req: Request, res: Response) => Promise<unknown>): Promise<void> {
+export async function respond(ctx: PlatformContext, handle: (req: Request, res: Response) => Promise<unknown>): Promise<void> {
   const res = ctx.getResponse<Response>();
   const body = await handle(ctx.getRequest<Request>(), res);
   res.status(200).json(body);
@@ -55,7 +57,7 @@ export abstract class RecordController {
 /** A generated controller class, as Ts.ED's `mount` takes it. */
 export type RecordControllerClass = new () => RecordController;
 
-function pascalCase(name: string): string {
+export function pascalCase(name: string): string {
   return name.replace(/(^|_)([a-z0-9])/g, (_match, _sep: string, letter: string) => letter.toUpperCase());
 }
 
@@ -75,11 +77,19 @@ function controllerFor(type: RecordType, endpoints: RecordEndpoints): RecordCont
 }
 
 /**
- * One controller per record type, to mount at "/" (`mount: {"/": [...recordControllers(deps)]}`).
+ * One controller per record type (and one more for each side of a tree it takes part in), to mount at "/" (`mount: {"/": [...recordControllers(deps)]}`).
  * `types` defaults to every type of the operations' registry; pass fewer when other routes
  * (account routes, say) serve some types' paths themselves.
  */
-export function recordControllers(deps: RecordRouteDeps, types: readonly RecordType[] = deps.operations.deps.registry.types): RecordControllerClass[] {
-  const repositoryTitle = deps.operations.deps.registry.get(REPOSITORY_TYPE).title;
-  return types.map((type) => controllerFor(type, new RecordEndpoints(type, deps, repositoryTitle)));
+export function recordControllers(deps: RecordRouteDeps, types: readonly RecordType[] = deps.operations.deps.registry.types): Array<new () => unknown> {
+  const registry = deps.operations.deps.registry;
+  const repositoryTitle = registry.get(REPOSITORY_TYPE).title;
+  return types.flatMap((type) => {
+    const endpoints = new RecordEndpoints(type, deps, repositoryTitle);
+    const tree = new TreeEndpoints(endpoints, deps.operations);
+    const controllers: Array<new () => unknown> = [controllerFor(type, endpoints)];
+    if (registry.treeNodeTypeOf(type.name) !== undefined) controllers.push(treeRootController(type, tree));
+    if (type.tree !== null) controllers.push(treeNodeController(type, tree));
+    return controllers;
+  });
 }

@@ -35,7 +35,7 @@ export class RecordEndpoints {
    * The scope the URL names, once the caller may perform `operation` there. The guard runs
    * before the path is judged, so an anonymous caller learns nothing from a 404.
    */
-  private async enter(operation: RecordOperation, req: Request, res: Response): Promise<{ scope: Scope; actor: Actor }> {
+  async enter(operation: RecordOperation, req: Request, res: Response): Promise<{ scope: Scope; actor: Actor }> {
     const repoScoped = this.type.scope === "repository";
     const repoId = repoScoped ? positiveId(req.params.repo_id) : undefined;
     const actor = await authorize(this.deps.accessControl, this.type, operation, res, repoId);
@@ -43,7 +43,8 @@ export class RecordEndpoints {
     return { scope: repoScoped ? { repoId } : {}, actor };
   }
 
-  private recordId(req: Request): number {
+  /** The record id in the path; 404 when no record could have it. */
+  recordId(req: Request): number {
     const id = positiveId(req.params.id);
     if (id === undefined) throw notFound(this.type.title);
     return id;

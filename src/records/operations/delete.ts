@@ -1,19 +1,28 @@
 // Delete (contract §4): what links to the record follows its link's rule. "restrict" refuses
 // with 409 naming the blocker (checked before anything changes, so a refused delete changes
 // nothing); "remove" takes the link out of the referring record; "cascade" deletes the
-// referring record (a resource's archival objects, say).
+// referring record (a resource's archival objects, say). A tree node's later siblings move up
+// one, unless its parent is being deleted in the same cascade.
 import { conflict } from "../../errors/api-error.js";
-import type { JsonObject } from "../../registry/index.js";
+import { TREE_PARENT_FIELD, type JsonObject } from "../../registry/index.js";
+import { deleteNode } from "../trees/node-writes.js";
+import { isTreeNodeType } from "../trees/tree-links.js";
 import type { OperationDeps } from "./deps.js";
 import { removeLinksTo } from "./links.js";
 import { findStored, recordFilter, recordType } from "./locate.js";
 import { shapeRecord } from "./shape.js";
 import type { Actor, DeleteResult, Scope } from "./types.js";
 
-export async function deleteRecord(deps: OperationDeps, typeName: string, scope: Scope, id: number, actor: Actor): Promise<DeleteResult> {
+export function deleteRecord(deps: OperationDeps, typeName: string, scope: Scope, id: number, actor: Actor): Promise<DeleteResult> {
+  return deleteWithin(deps, typeName, scope, id, actor, new Set());
+}
+
+/** `going`: uris of the records this cascade has set out to delete. */
+async function deleteWithin(deps: OperationDeps, typeName: string, scope: Scope, id: number, actor: Actor, going: Set<string>): Promise<DeleteResult> {
   const type = recordType(deps, typeName, scope);
   const existing = await findStored(deps, type, id, scope);
   const uri = deps.registry.uriFor(type.name, id, scope.repoId);
+  going.add(uri);
   const links = deps.registry.linksTo(type.name);
 
   for (const { type: referrer, refPath } of links) {
@@ -27,18 +36,29 @@ export async function deleteRecord(deps: OperationDeps, typeName: string, scope:
   for (const { type: referrer, refPath } of links) {
     if (refPath.onTargetDelete === "restrict") continue;
     const collection = deps.store.collection(referrer);
-    for (const doc of await collection.find({ [refPath.mongoPath]: uri }).toArray()) {
-      if (refPath.onTargetDelete === "cascade") {
+    const docs = await collection.find({ [refPath.mongoPath]: uri }).toArray();
+    if (refPath.onTargetDelete === "cascade") {
+      // All of them are going before any is deleted: a tree node whose parent is among them
+      // need not close its gap (a resource's whole tree goes without reshuffling positions).
+      for (const doc of docs) going.add(deps.registry.uriFor(referrer, doc.id, doc.repo_id));
+      for (const doc of docs) {
         // A record may be reached along two cascading links (a nested component: through its
         // digital object and through its parent); the first visit deletes it, later ones skip it.
-        if (await collection.findOne({ _id: doc._id }, { projection: { _id: 1 } })) await deleteRecord(deps, referrer, { repoId: doc.repo_id }, doc.id, actor);
-        continue;
+        if (await collection.findOne({ _id: doc._id }, { projection: { _id: 1 } })) await deleteWithin(deps, referrer, { repoId: doc.repo_id }, doc.id, actor, going);
       }
+      continue;
+    }
+    for (const doc of docs) {
       const { _id, ...fields } = doc;
       if (!removeLinksTo(fields as JsonObject, refPath, uri)) continue;
       await collection.replaceOne({ _id }, { ...fields, lock_version: (doc.lock_version as number) + 1, system_mtime: now, last_modified_by: actor.username });
     }
   }
-  await deps.store.collection(type.name).deleteOne(recordFilter(type, id, scope));
+  if (isTreeNodeType(type)) {
+    const parentGoing = going.has(existing[TREE_PARENT_FIELD] as string);
+    await deleteNode(deps, type, scope, { now, username: actor.username }, existing, parentGoing);
+  } else {
+    await deps.store.collection(type.name).deleteOne(recordFilter(type, id, scope));
+  }
   return { status: "Deleted", id };
 }

@@ -2,6 +2,8 @@
 // routes and importers share: validation, links, ids and audit fields are the same however
 // a record arrives.
 import type { JsonObject } from "../../registry/index.js";
+import { TreeMoves } from "../trees/tree-moves.js";
+import { TreeViews } from "../trees/tree-views.js";
 import { createRecord } from "./create.js";
 import { deleteRecord } from "./delete.js";
 import type { OperationDeps } from "./deps.js";
@@ -15,7 +17,15 @@ export type { OperationDeps } from "./deps.js";
 export * from "./types.js";
 
 export class RecordOperations {
-  constructor(readonly deps: OperationDeps) {}
+  /** Tree reads (tree/root, waypoints, children) for types with x-tree. */
+  readonly treeViews: TreeViews;
+  /** Explicit tree moves (parent, accept_children). */
+  readonly treeMoves: TreeMoves;
+
+  constructor(readonly deps: OperationDeps) {
+    this.treeViews = new TreeViews(deps);
+    this.treeMoves = new TreeMoves(deps);
+  }
 
   create(type: string, scope: Scope, input: unknown, actor: Actor): Promise<WriteResult> {
     return createRecord(this.deps, type, scope, input, actor);

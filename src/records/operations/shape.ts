@@ -27,7 +27,7 @@ function withoutNulls(value: unknown): JsonValue | undefined {
 }
 
 export function shapeRecord(registry: Registry, type: RecordType, stored: StoredRecord): JsonObject {
-  const { _id, id, repo_id, ...fields } = stored;
+  const { _id, id, repo_id, tree_parent, ...fields } = stored;
   const record = (withoutNulls(fields) ?? {}) as Record<string, JsonValue>;
   record.jsonmodel_type = type.name;
   record.uri = registry.uriFor(type.name, id, repo_id);

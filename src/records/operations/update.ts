@@ -1,6 +1,8 @@
 // Update (contract §4): a full replacement of the client-editable fields, conditional on
 // the lock_version the client read, so of two concurrent updates exactly one wins.
 import { conflict } from "../../errors/api-error.js";
+import { replaceNode } from "../trees/node-writes.js";
+import { isTreeNodeType } from "../trees/tree-links.js";
 import type { OperationDeps } from "./deps.js";
 import { findStored, recordFilter, recordType } from "./locate.js";
 import { prepareRecord } from "./prepare.js";
@@ -32,14 +34,21 @@ export async function updateRecord(deps: OperationDeps, typeName: string, scope:
     system_mtime: now,
     user_mtime: now,
   };
-  let matched: number;
+  let written: boolean;
+  let moved = false;
   try {
     // The lock_version in the filter makes this a compare-and-swap: a concurrent update that
     // got in first has already moved it on.
-    matched = (await deps.store.collection(type.name).replaceOne({ ...recordFilter(type, id, scope), lock_version: lockVersion }, replacement)).matchedCount;
+    if (isTreeNodeType(type)) {
+      const position = await replaceNode(deps, type, scope, { now, username: actor.username }, existing, lockVersion, replacement);
+      written = position !== undefined;
+      moved = written && position !== fields[type.tree.position];
+    } else {
+      written = (await deps.store.collection(type.name).replaceOne({ ...recordFilter(type, id, scope), lock_version: lockVersion }, replacement)).matchedCount > 0;
+    }
   } catch (error) {
     throw asDuplicateIdentifier(deps, type.name, error);
   }
-  if (matched === 0) throw conflict(LOCK_VERSION_STALE);
-  return { status: "Updated", id, lock_version: lockVersion + 1, stale: stale ? true : null, uri: deps.registry.uriFor(type.name, id, scope.repoId), warnings: [] };
+  if (!written) throw conflict(LOCK_VERSION_STALE);
+  return { status: "Updated", id, lock_version: lockVersion + 1, stale: stale || moved ? true : null, uri: deps.registry.uriFor(type.name, id, scope.repoId), warnings: [] };
 }

@@ -10,12 +10,13 @@ import type {
   PermissionSettings,
   RecordScope,
   RecordTypeManifest,
+  TreeSettings,
   UniqueSettings,
 } from "../manifest.js";
 import { resolveLocalRef, subschemasOf } from "../schema-walk.js";
 
 /** Keywords that only mean something on a record type's top-level schema. */
-const ROOT_ONLY = ["x-record-type", "x-collection", "x-scope", "x-uri-prefix", "x-identifiers", "x-unique", "x-permissions", "x-indexes"];
+const ROOT_ONLY = ["x-record-type", "x-collection", "x-scope", "x-uri-prefix", "x-identifiers", "x-unique", "x-permissions", "x-indexes", "x-tree"];
 
 // Fields the store keeps beside the record's own: they may be indexed without being declared.
 const STORE_FIELDS = new Set(["id", "repo_id"]);
@@ -111,6 +112,40 @@ class SettingsReader {
     });
   }
 
+  /** The x-ref-targets of a top-level link property, or a failure naming `where`. */
+  private linkTargets(field: string, where: string): string[] {
+    const properties = isJsonObject(this.schema.properties) ? this.schema.properties : {};
+    const property = properties[field];
+    const targets = isJsonObject(property) ? property["x-ref-targets"] : undefined;
+    if (!Array.isArray(targets) || !targets.every((target): target is string => typeof target === "string")) {
+      this.fail(`${where}: "${field}" must be a link property (with x-ref-targets)`);
+    }
+    return targets;
+  }
+
+  tree(name: string): TreeSettings | undefined {
+    const value = this.schema["x-tree"];
+    if (value === undefined) return undefined;
+    if (!isJsonObject(value)) this.fail("x-tree must be an object");
+    const field = (key: string): string => {
+      const entry = value[key];
+      if (typeof entry !== "string") this.fail(`x-tree.${key} must be a property name`);
+      this.declared(entry, `x-tree.${key}`);
+      return entry;
+    };
+    const [root, parent, position] = [field("root"), field("parent"), field("position")];
+    if (this.linkTargets(root, "x-tree.root").length !== 1) this.fail(`x-tree.root: "${root}" must link to exactly one record type`);
+    const parentTargets = this.linkTargets(parent, "x-tree.parent");
+    if (parentTargets.length !== 1 || parentTargets[0] !== name) this.fail(`x-tree.parent: "${parent}" must link to ${name} only`);
+    const properties = isJsonObject(this.schema.properties) ? this.schema.properties : {};
+    const positionSchema = properties[position];
+    if (!isJsonObject(positionSchema) || positionSchema.type !== "integer") this.fail(`x-tree.position: "${position}" must be an integer property`);
+    const label = this.fields(value.label, "x-tree.label");
+    const summary = value.summary === undefined ? [] : Array.isArray(value.summary) ? value.summary.filter((entry): entry is string => typeof entry === "string") : [];
+    [...label, ...summary].forEach((entry) => this.declared(entry, "x-tree"));
+    return { root, parent, position, label, summary };
+  }
+
   /**
    * A name in `required` that no `properties` declares is a typo that makes every record
    * invalid (ajv's strictRequired is off, see keywords.ts). Conditional branches (then/else/
@@ -166,6 +201,7 @@ export function readTypeSettings(schema: JsonObject, source: string): Settings {
   if (schema.type !== "object") reader.fail('a record type\'s schema must have type "object"');
   reader.checkNoNestedSettings(schema, "#");
   reader.checkRequiredDeclared(schema, "#", new Set());
+  const tree = reader.tree(name);
   return {
     name,
     collection,
@@ -175,5 +211,6 @@ export function readTypeSettings(schema: JsonObject, source: string): Settings {
     unique: reader.unique(),
     permissions: reader.permissions(),
     indexes: reader.indexes(),
+    ...(tree === undefined ? {} : { tree }),
   };
 }

@@ -1,0 +1,76 @@
+// The three writes of a tree node, each one serialized transaction with its tree upkeep:
+// insert (placed where it asks), replace (moved when its parent, tree or position changed)
+// and delete (its gap closed). The record operations call these for types with x-tree.
+import { TREE_PARENT_FIELD } from "../../registry/index.js";
+import type { StoredRecord } from "../../storage/record-store.js";
+import type { OperationDeps } from "../operations/deps.js";
+import type { Scope } from "../operations/types.js";
+import { closeGap, moveNode, placeNew, requestedPosition, treeKeys, type Placement, type TreeChange } from "./placement.js";
+import { nodeLinks, type NodeLinks, type TreeNodeType } from "./tree-links.js";
+
+/** Audit values of a write. */
+export interface WriteStamp {
+  now: Date;
+  username: string;
+}
+
+function placed(type: TreeNodeType, doc: StoredRecord, placement: Placement): StoredRecord {
+  return { ...doc, [TREE_PARENT_FIELD]: placement.holder, [type.tree.position]: placement.position };
+}
+
+/** Inserts a new node. Returns the position it got (differs from the asked one when clamped). */
+export async function insertNode(deps: OperationDeps, type: TreeNodeType, scope: Scope, stamp: WriteStamp, doc: StoredRecord): Promise<number> {
+  return deps.store.serialized(treeKeys(nodeLinks(type, doc).rootUri), async (session) => {
+    const change: TreeChange = { session, ...stamp };
+    const placement = await placeNew(deps, type, scope, change, doc);
+    await deps.store.collection(type.name).insertOne(placed(type, doc, placement), { session });
+    return placement.position;
+  });
+}
+
+/**
+ * Replaces a stored node when its lock_version is still `lockVersion`, moving it if the replacement
+ * names another parent, tree or position. Returns the position it ends at, or undefined when
+ * the lock_version had moved on (nothing written).
+ */
+export async function replaceNode(
+  deps: OperationDeps,
+  type: TreeNodeType,
+  scope: Scope,
+  stamp: WriteStamp,
+  existing: StoredRecord,
+  lockVersion: number,
+  replacement: StoredRecord,
+): Promise<number | undefined> {
+  const target = nodeLinks(type, replacement);
+  const collection = deps.store.collection(type.name);
+  return deps.store.serialized(treeKeys(nodeLinks(type, existing).rootUri, target.rootUri), async (session) => {
+    const current = await collection.findOne({ _id: existing._id, lock_version: lockVersion }, { session });
+    if (!current) return undefined;
+    const change: TreeChange = { session, ...stamp };
+    const placement = await moveNode(deps, type, scope, change, current, target, requestedPosition(type, replacement) ?? keptPosition(type, current, target));
+    await collection.replaceOne({ _id: current._id }, placed(type, replacement, placement), { session });
+    return placement.position;
+  });
+}
+
+/** A replacement without a position keeps the node's place when it stays under the same parent. */
+function keptPosition(type: TreeNodeType, current: StoredRecord, target: NodeLinks): number | undefined {
+  const stays = (target.parentUri ?? target.rootUri) === current.tree_parent;
+  return stays ? (current[type.tree.position] as number) : undefined;
+}
+
+/** Deletes a node; unless its parent is going too, its later siblings move up one. */
+export async function deleteNode(deps: OperationDeps, type: TreeNodeType, scope: Scope, stamp: WriteStamp, node: StoredRecord, parentGoing: boolean): Promise<void> {
+  const collection = deps.store.collection(type.name);
+  if (parentGoing) {
+    await collection.deleteOne({ _id: node._id });
+    return;
+  }
+  await deps.store.serialized(treeKeys(nodeLinks(type, node).rootUri), async (session) => {
+    const current = await collection.findOne({ _id: node._id }, { session });
+    if (!current) return;
+    await closeGap(deps, type, scope, { session, ...stamp }, current);
+    await collection.deleteOne({ _id: node._id }, { session });
+  });
+}

@@ -101,4 +101,33 @@ describe("generate() refuses", () => {
     expect(await generationError({ thing: thing({ title: "my thing" }) })).toMatch(/PascalCase/);
     expect(await generationError({ thing: "{ not json" })).toMatch(/thing\.schema\.json: /);
   });
+
+  describe("an x-tree that cannot describe a tree", () => {
+    const link = (targets: string[]) => ({ $ref: "shared/ref.schema.json", "x-ref-targets": targets, "x-on-target-delete": "cascade" });
+    const box = { ...thing(), title: "Box", "x-record-type": "box", "x-collection": "boxes" };
+    const tree = { root: "box", parent: "parent", position: "position", label: ["name"] };
+    const node = (settings: Record<string, unknown>, properties: Record<string, unknown> = {}, required = ["name", "box"]) =>
+      thing({ "x-tree": settings, required }, { box: link(["box"]), parent: link(["thing"]), position: { type: "integer", minimum: 0 }, ...properties });
+
+    it("accepts one that can", async () => {
+      const output = await generate(schemaDirWith({ box, thing: node(tree) }));
+      expect(output.manifest.types.find((type) => type.name === "thing")?.tree).toEqual({ ...tree, summary: [] });
+    });
+
+    it.each([
+      ["a root that is not a link", { ...tree, root: "name" }, {}, ["name", "box"], /x-tree\.root: "name" must be a link property/],
+      ["a root that is not required", tree, {}, ["name"], /x-tree\.root: "box" must be listed in required/],
+      ["a root linking to two types", tree, { box: link(["box", "thing"]) }, ["name", "box"], /x-tree\.root: "box" must link to exactly one record type/],
+      ["a parent of another type", tree, { parent: link(["box"]) }, ["name", "box"], /x-tree\.parent: "parent" must link to thing only/],
+      ["a position that is not an integer", tree, { position: { type: "string" } }, ["name", "box"], /x-tree\.position: "position" must be an integer property/],
+      ["a label field that does not exist", { ...tree, label: ["nope"] }, {}, ["name", "box"], /"nope" is not a property/],
+    ])("%s", async (_name, settings, properties, required, message) => {
+      expect(await generationError({ box, thing: node(settings, properties, required) })).toMatch(message);
+    });
+
+    it("a root type no schema declares, or one of another scope", async () => {
+      expect(await generationError({ thing: node(tree) })).toMatch(/x-tree\.root links to box, which no schema declares/);
+      expect(await generationError({ box: { ...box, "x-scope": "global", allOf: [{ $ref: "shared/record_base.schema.json" }] }, thing: node(tree) })).toMatch(/the root type box must have the same scope/);
+    });
+  });
 });

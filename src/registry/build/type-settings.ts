@@ -135,6 +135,8 @@ class SettingsReader {
     };
     const [root, parent, position] = [field("root"), field("parent"), field("position")];
     if (this.linkTargets(root, "x-tree.root").length !== 1) this.fail(`x-tree.root: "${root}" must link to exactly one record type`);
+    const required = Array.isArray(this.schema.required) ? this.schema.required : [];
+    if (!required.includes(root)) this.fail(`x-tree.root: "${root}" must be listed in required (every node belongs to a tree)`);
     const parentTargets = this.linkTargets(parent, "x-tree.parent");
     if (parentTargets.length !== 1 || parentTargets[0] !== name) this.fail(`x-tree.parent: "${parent}" must link to ${name} only`);
     const properties = isJsonObject(this.schema.properties) ? this.schema.properties : {};

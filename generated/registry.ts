@@ -5463,11 +5463,91 @@ export const manifest: RegistryManifest = {
               },
               {
                 "$ref": "#/$defs/note_multipart"
+              },
+              {
+                "$ref": "#/$defs/note_bibliography"
+              },
+              {
+                "$ref": "#/$defs/note_index"
               }
             ],
             "required": [
               "jsonmodel_type"
             ]
+          },
+          "note_bibliography": {
+            "title": "NoteBibliography",
+            "$comment": "ArchivesSpace note_bibliography (EAD <bibliography>): paragraphs of content and a list of citations (items).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_bibliography"
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              },
+              "type": {
+                "type": "string",
+                "maxLength": 255
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "content"
+            ],
+            "additionalProperties": false
           },
           "note_chronology": {
             "title": "NoteChronology",
@@ -5597,6 +5677,155 @@ export const manifest: RegistryManifest = {
             },
             "required": [
               "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_index": {
+            "title": "NoteIndex",
+            "$comment": "ArchivesSpace note_index (EAD <index>): content paragraphs and index entries. An entry's reference_ref may link a resource or archival object of the same repository; deleting the target removes the entry.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_index"
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/note_index_item"
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "note_index_item": {
+            "title": "NoteIndexItem",
+            "$comment": "ArchivesSpace note_index_item; type values from its note_index_item_type list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_index_item",
+                "default": "note_index_item"
+              },
+              "value": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 65000
+              },
+              "type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "note_index_item_type",
+                  "values": [
+                    "name",
+                    "person",
+                    "family",
+                    "corporate_entity",
+                    "subject",
+                    "function",
+                    "occupation",
+                    "title",
+                    "geographic_name",
+                    "genre_form"
+                  ]
+                }
+              },
+              "reference": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "reference_text": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "reference_ref": {
+                "$ref": "#/$defs/ref",
+                "x-ref-targets": [
+                  "resource",
+                  "archival_object"
+                ],
+                "x-on-target-delete": "remove"
+              }
+            },
+            "required": [
+              "value",
+              "type"
             ],
             "additionalProperties": false
           },
@@ -7101,7 +7330,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "DigitalObject",
-        "$comment": "ArchivesSpace common/schemas/digital_object.rb + abstract_archival_object.rb; level from its digital_object_level list, digital_object_type from digital_object_digital_object_type. digital_object_id is unique per repository, as in ArchivesSpace. notes use the shared note shapes (note_singlepart/note_multipart): ArchivesSpace's own note_digital_object and note_bibliography shapes are not modelled yet, so a real digital object note does not validate. linked_instances and tree are computed by ArchivesSpace: readOnly. Deleting this record deletes its components (digital_object_component.digital_object cascades) and removes the instances linking it. classifications, rights_statements, external_documents and collection_management wait for their target types.",
+        "$comment": "ArchivesSpace common/schemas/digital_object.rb + abstract_archival_object.rb; level from its digital_object_level list, digital_object_type from digital_object_digital_object_type. digital_object_id is unique per repository, as in ArchivesSpace. notes are ArchivesSpace's digital object notes (note_digital_object, note_bibliography). linked_instances and tree are computed by ArchivesSpace: readOnly. Deleting this record deletes its components (digital_object_component.digital_object cascades) and removes the instances linking it. classifications, rights_statements, external_documents and collection_management wait for their target types.",
         "type": "object",
         "x-record-type": "digital_object",
         "x-collection": "digital_objects",
@@ -7263,7 +7492,7 @@ export const manifest: RegistryManifest = {
           "notes": {
             "type": "array",
             "items": {
-              "$ref": "#/$defs/note"
+              "$ref": "#/$defs/note_digital"
             }
           },
           "subjects": {
@@ -7870,27 +8099,102 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
-          "note": {
-            "title": "Note",
-            "$comment": "A top-level note: its shape is chosen by jsonmodel_type, so a bad note reports the errors of its own shape only (ajv discriminator), not of every alternative.",
+          "note_bibliography": {
+            "title": "NoteBibliography",
+            "$comment": "ArchivesSpace note_bibliography (EAD <bibliography>): paragraphs of content and a list of citations (items).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_bibliography"
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              },
+              "type": {
+                "type": "string",
+                "maxLength": 255
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "note_digital": {
+            "title": "NoteDigital",
+            "$comment": "A note of a digital object or component (ArchivesSpace digital_object.rb notes): chosen by jsonmodel_type, like the archival notes of note.schema.json.",
             "type": "object",
             "discriminator": {
               "propertyName": "jsonmodel_type"
             },
             "oneOf": [
               {
-                "$ref": "#/$defs/note_singlepart"
+                "$ref": "#/$defs/note_digital_object"
               },
               {
-                "$ref": "#/$defs/note_multipart"
+                "$ref": "#/$defs/note_bibliography"
               }
             ],
             "required": [
               "jsonmodel_type"
             ]
           },
-          "note_chronology": {
-            "title": "NoteChronology",
+          "note_digital_object": {
+            "title": "NoteDigitalObject",
+            "$comment": "ArchivesSpace note_digital_object, the notes of digital objects and their components; type values from its note_digital_object_type list.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -7918,105 +8222,65 @@ export const manifest: RegistryManifest = {
                 "type": "string",
                 "readOnly": true
               },
-              "jsonmodel_type": {
-                "const": "note_chronology"
-              },
-              "title": {
+              "label": {
                 "type": "string",
-                "maxLength": 16384
+                "maxLength": 65000
               },
               "publish": {
                 "type": "boolean"
               },
-              "items": {
-                "type": "array",
-                "items": {
-                  "type": "object",
-                  "properties": {
-                    "event_date": {
-                      "type": "string",
-                      "maxLength": 255
-                    },
-                    "events": {
-                      "type": "array",
-                      "items": {
-                        "type": "string",
-                        "maxLength": 65000
-                      }
-                    }
-                  },
-                  "additionalProperties": false
-                }
-              }
-            },
-            "required": [
-              "jsonmodel_type"
-            ],
-            "additionalProperties": false
-          },
-          "note_definedlist": {
-            "title": "NoteDefinedlist",
-            "type": "object",
-            "properties": {
-              "lock_version": {
-                "type": "integer",
-                "minimum": 0,
-                "readOnly": true
-              },
-              "created_by": {
+              "persistent_id": {
                 "type": "string",
-                "readOnly": true
+                "maxLength": 255
               },
-              "last_modified_by": {
+              "ingest_problem": {
                 "type": "string",
-                "readOnly": true
-              },
-              "create_time": {
-                "type": "string",
-                "readOnly": true
-              },
-              "system_mtime": {
-                "type": "string",
-                "readOnly": true
-              },
-              "user_mtime": {
-                "type": "string",
-                "readOnly": true
+                "maxLength": 65000
               },
               "jsonmodel_type": {
-                "const": "note_definedlist"
+                "const": "note_digital_object"
               },
-              "title": {
+              "type": {
                 "type": "string",
-                "maxLength": 16384
-              },
-              "publish": {
-                "type": "boolean"
-              },
-              "items": {
-                "type": "array",
-                "items": {
-                  "type": "object",
-                  "properties": {
-                    "label": {
-                      "type": "string",
-                      "maxLength": 65000
-                    },
-                    "value": {
-                      "type": "string",
-                      "maxLength": 65000
-                    }
-                  },
-                  "required": [
-                    "label",
-                    "value"
+                "x-enumeration": {
+                  "name": "note_digital_object_type",
+                  "values": [
+                    "summary",
+                    "bioghist",
+                    "accessrestrict",
+                    "userestrict",
+                    "custodhist",
+                    "dimensions",
+                    "edition",
+                    "extent",
+                    "altformavail",
+                    "originalsloc",
+                    "note",
+                    "acqinfo",
+                    "inscription",
+                    "langmaterial",
+                    "legalstatus",
+                    "physdesc",
+                    "prefercite",
+                    "processinfo",
+                    "relatedmaterial"
                   ],
-                  "additionalProperties": false
+                  "editable": false
+                }
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
                 }
               }
             },
             "required": [
-              "jsonmodel_type"
+              "jsonmodel_type",
+              "type",
+              "content"
             ],
             "additionalProperties": false
           },
@@ -8089,343 +8353,6 @@ export const manifest: RegistryManifest = {
             },
             "required": [
               "type",
-              "content"
-            ],
-            "additionalProperties": false
-          },
-          "note_multipart": {
-            "title": "NoteMultipart",
-            "$comment": "ArchivesSpace note_multipart; subnotes are told apart by jsonmodel_type, as in ArchivesSpace.",
-            "type": "object",
-            "properties": {
-              "lock_version": {
-                "type": "integer",
-                "minimum": 0,
-                "readOnly": true
-              },
-              "created_by": {
-                "type": "string",
-                "readOnly": true
-              },
-              "last_modified_by": {
-                "type": "string",
-                "readOnly": true
-              },
-              "create_time": {
-                "type": "string",
-                "readOnly": true
-              },
-              "system_mtime": {
-                "type": "string",
-                "readOnly": true
-              },
-              "user_mtime": {
-                "type": "string",
-                "readOnly": true
-              },
-              "label": {
-                "type": "string",
-                "maxLength": 65000
-              },
-              "publish": {
-                "type": "boolean"
-              },
-              "persistent_id": {
-                "type": "string",
-                "maxLength": 255
-              },
-              "ingest_problem": {
-                "type": "string",
-                "maxLength": 65000
-              },
-              "jsonmodel_type": {
-                "const": "note_multipart"
-              },
-              "type": {
-                "type": "string",
-                "x-enumeration": {
-                  "name": "note_multipart_type",
-                  "values": [
-                    "accruals",
-                    "appraisal",
-                    "arrangement",
-                    "bioghist",
-                    "accessrestrict",
-                    "userestrict",
-                    "custodhist",
-                    "dimensions",
-                    "altformavail",
-                    "originalsloc",
-                    "fileplan",
-                    "odd",
-                    "acqinfo",
-                    "legalstatus",
-                    "otherfindaid",
-                    "phystech",
-                    "prefercite",
-                    "processinfo",
-                    "relatedmaterial",
-                    "scopecontent",
-                    "separatedmaterial"
-                  ],
-                  "editable": false
-                }
-              },
-              "subnotes": {
-                "type": "array",
-                "items": {
-                  "type": "object",
-                  "discriminator": {
-                    "propertyName": "jsonmodel_type"
-                  },
-                  "oneOf": [
-                    {
-                      "$ref": "#/$defs/note_text"
-                    },
-                    {
-                      "$ref": "#/$defs/note_chronology"
-                    },
-                    {
-                      "$ref": "#/$defs/note_orderedlist"
-                    },
-                    {
-                      "$ref": "#/$defs/note_definedlist"
-                    }
-                  ],
-                  "required": [
-                    "jsonmodel_type"
-                  ]
-                }
-              },
-              "rights_restriction": {
-                "type": "object",
-                "properties": {
-                  "begin": {
-                    "type": "string",
-                    "format": "date"
-                  },
-                  "end": {
-                    "type": "string",
-                    "format": "date"
-                  },
-                  "local_access_restriction_type": {
-                    "type": "array",
-                    "items": {
-                      "type": "string",
-                      "x-enumeration": {
-                        "name": "restriction_type",
-                        "values": [
-                          "RestrictedSpecColl",
-                          "RestrictedCurApprSpecColl",
-                          "RestrictedFragileSpecColl",
-                          "InProcessSpecColl",
-                          "ColdStorageBrbl"
-                        ]
-                      }
-                    }
-                  }
-                },
-                "additionalProperties": false
-              }
-            },
-            "required": [
-              "jsonmodel_type",
-              "type"
-            ],
-            "additionalProperties": false
-          },
-          "note_orderedlist": {
-            "title": "NoteOrderedlist",
-            "type": "object",
-            "properties": {
-              "lock_version": {
-                "type": "integer",
-                "minimum": 0,
-                "readOnly": true
-              },
-              "created_by": {
-                "type": "string",
-                "readOnly": true
-              },
-              "last_modified_by": {
-                "type": "string",
-                "readOnly": true
-              },
-              "create_time": {
-                "type": "string",
-                "readOnly": true
-              },
-              "system_mtime": {
-                "type": "string",
-                "readOnly": true
-              },
-              "user_mtime": {
-                "type": "string",
-                "readOnly": true
-              },
-              "jsonmodel_type": {
-                "const": "note_orderedlist"
-              },
-              "title": {
-                "type": "string",
-                "maxLength": 16384
-              },
-              "publish": {
-                "type": "boolean"
-              },
-              "internal": {
-                "type": "boolean"
-              },
-              "enumeration": {
-                "type": "string",
-                "x-enumeration": {
-                  "name": "note_orderedlist_enumeration",
-                  "values": [
-                    "arabic",
-                    "loweralpha",
-                    "upperalpha",
-                    "lowerroman",
-                    "upperroman",
-                    "null"
-                  ],
-                  "editable": false
-                }
-              },
-              "items": {
-                "type": "array",
-                "items": {
-                  "type": "string",
-                  "maxLength": 65000
-                }
-              }
-            },
-            "required": [
-              "jsonmodel_type",
-              "enumeration"
-            ],
-            "additionalProperties": false
-          },
-          "note_singlepart": {
-            "title": "NoteSinglepart",
-            "$comment": "ArchivesSpace note_singlepart; type values from its note_singlepart_type list.",
-            "type": "object",
-            "properties": {
-              "lock_version": {
-                "type": "integer",
-                "minimum": 0,
-                "readOnly": true
-              },
-              "created_by": {
-                "type": "string",
-                "readOnly": true
-              },
-              "last_modified_by": {
-                "type": "string",
-                "readOnly": true
-              },
-              "create_time": {
-                "type": "string",
-                "readOnly": true
-              },
-              "system_mtime": {
-                "type": "string",
-                "readOnly": true
-              },
-              "user_mtime": {
-                "type": "string",
-                "readOnly": true
-              },
-              "label": {
-                "type": "string",
-                "maxLength": 65000
-              },
-              "publish": {
-                "type": "boolean"
-              },
-              "persistent_id": {
-                "type": "string",
-                "maxLength": 255
-              },
-              "ingest_problem": {
-                "type": "string",
-                "maxLength": 65000
-              },
-              "jsonmodel_type": {
-                "const": "note_singlepart"
-              },
-              "type": {
-                "type": "string",
-                "x-enumeration": {
-                  "name": "note_singlepart_type",
-                  "values": [
-                    "abstract",
-                    "physdesc",
-                    "langmaterial",
-                    "physloc",
-                    "materialspec",
-                    "physfacet"
-                  ],
-                  "editable": false
-                }
-              },
-              "content": {
-                "type": "array",
-                "minItems": 1,
-                "items": {
-                  "type": "string",
-                  "maxLength": 65000
-                }
-              }
-            },
-            "required": [
-              "jsonmodel_type",
-              "type",
-              "content"
-            ],
-            "additionalProperties": false
-          },
-          "note_text": {
-            "title": "NoteText",
-            "type": "object",
-            "properties": {
-              "lock_version": {
-                "type": "integer",
-                "minimum": 0,
-                "readOnly": true
-              },
-              "created_by": {
-                "type": "string",
-                "readOnly": true
-              },
-              "last_modified_by": {
-                "type": "string",
-                "readOnly": true
-              },
-              "create_time": {
-                "type": "string",
-                "readOnly": true
-              },
-              "system_mtime": {
-                "type": "string",
-                "readOnly": true
-              },
-              "user_mtime": {
-                "type": "string",
-                "readOnly": true
-              },
-              "jsonmodel_type": {
-                "const": "note_text"
-              },
-              "content": {
-                "type": "string",
-                "maxLength": 65000
-              },
-              "publish": {
-                "type": "boolean"
-              }
-            },
-            "required": [
-              "jsonmodel_type",
               "content"
             ],
             "additionalProperties": false
@@ -8568,7 +8495,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "DigitalObjectComponent",
-        "$comment": "ArchivesSpace common/schemas/digital_object_component.rb: a component needs a title or a component_id (ArchivesSpace's validation), belongs to a digital object and may sit under another component (parent). ArchivesSpace writes digital_object and parent as {ref} objects. Both links cascade: deleting the digital object deletes its components, and deleting a component deletes the components under it. notes use the shared note shapes (see digital_object.schema.json). The components of a digital object form its tree (x-tree): position is the place among siblings, kept dense by the service.",
+        "$comment": "ArchivesSpace common/schemas/digital_object_component.rb: a component needs a title or a component_id (ArchivesSpace's validation), belongs to a digital object and may sit under another component (parent). ArchivesSpace writes digital_object and parent as {ref} objects. Both links cascade: deleting the digital object deletes its components, and deleting a component deletes the components under it. notes are digital object notes (see digital_object.schema.json). The components of a digital object form its tree (x-tree): position is the place among siblings, kept dense by the service.",
         "type": "object",
         "x-record-type": "digital_object_component",
         "x-collection": "digital_object_components",
@@ -8727,7 +8654,7 @@ export const manifest: RegistryManifest = {
           "notes": {
             "type": "array",
             "items": {
-              "$ref": "#/$defs/note"
+              "$ref": "#/$defs/note_digital"
             }
           },
           "subjects": {
@@ -9274,27 +9201,102 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
-          "note": {
-            "title": "Note",
-            "$comment": "A top-level note: its shape is chosen by jsonmodel_type, so a bad note reports the errors of its own shape only (ajv discriminator), not of every alternative.",
+          "note_bibliography": {
+            "title": "NoteBibliography",
+            "$comment": "ArchivesSpace note_bibliography (EAD <bibliography>): paragraphs of content and a list of citations (items).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_bibliography"
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              },
+              "type": {
+                "type": "string",
+                "maxLength": 255
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "note_digital": {
+            "title": "NoteDigital",
+            "$comment": "A note of a digital object or component (ArchivesSpace digital_object.rb notes): chosen by jsonmodel_type, like the archival notes of note.schema.json.",
             "type": "object",
             "discriminator": {
               "propertyName": "jsonmodel_type"
             },
             "oneOf": [
               {
-                "$ref": "#/$defs/note_singlepart"
+                "$ref": "#/$defs/note_digital_object"
               },
               {
-                "$ref": "#/$defs/note_multipart"
+                "$ref": "#/$defs/note_bibliography"
               }
             ],
             "required": [
               "jsonmodel_type"
             ]
           },
-          "note_chronology": {
-            "title": "NoteChronology",
+          "note_digital_object": {
+            "title": "NoteDigitalObject",
+            "$comment": "ArchivesSpace note_digital_object, the notes of digital objects and their components; type values from its note_digital_object_type list.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -9322,105 +9324,65 @@ export const manifest: RegistryManifest = {
                 "type": "string",
                 "readOnly": true
               },
-              "jsonmodel_type": {
-                "const": "note_chronology"
-              },
-              "title": {
+              "label": {
                 "type": "string",
-                "maxLength": 16384
+                "maxLength": 65000
               },
               "publish": {
                 "type": "boolean"
               },
-              "items": {
-                "type": "array",
-                "items": {
-                  "type": "object",
-                  "properties": {
-                    "event_date": {
-                      "type": "string",
-                      "maxLength": 255
-                    },
-                    "events": {
-                      "type": "array",
-                      "items": {
-                        "type": "string",
-                        "maxLength": 65000
-                      }
-                    }
-                  },
-                  "additionalProperties": false
-                }
-              }
-            },
-            "required": [
-              "jsonmodel_type"
-            ],
-            "additionalProperties": false
-          },
-          "note_definedlist": {
-            "title": "NoteDefinedlist",
-            "type": "object",
-            "properties": {
-              "lock_version": {
-                "type": "integer",
-                "minimum": 0,
-                "readOnly": true
-              },
-              "created_by": {
+              "persistent_id": {
                 "type": "string",
-                "readOnly": true
+                "maxLength": 255
               },
-              "last_modified_by": {
+              "ingest_problem": {
                 "type": "string",
-                "readOnly": true
-              },
-              "create_time": {
-                "type": "string",
-                "readOnly": true
-              },
-              "system_mtime": {
-                "type": "string",
-                "readOnly": true
-              },
-              "user_mtime": {
-                "type": "string",
-                "readOnly": true
+                "maxLength": 65000
               },
               "jsonmodel_type": {
-                "const": "note_definedlist"
+                "const": "note_digital_object"
               },
-              "title": {
+              "type": {
                 "type": "string",
-                "maxLength": 16384
-              },
-              "publish": {
-                "type": "boolean"
-              },
-              "items": {
-                "type": "array",
-                "items": {
-                  "type": "object",
-                  "properties": {
-                    "label": {
-                      "type": "string",
-                      "maxLength": 65000
-                    },
-                    "value": {
-                      "type": "string",
-                      "maxLength": 65000
-                    }
-                  },
-                  "required": [
-                    "label",
-                    "value"
+                "x-enumeration": {
+                  "name": "note_digital_object_type",
+                  "values": [
+                    "summary",
+                    "bioghist",
+                    "accessrestrict",
+                    "userestrict",
+                    "custodhist",
+                    "dimensions",
+                    "edition",
+                    "extent",
+                    "altformavail",
+                    "originalsloc",
+                    "note",
+                    "acqinfo",
+                    "inscription",
+                    "langmaterial",
+                    "legalstatus",
+                    "physdesc",
+                    "prefercite",
+                    "processinfo",
+                    "relatedmaterial"
                   ],
-                  "additionalProperties": false
+                  "editable": false
+                }
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
                 }
               }
             },
             "required": [
-              "jsonmodel_type"
+              "jsonmodel_type",
+              "type",
+              "content"
             ],
             "additionalProperties": false
           },
@@ -9493,343 +9455,6 @@ export const manifest: RegistryManifest = {
             },
             "required": [
               "type",
-              "content"
-            ],
-            "additionalProperties": false
-          },
-          "note_multipart": {
-            "title": "NoteMultipart",
-            "$comment": "ArchivesSpace note_multipart; subnotes are told apart by jsonmodel_type, as in ArchivesSpace.",
-            "type": "object",
-            "properties": {
-              "lock_version": {
-                "type": "integer",
-                "minimum": 0,
-                "readOnly": true
-              },
-              "created_by": {
-                "type": "string",
-                "readOnly": true
-              },
-              "last_modified_by": {
-                "type": "string",
-                "readOnly": true
-              },
-              "create_time": {
-                "type": "string",
-                "readOnly": true
-              },
-              "system_mtime": {
-                "type": "string",
-                "readOnly": true
-              },
-              "user_mtime": {
-                "type": "string",
-                "readOnly": true
-              },
-              "label": {
-                "type": "string",
-                "maxLength": 65000
-              },
-              "publish": {
-                "type": "boolean"
-              },
-              "persistent_id": {
-                "type": "string",
-                "maxLength": 255
-              },
-              "ingest_problem": {
-                "type": "string",
-                "maxLength": 65000
-              },
-              "jsonmodel_type": {
-                "const": "note_multipart"
-              },
-              "type": {
-                "type": "string",
-                "x-enumeration": {
-                  "name": "note_multipart_type",
-                  "values": [
-                    "accruals",
-                    "appraisal",
-                    "arrangement",
-                    "bioghist",
-                    "accessrestrict",
-                    "userestrict",
-                    "custodhist",
-                    "dimensions",
-                    "altformavail",
-                    "originalsloc",
-                    "fileplan",
-                    "odd",
-                    "acqinfo",
-                    "legalstatus",
-                    "otherfindaid",
-                    "phystech",
-                    "prefercite",
-                    "processinfo",
-                    "relatedmaterial",
-                    "scopecontent",
-                    "separatedmaterial"
-                  ],
-                  "editable": false
-                }
-              },
-              "subnotes": {
-                "type": "array",
-                "items": {
-                  "type": "object",
-                  "discriminator": {
-                    "propertyName": "jsonmodel_type"
-                  },
-                  "oneOf": [
-                    {
-                      "$ref": "#/$defs/note_text"
-                    },
-                    {
-                      "$ref": "#/$defs/note_chronology"
-                    },
-                    {
-                      "$ref": "#/$defs/note_orderedlist"
-                    },
-                    {
-                      "$ref": "#/$defs/note_definedlist"
-                    }
-                  ],
-                  "required": [
-                    "jsonmodel_type"
-                  ]
-                }
-              },
-              "rights_restriction": {
-                "type": "object",
-                "properties": {
-                  "begin": {
-                    "type": "string",
-                    "format": "date"
-                  },
-                  "end": {
-                    "type": "string",
-                    "format": "date"
-                  },
-                  "local_access_restriction_type": {
-                    "type": "array",
-                    "items": {
-                      "type": "string",
-                      "x-enumeration": {
-                        "name": "restriction_type",
-                        "values": [
-                          "RestrictedSpecColl",
-                          "RestrictedCurApprSpecColl",
-                          "RestrictedFragileSpecColl",
-                          "InProcessSpecColl",
-                          "ColdStorageBrbl"
-                        ]
-                      }
-                    }
-                  }
-                },
-                "additionalProperties": false
-              }
-            },
-            "required": [
-              "jsonmodel_type",
-              "type"
-            ],
-            "additionalProperties": false
-          },
-          "note_orderedlist": {
-            "title": "NoteOrderedlist",
-            "type": "object",
-            "properties": {
-              "lock_version": {
-                "type": "integer",
-                "minimum": 0,
-                "readOnly": true
-              },
-              "created_by": {
-                "type": "string",
-                "readOnly": true
-              },
-              "last_modified_by": {
-                "type": "string",
-                "readOnly": true
-              },
-              "create_time": {
-                "type": "string",
-                "readOnly": true
-              },
-              "system_mtime": {
-                "type": "string",
-                "readOnly": true
-              },
-              "user_mtime": {
-                "type": "string",
-                "readOnly": true
-              },
-              "jsonmodel_type": {
-                "const": "note_orderedlist"
-              },
-              "title": {
-                "type": "string",
-                "maxLength": 16384
-              },
-              "publish": {
-                "type": "boolean"
-              },
-              "internal": {
-                "type": "boolean"
-              },
-              "enumeration": {
-                "type": "string",
-                "x-enumeration": {
-                  "name": "note_orderedlist_enumeration",
-                  "values": [
-                    "arabic",
-                    "loweralpha",
-                    "upperalpha",
-                    "lowerroman",
-                    "upperroman",
-                    "null"
-                  ],
-                  "editable": false
-                }
-              },
-              "items": {
-                "type": "array",
-                "items": {
-                  "type": "string",
-                  "maxLength": 65000
-                }
-              }
-            },
-            "required": [
-              "jsonmodel_type",
-              "enumeration"
-            ],
-            "additionalProperties": false
-          },
-          "note_singlepart": {
-            "title": "NoteSinglepart",
-            "$comment": "ArchivesSpace note_singlepart; type values from its note_singlepart_type list.",
-            "type": "object",
-            "properties": {
-              "lock_version": {
-                "type": "integer",
-                "minimum": 0,
-                "readOnly": true
-              },
-              "created_by": {
-                "type": "string",
-                "readOnly": true
-              },
-              "last_modified_by": {
-                "type": "string",
-                "readOnly": true
-              },
-              "create_time": {
-                "type": "string",
-                "readOnly": true
-              },
-              "system_mtime": {
-                "type": "string",
-                "readOnly": true
-              },
-              "user_mtime": {
-                "type": "string",
-                "readOnly": true
-              },
-              "label": {
-                "type": "string",
-                "maxLength": 65000
-              },
-              "publish": {
-                "type": "boolean"
-              },
-              "persistent_id": {
-                "type": "string",
-                "maxLength": 255
-              },
-              "ingest_problem": {
-                "type": "string",
-                "maxLength": 65000
-              },
-              "jsonmodel_type": {
-                "const": "note_singlepart"
-              },
-              "type": {
-                "type": "string",
-                "x-enumeration": {
-                  "name": "note_singlepart_type",
-                  "values": [
-                    "abstract",
-                    "physdesc",
-                    "langmaterial",
-                    "physloc",
-                    "materialspec",
-                    "physfacet"
-                  ],
-                  "editable": false
-                }
-              },
-              "content": {
-                "type": "array",
-                "minItems": 1,
-                "items": {
-                  "type": "string",
-                  "maxLength": 65000
-                }
-              }
-            },
-            "required": [
-              "jsonmodel_type",
-              "type",
-              "content"
-            ],
-            "additionalProperties": false
-          },
-          "note_text": {
-            "title": "NoteText",
-            "type": "object",
-            "properties": {
-              "lock_version": {
-                "type": "integer",
-                "minimum": 0,
-                "readOnly": true
-              },
-              "created_by": {
-                "type": "string",
-                "readOnly": true
-              },
-              "last_modified_by": {
-                "type": "string",
-                "readOnly": true
-              },
-              "create_time": {
-                "type": "string",
-                "readOnly": true
-              },
-              "system_mtime": {
-                "type": "string",
-                "readOnly": true
-              },
-              "user_mtime": {
-                "type": "string",
-                "readOnly": true
-              },
-              "jsonmodel_type": {
-                "const": "note_text"
-              },
-              "content": {
-                "type": "string",
-                "maxLength": 65000
-              },
-              "publish": {
-                "type": "boolean"
-              }
-            },
-            "required": [
-              "jsonmodel_type",
               "content"
             ],
             "additionalProperties": false
@@ -12100,11 +11725,91 @@ export const manifest: RegistryManifest = {
               },
               {
                 "$ref": "#/$defs/note_multipart"
+              },
+              {
+                "$ref": "#/$defs/note_bibliography"
+              },
+              {
+                "$ref": "#/$defs/note_index"
               }
             ],
             "required": [
               "jsonmodel_type"
             ]
+          },
+          "note_bibliography": {
+            "title": "NoteBibliography",
+            "$comment": "ArchivesSpace note_bibliography (EAD <bibliography>): paragraphs of content and a list of citations (items).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_bibliography"
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              },
+              "type": {
+                "type": "string",
+                "maxLength": 255
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "content"
+            ],
+            "additionalProperties": false
           },
           "note_chronology": {
             "title": "NoteChronology",
@@ -12234,6 +11939,155 @@ export const manifest: RegistryManifest = {
             },
             "required": [
               "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_index": {
+            "title": "NoteIndex",
+            "$comment": "ArchivesSpace note_index (EAD <index>): content paragraphs and index entries. An entry's reference_ref may link a resource or archival object of the same repository; deleting the target removes the entry.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_index"
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/note_index_item"
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "note_index_item": {
+            "title": "NoteIndexItem",
+            "$comment": "ArchivesSpace note_index_item; type values from its note_index_item_type list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_index_item",
+                "default": "note_index_item"
+              },
+              "value": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 65000
+              },
+              "type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "note_index_item_type",
+                  "values": [
+                    "name",
+                    "person",
+                    "family",
+                    "corporate_entity",
+                    "subject",
+                    "function",
+                    "occupation",
+                    "title",
+                    "geographic_name",
+                    "genre_form"
+                  ]
+                }
+              },
+              "reference": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "reference_text": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "reference_ref": {
+                "$ref": "#/$defs/ref",
+                "x-ref-targets": [
+                  "resource",
+                  "archival_object"
+                ],
+                "x-on-target-delete": "remove"
+              }
+            },
+            "required": [
+              "value",
+              "type"
             ],
             "additionalProperties": false
           },

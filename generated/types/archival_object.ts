@@ -56,7 +56,7 @@ export type ArchivalObject = {
    */
   linked_events?: {}[];
 };
-export type Note = NoteSinglepart | NoteMultipart;
+export type Note = NoteSinglepart | NoteMultipart | NoteBibliography | NoteIndex;
 
 export interface Ref {
   ref: string;
@@ -270,6 +270,57 @@ export interface NoteDefinedlist {
     label: string;
     value: string;
   }[];
+}
+export interface NoteBibliography {
+  lock_version?: number;
+  created_by?: string;
+  last_modified_by?: string;
+  create_time?: string;
+  system_mtime?: string;
+  user_mtime?: string;
+  label?: string;
+  publish?: boolean;
+  persistent_id?: string;
+  ingest_problem?: string;
+  jsonmodel_type: "note_bibliography";
+  /**
+   * @minItems 1
+   */
+  content: [string, ...string[]];
+  items?: string[];
+  type?: string;
+}
+export interface NoteIndex {
+  lock_version?: number;
+  created_by?: string;
+  last_modified_by?: string;
+  create_time?: string;
+  system_mtime?: string;
+  user_mtime?: string;
+  label?: string;
+  publish?: boolean;
+  persistent_id?: string;
+  ingest_problem?: string;
+  jsonmodel_type: "note_index";
+  /**
+   * @minItems 1
+   */
+  content: [string, ...string[]];
+  items?: NoteIndexItem[];
+}
+export interface NoteIndexItem {
+  lock_version?: number;
+  created_by?: string;
+  last_modified_by?: string;
+  create_time?: string;
+  system_mtime?: string;
+  user_mtime?: string;
+  jsonmodel_type?: "note_index_item";
+  value: string;
+  type: string;
+  reference?: string;
+  reference_text?: string;
+  reference_ref?: Ref;
 }
 export interface LinkedAgent {
   ref: string;

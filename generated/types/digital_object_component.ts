@@ -37,11 +37,11 @@ export type DigitalObjectComponent = {
   dates?: ArchivalDate[];
   extents?: Extent[];
   lang_materials?: LangMaterial[];
-  notes?: Note[];
+  notes?: NoteDigital[];
   subjects?: Ref[];
   linked_agents?: LinkedAgent[];
 };
-export type Note = NoteSinglepart | NoteMultipart;
+export type NoteDigital = NoteDigitalObject | NoteBibliography;
 
 export interface Ref {
   ref: string;
@@ -145,7 +145,7 @@ export interface NoteLangmaterial {
    */
   content: [string, ...string[]];
 }
-export interface NoteSinglepart {
+export interface NoteDigitalObject {
   lock_version?: number;
   created_by?: string;
   last_modified_by?: string;
@@ -156,14 +156,14 @@ export interface NoteSinglepart {
   publish?: boolean;
   persistent_id?: string;
   ingest_problem?: string;
-  jsonmodel_type: "note_singlepart";
+  jsonmodel_type: "note_digital_object";
   type: string;
   /**
    * @minItems 1
    */
   content: [string, ...string[]];
 }
-export interface NoteMultipart {
+export interface NoteBibliography {
   lock_version?: number;
   created_by?: string;
   last_modified_by?: string;
@@ -174,69 +174,13 @@ export interface NoteMultipart {
   publish?: boolean;
   persistent_id?: string;
   ingest_problem?: string;
-  jsonmodel_type: "note_multipart";
-  type: string;
-  subnotes?: (NoteText | NoteChronology | NoteOrderedlist | NoteDefinedlist)[];
-  rights_restriction?: {
-    begin?: string;
-    end?: string;
-    local_access_restriction_type?: string[];
-  };
-}
-export interface NoteText {
-  lock_version?: number;
-  created_by?: string;
-  last_modified_by?: string;
-  create_time?: string;
-  system_mtime?: string;
-  user_mtime?: string;
-  jsonmodel_type: "note_text";
-  content: string;
-  publish?: boolean;
-}
-export interface NoteChronology {
-  lock_version?: number;
-  created_by?: string;
-  last_modified_by?: string;
-  create_time?: string;
-  system_mtime?: string;
-  user_mtime?: string;
-  jsonmodel_type: "note_chronology";
-  title?: string;
-  publish?: boolean;
-  items?: {
-    event_date?: string;
-    events?: string[];
-  }[];
-}
-export interface NoteOrderedlist {
-  lock_version?: number;
-  created_by?: string;
-  last_modified_by?: string;
-  create_time?: string;
-  system_mtime?: string;
-  user_mtime?: string;
-  jsonmodel_type: "note_orderedlist";
-  title?: string;
-  publish?: boolean;
-  internal?: boolean;
-  enumeration: string;
+  jsonmodel_type: "note_bibliography";
+  /**
+   * @minItems 1
+   */
+  content: [string, ...string[]];
   items?: string[];
-}
-export interface NoteDefinedlist {
-  lock_version?: number;
-  created_by?: string;
-  last_modified_by?: string;
-  create_time?: string;
-  system_mtime?: string;
-  user_mtime?: string;
-  jsonmodel_type: "note_definedlist";
-  title?: string;
-  publish?: boolean;
-  items?: {
-    label: string;
-    value: string;
-  }[];
+  type?: string;
 }
 export interface LinkedAgent {
   ref: string;

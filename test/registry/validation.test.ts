@@ -203,7 +203,7 @@ describe("notes are told apart by jsonmodel_type", () => {
   it("a missing or unknown jsonmodel_type", () => {
     expect(errorsOf(validate("resource", withNotes([{ type: "abstract", content: ["x"] }])))).toEqual({ "notes/0/jsonmodel_type": [REQUIRED] });
     expect(errorsOf(validate("resource", withNotes([{ jsonmodel_type: "note_bogus" }])))).toEqual({
-      "notes/0/jsonmodel_type": ["Invalid value 'note_bogus'.  Must be one of: note_singlepart, note_multipart"],
+      "notes/0/jsonmodel_type": ["Invalid value 'note_bogus'.  Must be one of: note_singlepart, note_multipart, note_bibliography, note_index"],
     });
   });
 

@@ -65,7 +65,7 @@ describe("CRUD at each type's path", () => {
         publish: true,
         file_versions: [{ file_uri: "https://example.org/1.tif", use_statement: "image-master", xlink_actuate_attribute: "onRequest", xlink_show_attribute: "new", file_format_name: "tiff", checksum: "abc", checksum_method: "md5", is_representative: true, publish: true }],
         dates: [{ label: "creation", date_type: "single", begin: "1901" }],
-        notes: [{ jsonmodel_type: "note_singlepart", type: "physdesc", content: ["One photograph"] }],
+        notes: [{ jsonmodel_type: "note_digital_object", type: "physdesc", content: ["One photograph"] }],
       }),
       (record) => ({ ...record, restrictions: true }),
       (record) => record.restrictions,

@@ -71,11 +71,16 @@ export class RecordStore {
   }
 
   /** The next id of a type: allocated atomically, never reused even after deletes. */
-  async nextId(type: string): Promise<number> {
+  nextId(type: string): Promise<number> {
+    return this.nextIds(type, 1);
+  }
+
+  /** The first of `count` consecutive new ids of a type (one counter write for a whole batch). */
+  async nextIds(type: string, count: number): Promise<number> {
     const counters = this.connection.collection<{ _id: string; seq: number }>(COUNTERS);
-    const result = await counters.findOneAndUpdate({ _id: type }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: "after" });
+    const result = await counters.findOneAndUpdate({ _id: type }, { $inc: { seq: count } }, { upsert: true, returnDocument: "after" });
     if (!result) throw new Error(`id counter for ${type} did not answer`);
-    return result.seq;
+    return result.seq - count + 1;
   }
 
   /** Creates every index the registry declares, plus the one modified_since lists use. */

@@ -1,23 +1,37 @@
-// Create (contract §4): validate, check links, allocate the id, store with the server
-// fields (a tree node placed in its tree), run the type's afterCreate hook.
+// Create (contract §4): validate, check links, allocate ids, store with the server fields (a
+// tree node placed in its tree), run the type's afterCreate hook. One record or many: an
+// importer creates a batch at once (checked as a whole before any is written, links between
+// its records allowed, one insert), HTTP creates a batch of one.
+import { ApiError } from "../../errors/api-error.js";
+import type { JsonObject, RecordType } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
-import { insertNode } from "../trees/node-writes.js";
+import { insertNodes } from "../trees/node-writes.js";
 import { isTreeNodeType } from "../trees/tree-links.js";
 import type { OperationDeps } from "./deps.js";
+import { linkProblemsOfMany } from "./links.js";
 import { recordType, requireRepository } from "./locate.js";
-import { prepareRecord } from "./prepare.js";
+import { checkRecord, problemsOf } from "./prepare.js";
 import type { Actor, Scope, WriteResult } from "./types.js";
 import { asDuplicateIdentifier } from "./write-errors.js";
 
-export async function createRecord(deps: OperationDeps, typeName: string, scope: Scope, input: unknown, actor: Actor): Promise<WriteResult> {
-  const type = recordType(deps, typeName, scope);
-  await requireRepository(deps, type, scope);
-  const { fields, stale } = await prepareRecord(deps, type, scope, input);
-  // Ids are allocated outside any transaction: a counter written inside one would make every
-  // concurrent create of the type conflict.
-  const id = await deps.store.nextId(type.name);
-  const now = deps.now();
-  const stored: StoredRecord = {
+/** One record of a batch: its input and, when others in the batch link to it, the id it was given beforehand. */
+export interface NewRecord {
+  input: unknown;
+  id?: number;
+}
+
+/** A batch record's problems: the 400 of that record, with its place in the batch. */
+export class BatchRecordError extends ApiError {
+  constructor(
+    readonly index: number,
+    errors: Record<string, string[]>,
+  ) {
+    super(400, errors);
+  }
+}
+
+function storedRecord(type: RecordType, scope: Scope, id: number, fields: JsonObject, actor: Actor, now: Date): StoredRecord {
+  return {
     ...fields,
     id,
     ...(type.scope === "repository" ? { repo_id: scope.repoId } : {}),
@@ -28,17 +42,55 @@ export async function createRecord(deps: OperationDeps, typeName: string, scope:
     system_mtime: now,
     user_mtime: now,
   };
-  let moved = false;
+}
+
+/**
+ * Creates the records in order, all or none checked: the first record with a problem stops the
+ * batch before anything is written (BatchRecordError). A link to a record of the batch given an
+ * id beforehand, or to one of `present`, counts as existing.
+ */
+export async function createRecords(deps: OperationDeps, typeName: string, scope: Scope, items: readonly NewRecord[], actor: Actor, present: ReadonlySet<string> = new Set()): Promise<WriteResult[]> {
+  const type = recordType(deps, typeName, scope);
+  await requireRepository(deps, type, scope);
+  // Enumerated fields are checked against the enumerations' values as they are now.
+  await deps.enumerations.ready();
+  const checked = items.map((item) => checkRecord(deps, type, item.input));
+  const batch = new Set(present);
+  for (const item of items) if (item.id !== undefined) batch.add(deps.registry.uriFor(type.name, item.id, scope.repoId));
+  const links = await linkProblemsOfMany(deps, type.name, scope, checked.map((one) => (one.ok ? one.prepared.fields : (one.fields ?? {}))), batch);
+  const prepared = checked.map((one, index) => {
+    const errors = problemsOf(one, links[index] ?? {});
+    if (!one.ok || Object.keys(errors).length > 0) throw items.length === 1 ? new ApiError(400, errors) : new BatchRecordError(index, errors);
+    return one.prepared;
+  });
+
+  // Ids are allocated outside any transaction: a counter written inside one would make every
+  // concurrent create of the type conflict.
+  const unassigned = items.filter((item) => item.id === undefined).length;
+  let next = unassigned > 0 ? await deps.store.nextIds(type.name, unassigned) : 0;
+  const ids = items.map((item) => item.id ?? next++);
+  const now = deps.now();
+  const docs = prepared.map((one, i) => storedRecord(type, scope, ids[i] as number, one.fields, actor, now));
   try {
-    if (isTreeNodeType(type)) {
-      const position = await insertNode(deps, type, scope, { now, username: actor.username }, stored);
-      moved = position !== fields[type.tree.position];
-    } else {
-      await deps.store.collection(type.name).insertOne(stored);
-    }
+    if (isTreeNodeType(type)) await insertNodes(deps, type, scope, { now, username: actor.username }, docs);
+    else if (docs.length === 1) await deps.store.collection(type.name).insertOne(docs[0] as StoredRecord);
+    else await deps.store.collection(type.name).insertMany(docs);
   } catch (error) {
     throw asDuplicateIdentifier(deps, type.name, error);
   }
-  await deps.hooks[type.name]?.afterCreate?.({ type: type.name, id, scope, record: fields, actor });
-  return { status: "Created", id, lock_version: 0, stale: stale || moved ? true : null, uri: deps.registry.uriFor(type.name, id, scope.repoId), warnings: [] };
+  const results: WriteResult[] = [];
+  for (const [i, one] of prepared.entries()) {
+    const id = ids[i] as number;
+    await deps.hooks[type.name]?.afterCreate?.({ type: type.name, id, scope, record: one.fields, actor });
+    // A tree node may land elsewhere than it asked (past the end: appended).
+    const moved = isTreeNodeType(type) && docs[i]?.[type.tree.position] !== one.fields[type.tree.position];
+    results.push({ status: "Created", id, lock_version: 0, stale: one.stale || moved ? true : null, uri: deps.registry.uriFor(type.name, id, scope.repoId), warnings: [] });
+  }
+  return results;
+}
+
+export async function createRecord(deps: OperationDeps, typeName: string, scope: Scope, input: unknown, actor: Actor): Promise<WriteResult> {
+  const [result] = await createRecords(deps, typeName, scope, [{ input }], actor);
+  if (result === undefined) throw new Error("a batch of one created nothing");
+  return result;
 }

@@ -4,7 +4,7 @@
 import type { JsonObject } from "../../registry/index.js";
 import { TreeMoves } from "../trees/tree-moves.js";
 import { TreeViews } from "../trees/tree-views.js";
-import { createRecord } from "./create.js";
+import { createRecord, createRecords, type NewRecord } from "./create.js";
 import { deleteRecord } from "./delete.js";
 import type { OperationDeps } from "./deps.js";
 import { listRecords } from "./list.js";
@@ -13,6 +13,7 @@ import { shapeRecord } from "./shape.js";
 import type { Actor, DeleteResult, ListQuery, ListResult, ReadOptions, Scope, WriteResult } from "./types.js";
 import { updateRecord } from "./update.js";
 
+export { BatchRecordError, type NewRecord } from "./create.js";
 export type { OperationDeps } from "./deps.js";
 export * from "./types.js";
 
@@ -29,6 +30,11 @@ export class RecordOperations {
 
   create(type: string, scope: Scope, input: unknown, actor: Actor): Promise<WriteResult> {
     return createRecord(this.deps, type, scope, input, actor);
+  }
+
+  /** Several records of one type, checked as a whole before any is written (see createRecords). */
+  createMany(type: string, scope: Scope, items: readonly NewRecord[], actor: Actor, present?: ReadonlySet<string>): Promise<WriteResult[]> {
+    return createRecords(this.deps, type, scope, items, actor, present);
   }
 
   read(type: string, scope: Scope, id: number, options?: ReadOptions): Promise<JsonObject> {

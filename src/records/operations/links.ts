@@ -33,33 +33,52 @@ export function linksAt(record: JsonValue, refPath: RefPath): FoundLink[] {
 
 /** The problems of every link of a record being written, by slash path (empty when all are good). */
 export async function linkProblems(deps: OperationDeps, type: string, scope: Scope, record: JsonObject): Promise<Record<string, string[]>> {
-  const errors: Record<string, string[]> = {};
-  // target type -> ids wanted, with the paths that asked for them (one query per target type)
-  const wanted = new Map<string, Map<number, string[]>>();
-  for (const refPath of deps.registry.refPaths(type)) {
-    for (const link of linksAt(record, refPath)) {
-      const parsed = deps.registry.parseUri(link.uri);
-      // The validator already checked the URI's shape; a parse failure here is the same error.
-      if (!parsed || !refPath.targets.includes(parsed.type)) {
-        (errors[link.path] ??= []).push(`Must be a uri of: ${refPath.targets.join(", ")}`);
-        continue;
+  return (await linkProblemsOfMany(deps, type, scope, [record]))[0] ?? {};
+}
+
+/**
+ * The link problems of several records of one type at once (one query per target type for all
+ * of them). `present`: uris that count as existing though the store has no record yet (records
+ * being created in the same batch).
+ */
+export async function linkProblemsOfMany(
+  deps: OperationDeps,
+  type: string,
+  scope: Scope,
+  records: readonly JsonObject[],
+  present: ReadonlySet<string> = new Set(),
+): Promise<Array<Record<string, string[]>>> {
+  const errors = records.map((): Record<string, string[]> => ({}));
+  // target type -> ids wanted, with the records and paths that asked for them
+  const wanted = new Map<string, Map<number, Array<{ index: number; path: string }>>>();
+  records.forEach((record, index) => {
+    const own = errors[index] as Record<string, string[]>;
+    for (const refPath of deps.registry.refPaths(type)) {
+      for (const link of linksAt(record, refPath)) {
+        const parsed = deps.registry.parseUri(link.uri);
+        // The validator already checked the URI's shape; a parse failure here is the same error.
+        if (!parsed || !refPath.targets.includes(parsed.type)) {
+          (own[link.path] ??= []).push(`Must be a uri of: ${refPath.targets.join(", ")}`);
+          continue;
+        }
+        if (parsed.repoId !== undefined && parsed.repoId !== scope.repoId) {
+          (own[link.path] ??= []).push("Must refer to a record in the same repository");
+          continue;
+        }
+        if (present.has(link.uri)) continue;
+        let ids = wanted.get(parsed.type);
+        if (!ids) wanted.set(parsed.type, (ids = new Map()));
+        ids.set(parsed.id, [...(ids.get(parsed.id) ?? []), { index, path: link.path }]);
       }
-      if (parsed.repoId !== undefined && parsed.repoId !== scope.repoId) {
-        (errors[link.path] ??= []).push("Must refer to a record in the same repository");
-        continue;
-      }
-      let ids = wanted.get(parsed.type);
-      if (!ids) wanted.set(parsed.type, (ids = new Map()));
-      ids.set(parsed.id, [...(ids.get(parsed.id) ?? []), link.path]);
     }
-  }
+  });
   for (const [target, ids] of wanted) {
     const filter: Record<string, unknown> = { id: { $in: [...ids.keys()] } };
     if (deps.registry.scopeOf(target) === "repository") filter.repo_id = scope.repoId;
-    const present = new Set((await deps.store.collection(target).find(filter, { projection: { id: 1 } }).toArray()).map((doc) => doc.id));
-    for (const [id, paths] of ids) {
-      if (present.has(id)) continue;
-      for (const path of paths) (errors[path] ??= []).push(`Reference to ${deps.registry.uriFor(target, id, scope.repoId)} does not exist`);
+    const found = new Set((await deps.store.collection(target).find(filter, { projection: { id: 1 } }).toArray()).map((doc) => doc.id));
+    for (const [id, askers] of ids) {
+      if (found.has(id)) continue;
+      for (const { index, path } of askers) ((errors[index] as Record<string, string[]>)[path] ??= []).push(`Reference to ${deps.registry.uriFor(target, id, scope.repoId)} does not exist`);
     }
   }
   return errors;

@@ -49,19 +49,39 @@ function fillGenerated(type: RecordType, doc: JsonObject, existing: JsonObject |
   return filled;
 }
 
-/** `existing`: the stored record an update replaces. */
-export async function prepareRecord(deps: OperationDeps, type: RecordType, scope: Scope, raw: unknown, existing?: JsonObject): Promise<PreparedRecord> {
+/** A record checked against its schema alone: its stored fields, or its problems. */
+export type CheckedRecord = { ok: true; prepared: PreparedRecord } | { ok: false; errors: Record<string, string[]>; fields?: JsonObject };
+
+/**
+ * Schema checks only (no store access): safe keys, validation, generated fields. On failure the
+ * input's fields come back too when it is an object, so its links can still be checked and
+ * every problem reported at once. Call `deps.enumerations.ready()` first.
+ */
+export function checkRecord(deps: OperationDeps, type: RecordType, raw: unknown, existing?: JsonObject): CheckedRecord {
   assertSafeKeys(raw);
   const input = withoutNulls(raw);
-  // Enumerated fields are checked against the enumerations' values as they are now.
-  await deps.enumerations.ready();
   const result = deps.validator.validate(type.name, input);
   const isObject = input !== null && typeof input === "object" && !Array.isArray(input);
-  // Every problem in one answer: schema errors and link errors together.
-  const errors: Record<string, string[]> = result.ok ? {} : { ...result.errors };
-  if (result.ok || isObject) merge(errors, await linkProblems(deps, type.name, scope, result.ok ? result.doc : (input as JsonObject)));
-  if (!result.ok || Object.keys(errors).length > 0) throw new ApiError(400, errors);
+  if (!result.ok) return { ok: false, errors: { ...result.errors }, ...(isObject && { fields: input as JsonObject }) };
   const submitted = isObject ? deps.validator.stripReadOnly(type.name, input as JsonObject) : {};
   const fields = fillGenerated(type, result.doc, existing);
-  return { fields, stale: canonical(submitted) !== canonical(fields) };
+  return { ok: true, prepared: { fields, stale: canonical(submitted) !== canonical(fields) } };
+}
+
+/** Every problem of a checked record in one 400: its schema errors and its links' (`links`). */
+export function problemsOf(checked: CheckedRecord, links: Record<string, string[]>): Record<string, string[]> {
+  const errors: Record<string, string[]> = checked.ok ? {} : { ...checked.errors };
+  merge(errors, links);
+  return errors;
+}
+
+/** `existing`: the stored record an update replaces. */
+export async function prepareRecord(deps: OperationDeps, type: RecordType, scope: Scope, raw: unknown, existing?: JsonObject): Promise<PreparedRecord> {
+  // Enumerated fields are checked against the enumerations' values as they are now.
+  await deps.enumerations.ready();
+  const checked = checkRecord(deps, type, raw, existing);
+  const linked = checked.ok ? checked.prepared.fields : checked.fields;
+  const errors = problemsOf(checked, linked === undefined ? {} : await linkProblems(deps, type.name, scope, linked));
+  if (!checked.ok || Object.keys(errors).length > 0) throw new ApiError(400, errors);
+  return checked.prepared;
 }

@@ -5,7 +5,7 @@ import { TREE_PARENT_FIELD } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import type { OperationDeps } from "../operations/deps.js";
 import type { Scope } from "../operations/types.js";
-import { closeGap, moveNode, placeNew, requestedPosition, treeKeys, type Placement, type TreeChange } from "./placement.js";
+import { closeGap, moveNode, NewNodePlacement, requestedPosition, treeKeys, type Placement, type TreeChange } from "./placement.js";
 import { nodeLinks, type NodeLinks, type TreeNodeType } from "./tree-links.js";
 
 /** Audit values of a write. */
@@ -18,13 +18,19 @@ function placed(type: TreeNodeType, doc: StoredRecord, placement: Placement): St
   return { ...doc, [TREE_PARENT_FIELD]: placement.holder, [type.tree.position]: placement.position };
 }
 
-/** Inserts a new node. Returns the position it got (differs from the asked one when clamped). */
-export async function insertNode(deps: OperationDeps, type: TreeNodeType, scope: Scope, stamp: WriteStamp, doc: StoredRecord): Promise<number> {
-  return deps.store.serialized(treeKeys(nodeLinks(type, doc).rootUri), async (session) => {
-    const change: TreeChange = { session, ...stamp };
-    const placement = await placeNew(deps, type, scope, change, doc);
-    await deps.store.collection(type.name).insertOne(placed(type, doc, placement), { session });
-    return placement.position;
+/**
+ * Inserts new nodes, in order (a node may sit under one inserted before it), in one transaction
+ * over every tree they join. Each document gets its place written into it.
+ */
+export async function insertNodes(deps: OperationDeps, type: TreeNodeType, scope: Scope, stamp: WriteStamp, docs: StoredRecord[]): Promise<void> {
+  const roots = docs.map((doc) => nodeLinks(type, doc).rootUri);
+  await deps.store.serialized(treeKeys(...roots), async (session) => {
+    // A retried transaction starts again from the stored state: place fresh copies each time.
+    const attempt = docs.map((doc) => ({ ...doc }));
+    const placement = new NewNodePlacement(deps, type, scope, { session, ...stamp });
+    for (const doc of attempt) await placement.place(doc);
+    await deps.store.collection(type.name).insertMany(attempt, { session });
+    attempt.forEach((doc, i) => Object.assign(docs[i] as StoredRecord, doc));
   });
 }
 

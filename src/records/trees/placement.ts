@@ -46,12 +46,22 @@ async function shift(deps: OperationDeps, type: TreeNodeType, scope: Scope, chan
   );
 }
 
+/** A node by uri, from the store inside the transaction (or from a batch not yet stored). */
+type NodeLookup = (uri: string) => Promise<StoredRecord | null>;
+
+function storedNode(deps: OperationDeps, type: TreeNodeType, scope: Scope, change: TreeChange): NodeLookup {
+  return async (uri) => {
+    const parsed = deps.registry.parseUri(uri);
+    if (parsed?.type !== type.name) return null;
+    return deps.store.collection(type.name).findOne({ ...scopeFilter(type, scope), id: parsed.id }, { session: change.session });
+  };
+}
+
 /** The parent a node is placed under: it must exist now (inside the transaction) and be in the same tree. */
-async function checkParent(deps: OperationDeps, type: TreeNodeType, scope: Scope, change: TreeChange, links: NodeLinks): Promise<void> {
+async function checkParent(deps: OperationDeps, type: TreeNodeType, links: NodeLinks, lookup: NodeLookup): Promise<void> {
   if (links.parentUri === undefined) return;
   const path = linkPath(type, type.tree.parent).path;
-  const parsed = deps.registry.parseUri(links.parentUri);
-  const parent = parsed && (await deps.store.collection(type.name).findOne({ ...scopeFilter(type, scope), id: parsed.id }, { session: change.session }));
+  const parent = await lookup(links.parentUri);
   if (!parent) throw badRequest({ [path]: [`Reference to ${links.parentUri} does not exist`] });
   const parentRoot = nodeLinks(type, parent).rootUri;
   if (parentRoot !== links.rootUri) {
@@ -84,15 +94,49 @@ export function requestedPosition(type: TreeNodeType, record: JsonObject | Store
   return typeof value === "number" ? value : undefined;
 }
 
-/** Makes room for a new node and says where it goes. */
-export async function placeNew(deps: OperationDeps, type: TreeNodeType, scope: Scope, change: TreeChange, record: JsonObject | StoredRecord): Promise<Placement> {
-  const links = nodeLinks(type, record);
-  await checkParent(deps, type, scope, change, links);
-  const holder = holderOf(links);
-  const count = await childCount(deps, type, scope, holder, change.session);
-  const position = clamp(requestedPosition(type, record), count);
-  if (position < count) await shift(deps, type, scope, change, holder, position, 1);
-  return { holder, position };
+/**
+ * Places new nodes one after another, within one transaction: each goes where its position
+ * asks (or last) among the stored siblings and those placed before it, which may be its
+ * parent. Placement is written into each node (its storage field and position); the caller
+ * inserts them all once placed.
+ */
+export class NewNodePlacement {
+  /** Children per holder: stored plus placed so far. */
+  private readonly counts = new Map<string, number>();
+  private readonly placedIn = new Map<string, StoredRecord[]>();
+  private readonly placedByUri = new Map<string, StoredRecord>();
+  private readonly lookup: NodeLookup;
+
+  constructor(
+    private readonly deps: OperationDeps,
+    private readonly type: TreeNodeType,
+    private readonly scope: Scope,
+    private readonly change: TreeChange,
+  ) {
+    const stored = storedNode(deps, type, scope, change);
+    this.lookup = async (uri) => this.placedByUri.get(uri) ?? stored(uri);
+  }
+
+  async place(node: StoredRecord): Promise<Placement> {
+    const { deps, type, scope, change } = this;
+    const links = nodeLinks(type, node);
+    await checkParent(deps, type, links, this.lookup);
+    const holder = holderOf(links);
+    const count = this.counts.get(holder) ?? (await childCount(deps, type, scope, holder, change.session));
+    const position = clamp(requestedPosition(type, node), count);
+    if (position < count) {
+      await shift(deps, type, scope, change, holder, position, 1);
+      for (const sibling of this.placedIn.get(holder) ?? []) {
+        if ((sibling[type.tree.position] as number) >= position) sibling[type.tree.position] = (sibling[type.tree.position] as number) + 1;
+      }
+    }
+    node[TREE_PARENT_FIELD] = holder;
+    node[type.tree.position] = position;
+    this.counts.set(holder, count + 1);
+    this.placedIn.set(holder, [...(this.placedIn.get(holder) ?? []), node]);
+    this.placedByUri.set(deps.registry.uriFor(type.name, node.id, node.repo_id), node);
+    return { holder, position };
+  }
 }
 
 /**
@@ -108,7 +152,7 @@ export async function moveNode(deps: OperationDeps, type: TreeNodeType, scope: S
   const to = holderOf(target);
   if (to === from && (requested === undefined || requested === fromPosition)) return { holder: from, position: fromPosition };
   const nodeUri = deps.registry.uriFor(type.name, node.id, node.repo_id);
-  await checkParent(deps, type, scope, change, target);
+  await checkParent(deps, type, target, storedNode(deps, type, scope, change));
   if (target.parentUri !== undefined) await refuseCycle(deps, type, scope, change, nodeUri, target.parentUri);
 
   const fromCount = await childCount(deps, type, scope, from, change.session);

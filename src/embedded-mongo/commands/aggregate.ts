@@ -71,6 +71,66 @@ function leadingSource(access: CollectionAccess, pipeline: Document[]): { docs: 
   return { docs, rest: pipeline.slice(i) };
 }
 
+/** `$addFields`/`$set` whose values are all literals (no expressions, no dotted or $ keys): the fields to add, else undefined. */
+function literalFields(stage: Document): Document | undefined {
+  const fields = (stage.$addFields ?? stage.$set) as Document | undefined;
+  if (fields === undefined || Object.keys(stage).length !== 1 || typeof fields !== "object" || fields === null) return undefined;
+  for (const [key, value] of Object.entries(fields)) {
+    if (key.startsWith("$") || key.includes(".")) return undefined;
+    const literal = value === null || typeof value === "number" || typeof value === "boolean" || (typeof value === "string" && !value.startsWith("$"));
+    if (!literal) return undefined;
+  }
+  return fields;
+}
+
+/**
+ * Leading stages simple enough to run without mingo, as the documents pass: literal
+ * `$addFields`/`$set` (a shallow copy with the fields; stored documents stay untouched), and
+ * `$unionWith` whose sub-pipeline is an index-served $match (+ $sort/$skip/$limit) followed by
+ * literal fields only. resolve[]'s one-query-per-level pipeline is all of this; mingo's
+ * per-stage compiling and copying would cost it several times more. Returns the documents so
+ * far and the stages left for mingo.
+ */
+function directStages(access: (name: string) => CollectionAccess, source: Document[], stages: Document[]): { docs: Document[]; rest: Document[] } {
+  let docs = source;
+  let i = 0;
+  for (; i < stages.length; i++) {
+    const stage = stages[i] as Document;
+    const fields = literalFields(stage);
+    if (fields !== undefined) {
+      docs = docs.map((doc) => ({ ...doc, ...fields }));
+      continue;
+    }
+    const union = stage.$unionWith as Document | undefined;
+    if (!union || typeof union.coll !== "string" || !Array.isArray(union.pipeline) || !(union.pipeline[0] && "$match" in union.pipeline[0])) break;
+    const { docs: matched, rest } = leadingSource(access(union.coll), union.pipeline as Document[]);
+    const later = (rest as Document[]).map(literalFields);
+    if (later.some((fields) => fields === undefined)) break;
+    docs = docs.concat(matched.map((doc) => Object.assign({}, doc, ...later)));
+  }
+  return { docs, rest: stages.slice(i) };
+}
+
+/**
+ * Top-level `$unionWith` stages whose sub-pipeline starts with a $match get that match (and a
+ * following $sort/$skip/$limit) from the planner, like the main pipeline's, instead of
+ * handing mingo the whole collection: a union of a few records by id costs a few index
+ * lookups, not a scan. The stage then names a stand-in collection holding the matched documents.
+ */
+function indexedUnions(access: (name: string) => CollectionAccess, stages: Document[]): { stages: Document[]; sources: Map<string, Document[]> } {
+  const sources = new Map<string, Document[]>();
+  const rewritten = stages.map((stage) => {
+    const union = stage.$unionWith as Document | undefined;
+    if (!union || typeof union.coll !== "string" || !Array.isArray(union.pipeline) || !(union.pipeline[0] && "$match" in union.pipeline[0])) return stage;
+    const { docs, rest } = leadingSource(access(union.coll), union.pipeline as Document[]);
+    // A name no client collection can have (NUL is not allowed in collection names).
+    const name = `\u0000union${sources.size}`;
+    sources.set(name, docs);
+    return { $unionWith: { coll: name, pipeline: rest } };
+  });
+  return { stages: rewritten, sources };
+}
+
 export const aggregate: CommandHandler = (ctx) => {
   const target = ctx.command.aggregate;
   const pipeline = preparePipeline(documentArray(ctx.command, "pipeline"));
@@ -100,9 +160,11 @@ export const aggregate: CommandHandler = (ctx) => {
   }
   let results: Document[];
   try {
+    ({ docs: source, rest } = directStages((name) => ctx.access(name), source, rest));
+    const { stages, sources } = indexedUnions((name) => ctx.access(name), rest);
     // mingo may modify the documents it is given; stored documents must stay immutable.
-    const aggregator = new Aggregator(rest, { collectionResolver: (name: string) => ctx.access(name).all().map(cloneValue) });
-    results = rest.length === 0 ? source : (aggregator.run(source.map(cloneValue)) as Document[]);
+    const resolve = (name: string) => (sources.get(name) ?? ctx.access(name).all()).map(cloneValue);
+    results = stages.length === 0 ? source : (new Aggregator(stages, { collectionResolver: resolve }).run(source.map(cloneValue)) as Document[]);
   } catch (error) {
     if (error instanceof CommandError) throw error;
     throw badValue(error instanceof Error ? error.message : String(error));

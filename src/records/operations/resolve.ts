@@ -1,10 +1,11 @@
 // resolve[] (contract §6): next to each matching `ref`, at any depth, `_resolved` holds the
 // target record exactly as its own GET returns it. `a::b` resolves `a`, then `b` inside the
-// records resolved for `a`. One query per target type per level, never one per ref; at most
+// records resolved for `a`. One store query per level (one per target type at most), never one per ref; at most
 // `resolveMaxRefs` refs per response, past which the rest carry no `_resolved` and the
 // response says `_resolve_truncated: true`. A broken ref simply has no `_resolved`.
 import type { JsonObject, JsonValue } from "../../registry/index.js";
 import type { OperationDeps } from "./deps.js";
+import type { StoredRecord } from "../../storage/record-store.js";
 import { shapeRecord } from "./shape.js";
 
 interface ResolveTree {
@@ -48,6 +49,36 @@ function collectSites(value: JsonValue, tree: ResolveTree, sites: RefSite[]): vo
   }
 }
 
+interface TargetGroup {
+  type: string;
+  repoId?: number;
+  ids: Set<number>;
+}
+
+/** Tags each document of a union with the group it answers (removed before shaping). */
+const GROUP_TAG = "_resolve_group";
+
+/**
+ * The stored records of every group in one store query: a find for one group, else one
+ * aggregate whose $unionWith stages reach the other groups' collections (each group's $match
+ * served by its id index). One round trip per level, whatever the number of target types.
+ */
+async function fetchGroups(deps: OperationDeps, groups: readonly TargetGroup[]): Promise<Array<{ group: TargetGroup; doc: StoredRecord }>> {
+  const filterOf = (group: TargetGroup): Record<string, unknown> => ({ id: { $in: [...group.ids] }, ...(group.repoId !== undefined && { repo_id: group.repoId }) });
+  const [first, ...others] = groups;
+  if (first === undefined) return [];
+  if (others.length === 0) return (await deps.store.collection(first.type).find(filterOf(first)).toArray()).map((doc) => ({ group: first, doc }));
+  const pipeline = [
+    { $match: filterOf(first) },
+    { $addFields: { [GROUP_TAG]: 0 } },
+    ...others.map((group, i) => ({
+      $unionWith: { coll: deps.registry.get(group.type).collection, pipeline: [{ $match: filterOf(group) }, { $addFields: { [GROUP_TAG]: i + 1 } }] },
+    })),
+  ];
+  const docs = await deps.store.collection(first.type).aggregate<StoredRecord>(pipeline).toArray();
+  return docs.map(({ [GROUP_TAG]: tag, ...doc }) => ({ group: groups[tag as number] as TargetGroup, doc: doc as StoredRecord }));
+}
+
 /** Resolves refs in `records` (modified in place). Returns whether the bound cut resolution short. */
 export async function resolveRefs(deps: OperationDeps, records: JsonObject[], keys: readonly string[]): Promise<boolean> {
   if (keys.length === 0 || records.length === 0) return false;
@@ -61,9 +92,10 @@ export async function resolveRefs(deps: OperationDeps, records: JsonObject[], ke
       truncated = true;
       sites.length = budget;
     }
+    if (sites.length === 0) break;
     budget -= sites.length;
-    // One query per target type (and repository) for the whole level.
-    const groups = new Map<string, { type: string; repoId?: number; ids: Set<number> }>();
+    // One query for the whole level, grouped by target type (and repository).
+    const groups = new Map<string, TargetGroup>();
     for (const site of sites) {
       const parsed = deps.registry.parseUri(site.uri);
       if (!parsed) continue;
@@ -73,26 +105,25 @@ export async function resolveRefs(deps: OperationDeps, records: JsonObject[], ke
       group.ids.add(parsed.id);
     }
     const byUri = new Map<string, JsonObject>();
-    for (const group of groups.values()) {
-      const type = deps.registry.get(group.type);
-      const filter: Record<string, unknown> = { id: { $in: [...group.ids] } };
-      if (group.repoId !== undefined) filter.repo_id = group.repoId;
-      for (const stored of await deps.store.collection(type.name).find(filter).toArray()) {
-        const shaped = shapeRecord(deps.registry, type, stored);
-        byUri.set(shaped.uri as string, shaped);
-      }
+    for (const { group, doc } of await fetchGroups(deps, [...groups.values()])) {
+      const shaped = shapeRecord(deps.registry, deps.registry.get(group.type), doc);
+      byUri.set(shaped.uri as string, shaped);
     }
     const nextLevel: Array<{ value: JsonValue; tree: ResolveTree }> = [];
     for (const site of sites) {
       const target = byUri.get(site.uri);
       if (!target) continue;
-      // Each site gets its own copy: deeper resolution must not leak between sites.
+      if (Object.keys(site.next).length === 0) {
+        // Nothing deeper to resolve: sites may share one copy.
+        site.holder._resolved = target;
+        continue;
+      }
+      // Deeper resolution writes into the copy: each site gets its own.
       const copy = structuredClone(target) as JsonObject;
       site.holder._resolved = copy;
-      if (Object.keys(site.next).length > 0) nextLevel.push({ value: copy, tree: site.next });
+      nextLevel.push({ value: copy, tree: site.next });
     }
-    level = budget > 0 ? nextLevel : [];
-    if (budget <= 0 && nextLevel.length > 0) truncated = true;
+    level = nextLevel;
   }
   return truncated;
 }

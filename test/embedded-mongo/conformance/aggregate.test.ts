@@ -53,6 +53,25 @@ describe("basic stages", () => {
     expect(docs).toEqual([{ _id: 4, item: "xyz", qty: 20, total: 100, big: true, nTags: 0 }]);
   });
 
+  it("$unionWith a sub-pipeline led by $match (with $sort/$limit and later stages) adds exactly the matched documents", async () => {
+    const other = t.db.collection<Loose>(next());
+    await other.insertMany([{ _id: 10, item: "abc", qty: 1 }, { _id: 11, item: "abc", qty: 7 }, { _id: 12, item: "def", qty: 3 }, { _id: 13, item: "abc", qty: 4 }]);
+    await other.createIndex({ item: 1 });
+    const docs = await run([
+      { $match: { _id: { $in: [1, 2] } } },
+      { $addFields: { from: "sales" } },
+      { $unionWith: { coll: other.collectionName, pipeline: [{ $match: { item: "abc" } }, { $sort: { qty: -1 } }, { $limit: 2 }, { $addFields: { from: "other" } }] } },
+    ]);
+    expect(docs.map((d) => [d._id, d.from])).toEqual([[1, "sales"], [2, "sales"], [11, "other"], [13, "other"]]);
+    // Stages after the union see every document; a field path is not a literal.
+    const sortedBack = await run([
+      { $match: { _id: 1 } },
+      { $unionWith: { coll: other.collectionName, pipeline: [{ $match: { _id: { $in: [10, 12] } } }, { $set: { copy: "$item" } }] } },
+      { $sort: { _id: -1 } },
+    ]);
+    expect(sortedBack.map((d) => [d._id, d.copy])).toEqual([[12, "def"], [10, "abc"], [1, undefined]]);
+  });
+
   it("$count counts; on an empty input it emits no document", async () => {
     expect(await run([{ $match: { store: "n" } }, { $count: "n" }])).toEqual([{ n: 3 }]);
     expect(await run([{ $match: { store: "zzz" } }, { $count: "n" }])).toEqual([]);

@@ -211,9 +211,11 @@ describe("nested a::b: one find per target type per level", () => {
 
   const nestedQuery = "?resolve[]=linked_agents&resolve[]=subjects&resolve[]=top_container::container_profile";
 
-  it("linked_agents + subjects + top_container::container_profile: five target types, five finds", async () => {
+  it("linked_agents + subjects + top_container::container_profile: five target types, each looked up once, one round trip per level", async () => {
     const record = await get(`${accession}${nestedQuery}`);
     expect(recordFinds()).toEqual({ accessions: 1, agent_people: 1, agent_corporate_entities: 1, subjects: 1, top_containers: 1, container_profiles: 1 });
+    // The accession, then one query for the four types of the first level, one for the second.
+    expect(commands.roundTrips()).toBe(3);
     // Each query asks for the distinct targets of its level, once each.
     expect(idsAskedFor(onlyFind("agent_people"))).toEqual(sorted(people.map(idOf)));
     expect(idsAskedFor(onlyFind("agent_corporate_entities"))).toEqual([idOf(society)]);

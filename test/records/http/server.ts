@@ -62,14 +62,36 @@ export class CommandLog {
     this.started.length = 0;
   }
 
-  /** The `find` commands sent since the last clear, optionally only those on one collection. */
+  /**
+   * The collection lookups sent since the last clear, optionally only those on one collection,
+   * each as `{find: <collection>, filter}`: a `find` command is one; an `aggregate` whose
+   * leading $match and $unionWith stages reach several collections (resolve[]'s one query per
+   * level) is one per collection it matches in; a counting aggregate (countDocuments) is none.
+   */
   finds(collection?: string): Array<Record<string, unknown>> {
-    return this.started
-      .filter((event) => event.commandName === "find" && (collection === undefined || event.command.find === collection))
-      .map((event) => event.command as Record<string, unknown>);
+    const lookups = this.started.flatMap((event): Array<Record<string, unknown>> => {
+      const command = event.command as Record<string, unknown>;
+      if (event.commandName === "find") return [command];
+      if (event.commandName !== "aggregate") return [];
+      const stages = command.pipeline as Array<Record<string, Record<string, unknown>>>;
+      // countDocuments ($match + $group) counts, it does not fetch records.
+      if (stages.some((stage) => stage.$group)) return [];
+      const lead = stages[0]?.$match;
+      const unions = stages.flatMap((stage) => (stage.$unionWith ? [stage.$unionWith] : []));
+      return [
+        ...(lead ? [{ find: command.aggregate, filter: lead }] : []),
+        ...unions.map((union) => ({ find: union.coll, filter: (union.pipeline as Array<Record<string, unknown>>)[0]?.$match })),
+      ];
+    });
+    return lookups.filter((lookup) => collection === undefined || lookup.find === collection);
   }
 
-  /** How many `find` commands each collection received since the last clear. */
+  /** Store round trips (find and aggregate commands) since the last clear, leaving out the session store's. */
+  roundTrips(): number {
+    return this.started.filter((event) => (event.commandName === "find" || event.commandName === "aggregate") && (event.command as Record<string, unknown>)[event.commandName] !== "sessions").length;
+  }
+
+  /** How many lookups (see finds) each collection received since the last clear. */
   findsByCollection(): Record<string, number> {
     const counts: Record<string, number> = {};
     for (const command of this.finds()) counts[String(command.find)] = (counts[String(command.find)] ?? 0) + 1;

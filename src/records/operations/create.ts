@@ -10,7 +10,7 @@ import { isTreeNodeType } from "../trees/tree-links.js";
 import type { OperationDeps } from "./deps.js";
 import { linkProblemsOfMany } from "./links.js";
 import { recordType, requireRepository } from "./locate.js";
-import { checkRecord, problemsOf } from "./prepare.js";
+import { checkRecord, problemsOf, type PreparedRecord } from "./prepare.js";
 import type { Actor, Scope, WriteResult } from "./types.js";
 import { asDuplicateIdentifier } from "./write-errors.js";
 
@@ -45,12 +45,12 @@ function storedRecord(type: RecordType, scope: Scope, id: number, fields: JsonOb
 }
 
 /**
- * Creates the records in order, all or none checked: the first record with a problem stops the
- * batch before anything is written (BatchRecordError). A link to a record of the batch given an
- * id beforehand, or to one of `present`, counts as existing.
+ * The batch's records as they would be stored, or BatchRecordError (ApiError for a batch of
+ * one) for the first with a problem. Reads the store (links), writes nothing: importers check a
+ * whole file this way before writing any of it. A link to a record of the batch given an id
+ * beforehand, or to one of `present`, counts as existing.
  */
-export async function createRecords(deps: OperationDeps, typeName: string, scope: Scope, items: readonly NewRecord[], actor: Actor, present: ReadonlySet<string> = new Set()): Promise<WriteResult[]> {
-  const type = recordType(deps, typeName, scope);
+export async function checkRecords(deps: OperationDeps, type: RecordType, scope: Scope, items: readonly NewRecord[], present: ReadonlySet<string> = new Set()): Promise<PreparedRecord[]> {
   await requireRepository(deps, type, scope);
   // Enumerated fields are checked against the enumerations' values as they are now.
   await deps.enumerations.ready();
@@ -58,11 +58,17 @@ export async function createRecords(deps: OperationDeps, typeName: string, scope
   const batch = new Set(present);
   for (const item of items) if (item.id !== undefined) batch.add(deps.registry.uriFor(type.name, item.id, scope.repoId));
   const links = await linkProblemsOfMany(deps, type.name, scope, checked.map((one) => (one.ok ? one.prepared.fields : (one.fields ?? {}))), batch);
-  const prepared = checked.map((one, index) => {
+  return checked.map((one, index) => {
     const errors = problemsOf(one, links[index] ?? {});
     if (!one.ok || Object.keys(errors).length > 0) throw items.length === 1 ? new ApiError(400, errors) : new BatchRecordError(index, errors);
     return one.prepared;
   });
+}
+
+/** Creates the records in order, all checked before any is written (see checkRecords). */
+export async function createRecords(deps: OperationDeps, typeName: string, scope: Scope, items: readonly NewRecord[], actor: Actor, present: ReadonlySet<string> = new Set()): Promise<WriteResult[]> {
+  const type = recordType(deps, typeName, scope);
+  const prepared = await checkRecords(deps, type, scope, items, present);
 
   // Ids are allocated outside any transaction: a counter written inside one would make every
   // concurrent create of the type conflict.

@@ -4,10 +4,11 @@
 import type { JsonObject } from "../../registry/index.js";
 import { TreeMoves } from "../trees/tree-moves.js";
 import { TreeViews } from "../trees/tree-views.js";
-import { createRecord, createRecords, type NewRecord } from "./create.js";
+import { checkRecords, createRecord, createRecords, type NewRecord } from "./create.js";
 import { deleteRecord } from "./delete.js";
 import type { OperationDeps } from "./deps.js";
 import { listRecords } from "./list.js";
+import { recordType } from "./locate.js";
 import { readRecord } from "./read.js";
 import { shapeRecord } from "./shape.js";
 import type { Actor, DeleteResult, ListQuery, ListResult, ReadOptions, Scope, WriteResult } from "./types.js";
@@ -35,6 +36,11 @@ export class RecordOperations {
   /** Several records of one type, checked as a whole before any is written (see createRecords). */
   createMany(type: string, scope: Scope, items: readonly NewRecord[], actor: Actor, present?: ReadonlySet<string>): Promise<WriteResult[]> {
     return createRecords(this.deps, type, scope, items, actor, present);
+  }
+
+  /** What createMany would store, or its BatchRecordError; writes nothing. */
+  async checkMany(type: string, scope: Scope, items: readonly NewRecord[], present?: ReadonlySet<string>): Promise<void> {
+    await checkRecords(this.deps, recordType(this.deps, type, scope), scope, items, present);
   }
 
   read(type: string, scope: Scope, id: number, options?: ReadOptions): Promise<JsonObject> {

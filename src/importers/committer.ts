@@ -1,0 +1,212 @@
+// Writes one file's pending records through the record operations, all or nothing. Two passes
+// over the stream: the first checks everything (schema, links, enumerations, what already
+// exists) and writes nothing; only a clean file gets the second, which writes in batches of
+// one type (createMany: one id-counter write, one insert, trees placed in one transaction).
+// Should a write still fail (a store error, a concurrent duplicate), what the file created so
+// far is deleted again. Memory stays flat: each pass streams, keeping only keys and uris.
+import type { JsonObject, JsonValue } from "../registry/index.js";
+import { linksAt } from "../records/operations/links.js";
+import { BatchRecordError, type Actor, type NewRecord, type RecordOperations } from "../records/operations/index.js";
+import { ApiError } from "../errors/api-error.js";
+import { isTreeNodeType, nodeLinks } from "../records/trees/tree-links.js";
+import {
+  ImportError,
+  type FormatParser,
+  type ImportInput,
+  type ImportMessage,
+  type ImportSummary,
+  type PendingRecord,
+  type SourceLocation,
+} from "./pending.js";
+
+export interface ImportOptions {
+  repoId: number;
+  actor: Actor;
+  /** Check and report, writing nothing. */
+  dryRun?: boolean;
+  /** Records per write batch (default 500). */
+  batchSize?: number;
+  /** Called as records are checked and written (pass 1 then 2), for progress bars. */
+  onProgress?(progress: { pass: "check" | "write"; records: number }): void;
+}
+
+/** The file was imported before (a `skip-file` match): nothing is written. */
+class AlreadyImported extends Error {
+  constructor(readonly uri: string) {
+    super(`already imported as ${uri}`);
+  }
+}
+
+/** Pass 1 stands in for ids it cannot allocate with ids no record will have for ages. */
+const PROVISIONAL_ID_BASE = 2 ** 50;
+
+function locate(file: string, source: SourceLocation, message: string): ImportMessage {
+  return { message, file, ...source };
+}
+
+/** The string at a slash path (`parent/ref`, `linked_agents/0/ref`) replaced. */
+function replaceAt(record: JsonObject, path: string, value: string): void {
+  const parts = path.split("/");
+  let holder: JsonValue | undefined = record;
+  for (const part of parts.slice(0, -1)) holder = Array.isArray(holder) ? holder[Number(part)] : (holder as JsonObject | undefined)?.[part];
+  const last = parts.at(-1) as string;
+  if (Array.isArray(holder)) holder[Number(last)] = value;
+  else if (holder && typeof holder === "object") (holder as Record<string, JsonValue>)[last] = value;
+}
+
+interface Batch {
+  type: string;
+  records: PendingRecord[];
+}
+
+class FilePass {
+  /** Pending key -> the uri it stands for (real, existing, or provisional in the check pass). */
+  readonly uris = new Map<string, string>();
+  readonly created: Record<string, number> = {};
+  readonly reused: Record<string, number> = {};
+  /** What this pass wrote, in order (for undoing it). */
+  readonly written: Array<{ type: string; ids: number[] }> = [];
+  readonly principal: string[] = [];
+  private provisional = PROVISIONAL_ID_BASE;
+  private seen = 0;
+
+  constructor(
+    private readonly ops: RecordOperations,
+    private readonly options: ImportOptions,
+    private readonly writing: boolean,
+  ) {}
+
+  private scopeOf(type: string): { repoId?: number } {
+    return this.ops.deps.registry.scopeOf(type) === "repository" ? { repoId: this.options.repoId } : {};
+  }
+
+  /** An existing record a pending one matches, as a uri. */
+  private async existing(pending: PendingRecord): Promise<string | undefined> {
+    if (pending.match === undefined) return undefined;
+    const scope = this.scopeOf(pending.type);
+    const filter: Record<string, unknown> = { ...pending.match, ...(scope.repoId !== undefined && { repo_id: scope.repoId }) };
+    const [found] = await this.ops.deps.store.collection(pending.type).find(filter, { projection: { id: 1, repo_id: 1 } }).limit(1).toArray();
+    return found === undefined ? undefined : this.ops.deps.registry.uriFor(pending.type, found.id, found.repo_id);
+  }
+
+  /** The record with its links to pending records pointed at their uris. */
+  private resolved(pending: PendingRecord): JsonObject {
+    const record = structuredClone(pending.record) as JsonObject;
+    for (const refPath of this.ops.deps.registry.refPaths(pending.type)) {
+      for (const link of linksAt(record, refPath)) {
+        const uri = this.uris.get(link.uri);
+        if (uri !== undefined) replaceAt(record, link.path, uri);
+        else if (this.ops.deps.registry.parseUri(link.uri) === undefined) {
+          throw new ImportError(`${link.path} links to ${link.uri}, which is neither a record nor defined earlier in the file`, pending.source);
+        }
+      }
+    }
+    return record;
+  }
+
+  async flush(batch: Batch): Promise<void> {
+    const { type } = batch;
+    const fresh: PendingRecord[] = [];
+    for (const pending of batch.records) {
+      if (this.uris.has(pending.key)) throw new ImportError(`the key ${pending.key} is used twice`, pending.source);
+      const match = await this.existing(pending);
+      if (match !== undefined && pending.onMatch === "skip-file") throw new AlreadyImported(match);
+      if (match !== undefined) {
+        this.uris.set(pending.key, match);
+        this.reused[type] = (this.reused[type] ?? 0) + 1;
+        continue;
+      }
+      fresh.push(pending);
+    }
+    if (fresh.length === 0) return;
+    const scope = this.scopeOf(type);
+    const first = this.writing ? await this.ops.deps.store.nextIds(type, fresh.length) : this.provisional;
+    if (!this.writing) this.provisional += fresh.length;
+    // Keys first, so records of the batch may link to each other.
+    fresh.forEach((pending, i) => this.uris.set(pending.key, this.ops.deps.registry.uriFor(type, first + i, scope.repoId)));
+    const items: NewRecord[] = fresh.map((pending, i) => ({ id: first + i, input: this.resolved(pending) }));
+    // In the check pass, records of earlier batches exist only as provisional uris.
+    const present = this.writing ? new Set<string>() : new Set(this.uris.values());
+    try {
+      if (this.writing) {
+        // Noted before the write: a batch that fails half-way is undone with the rest.
+        this.written.push({ type, ids: items.map((item) => item.id as number) });
+        await this.ops.createMany(type, scope, items, this.options.actor, present);
+      } else {
+        await this.ops.checkMany(type, scope, items, present);
+      }
+    } catch (error) {
+      if (error instanceof BatchRecordError) throw this.recordError(fresh[error.index], error);
+      if (error instanceof ApiError && fresh.length === 1) throw this.recordError(fresh[0], error);
+      throw error;
+    }
+    this.created[type] = (this.created[type] ?? 0) + fresh.length;
+    // The nodes of trees are only counted; the rest (resources, agents, ...) are listed.
+    if (this.ops.deps.registry.get(type).tree === null) for (const pending of fresh) this.principal.push(this.uris.get(pending.key) as string);
+    this.seen += batch.records.length;
+    this.options.onProgress?.({ pass: this.writing ? "write" : "check", records: this.seen });
+  }
+
+  private recordError(pending: PendingRecord | undefined, error: ApiError): ImportError {
+    const detail = typeof error.detail === "string" ? error.detail : Object.entries(error.detail).map(([path, messages]) => `${path}: ${messages.join("; ")}`).join(", ");
+    return new ImportError(`${pending?.type ?? "record"} ${pending?.key ?? ""} is invalid: ${detail}`, pending?.source ?? {});
+  }
+
+  /** Deletes what this pass wrote, last first. Tree nodes added to trees the file did not create go one by one, so their trees close the gaps. */
+  async undo(): Promise<void> {
+    const createdUris = new Set(this.uris.values());
+    for (const { type, ids } of [...this.written].reverse()) {
+      const recordType = this.ops.deps.registry.get(type);
+      const scope = this.scopeOf(type);
+      const collection = this.ops.deps.store.collection(type);
+      const filter = { id: { $in: ids }, ...(scope.repoId !== undefined && { repo_id: scope.repoId }) };
+      if (isTreeNodeType(recordType)) {
+        const docs = await collection.find(filter).toArray();
+        const foreign = docs.filter((doc) => !createdUris.has(nodeLinks(recordType, doc).rootUri)).map((doc) => doc.id).reverse();
+        for (const id of foreign) await this.ops.delete(type, scope, id, this.options.actor).catch(() => undefined);
+      }
+      await collection.deleteMany(filter);
+    }
+  }
+}
+
+async function runPass(parser: FormatParser, input: ImportInput, pass: FilePass, batchSize: number, warnings: ImportMessage[] | undefined): Promise<void> {
+  let batch: Batch | undefined;
+  const context = { warn: (message: string, source: SourceLocation) => warnings?.push(locate(input.name, source, message)) };
+  for await (const pending of parser.parse(input, context)) {
+    if (batch !== undefined && (batch.type !== pending.type || batch.records.length >= batchSize)) {
+      await pass.flush(batch);
+      batch = undefined;
+    }
+    (batch ??= { type: pending.type, records: [] }).records.push(pending);
+  }
+  if (batch !== undefined) await pass.flush(batch);
+}
+
+/** Imports one file: all of it or nothing. Errors about the file are in the summary, never thrown. */
+export async function importFile(ops: RecordOperations, parser: FormatParser, input: ImportInput, options: ImportOptions): Promise<ImportSummary> {
+  const batchSize = options.batchSize ?? 500;
+  const summary: ImportSummary = { file: input.name, format: parser.format, dryRun: options.dryRun === true, outcome: "imported", created: {}, reused: {}, uris: [], warnings: [], errors: [] };
+  const fail = (error: unknown): ImportSummary => {
+    if (error instanceof AlreadyImported) return { ...summary, outcome: "skipped", uris: [error.uri], warnings: [...summary.warnings, locate(input.name, {}, `Imported before (${error.uri}); nothing written`)] };
+    if (error instanceof ImportError) return { ...summary, outcome: "failed", errors: [locate(input.name, error.source, error.message)] };
+    throw error;
+  };
+
+  const check = new FilePass(ops, options, false);
+  try {
+    await runPass(parser, input, check, batchSize, summary.warnings);
+  } catch (error) {
+    return fail(error);
+  }
+  if (options.dryRun === true) return { ...summary, created: check.created, reused: check.reused };
+
+  const write = new FilePass(ops, options, true);
+  try {
+    await runPass(parser, input, write, batchSize, undefined);
+  } catch (error) {
+    await write.undo();
+    return fail(error instanceof ImportError || error instanceof AlreadyImported ? error : new ImportError(`writing failed, nothing kept: ${error instanceof Error ? error.message : String(error)}`));
+  }
+  return { ...summary, created: write.created, reused: write.reused, uris: write.principal };
+}

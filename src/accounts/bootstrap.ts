@@ -1,6 +1,6 @@
 // What must exist before anyone can log in (api-contract §2, §8): the hidden global
 // repository (id 1), an `administrators` group in it granting every permission, and an
-// `admin` user in that group. Run at every start-up; it only creates what is missing, so a
+// `admin` user in that group; and ArchivesSpace's default vocabulary (`/vocabularies/1`). Run at every start-up; it only creates what is missing, so a
 // second run changes nothing, and an admin password changed since is never reset.
 import { GLOBAL_REPOSITORY_ID, PERMISSIONS } from "../auth/permissions.js";
 import type { Actor, RecordOperations } from "../records/operations/index.js";
@@ -90,11 +90,22 @@ async function ensureAdministratorsGroup(operations: RecordOperations): Promise<
   return true;
 }
 
+/**
+ * ArchivesSpace's default vocabulary, `/vocabularies/1` ("global"): subjects in ArchivesSpace
+ * data (and its import formats) name it. Created on a store with no vocabulary at all.
+ */
+async function ensureGlobalVocabulary(operations: RecordOperations): Promise<boolean> {
+  if ((await operations.find("vocabulary", {}, 1)).length > 0) return false;
+  await operations.create("vocabulary", {}, { ref_id: "global", name: "global" }, BOOTSTRAP_ACTOR);
+  return true;
+}
+
 export async function bootstrapAccounts(operations: RecordOperations, credentials: CredentialStore, options: BootstrapOptions = {}): Promise<BootstrapResult> {
   const created: string[] = [];
   if (await ensureGlobalRepository(operations)) created.push("global repository");
   if (await ensureAdminUser(operations)) created.push("admin user");
   if (await credentials.setIfMissing(ADMIN_USERNAME, options.adminPassword || DEFAULT_ADMIN_PASSWORD)) created.push("admin password");
   if (await ensureAdministratorsGroup(operations)) created.push("administrators group");
+  if (await ensureGlobalVocabulary(operations)) created.push("global vocabulary");
   return { defaultAdminPasswordInUse: await credentials.verify(ADMIN_USERNAME, DEFAULT_ADMIN_PASSWORD), created };
 }

@@ -20,7 +20,7 @@ describe("bootstrap", () => {
   it("creates the global repository, the administrators group and the admin user, and says the default password is in use", async () => {
     const { harness, credentials } = await fresh();
     const result = await bootstrapAccounts(harness.ops, credentials);
-    expect(result).toEqual({ defaultAdminPasswordInUse: true, created: ["global repository", "admin user", "admin password", "administrators group"] });
+    expect(result).toEqual({ defaultAdminPasswordInUse: true, created: ["global repository", "admin user", "admin password", "administrators group", "global vocabulary"] });
     expect(await harness.ops.read("repository", {}, 1)).toMatchObject({ repo_code: "_archivesspace", uri: "/repositories/1" });
     const groups = await harness.ops.find("group", { repo_id: 1 });
     expect(groups).toHaveLength(1); // no standard groups for the global repository
@@ -28,6 +28,7 @@ describe("bootstrap", () => {
     expect([...(groups[0]!.grants_permissions as string[])].sort()).toEqual([...PERMISSIONS].sort());
     expect(await harness.ops.find("user", { username: "admin" })).toEqual([expect.objectContaining({ is_admin: true })]);
     expect(await credentials.verify("admin", DEFAULT_ADMIN_PASSWORD)).toBe(true);
+    expect(await harness.ops.read("vocabulary", {}, 1)).toMatchObject({ uri: "/vocabularies/1", ref_id: "global", name: "global" });
   });
 
   it("is idempotent, never resets a changed admin password, and the first user repository gets id 2", async () => {

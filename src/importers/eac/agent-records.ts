@@ -1,0 +1,97 @@
+// Agents as the parsers hand them on: one pending record per distinct agent of a file, matched
+// against the agents already stored so that importing again links the existing agent instead
+// of creating a second one. Shared by the EAC-CPF, MARCXML and CSV parsers.
+import type { JsonValue } from "../../registry/index.js";
+import type { PendingRecord, SourceLocation } from "../pending.js";
+
+export const AGENT_TYPES = ["agent_person", "agent_family", "agent_corporate_entity"] as const;
+export type AgentType = (typeof AGENT_TYPES)[number];
+
+/** A name being built, in the shape of the agent type's name subrecord. */
+export type NameFields = Record<string, JsonValue>;
+
+/** The agent record being built: `names` first (the display name first), then anything else the schema takes. */
+export interface AgentFields {
+  names: NameFields[];
+  [field: string]: JsonValue;
+}
+
+const field = (name: NameFields, key: string): string | undefined => {
+  const value = name[key];
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+};
+
+/**
+ * The name as ArchivesSpace sorts and shows it (its SortNameProcessor): a person's
+ * "Primary, Rest, Prefix, Suffix, Title, Number (Fuller form), Dates (Qualifier)", a family's
+ * "Family, Prefix, Dates (Qualifier)", a corporate body's "Primary. Sub 1. Sub 2 (Number : Dates) (Qualifier)".
+ * ArchivesSpace computes it on save; here it is stored as sent, so the parsers compute it.
+ */
+export function sortName(type: AgentType, name: NameFields): string {
+  let result = "";
+  const qualifier = field(name, "qualifier");
+  const dates = field(name, "dates");
+  if (type === "agent_person") {
+    const primary = field(name, "primary_name");
+    const rest = field(name, "rest_of_name");
+    if (field(name, "name_order") === "direct") result = [rest, primary].filter(Boolean).join(" ");
+    else result = [primary, rest].filter(Boolean).join(", ");
+    for (const key of ["prefix", "suffix", "title", "number"]) {
+      const value = field(name, key);
+      if (value !== undefined) result += `, ${value}`;
+    }
+    const fuller = field(name, "fuller_form");
+    if (fuller !== undefined) result += ` (${fuller})`;
+    if (dates !== undefined) result += `, ${dates}`;
+  } else if (type === "agent_family") {
+    result = field(name, "family_name") ?? "";
+    const prefix = field(name, "prefix");
+    if (prefix !== undefined) result += `, ${prefix}`;
+    if (dates !== undefined) result += `, ${dates}`;
+  } else {
+    result = [field(name, "primary_name"), field(name, "subordinate_name_1"), field(name, "subordinate_name_2")].filter(Boolean).join(". ");
+    const grouped = [field(name, "number"), dates].filter(Boolean);
+    if (grouped.length > 0) result += ` (${grouped.join(" : ")})`;
+  }
+  if (qualifier !== undefined) result += ` (${qualifier})`;
+  return result.trim().slice(0, 255);
+}
+
+/** The uri prefix agents of a type have, for messages. */
+export const agentTypeLabel: Record<AgentType, string> = {
+  agent_person: "person",
+  agent_family: "family",
+  agent_corporate_entity: "corporate body",
+};
+
+/**
+ * The agents one file names. The first time the file names an agent (same type, display sort
+ * name and authority id), `claim` gives its pending record, to be yielded before any record
+ * linking to it; every later time, only its key. Each pending agent matches a stored agent of
+ * its type with that sort name (and authority id, when it has one) and reuses it: importing a
+ * file again creates no second agent.
+ */
+export class FileAgents {
+  private readonly keys = new Map<string, string>();
+  private created = 0;
+
+  constructor(private readonly prefix: string) {}
+
+  claim(type: AgentType, agent: AgentFields, source: SourceLocation): { key: string; pending?: PendingRecord } {
+    for (const name of agent.names) {
+      if (field(name, "sort_name") === undefined) name.sort_name = sortName(type, name);
+    }
+    const display = agent.names[0] as NameFields;
+    const sort = field(display, "sort_name") as string;
+    const authorityId = field(display, "authority_id");
+    const identity = JSON.stringify([type, sort, authorityId ?? null]);
+    const known = this.keys.get(identity);
+    if (known !== undefined) return { key: known };
+    this.created += 1;
+    const key = `${this.prefix}:${type}:${this.created}`;
+    this.keys.set(identity, key);
+    const match: Record<string, string> = { "names.sort_name": sort };
+    if (authorityId !== undefined) match["names.authority_id"] = authorityId;
+    return { key, pending: { key, type, record: agent, source, match, onMatch: "reuse" } };
+  }
+}

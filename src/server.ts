@@ -11,6 +11,7 @@ import { Configuration } from "@tsed/di";
 import { ACCOUNT_RECORD_TYPES, type Accounts } from "./accounts/index.js";
 import { sessionMiddleware } from "./auth/session-middleware.js";
 import { enumerationRoutes } from "./enumerations/index.js";
+import { exportRoutes } from "./exporters/index.js";
 import type { SessionStore } from "./auth/session-store.js";
 import type { Config } from "./config.js";
 import { ErrorFilter } from "./errors/error-filter.js";
@@ -48,6 +49,7 @@ export async function createServer(config: Config, services?: ServerServices): P
       sessionMiddleware(services.sessions, { names: config.auth.sessionHeaders }),
       services.accounts.routes,
       enumerationRoutes(services.operations.deps, services.accounts.accessControl),
+      exportRoutes({ operations: services.operations, access: services.accounts.accessControl }),
       openApiRoutes(services.operations.deps.registry, ARCA_VERSION, { sessionHeaders: config.auth.sessionHeaders }),
     );
     const recordTypes = services.operations.deps.registry.types.filter((type) => !ACCOUNT_RECORD_TYPES.includes(type.name));

@@ -6,6 +6,7 @@
 import type { Registry } from "../registry/registry.js";
 import { ACCOUNT_ROUTE_ADJUSTMENTS, sessionPaths } from "./account-routes.js";
 import { ENUMERATION_TAG, enumerationPaths } from "./enumeration-routes.js";
+import { EXPORT_TAG, exportPaths } from "./export-routes.js";
 import { fixedSchemas } from "./fixed-schemas.js";
 import {
   FIXED_SCHEMAS,
@@ -114,6 +115,7 @@ export function openApiDocument(registry: Registry, version: string, options: Op
   mergePaths(paths, servicePaths(ctx, version));
   mergePaths(paths, sessionPaths(ctx));
   mergePaths(paths, enumerationPaths(ctx));
+  mergePaths(paths, exportPaths(ctx));
   const recordPathSets: Paths = {};
   const trees = new TreePaths(ctx);
   for (const type of registry.types) {
@@ -138,6 +140,7 @@ export function openApiDocument(registry: Registry, version: string, options: Op
       { name: "session", description: "Login, logout and the current user." },
       { name: "schemas", description: "The record types' schemas and this documentation." },
       ENUMERATION_TAG,
+      EXPORT_TAG,
       ...registry.types.map((type) => ({ name: type.name, description: `${type.title} records, at \`${openApiPath(type.collectionPath)}\`.` })),
     ]),
     paths,

@@ -1,0 +1,85 @@
+// What every part of an EAD export works with: the writer, the options, the linked records
+// loaded for the current batch, and document-wide counters.
+import type { JsonObject } from "../registry/index.js";
+import type { LinkedRecords } from "./linked-records.js";
+import type { XmlWriter } from "./xml-writer.js";
+
+export interface EadExportOptions {
+  /** EAD3 (`http://ead3.archivists.org/schema/`) instead of EAD 2002. */
+  ead3: boolean;
+  /** Also records, notes, agents, ... marked `publish: false` (with `audience="internal"`). */
+  includeUnpublished: boolean;
+  /** Digital object instances as `<dao>`/`<daogrp>` (ArchivesSpace leaves them out unless asked). */
+  includeDaos: boolean;
+  /** A `<unitid type="aspace_uri">` with each record's uri. */
+  includeUris: boolean;
+  /** `<c01>`..`<c12>` (deeper: `<c13>`...) instead of `<c>`. */
+  numberedCs: boolean;
+}
+
+export const DEFAULT_EXPORT_OPTIONS: EadExportOptions = { ead3: false, includeUnpublished: false, includeDaos: false, includeUris: false, numberedCs: false };
+
+export class EadContext {
+  private containerCount = 0;
+
+  constructor(
+    readonly xml: XmlWriter,
+    readonly options: EadExportOptions,
+    readonly linked: LinkedRecords,
+  ) {}
+
+  get ead3(): boolean {
+    return this.options.ead3;
+  }
+
+  /** Whether a record, note or link is exported: `publish: false` ones only when unpublished ones are asked for. */
+  shown(item: JsonObject | undefined): item is JsonObject {
+    return item !== undefined && item.suppressed !== true && (item.publish !== false || this.options.includeUnpublished);
+  }
+
+  /** `audience="internal"` for an unpublished item (shown only with include_unpublished). */
+  audience(item: JsonObject): string | undefined {
+    return item.publish === false ? "internal" : undefined;
+  }
+
+  /** A fresh @id for a container element (containers have no stored identity of their own). */
+  containerId(): string {
+    this.containerCount += 1;
+    return `aspace_container_${this.containerCount}`;
+  }
+
+  /** Text content, escaped. */
+  text(value: string): void {
+    this.xml.text(value);
+  }
+
+  /** Block text: one `<p>` per paragraph (paragraphs are separated by blank lines). */
+  paragraphs(value: string | undefined, attributes: Record<string, string | undefined> = {}): void {
+    if (value === undefined) return;
+    for (const paragraph of value.split(/\r?\n\s*\r?\n/)) {
+      if (paragraph.trim() !== "") this.xml.element("p", attributes, paragraph.trim());
+    }
+  }
+
+  /**
+   * Several strings in one mixed-content element (a singlepart note's content items): separated
+   * by `<lb/>`, which EAD importers (ArchivesSpace's too) read back as a paragraph break.
+   */
+  lines(values: readonly string[]): void {
+    values.forEach((value, index) => {
+      if (index > 0) this.xml.element("lb");
+      this.xml.text(value);
+    });
+  }
+
+  /**
+   * An access term element (persname, subject, ...): its text as it is in EAD 2002, in `<part>`s
+   * in EAD3 (one per given part, with its @localtype).
+   */
+  accessTerm(name: string, attributes: Record<string, string | undefined>, parts: ReadonlyArray<{ text: string; localtype?: string }>): void {
+    this.xml.open(name, attributes);
+    if (this.ead3) for (const part of parts) this.xml.element("part", { localtype: part.localtype }, part.text);
+    else this.xml.text(parts.map((part) => part.text).join(" -- "));
+    this.xml.close(name);
+  }
+}

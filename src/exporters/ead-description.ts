@@ -1,0 +1,324 @@
+// One described record (the resource at <archdesc>, or an archival object at <c>) as EAD: its
+// <did> (title, identifier, origination, extents, dates, did notes, languages, containers and,
+// asked for, digital objects), its other notes, and its <controlaccess>. The records it links
+// to come from the context's LinkedRecords, loaded beforehand for its whole batch.
+import type { JsonObject } from "../registry/index.js";
+import { isJsonObject } from "../registry/json.js";
+import type { EadContext } from "./ead-context.js";
+import { writeDescriptiveNotes, writeDidNotes } from "./ead-notes.js";
+import { agentElement, agentName, displayName, enumerationWords, list, physdescStructuredType, str, strings, subjectElement, termTexts } from "./ead-terms.js";
+
+export type DescribedKind = "archdesc" | "component";
+
+/** The identifier EAD shows: a resource's id_0..id_3 joined with '.', a component's component_id. */
+export function unitId(record: JsonObject, kind: DescribedKind): string | undefined {
+  if (kind === "component") return str(record.component_id);
+  const parts = ["id_0", "id_1", "id_2", "id_3"].map((field) => str(record[field])).filter((part): part is string => part !== undefined);
+  return parts.length === 0 ? undefined : parts.join(".");
+}
+
+/** Everything inside <archdesc> or <c> except the components below it. */
+export function writeDescription(ctx: EadContext, record: JsonObject, kind: DescribedKind, repositoryName?: string): void {
+  const xml = ctx.xml;
+  xml.open("did");
+  if (repositoryName !== undefined) {
+    xml.open("repository");
+    ctx.accessTerm("corpname", {}, [{ text: repositoryName }]);
+    xml.close("repository");
+  }
+  xml.optional("unittitle", str(record.title));
+  xml.optional("unitid", unitId(record, kind));
+  if (ctx.options.includeUris) xml.optional("unitid", str(record.uri), { type: "aspace_uri" });
+  if (ctx.options.includeUnpublished) {
+    for (const external of list(record.external_ids)) xml.optional("unitid", str(external.external_id), { audience: "internal", type: str(external.source) });
+  }
+  writeOrigination(ctx, record);
+  writeExtents(ctx, record);
+  writeDates(ctx, record);
+  writeDidNotes(ctx, record);
+  writeLanguages(ctx, record);
+  writeContainers(ctx, record);
+  // EAD3 has <dao> only inside <did>; EAD 2002 puts the resource's after it (ArchivesSpace's choice).
+  if (kind === "component" || ctx.ead3) writeDigitalObjects(ctx, record);
+  xml.close("did");
+  if (kind === "archdesc" && !ctx.ead3) writeDigitalObjects(ctx, record);
+  writeDescriptiveNotes(ctx, record);
+  writeControlAccess(ctx, record);
+}
+
+/** Creators and sources: `<origination label="Creator">` with the agent's name element. */
+function writeOrigination(ctx: EadContext, record: JsonObject): void {
+  for (const link of list(record.linked_agents)) {
+    const role = str(link.role);
+    if (role !== "creator" && role !== "source") continue;
+    const agent = ctx.linked.get(str(link.ref));
+    if (!ctx.shown(agent)) continue;
+    ctx.xml.open("origination", { label: role === "creator" ? "Creator" : "source", audience: ctx.audience(agent) });
+    ctx.accessTerm(agentElement(agent), agentAttributes(ctx, agent, link), [{ text: agentName(agent) }]);
+    ctx.xml.close("origination");
+  }
+}
+
+function agentAttributes(ctx: EadContext, agent: JsonObject, link: JsonObject): Record<string, string | undefined> {
+  const name = displayName(agent) ?? {};
+  const relator = str(link.relator);
+  return ctx.ead3
+    ? { relator, source: str(name.source), rules: str(name.rules), identifier: str(name.authority_id) }
+    : { role: relator, source: str(name.source), rules: str(name.rules), authfilenumber: str(name.authority_id) };
+}
+
+function writeExtents(ctx: EadContext, record: JsonObject): void {
+  const xml = ctx.xml;
+  for (const extent of list(record.extents)) {
+    if (!ctx.shown(extent)) continue;
+    const number = str(extent.number);
+    const type = str(extent.extent_type);
+    const summary = str(extent.container_summary);
+    if (ctx.ead3) {
+      xml.open("physdescstructured", { coverage: str(extent.portion) ?? "whole", physdescstructuredtype: physdescStructuredType(type), audience: ctx.audience(extent) });
+      xml.element("quantity", {}, number ?? "");
+      xml.element("unittype", {}, type === undefined ? "" : enumerationWords(type));
+      xml.optional("physfacet", str(extent.physical_details));
+      xml.optional("dimensions", str(extent.dimensions));
+      xml.close("physdescstructured");
+      xml.optional("physdesc", summary, { localtype: "container_summary", audience: ctx.audience(extent) });
+    } else {
+      xml.open("physdesc", { altrender: str(extent.portion), audience: ctx.audience(extent) });
+      if (number !== undefined && type !== undefined) xml.element("extent", { altrender: "materialtype spaceoccupied" }, `${number} ${enumerationWords(type)}`);
+      xml.optional("extent", summary, { altrender: "carrier" });
+      xml.optional("physfacet", str(extent.physical_details));
+      xml.optional("dimensions", str(extent.dimensions));
+      xml.close("physdesc");
+    }
+  }
+}
+
+/** `bulk` or `inclusive` (single dates have no type in EAD 2002; EAD3 calls them inclusive). */
+function dateType(date: JsonObject): string | undefined {
+  const type = str(date.date_type);
+  if (type === "bulk") return "bulk";
+  if (type === "single") return undefined;
+  return "inclusive";
+}
+
+function dateText(date: JsonObject): string {
+  const begin = str(date.begin);
+  const end = str(date.end);
+  return str(date.expression) ?? (begin === undefined ? "" : end === undefined || end === begin ? begin : `${begin}-${end}`);
+}
+
+function writeDates(ctx: EadContext, record: JsonObject): void {
+  const xml = ctx.xml;
+  for (const date of list(record.dates)) {
+    if (!ctx.shown(date)) continue;
+    const begin = str(date.begin);
+    const end = str(date.end);
+    const common = { certainty: str(date.certainty), era: str(date.era), calendar: str(date.calendar), datechar: str(date.label), audience: ctx.audience(date) };
+    if (!ctx.ead3) {
+      const normal = begin === undefined ? undefined : `${begin}/${str(date.date_type) === "single" || end === undefined ? begin : end}`;
+      xml.element("unitdate", { normal, type: dateType(date), ...common }, dateText(date));
+      continue;
+    }
+    const unitdatetype = str(date.date_type) === "bulk" ? "bulk" : "inclusive";
+    const expression = str(date.expression);
+    if (begin === undefined && end === undefined) {
+      xml.element("unitdate", { unitdatetype, ...common }, expression ?? "");
+      continue;
+    }
+    // The expression, when there is one, rides on the structured date's @altrender, so one
+    // date stays one element (a <unitdate> beside it would read back as a second date).
+    xml.open("unitdatestructured", { unitdatetype, ...common, altrender: expression });
+    if (str(date.date_type) === "single" || end === undefined) {
+      xml.element("datesingle", { standarddate: begin ?? end }, begin ?? end);
+    } else {
+      xml.open("daterange");
+      if (begin !== undefined) xml.element("fromdate", { standarddate: begin }, begin);
+      xml.element("todate", { standarddate: end }, end);
+      xml.close("daterange");
+    }
+    xml.close("unitdatestructured");
+  }
+}
+
+function writeLanguages(ctx: EadContext, record: JsonObject): void {
+  const xml = ctx.xml;
+  const materials = list(record.lang_materials);
+  const languages = materials.map((material) => material.language_and_script).filter(isJsonObject);
+  const notes = materials.flatMap((material) => list(material.notes)).filter((note) => ctx.shown(note));
+  if (languages.length > 0) {
+    xml.open("langmaterial");
+    for (const language of languages) {
+      const code = str(language.language);
+      const script = str(language.script);
+      if (ctx.ead3 && script !== undefined) {
+        xml.open("languageset");
+        xml.element("language", { langcode: code }, code);
+        xml.element("script", { scriptcode: script }, script);
+        xml.close("languageset");
+      } else {
+        xml.element("language", ctx.ead3 ? { langcode: code } : { langcode: code, scriptcode: script }, code);
+      }
+    }
+    if (ctx.ead3) for (const note of notes) writeLanguageNote(ctx, note);
+    xml.close("langmaterial");
+  }
+  if (!ctx.ead3 || languages.length === 0) {
+    for (const note of notes) {
+      xml.open("langmaterial", { id: str(note.persistent_id), label: str(note.label), audience: ctx.audience(note) });
+      if (ctx.ead3) {
+        xml.element("language");
+        writeLanguageNote(ctx, note);
+      } else {
+        ctx.lines(strings(note.content));
+      }
+      xml.close("langmaterial");
+    }
+  }
+}
+
+function writeLanguageNote(ctx: EadContext, note: JsonObject): void {
+  ctx.xml.open("descriptivenote");
+  for (const text of strings(note.content)) ctx.paragraphs(text);
+  ctx.xml.close("descriptivenote");
+}
+
+/**
+ * Each container instance: the top container (type, indicator, @label the instance type, its
+ * barcode in EAD 2002's label as ArchivesSpace writes it, `@containerid` in EAD3), then the
+ * sub container levels, each naming the one above in @parent.
+ */
+function writeContainers(ctx: EadContext, record: JsonObject): void {
+  const xml = ctx.xml;
+  for (const instance of list(record.instances)) {
+    const sub = instance.sub_container;
+    if (!isJsonObject(sub)) continue;
+    const top = ctx.linked.get(str((sub.top_container as JsonObject | undefined)?.ref));
+    if (top === undefined) continue;
+    const instanceType = str(instance.instance_type);
+    const barcode = str(top.barcode);
+    let id = ctx.containerId();
+    const typeAttribute = ctx.ead3 ? "localtype" : "type";
+    xml.element(
+      "container",
+      ctx.ead3
+        ? { id, [typeAttribute]: str(top.type), label: instanceType, containerid: barcode }
+        : { id, [typeAttribute]: str(top.type), label: barcode === undefined ? instanceType : `${instanceType ?? "mixed_materials"} [${barcode}]` },
+      str(top.indicator) ?? "",
+    );
+    for (const level of [2, 3]) {
+      const type = str(sub[`type_${level}`]);
+      if (type === undefined) continue;
+      const parent = id;
+      id = ctx.containerId();
+      xml.element("container", { id, parent, [typeAttribute]: type }, str(sub[`indicator_${level}`]) ?? "");
+    }
+  }
+}
+
+/** The text ArchivesSpace gives a digital object in EAD: its title, then its first date. */
+function digitalObjectText(object: JsonObject): string {
+  const title = str(object.title) ?? "";
+  const [date] = list(object.dates);
+  if (date === undefined) return title;
+  const when = dateText(date);
+  return when === "" ? title : `${title}: ${when}`;
+}
+
+function writeDigitalObjects(ctx: EadContext, record: JsonObject): void {
+  if (!ctx.options.includeDaos) return;
+  const xml = ctx.xml;
+  for (const instance of list(record.instances)) {
+    const object = ctx.linked.get(str((instance.digital_object as JsonObject | undefined)?.ref));
+    if (!ctx.shown(object)) continue;
+    const versions = list(object.file_versions).filter((version) => ctx.shown(version));
+    const title = str(object.title);
+    const description = digitalObjectText(object);
+    if (ctx.ead3) {
+      const daotype = str(object.digital_object_type);
+      const common = { daotype: daotype === undefined ? "unknown" : "otherdaotype", otherdaotype: daotype, linktitle: title };
+      const dao = (href: string | undefined, version: JsonObject | undefined) => {
+        xml.open("dao", {
+          ...common,
+          href,
+          actuate: str(version?.xlink_actuate_attribute)?.toLowerCase() ?? "onrequest",
+          show: str(version?.xlink_show_attribute)?.toLowerCase() ?? "new",
+          localtype: str(version?.use_statement),
+          audience: ctx.audience(version ?? object) ?? ctx.audience(object),
+        });
+        xml.open("descriptivenote");
+        ctx.paragraphs(description);
+        xml.close("descriptivenote");
+        xml.close("dao");
+      };
+      if (versions.length <= 1) dao(str(versions[0]?.file_uri) ?? str(object.digital_object_id), versions[0]);
+      else {
+        xml.open("daoset", { label: title, audience: ctx.audience(object) });
+        for (const version of versions) dao(str(version.file_uri), version);
+        xml.close("daoset");
+      }
+      continue;
+    }
+    if (versions.length <= 1) {
+      const version = versions[0];
+      xml.open("dao", {
+        "xlink:type": "simple",
+        "xlink:href": str(version?.file_uri) ?? str(object.digital_object_id),
+        "xlink:title": title,
+        "xlink:role": str(version?.use_statement),
+        "xlink:actuate": str(version?.xlink_actuate_attribute) ?? "onRequest",
+        "xlink:show": str(version?.xlink_show_attribute) ?? "new",
+        audience: ctx.audience(version ?? object) ?? ctx.audience(object),
+      });
+      xml.open("daodesc");
+      ctx.paragraphs(description);
+      xml.close("daodesc");
+      xml.close("dao");
+    } else {
+      xml.open("daogrp", { "xlink:type": "extended", "xlink:title": title, audience: ctx.audience(object) });
+      xml.open("daodesc");
+      ctx.paragraphs(description);
+      xml.close("daodesc");
+      for (const version of versions) {
+        xml.element("daoloc", {
+          "xlink:type": "locator",
+          "xlink:href": str(version.file_uri),
+          "xlink:role": str(version.use_statement),
+          "xlink:title": str(version.caption),
+          audience: ctx.audience(version),
+        });
+      }
+      xml.close("daogrp");
+    }
+  }
+}
+
+/** Subjects (by their first term's type) and agents linked as subjects. */
+function writeControlAccess(ctx: EadContext, record: JsonObject): void {
+  const xml = ctx.xml;
+  const subjects: Array<{ element: string; subject: JsonObject }> = [];
+  for (const link of list(record.subjects)) {
+    const subject = ctx.linked.get(str(link.ref));
+    const element = subject === undefined ? undefined : subjectElement(subject);
+    if (element !== undefined && ctx.shown(subject)) subjects.push({ element, subject: subject as JsonObject });
+  }
+  const agents: Array<{ link: JsonObject; agent: JsonObject }> = [];
+  for (const link of list(record.linked_agents)) {
+    if (str(link.role) !== "subject") continue;
+    const agent = ctx.linked.get(str(link.ref));
+    if (ctx.shown(agent)) agents.push({ link, agent });
+  }
+  if (subjects.length === 0 && agents.length === 0) return;
+  xml.open("controlaccess");
+  for (const { element, subject } of subjects) {
+    const attributes = ctx.ead3
+      ? { source: str(subject.source), identifier: str(subject.authority_id) }
+      : { source: str(subject.source), authfilenumber: str(subject.authority_id) };
+    const parts = list(subject.terms).map((term) => ({ text: str(term.term) ?? "", localtype: str(term.term_type) }));
+    ctx.accessTerm(element, attributes, parts);
+  }
+  for (const { link, agent } of agents) {
+    const parts = [{ text: agentName(agent) }, ...termTexts(link).map((text) => ({ text }))];
+    ctx.accessTerm(agentElement(agent), { ...agentAttributes(ctx, agent, link), audience: ctx.audience(agent) }, parts);
+  }
+  xml.close("controlaccess");
+}

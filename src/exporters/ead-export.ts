@@ -1,0 +1,150 @@
+// EAD export (issue 5 §5): a resource and its whole tree of archival objects as EAD 2002 or
+// EAD3, written to a stream as the tree is walked, depth first in position order.
+//
+// The walk reads a node's children through the tree index ({repo_id, tree_parent, position}),
+// a batch at a time, keyed on position (so a batch's cost does not grow with the tree). For
+// each batch it asks, in one query, which of its nodes have children of their own (leaves
+// cost no query), and loads what the batch links to, one query per target type. So memory
+// holds one batch per level of depth, and the store sees a handful of queries per batch,
+// never one per component. The output is flushed as it grows, waiting while the client is slow.
+//
+// The export reads without a snapshot (a long export would outlive a transaction): a node
+// moved while the export runs may be missed or shown twice. Unpublished records (and their
+// subtrees), notes and links are left out unless `includeUnpublished`; suppressed ones always.
+import type { JsonObject } from "../registry/index.js";
+import { TREE_PARENT_FIELD } from "../registry/index.js";
+import type { RecordOperations, Scope } from "../records/operations/index.js";
+import { shapeRecord } from "../records/operations/shape.js";
+import { childrenFilter, type TreeNodeType } from "../records/trees/tree-links.js";
+import { EadContext, type EadExportOptions } from "./ead-context.js";
+import { writeDescription } from "./ead-description.js";
+import { writeHeader } from "./ead-header.js";
+import { str, xmlId } from "./ead-terms.js";
+import { LinkedRecords } from "./linked-records.js";
+import { XmlWriter, type XmlSink } from "./xml-writer.js";
+
+export { DEFAULT_EXPORT_OPTIONS, type EadExportOptions } from "./ead-context.js";
+
+/** Children read per query. */
+export const EXPORT_BATCH_SIZE = 200;
+
+const EAD2002_ROOT = {
+  xmlns: "urn:isbn:1-931666-22-9",
+  "xmlns:xlink": "http://www.w3.org/1999/xlink",
+  "xmlns:xsi": "http://www.w3.org/2001/XMLSchema-instance",
+  "xsi:schemaLocation": "urn:isbn:1-931666-22-9 https://www.loc.gov/ead/ead.xsd",
+};
+const EAD3_ROOT = { xmlns: "http://ead3.archivists.org/schema/" };
+
+const RESOURCE = "resource";
+const REPOSITORY = "repository";
+
+/** A resource found and ready to be written (what can fail with a 404 has been read). */
+export interface PreparedEadExport {
+  resource: JsonObject;
+  /** Writes the whole document to `sink`. @throws SinkClosedError when the sink goes away first. */
+  writeTo(sink: XmlSink): Promise<void>;
+}
+
+export class EadExporter {
+  constructor(private readonly operations: RecordOperations) {}
+
+  /** Reads the resource and its repository: `Resource not found` / `Repository not found` (404) before anything is written. */
+  async prepare(repoId: number, resourceId: number, options: EadExportOptions): Promise<PreparedEadExport> {
+    const scope: Scope = { repoId };
+    const resource = await this.operations.read(RESOURCE, scope, resourceId);
+    const repository = await this.operations.read(REPOSITORY, {}, repoId);
+    return {
+      resource,
+      writeTo: (sink) => new EadDocument(this.operations, scope, resource, repository, options, sink).write(),
+    };
+  }
+}
+
+/** One export in progress. */
+class EadDocument {
+  private readonly xml: XmlWriter;
+  private readonly ctx: EadContext;
+  private readonly nodes: TreeNodeType;
+  private readonly linked: LinkedRecords;
+
+  constructor(
+    private readonly operations: RecordOperations,
+    private readonly scope: Scope,
+    private readonly resource: JsonObject,
+    private readonly repository: JsonObject,
+    private readonly options: EadExportOptions,
+    sink: XmlSink,
+  ) {
+    this.xml = new XmlWriter(sink);
+    this.linked = new LinkedRecords(operations.deps);
+    this.ctx = new EadContext(this.xml, options, this.linked);
+    this.nodes = operations.treeViews.nodeTypeOf(RESOURCE);
+  }
+
+  async write(): Promise<void> {
+    const { xml, ctx, resource } = this;
+    xml.declaration();
+    xml.open("ead", { ...(this.options.ead3 ? EAD3_ROOT : EAD2002_ROOT), audience: ctx.audience(resource) });
+    writeHeader(ctx, resource, this.repository, this.operations.deps.now());
+    xml.open("archdesc", { level: str(resource.level), otherlevel: str(resource.other_level) });
+    await this.linked.load([resource]);
+    writeDescription(ctx, resource, "archdesc", str(this.repository.name));
+    xml.open("dsc");
+    await xml.yieldIfFull();
+    await this.writeChildren(resource.uri as string, 1);
+    xml.close("dsc");
+    xml.close("archdesc");
+    xml.close("ead");
+    await xml.finish();
+  }
+
+  /** The components under `holder` (a node's uri, or the resource's), and theirs, depth first. */
+  private async writeChildren(holder: string, depth: number): Promise<void> {
+    const position = this.nodes.tree.position;
+    const collection = this.operations.deps.store.collection(this.nodes.name);
+    let after = -1;
+    for (;;) {
+      const stored = await collection
+        .find({ ...childrenFilter(this.nodes, this.scope, holder), [position]: { $gt: after } }, { batchSize: EXPORT_BATCH_SIZE + 1 })
+        .sort({ [position]: 1 })
+        .limit(EXPORT_BATCH_SIZE)
+        .toArray();
+      if (stored.length === 0) return;
+      after = stored.at(-1)?.[position] as number;
+      const batch = stored.map((doc) => shapeRecord(this.operations.deps.registry, this.nodes, doc)).filter((record) => this.ctx.shown(record));
+      const holders = await this.parentsAmong(batch.map((record) => record.uri as string));
+      await this.linked.load(batch);
+      let generation = this.linked.generation;
+      for (const [index, record] of batch.entries()) {
+        // A deep subtree may have emptied the cache since this batch was loaded.
+        if (this.linked.generation !== generation) {
+          await this.linked.load(batch.slice(index));
+          generation = this.linked.generation;
+        }
+        await this.writeComponent(record, depth, holders.has(record.uri as string));
+      }
+      if (stored.length < EXPORT_BATCH_SIZE) return;
+    }
+  }
+
+  private async writeComponent(record: JsonObject, depth: number, hasChildren: boolean): Promise<void> {
+    const { xml, ctx } = this;
+    const name = this.options.numberedCs ? `c${String(depth).padStart(2, "0")}` : "c";
+    xml.open(name, { level: str(record.level), otherlevel: str(record.other_level), id: xmlId(str(record.ref_id)), audience: ctx.audience(record) });
+    writeDescription(ctx, record, "component");
+    await xml.yieldIfFull();
+    if (hasChildren) await this.writeChildren(record.uri as string, depth + 1);
+    xml.close(name);
+  }
+
+  /** Which of `uris` have children: one query for a whole batch. */
+  private async parentsAmong(uris: readonly string[]): Promise<Set<string>> {
+    if (uris.length === 0) return new Set();
+    const rows = await this.operations.deps.store
+      .collection(this.nodes.name)
+      .aggregate<{ _id: string }>([{ $match: childrenFilter(this.nodes, this.scope, uris) }, { $group: { _id: `$${TREE_PARENT_FIELD}` } }])
+      .toArray();
+    return new Set(rows.map((row) => row._id));
+  }
+}

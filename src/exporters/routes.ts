@@ -1,0 +1,74 @@
+// GET /repositories/:repo_id/resource_descriptions/:id.xml, ArchivesSpace's EAD export
+// endpoint (backend/app/controllers/exports.rb), with its optional parameters:
+//   ead3                 EAD3 instead of EAD 2002 (default false)
+//   include_unpublished  also unpublished records, notes and links, marked audience="internal" (default false)
+//   include_daos         digital object instances as <dao>/<daogrp> (default false, as in ArchivesSpace)
+//   include_uris         a <unitid type="aspace_uri"> per record (default false)
+//   numbered_cs          <c01>..<c12> instead of <c> (default false)
+//   print_pdf            ArchivesSpace's PDF rendering: not supported; true answers 400
+// It needs the permission to read the repository's resources (view_repository). A missing
+// resource or repository is the contract's 404 JSON; so is every error found before the
+// first byte of XML leaves. An error after that cannot change the status: the connection is
+// cut, so the client sees an incomplete body rather than a document that looks whole.
+import { Router } from "express";
+import { callerWith } from "../accounts/caller.js";
+import { booleanParam, idParam, type ParamRequest } from "../accounts/request-params.js";
+import type { AccessControl } from "../auth/access-control.js";
+import { badRequest } from "../errors/api-error.js";
+import type { RecordOperations } from "../records/operations/index.js";
+import { EadExporter, type EadExportOptions } from "./ead-export.js";
+import { SinkClosedError } from "./xml-writer.js";
+
+export const EAD_EXPORT_PATH = "/repositories/:repo_id/resource_descriptions/:id.xml";
+export const EAD_CONTENT_TYPE = "application/xml";
+
+/** The boolean parameters the route reads, with their defaults. */
+export const EAD_EXPORT_PARAMETERS: ReadonlyArray<{ name: string; option: keyof EadExportOptions; description: string }> = [
+  { name: "ead3", option: "ead3", description: "Export EAD3 (namespace `http://ead3.archivists.org/schema/`) instead of EAD 2002." },
+  { name: "include_unpublished", option: "includeUnpublished", description: "Also export unpublished components (with their subtrees), notes, agents and digital objects, marked `audience=\"internal\"`." },
+  { name: "include_daos", option: "includeDaos", description: "Export digital object instances as `<dao>` (`<daogrp>`/`<daoset>` for several file versions)." },
+  { name: "include_uris", option: "includeUris", description: "Add a `<unitid type=\"aspace_uri\">` holding each record's uri." },
+  { name: "numbered_cs", option: "numberedCs", description: "Write components as `<c01>`..`<c12>` (by depth) instead of `<c>`." },
+];
+
+export interface ExportRoutesDeps {
+  operations: RecordOperations;
+  access: AccessControl;
+}
+
+function optionsOf(req: ParamRequest): EadExportOptions {
+  const options: Record<string, boolean> = {};
+  for (const parameter of EAD_EXPORT_PARAMETERS) options[parameter.option] = booleanParam(req, parameter.name, false);
+  if (booleanParam(req, "print_pdf", false)) throw badRequest({ print_pdf: ["PDF output is not supported; the export is XML only"] });
+  return options as unknown as EadExportOptions;
+}
+
+export function exportRoutes({ operations, access }: ExportRoutesDeps): Router {
+  const router = Router();
+  const exporter = new EadExporter(operations);
+  const readPermission = operations.deps.registry.permission("resource", "read");
+
+  router.get(EAD_EXPORT_PATH, async (req, res) => {
+    const repoId = idParam(req, "repo_id");
+    const id = idParam(req, "id");
+    await callerWith(access, res, readPermission, repoId);
+    const options = optionsOf(req);
+    const prepared = await exporter.prepare(repoId, id, options);
+    res.status(200);
+    res.setHeader("Content-Type", EAD_CONTENT_TYPE);
+    try {
+      await prepared.writeTo(res);
+      res.end();
+    } catch (error) {
+      if (error instanceof SinkClosedError) return; // the client went away
+      if (!res.headersSent) {
+        res.removeHeader("Content-Type");
+        throw error;
+      }
+      process.stderr.write(`${JSON.stringify({ event: "ead_export_failed", resource: prepared.resource.uri, error: error instanceof Error ? error.stack : String(error) })}\n`);
+      res.destroy();
+    }
+  });
+
+  return router;
+}

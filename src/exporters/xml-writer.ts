@@ -1,0 +1,203 @@
+// A streaming XML writer: elements, attributes and text go out as they are written, through a
+// small buffer flushed to a Node stream with backpressure, so a document of any size never
+// exists whole in memory. Every text and attribute value is escaped, and characters XML 1.0
+// cannot carry (control characters, lone surrogates, U+FFFE/U+FFFF) are dropped, so whatever
+// the records hold the output is well-formed UTF-8.
+// Indentation goes only where an element holds elements alone: text content is never touched.
+
+/** Where the document goes: an HTTP response, a file stream, anything Writable-like. */
+export interface XmlSink {
+  write(chunk: string): boolean;
+  once(event: "drain" | "close" | "error", listener: (...args: unknown[]) => void): unknown;
+  removeListener(event: "drain" | "close" | "error", listener: (...args: unknown[]) => void): unknown;
+  readonly destroyed: boolean;
+}
+
+/** Attribute values by name, in output order; an undefined, null or empty value is left out. */
+export type Attributes = Record<string, string | number | undefined | null>;
+
+/** The sink went away (the client hung up): stop producing. */
+export class SinkClosedError extends Error {
+  constructor() {
+    super("the output stream closed before the document was complete");
+  }
+}
+
+// Everything outside XML 1.0's Char production. With the `u` flag a lone surrogate is one
+// code point, so it is matched (and dropped) here too.
+// eslint-disable-next-line no-control-regex
+const NOT_XML_CHAR = /[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+export function xmlChars(value: string): string {
+  return value.replace(NOT_XML_CHAR, "");
+}
+
+export function escapeText(value: string): string {
+  return xmlChars(value).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/** Also escapes quotes and the whitespace characters attribute normalisation would flatten. */
+export function escapeAttribute(value: string): string {
+  return escapeText(value).replace(/"/g, "&quot;").replace(/\t/g, "&#9;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;");
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9._:-]*$/;
+
+interface OpenElement {
+  name: string;
+  /** Whether it holds text (then no indentation is added inside it). */
+  mixed: boolean;
+  /** Whether it holds any child element or text yet. */
+  empty: boolean;
+}
+
+export interface XmlWriterOptions {
+  /** Buffered characters before a write to the sink (default 64 KiB). */
+  flushAt?: number;
+  /** Indentation per level (default two spaces; "" for none). */
+  indent?: string;
+}
+
+export class XmlWriter {
+  private buffer: string[] = [];
+  private buffered = 0;
+  /** Whether anything was written (a root element then starts on a new line). */
+  private started = false;
+  private readonly stack: OpenElement[] = [];
+  private readonly flushAt: number;
+  private readonly indent: string;
+
+  constructor(
+    private readonly sink: XmlSink,
+    options: XmlWriterOptions = {},
+  ) {
+    this.flushAt = options.flushAt ?? 64 * 1024;
+    this.indent = options.indent ?? "  ";
+  }
+
+  /** How many elements are open. */
+  get depth(): number {
+    return this.stack.length;
+  }
+
+  declaration(): void {
+    this.put('<?xml version="1.0" encoding="UTF-8"?>');
+  }
+
+  open(name: string, attributes: Attributes = {}): void {
+    this.startTag(name, attributes, false);
+  }
+
+  close(name?: string): void {
+    const element = this.stack.pop();
+    if (element === undefined) throw new Error("XmlWriter: nothing to close");
+    if (name !== undefined && name !== element.name) throw new Error(`XmlWriter: closing <${name}> but <${element.name}> is open`);
+    if (element.empty) {
+      // `<x>` was written; turn it into `<x/>` when nothing followed it in the buffer.
+      const last = this.buffer.length - 1;
+      if (last >= 0 && this.buffer[last]?.endsWith(">")) {
+        this.buffer[last] = `${this.buffer[last].slice(0, -1)}/>`;
+        return;
+      }
+    }
+    if (!element.mixed && !element.empty) this.newline(this.stack.length);
+    this.put(`</${element.name}>`);
+  }
+
+  /** `<name attrs>text</name>`, or `<name attrs/>` without text. */
+  element(name: string, attributes: Attributes = {}, text?: string): void {
+    this.open(name, attributes);
+    if (text !== undefined && text !== "") this.text(text);
+    this.close(name);
+  }
+
+  /** Writes the element only when `text` has content. */
+  optional(name: string, text: string | undefined | null, attributes: Attributes = {}): void {
+    if (typeof text === "string" && text.trim() !== "") this.element(name, attributes, text);
+  }
+
+  text(value: string): void {
+    const parent = this.stack.at(-1);
+    if (parent) {
+      parent.mixed = true;
+      parent.empty = false;
+    }
+    this.put(escapeText(value));
+  }
+
+  /** Markup the caller vouches for (already well-formed and escaped). */
+  raw(markup: string): void {
+    const parent = this.stack.at(-1);
+    if (parent) {
+      parent.mixed = true;
+      parent.empty = false;
+    }
+    this.put(xmlChars(markup));
+  }
+
+  /** Writes what is buffered; waits while the sink is full. @throws SinkClosedError when the sink is gone. */
+  async flush(): Promise<void> {
+    if (this.sink.destroyed) throw new SinkClosedError();
+    if (this.buffered === 0) return;
+    const chunk = this.buffer.join("");
+    this.buffer = [];
+    this.buffered = 0;
+    if (this.sink.write(chunk)) return;
+    await new Promise<void>((resolve, reject) => {
+      const done = (error?: unknown) => {
+        this.sink.removeListener("drain", onDrain);
+        this.sink.removeListener("close", onClose);
+        this.sink.removeListener("error", onClose);
+        if (error) reject(error);
+        else resolve();
+      };
+      const onDrain = () => done();
+      const onClose = () => done(new SinkClosedError());
+      this.sink.once("drain", onDrain);
+      this.sink.once("close", onClose);
+      this.sink.once("error", onClose);
+    });
+  }
+
+  /** Flushes when the buffer is past its size: call between units of work. */
+  async yieldIfFull(): Promise<void> {
+    if (this.buffered >= this.flushAt) await this.flush();
+  }
+
+  /** Ends the document (every element closed) and writes the rest. */
+  async finish(): Promise<void> {
+    if (this.stack.length > 0) throw new Error(`XmlWriter: <${this.stack.map((element) => element.name).join("><")}> left open`);
+    this.put("\n");
+    await this.flush();
+  }
+
+  private startTag(name: string, attributes: Attributes, selfClose: boolean): void {
+    if (!NAME.test(name)) throw new Error(`XmlWriter: bad element name ${JSON.stringify(name)}`);
+    const parent = this.stack.at(-1);
+    if (parent) {
+      if (!parent.mixed) this.newline(this.stack.length);
+      parent.empty = false;
+    } else if (this.started) {
+      this.newline(0);
+    }
+    let tag = `<${name}`;
+    for (const [attribute, value] of Object.entries(attributes)) {
+      if (value === undefined || value === null || value === "") continue;
+      if (!NAME.test(attribute)) throw new Error(`XmlWriter: bad attribute name ${JSON.stringify(attribute)}`);
+      tag += ` ${attribute}="${escapeAttribute(String(value))}"`;
+    }
+    this.put(selfClose ? `${tag}/>` : `${tag}>`);
+    if (!selfClose) this.stack.push({ name, mixed: false, empty: true });
+  }
+
+  private newline(level: number): void {
+    if (this.indent === "" && level > 0) return;
+    this.put(`\n${this.indent.repeat(level)}`);
+  }
+
+  private put(chunk: string): void {
+    this.started = true;
+    this.buffer.push(chunk);
+    this.buffered += chunk.length;
+  }
+}

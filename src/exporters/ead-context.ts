@@ -2,6 +2,7 @@
 // loaded for the current batch, and document-wide counters.
 import type { JsonObject } from "../registry/index.js";
 import type { LinkedRecords } from "./linked-records.js";
+import { writeMixed } from "./mixed-content.js";
 import type { XmlWriter } from "./xml-writer.js";
 
 export interface EadExportOptions {
@@ -48,27 +49,45 @@ export class EadContext {
     return `aspace_container_${this.containerCount}`;
   }
 
-  /** Text content, escaped. */
-  text(value: string): void {
-    this.xml.text(value);
+  /** Prose into the open element: its inline EAD markup as elements, the rest as text (mixed-content.ts). */
+  content(value: string): void {
+    writeMixed(this.xml, value, this.ead3);
+  }
+
+  /** `<name>` holding prose; nothing when there is no text. */
+  prose(name: string, value: string | undefined, attributes: Record<string, string | undefined> = {}): void {
+    if (value === undefined || value.trim() === "") return;
+    this.xml.open(name, attributes);
+    this.content(value);
+    this.xml.close(name);
+  }
+
+  /** `<name>` holding prose, written even when empty (an element the schema requires). */
+  proseElement(name: string, value: string | undefined, attributes: Record<string, string | undefined> = {}): void {
+    this.xml.open(name, attributes);
+    if (value !== undefined) this.content(value);
+    this.xml.close(name);
   }
 
   /** Block text: one `<p>` per paragraph (paragraphs are separated by blank lines). */
   paragraphs(value: string | undefined, attributes: Record<string, string | undefined> = {}): void {
     if (value === undefined) return;
-    for (const paragraph of value.split(/\r?\n\s*\r?\n/)) {
-      if (paragraph.trim() !== "") this.xml.element("p", attributes, paragraph.trim());
-    }
+    for (const paragraph of value.split(/\r?\n\s*\r?\n/)) this.prose("p", paragraph.trim(), attributes);
   }
 
   /**
-   * Several strings in one mixed-content element (a singlepart note's content items): separated
-   * by `<lb/>`, which EAD importers (ArchivesSpace's too) read back as a paragraph break.
+   * Several strings, or paragraphs, in one mixed-content element (a singlepart note's content
+   * items): separated by `<lb/>`, which EAD importers (ArchivesSpace's too) read back as a
+   * paragraph break.
    */
   lines(values: readonly string[]): void {
-    values.forEach((value, index) => {
-      if (index > 0) this.xml.element("lb");
-      this.xml.text(value);
+    const paragraphs = values.flatMap((value) => value.split(/\r?\n\s*\r?\n/)).map((value) => value.trim()).filter((value) => value !== "");
+    paragraphs.forEach((value, index) => {
+      if (index > 0) {
+        this.xml.mixed();
+        this.xml.element("lb");
+      }
+      this.content(value);
     });
   }
 

@@ -26,7 +26,7 @@ export function writeDescription(ctx: EadContext, record: JsonObject, kind: Desc
     ctx.accessTerm("corpname", {}, [{ text: repositoryName }]);
     xml.close("repository");
   }
-  xml.optional("unittitle", str(record.title));
+  ctx.prose("unittitle", str(record.title));
   xml.optional("unitid", unitId(record, kind));
   if (ctx.options.includeUris) xml.optional("unitid", str(record.uri), { type: "aspace_uri" });
   if (ctx.options.includeUnpublished) {
@@ -78,15 +78,15 @@ function writeExtents(ctx: EadContext, record: JsonObject): void {
       xml.open("physdescstructured", { coverage: str(extent.portion) ?? "whole", physdescstructuredtype: physdescStructuredType(type), audience: ctx.audience(extent) });
       xml.element("quantity", {}, number ?? "");
       xml.element("unittype", {}, type === undefined ? "" : enumerationWords(type));
-      xml.optional("physfacet", str(extent.physical_details));
+      ctx.prose("physfacet", str(extent.physical_details));
       xml.optional("dimensions", str(extent.dimensions));
       xml.close("physdescstructured");
-      xml.optional("physdesc", summary, { localtype: "container_summary", audience: ctx.audience(extent) });
+      ctx.prose("physdesc", summary, { localtype: "container_summary", audience: ctx.audience(extent) });
     } else {
       xml.open("physdesc", { altrender: str(extent.portion), audience: ctx.audience(extent) });
       if (number !== undefined && type !== undefined) xml.element("extent", { altrender: "materialtype spaceoccupied" }, `${number} ${enumerationWords(type)}`);
-      xml.optional("extent", summary, { altrender: "carrier" });
-      xml.optional("physfacet", str(extent.physical_details));
+      ctx.prose("extent", summary, { altrender: "carrier" });
+      ctx.prose("physfacet", str(extent.physical_details));
       xml.optional("dimensions", str(extent.dimensions));
       xml.close("physdesc");
     }

@@ -27,17 +27,17 @@ function writeEadHeader(ctx: EadContext, resource: JsonObject, repository: JsonO
   xml.open("filedesc");
   xml.open("titlestmt");
   xml.open("titleproper");
-  xml.text(titleProper(resource));
+  ctx.content(titleProper(resource));
   const num = unitId(resource, "archdesc");
   if (num !== undefined) {
     xml.text(" ");
     xml.element("num", {}, num);
   }
   xml.close("titleproper");
-  xml.optional("titleproper", str(resource.finding_aid_filing_title), { type: "filing" });
-  xml.optional("subtitle", str(resource.finding_aid_subtitle));
-  xml.optional("author", str(resource.finding_aid_author));
-  xml.optional("sponsor", str(resource.finding_aid_sponsor));
+  ctx.prose("titleproper", str(resource.finding_aid_filing_title), { type: "filing" });
+  ctx.prose("subtitle", str(resource.finding_aid_subtitle));
+  ctx.prose("author", str(resource.finding_aid_author));
+  ctx.prose("sponsor", str(resource.finding_aid_sponsor));
   xml.close("titlestmt");
   blockOf(ctx, "editionstmt", str(resource.finding_aid_edition_statement));
   xml.open("publicationstmt");
@@ -97,11 +97,11 @@ function writeControl(ctx: EadContext, resource: JsonObject, repository: JsonObj
   xml.element("recordid", { instanceurl: str(resource.ead_location) }, str(resource.ead_id) ?? "");
   xml.open("filedesc");
   xml.open("titlestmt");
-  xml.element("titleproper", {}, titleProper(resource));
-  xml.optional("titleproper", str(resource.finding_aid_filing_title), { localtype: "filing" });
-  xml.optional("subtitle", str(resource.finding_aid_subtitle));
-  xml.optional("author", str(resource.finding_aid_author));
-  xml.optional("sponsor", str(resource.finding_aid_sponsor));
+  ctx.proseElement("titleproper", titleProper(resource));
+  ctx.prose("titleproper", str(resource.finding_aid_filing_title), { localtype: "filing" });
+  ctx.prose("subtitle", str(resource.finding_aid_subtitle));
+  ctx.prose("author", str(resource.finding_aid_author));
+  ctx.prose("sponsor", str(resource.finding_aid_sponsor));
   xml.close("titlestmt");
   blockOf(ctx, "editionstmt", str(resource.finding_aid_edition_statement));
   xml.open("publicationstmt");

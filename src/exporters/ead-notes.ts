@@ -85,34 +85,26 @@ export function writeDescriptiveNotes(ctx: EadContext, record: JsonObject): void
 }
 
 function head(ctx: EadContext, note: JsonObject): void {
-  const label = str(note.label);
-  if (label !== undefined) ctx.xml.element("head", {}, label);
+  ctx.prose("head", str(note.label));
 }
 
 function writeMultipart(ctx: EadContext, note: JsonObject): void {
   const xml = ctx.xml;
   const type = str(note.type);
   if (type === undefined) return;
-  if (type === "legalstatus") {
-    // EAD 2002 has <legalstatus> only inside <accessrestrict>, as mixed content.
-    if (ctx.ead3) {
-      xml.open("legalstatus", noteAttributes(ctx, note));
-      head(ctx, note);
-      writeSubnotes(ctx, note);
-      xml.close("legalstatus");
-    } else {
-      xml.open("accessrestrict", noteAttributes(ctx, note));
-      head(ctx, note);
-      xml.open("legalstatus");
-      ctx.lines(subnoteTexts(ctx, note));
-      xml.close("legalstatus");
-      xml.close("accessrestrict");
-    }
+  if (type === "legalstatus" && !ctx.ead3) {
+    // EAD 2002 has <legalstatus> only inside <accessrestrict>, as mixed content: its id and
+    // label go on the <legalstatus>, so it reads back as the one note it is.
+    xml.open("accessrestrict", { audience: ctx.audience(note) });
+    xml.open("legalstatus", noteAttributes(ctx, note, true));
+    ctx.lines(subnoteTexts(ctx, note));
+    xml.close("legalstatus");
+    xml.close("accessrestrict");
     return;
   }
   xml.open(type, noteAttributes(ctx, note));
   head(ctx, note);
-  if (MIXED_CONTENT_TYPES.has(type)) ctx.lines(subnoteTexts(ctx, note));
+  if (MIXED_CONTENT_TYPES.has(type) && !(type === "legalstatus" && ctx.ead3)) ctx.lines(subnoteTexts(ctx, note));
   else writeSubnotes(ctx, note);
   xml.close(type);
 }
@@ -129,7 +121,7 @@ function writeSubnotes(ctx: EadContext, note: JsonObject): void {
         break;
       case "note_chronology":
         xml.open("chronlist", { audience });
-        if (title !== undefined) xml.element("head", {}, title);
+        ctx.prose("head", title);
         for (const item of list(subnote.items)) writeChronItem(ctx, item);
         xml.close("chronlist");
         break;
@@ -139,18 +131,18 @@ function writeSubnotes(ctx: EadContext, note: JsonObject): void {
           ? { listtype: "ordered", numeration: ead3Numeration(numeration), audience }
           : { type: "ordered", numeration: numeration === "null" ? undefined : numeration, audience };
         xml.open("list", attributes);
-        if (title !== undefined) xml.element("head", {}, title);
-        for (const item of strings(subnote.items)) xml.element("item", {}, item);
+        ctx.prose("head", title);
+        for (const item of strings(subnote.items)) ctx.proseElement("item", item);
         xml.close("list");
         break;
       }
       case "note_definedlist":
         xml.open("list", ctx.ead3 ? { listtype: "deflist", audience } : { type: "deflist", audience });
-        if (title !== undefined) xml.element("head", {}, title);
+        ctx.prose("head", title);
         for (const item of list(subnote.items)) {
           xml.open("defitem");
-          xml.element("label", {}, str(item.label) ?? "");
-          xml.element("item", {}, str(item.value) ?? "");
+          ctx.proseElement("label", str(item.label));
+          ctx.proseElement("item", str(item.value));
           xml.close("defitem");
         }
         xml.close("list");
@@ -167,10 +159,10 @@ function writeChronItem(ctx: EadContext, item: JsonObject): void {
   xml.open("chronitem");
   // The date is required in both versions, even when the item has none.
   xml.element(ctx.ead3 ? "datesingle" : "date", {}, str(item.event_date) ?? "");
-  if (events.length === 1) xml.element("event", {}, events[0]);
+  if (events.length === 1) ctx.proseElement("event", events[0]);
   else if (events.length > 1) {
     xml.open(ctx.ead3 ? "chronitemset" : "eventgrp");
-    for (const event of events) xml.element("event", {}, event);
+    for (const event of events) ctx.proseElement("event", event);
     xml.close();
   }
   xml.close("chronitem");
@@ -181,7 +173,7 @@ function writeBibliography(ctx: EadContext, note: JsonObject): void {
   xml.open("bibliography", noteAttributes(ctx, note));
   head(ctx, note);
   for (const paragraph of strings(note.content)) ctx.paragraphs(paragraph);
-  for (const item of strings(note.items)) if (item.trim() !== "") xml.element("bibref", {}, item);
+  for (const item of strings(note.items)) ctx.prose("bibref", item);
   xml.close("bibliography");
 }
 

@@ -125,14 +125,10 @@ export class XmlWriter {
     this.put(escapeText(value));
   }
 
-  /** Markup the caller vouches for (already well-formed and escaped). */
-  raw(markup: string): void {
+  /** Marks the open element as holding mixed content: nothing is indented inside it. */
+  mixed(): void {
     const parent = this.stack.at(-1);
-    if (parent) {
-      parent.mixed = true;
-      parent.empty = false;
-    }
-    this.put(xmlChars(markup));
+    if (parent) parent.mixed = true;
   }
 
   /** Writes what is buffered; waits while the sink is full. @throws SinkClosedError when the sink is gone. */

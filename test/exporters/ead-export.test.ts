@@ -118,7 +118,8 @@ beforeAll(async () => {
       { instance_type: "digital_object", digital_object: { ref: uris.scan } },
     ],
   });
-  uris.f2 = await component({ title: "Letters, 1942", level: "file", parent: { ref: uris.ser1 } });
+  // Inline EAD markup, as importers keep it in titles: written back as elements.
+  uris.f2 = await component({ title: 'Letters, <emph render="italic">1942</emph>', level: "file", parent: { ref: uris.ser1 } });
   uris.f3 = await component({ title: "Private letters", level: "file", ref_id: "f3", publish: false, parent: { ref: uris.ser1 } });
   uris.f3a = await component({ title: "Under the private letters", level: "item", ref_id: "f3a", parent: { ref: uris.f3 } });
   uris.i1 = await component({ title: "Letter to the Navy", level: "item", ref_id: "i1", parent: { ref: uris.f1 }, extents: [{ portion: "part", number: "2", extent_type: "leaves" }] });
@@ -234,6 +235,7 @@ describe("EAD 2002", () => {
     expect(envelope?.attributes).toEqual({ level: "otherlevel", otherlevel: "piece", id: "env" });
     expect(descendants(ead, "c")).toHaveLength(7);
     expect(descendants(ead, "unittitle").map(textOf)).not.toContain("Private letters");
+    expect(at(files[1], "did/unittitle/emph")?.attributes).toEqual({ render: "italic" });
     // A generated ref_id is a valid XML ID as it is, or prefixed aspace_ (it may start with a digit).
     expect(files[1]?.attributes.id).toMatch(/^(aspace_)?[0-9a-f]{32}$/);
   });

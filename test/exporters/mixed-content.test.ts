@@ -1,0 +1,60 @@
+// Stored text with EAD inline markup (as EAD importers keep it) written back as elements, and
+// anything that is not safe markup written as text: the output is well-formed either way.
+import { describe, expect, it } from "@jest/globals";
+import { Writable } from "node:stream";
+import { writeMixed } from "../../src/exporters/mixed-content.js";
+import { XmlWriter } from "../../src/exporters/xml-writer.js";
+import { children, parseXml, textOf, type XmlElement } from "./xml-tree.js";
+
+async function written(value: string, ead3 = false): Promise<{ text: string; root: XmlElement }> {
+  const parts: string[] = [];
+  const sink = new Writable({
+    decodeStrings: false,
+    write(chunk: string, _encoding, done) {
+      parts.push(chunk);
+      done();
+    },
+  });
+  const xml = new XmlWriter(sink);
+  xml.open("root", { "xmlns:xlink": "http://www.w3.org/1999/xlink" });
+  xml.open("unittitle");
+  writeMixed(xml, value, ead3);
+  xml.close("unittitle");
+  xml.close("root");
+  await xml.finish();
+  const text = parts.join("");
+  const [unittitle] = children(parseXml(text), "unittitle");
+  return { text, root: unittitle as XmlElement };
+}
+
+describe("writeMixed", () => {
+  it("writes known, balanced inline markup as elements, text around it escaped", async () => {
+    const { root, text } = await written('Resource--<title render="italic">Title</title>-AT & co');
+    expect(text).toContain('<unittitle>Resource--<title render="italic">Title</title>-AT &amp; co</unittitle>');
+    expect(children(root, "title")[0]?.attributes).toEqual({ render: "italic" });
+  });
+
+  it("keeps EAD 2002's xlink attributes, decodes and re-escapes attribute values", async () => {
+    const { root } = await written('See <extref xlink:href="http://example.org/?a=1&amp;b=2" xlink:show="new">the site</extref>.');
+    expect(children(root, "extref")[0]?.attributes).toEqual({ "xlink:href": "http://example.org/?a=1&b=2", "xlink:show": "new" });
+  });
+
+  it("in EAD3, writes ref for extref, drops prefixes and puts access terms' text in <part>", async () => {
+    const { root } = await written('See <extref xlink:href="http://example.org">it</extref> by <persname>Ada</persname>', true);
+    expect(children(root, "ref")[0]?.attributes).toEqual({ href: "http://example.org" });
+    expect(textOf(children(children(root, "persname")[0], "part")[0])).toBe("Ada");
+  });
+
+  it("writes everything as text when the markup is not safe", async () => {
+    for (const value of ["a < b", "use <emph> for emphasis", "<script>alert(1)</script>", "<emph>open <title>x</emph></title>", "x</emph>", "<emph x=\"1\"/"]) {
+      const { root } = await written(value);
+      expect([value, children(root).length, textOf(root)]).toEqual([value, 0, value.replace(/\s+/g, " ").trim()]);
+    }
+  });
+
+  it("unwraps an EAD3 <part> in EAD 2002 output, keeping its text", async () => {
+    const { root } = await written("<persname><part>Dahlstein</part>, <part>Anna</part></persname>");
+    expect(textOf(children(root, "persname")[0])).toBe("Dahlstein, Anna");
+    expect(children(children(root, "persname")[0], "part")).toHaveLength(0);
+  });
+});

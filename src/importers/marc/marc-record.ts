@@ -59,9 +59,11 @@ export const fieldsOf = (record: MarcRecord, ...tags: string[]): DataField[] => 
 /**
  * ISBD punctuation closing a heading or term ("Roosevelt, Anna,", "Photography.", "Title /")
  * taken off; a period closing an initial or abbreviation ("Morse, Edward L.", "Jr.") kept.
+ * Composed (NFC), so that a heading written with combining marks matches the same heading
+ * written without.
  */
 export function withoutEndPunctuation(text: string): string {
-  let result = text.replace(/\s+/g, " ").trim().replace(/\s*[,;:/=]+$/, "").trim();
+  let result = text.normalize("NFC").replace(/\s+/g, " ").trim().replace(/\s*[,;:/=]+$/, "").trim();
   const lastWord = /(\S+)\.$/.exec(result)?.[1];
   if (lastWord !== undefined && !/^(?:[A-Z]|[A-Z][a-z]{1,2}|etc|Inc|Ltd|Bros|U\.S|.*\.[A-Za-z])$/.test(lastWord)) result = result.slice(0, -1);
   return result;

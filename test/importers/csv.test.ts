@@ -207,6 +207,27 @@ describe("the subject and location templates", () => {
   });
 });
 
+describe("matching exactly", () => {
+  it("an accession is reused only for its whole identifier: a shorter one is another accession", async () => {
+    const longer = await run(textInput("longer.csv", accessionFile({ accession_title: "Four parts", accession_number_1: "EXACT", accession_number_2: "1", accession_number_3: "a", accession_number_4: "x" })));
+    expect(longer.created).toEqual({ accession: 1 });
+    const shorter = await run(textInput("shorter.csv", accessionFile({ accession_title: "Three parts", accession_number_1: "EXACT", accession_number_2: "1", accession_number_3: "a" })));
+    expect(shorter).toMatchObject({ outcome: "imported", created: { accession: 1 }, reused: {} });
+    expect(await count("accession", { repo_id: repo, id_0: "EXACT" })).toBe(2);
+  });
+
+  it("a subject is reused only for the same terms: one with a term more is another subject", async () => {
+    const one = await run(textInput("one-term.csv", accessionFile({ accession_title: "One term", accession_number_1: "TERMS", accession_number_2: "1", subject_term: "Exactly", subject_term_type: "topical", subject_source: "local" })));
+    expect(one.created).toEqual({ subject: 1, accession: 1 });
+    const header = readFileSync(join(DATA, "aspace_subject_import_template.csv"), "utf8").split(/\r?\n/)[0] as string;
+    const cells = header.split(",").map((column) => ({ subject_source: "local", term_1: "Exactly", term_type_1: "topical", term_2: "More", term_type_2: "topical" })[column] ?? "");
+    const two = await run(textInput("two-terms.csv", `${header}\n${cells.join(",")}\n`));
+    expect(two).toMatchObject({ outcome: "imported", created: { subject: 1 }, reused: {} });
+    const again = await run(textInput("one-term-again.csv", accessionFile({ accession_title: "One term", accession_number_1: "TERMS", accession_number_2: "2", subject_term: "Exactly", subject_term_type: "topical", subject_source: "local" })));
+    expect(again).toMatchObject({ created: { accession: 1 }, reused: { subject: 1 } });
+  });
+});
+
 describe("writing nothing", () => {
   it("a dry run reports what it would create and writes nothing", async () => {
     const before = await count("accession", { repo_id: repo });

@@ -294,6 +294,42 @@ describe("authority records", () => {
   });
 });
 
+describe("fallbacks", () => {
+  it("090 identifier, 008 dates, an unusable 300 kept as a note, relator codes and unknown terms", async () => {
+    const text = `<?xml version="1.0" encoding="UTF-8"?>
+<record xmlns="http://www.loc.gov/MARC21/slim">
+  <leader>00000npc a2200000 u 4500</leader>
+  <controlfield tag="001">ocm123</controlfield>
+  <controlfield tag="003">OCoLC</controlfield>
+  <controlfield tag="008">200101i19101925xx                  fre d</controlfield>
+  <datafield tag="090" ind1=" " ind2=" "><subfield code="a">MS</subfield><subfield code="b">42</subfield></datafield>
+  <datafield tag="245" ind1="0" ind2="0"><subfield code="a">Fallback papers /</subfield></datafield>
+  <datafield tag="300" ind1=" " ind2=" "><subfield code="a">2</subfield><subfield code="f">cubic feet</subfield><subfield code="b">mixed media</subfield></datafield>
+  <datafield tag="300" ind1=" " ind2=" "><subfield code="a">3 boxes</subfield></datafield>
+  <datafield tag="700" ind1="0" ind2=" "><subfield code="a">Ada</subfield><subfield code="e">benefactor</subfield><subfield code="4">dnr</subfield></datafield>
+  <datafield tag="650" ind1=" " ind2="7"><subfield code="a">Fallbacks</subfield><subfield code="y">20th century.</subfield><subfield code="2">lcsh</subfield></datafield>
+</record>
+`;
+    const summary = await run(textInput("fallback.xml", text));
+    const resource = await importedResource(summary);
+    expect(resource).toMatchObject({ title: "Fallback papers", id_0: "MS 42", finding_aid_language: "und", external_ids: [expect.objectContaining({ external_id: "ocm123", source: "OCoLC" })] });
+    expect(resource.dates).toEqual([expect.objectContaining({ label: "creation", date_type: "inclusive", begin: "1910", end: "1925" })]);
+    expect(resource.extents).toEqual([expect.objectContaining({ number: "2", extent_type: "cubic_feet", physical_details: "mixed media" })]);
+    expect(noteOf(resource, "physdesc")).toEqual(["3 boxes"]);
+    expect(resource.lang_materials).toEqual([expect.objectContaining({ language_and_script: expect.objectContaining({ language: "fre" }) })]);
+    expect(agentLinks(resource)).toEqual([["Ada", "source", "dnr"]]);
+    expect(resource.linked_agents[0]._resolved.names[0]).toMatchObject({ primary_name: "Ada", name_order: "direct" });
+    expect(subjectTerms(resource)).toEqual([[["Fallbacks", "topical"], ["20th century", "temporal"]]]);
+    expect(summary.warnings.map((warning) => warning.message)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^300 '3 boxes' is not a number and an extent type of extent_extent_type/),
+        "700: the relator 'benefactor' is neither a MARC relator code nor a known term; left out",
+        "no language of cataloguing (040 $b): finding_aid_language set to und (undetermined)",
+      ]),
+    );
+  });
+});
+
 describe("files that write nothing", () => {
   it("a record that cannot be imported fails the whole file, located by path and line", async () => {
     const before = await Promise.all(["resource", "agent_person", "subject"].map((type) => count(type)));

@@ -101,23 +101,24 @@ export class AccessionRows {
     setList(accession, "dates", [1, 2].map((n) => date(row, n)).filter((value) => value !== undefined));
     setList(accession, "extents", [extent(row)].filter((value) => value !== undefined));
 
-    const records: AccessionRowRecords = { agents: [], subjects: [], accession: undefined as unknown as PendingRecord };
+    const agents: PendingRecord[] = [];
+    const subjects: PendingRecord[] = [];
     const link = this.agent(row);
     if (link !== undefined) {
-      if (link.pending !== undefined) records.agents.push(link.pending);
+      if (link.pending !== undefined) agents.push(link.pending);
       accession.linked_agents = [link.linked];
     }
     const subject = this.subject(row);
     if (subject !== undefined) {
-      if (subject.pending !== undefined) records.subjects.push(subject.pending);
+      if (subject.pending !== undefined) subjects.push(subject.pending);
       accession.subjects = [{ ref: subject.key }];
     }
 
     const unread = row.unread();
     if (unread.length > 0) row.warn(`not imported, no field takes them: ${unread.join(", ")}`);
+    // Exactly this identifier: absent parts absent.
     const match = Object.fromEntries(ids.map((id, i) => [`id_${i}`, id ?? null]));
-    records.accession = { key: `csv:accession:${row.line}`, type: "accession", record: accession, source: row.source, match, onMatch: "reuse" };
-    return records;
+    return { agents, subjects, accession: { key: `csv:accession:${row.line}`, type: "accession", record: accession, source: row.source, match, onMatch: "reuse" } };
   }
 
   private agent(row: TemplateRow): { linked: Record<string, JsonValue>; key: string; pending?: PendingRecord } | undefined {

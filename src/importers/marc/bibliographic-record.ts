@@ -101,7 +101,8 @@ export function bibliographicRecord(record: MarcRecord, index: number, mapping: 
   resource.level = LEVELS[record.leader[7] ?? ""] ?? "collection";
 
   resource.dates = datesOf(record, coverage, titleField);
-  resource.extents = extentsOf(record, coverage, mapping, resource);
+  const { extents, physdesc } = extentsOf(record, coverage, mapping);
+  resource.extents = extents;
   const languages = languagesOf(record, coverage, mapping);
   resource.lang_materials = languages.materials;
   resource.finding_aid_language = languages.findingAid;
@@ -118,7 +119,7 @@ export function bibliographicRecord(record: MarcRecord, index: number, mapping: 
     }
   }
 
-  const notes: JsonValue[] = [...((resource.notes as JsonValue[] | undefined) ?? [])];
+  const notes: JsonValue[] = [...physdesc];
   for (const field of record.fields.filter(isNoteField)) {
     const note = marcNote(field);
     if (note === undefined) continue;
@@ -229,7 +230,8 @@ function datesOf(record: MarcRecord, coverage: Coverage, titleField: DataField):
   return [{ label: "creation", date_type: single ? "single" : "inclusive", begin, ...(!single && { end }) }];
 }
 
-function extentsOf(record: MarcRecord, coverage: Coverage, mapping: MarcMapping, resource: Record<string, JsonValue>): JsonValue[] {
+/** The 300s as extents; one that is not a number and a known type is kept as a physical description note. */
+function extentsOf(record: MarcRecord, coverage: Coverage, mapping: MarcMapping): { extents: JsonValue[]; physdesc: JsonValue[] } {
   const extents: JsonValue[] = [];
   const physdesc: string[] = [];
   const fields = fieldsOf(record, "300");
@@ -255,16 +257,13 @@ function extentsOf(record: MarcRecord, coverage: Coverage, mapping: MarcMapping,
     if (summary !== "") extent.container_summary = summary;
     extents.push(extent);
   }
-  if (physdesc.length > 0) {
-    resource.notes = [...((resource.notes as JsonValue[] | undefined) ?? []), ...physdesc.map((text) => ({ jsonmodel_type: "note_singlepart", type: "physdesc", content: [text] }))];
-  }
   if (extents.length === 0) {
     throw new ImportError(
       fields.length === 0 ? "no 300 field: a resource needs an extent" : "no 300 field gives an extent as a number and a type of extent_extent_type (add the type to the list, or correct the 300)",
       fields[0]?.source ?? record.source,
     );
   }
-  return extents;
+  return { extents, physdesc: physdesc.map((text) => ({ jsonmodel_type: "note_singlepart", type: "physdesc", content: [text] })) };
 }
 
 function languagesOf(record: MarcRecord, coverage: Coverage, mapping: MarcMapping): { materials: JsonValue[]; findingAid: string } {

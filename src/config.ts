@@ -22,6 +22,8 @@ export interface HttpConfig {
   host: string;
   /** Larger request bodies answer 413. */
   bodyLimitBytes: number;
+  /** The largest file an import upload may send (POST /repositories/:id/imports). */
+  importLimitBytes: number;
 }
 
 export interface AuthConfig {
@@ -100,6 +102,7 @@ export function loadConfig(env: Env = process.env): Config {
       port,
       host: text(env, "HOST", "0.0.0.0"),
       bodyLimitBytes: positiveInteger(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024),
+      importLimitBytes: positiveInteger(env, "IMPORT_LIMIT_BYTES", 1024 * 1024 * 1024),
     },
     store: {
       mongodbUri,

@@ -12,6 +12,7 @@ import { ACCOUNT_RECORD_TYPES, type Accounts } from "./accounts/index.js";
 import { sessionMiddleware } from "./auth/session-middleware.js";
 import { enumerationRoutes } from "./enumerations/index.js";
 import { exportRoutes } from "./exporters/index.js";
+import { importRoutes, isFileImport } from "./importers/routes.js";
 import type { SessionStore } from "./auth/session-store.js";
 import type { Config } from "./config.js";
 import { ErrorFilter } from "./errors/error-filter.js";
@@ -42,7 +43,7 @@ export interface ServerServices {
 }
 
 export async function createServer(config: Config, services?: ServerServices): Promise<PlatformBuilder<Application>> {
-  const middlewares: RequestHandler[] = [noCaching, ...bodyParsers(config.http.bodyLimitBytes)];
+  const middlewares: RequestHandler[] = [noCaching, ...bodyParsers(config.http.bodyLimitBytes, isFileImport)];
   const controllers: Array<new (...args: never[]) => unknown> = [SystemController];
   if (services) {
     middlewares.push(
@@ -50,6 +51,7 @@ export async function createServer(config: Config, services?: ServerServices): P
       services.accounts.routes,
       enumerationRoutes(services.operations.deps, services.accounts.accessControl),
       exportRoutes({ operations: services.operations, access: services.accounts.accessControl }),
+      importRoutes({ operations: services.operations, access: services.accounts.accessControl, maxFileBytes: config.http.importLimitBytes }),
       openApiRoutes(services.operations.deps.registry, ARCA_VERSION, { sessionHeaders: config.auth.sessionHeaders }),
     );
     const recordTypes = services.operations.deps.registry.types.filter((type) => !ACCOUNT_RECORD_TYPES.includes(type.name));

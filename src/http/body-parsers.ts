@@ -66,10 +66,15 @@ function multipartFields(limitBytes: number): RequestHandler {
   };
 }
 
-export function bodyParsers(limitBytes: number): RequestHandler[] {
-  return [
+/**
+ * The parsers, in order. `leaveAlone`: requests whose body is a file their route streams
+ * itself (an import upload), which no parser may read or limit.
+ */
+export function bodyParsers(limitBytes: number, leaveAlone: (req: IncomingRequest) => boolean = () => false): RequestHandler[] {
+  const parsers: RequestHandler[] = [
     multipartFields(limitBytes),
     express.text({ type: (req) => !isMultipart(req as IncomingRequest), limit: limitBytes }),
     parseTextBody,
   ];
+  return parsers.map((parser): RequestHandler => (req, res, next) => (leaveAlone(req) ? next() : parser(req, res, next)));
 }

@@ -186,6 +186,8 @@ async function runPass(parser: FormatParser, input: ImportInput, pass: FilePass,
 /** Imports one file: all of it or nothing. Errors about the file are in the summary, never thrown. */
 export async function importFile(ops: RecordOperations, parser: FormatParser, input: ImportInput, options: ImportOptions): Promise<ImportSummary> {
   const batchSize = options.batchSize ?? 500;
+  // Both passes see the enumerations as stored (parsers map values against them).
+  await ops.deps.enumerations.ready();
   const summary: ImportSummary = { file: input.name, format: parser.format, dryRun: options.dryRun === true, outcome: "imported", created: {}, reused: {}, uris: [], warnings: [], errors: [] };
   const fail = (error: unknown): ImportSummary => {
     if (error instanceof AlreadyImported) return { ...summary, outcome: "skipped", uris: [error.uri], warnings: [...summary.warnings, locate(input.name, {}, `Imported before (${error.uri}); nothing written`)] };

@@ -5,6 +5,8 @@
 import mongoose, { type Connection } from "mongoose";
 import { join } from "node:path";
 import type { StoreConfig } from "../config.js";
+import { existsSync } from "node:fs";
+import { engineSocketUri } from "../embedded-mongo/index.js";
 import { spawnEngine, type EngineProcess } from "../embedded-mongo/launcher.js";
 
 export class StoreUnavailableError extends Error {}
@@ -37,6 +39,24 @@ async function connect(uri: string, config: StoreConfig, where: string): Promise
     const reason = error instanceof Error ? error.message : String(error);
     throw new StoreUnavailableError(`could not reach ${where} within ${config.connectTimeoutMs} ms: ${reason}`);
   }
+}
+
+/**
+ * The embedded engine a running Arca started on this data directory, if there is one: a second
+ * program (the import command) shares it over its socket rather than failing on its lock.
+ * Undefined when MONGODB_URI is set or nothing answers there.
+ */
+export async function attachToRunningEngine(config: StoreConfig): Promise<Store | undefined> {
+  if (config.mongodbUri) return undefined;
+  const socketPath = join(config.dataDir, "engine.sock");
+  if (!existsSync(socketPath)) return undefined;
+  let connection: Connection;
+  try {
+    connection = await mongoose.createConnection(engineSocketUri(socketPath), { dbName: config.dbName, serverSelectionTimeoutMS: 2000 }).asPromise();
+  } catch {
+    return undefined; // a socket left behind by an engine that is gone
+  }
+  return { connection, description: `the running embedded engine at ${socketPath}, database ${config.dbName}`, onLost: () => undefined, close: () => connection.close() };
 }
 
 export async function openStore(config: StoreConfig): Promise<Store> {

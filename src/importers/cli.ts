@@ -1,0 +1,146 @@
+// npm run import -- --repo 2 [--format ead|ead3|marcxml|eac|csv|aspace-json] [--dry-run] [--user admin] <files...>
+//
+// Imports files into a repository through the record operations, each file all or nothing,
+// and prints a summary per file (records created and reused per type, warnings and errors
+// located in the source). The store is the service's: MONGODB_URI, or the embedded engine a
+// running Arca started on DATA_DIR (shared over its socket), or else the engine started here.
+// ArchivesSpace JSON files given together are one batch: their records may link to each other.
+// Exit status: 0 when every file was imported (or skipped as imported before), 1 otherwise.
+import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
+import { basename } from "node:path";
+import { PassThrough, type Readable } from "node:stream";
+import { parseArgs } from "node:util";
+import { loadConfig } from "../config.js";
+import { openRecords } from "../records/setup.js";
+import { attachToRunningEngine, openStore } from "../storage/store.js";
+import { importFile } from "./committer.js";
+import { detectFormat, isImportFormat, parserFor, supportedFormats } from "./formats.js";
+import type { ImportFormat, ImportInput, ImportSummary } from "./pending.js";
+
+const USAGE = "usage: npm run import -- --repo <id> [--format <format>] [--dry-run] [--user <username>] <files...>";
+
+function fail(message: string): never {
+  process.stderr.write(`arca import: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+async function head(path: string): Promise<Buffer> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(4096);
+    return buffer.subarray(0, (await handle.read(buffer, 0, buffer.length, 0)).bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Several files read one after another as one input (an ArchivesSpace batch split over files). */
+function together(paths: readonly string[]): ImportInput {
+  return {
+    name: paths.map((path) => basename(path)).join(" + "),
+    open(): Readable {
+      const out = new PassThrough();
+      void (async () => {
+        for (const path of paths) {
+          for await (const chunk of createReadStream(path)) out.write(chunk);
+          out.write("\n");
+        }
+        out.end();
+      })().catch((error: unknown) => out.destroy(error as Error));
+      return out;
+    },
+  };
+}
+
+/** A progress line on a terminal, rewritten in place; nothing when output is not a terminal. */
+function progress(file: string): (update: { pass: string; records: number }) => void {
+  if (!process.stderr.isTTY) return () => undefined;
+  let last = 0;
+  return ({ pass, records }) => {
+    const now = Date.now();
+    if (now - last < 100) return;
+    last = now;
+    process.stderr.write(`\r${file}: ${pass === "check" ? "checking" : "writing "} ${records.toLocaleString("en-US")} records`);
+  };
+}
+
+function counts(byType: Record<string, number>): string {
+  const entries = Object.entries(byType);
+  return entries.length === 0 ? "none" : entries.map(([type, n]) => `${n.toLocaleString("en-US")} ${type}`).join(", ");
+}
+
+function report(summary: ImportSummary, seconds: number): void {
+  const out = process.stdout;
+  const verb = summary.dryRun ? "would create" : "created";
+  out.write(`${summary.file} (${summary.format}): ${summary.dryRun && summary.outcome === "imported" ? "checked (dry run)" : summary.outcome} in ${seconds.toFixed(1)} s\n`);
+  if (summary.outcome !== "failed") {
+    out.write(`  ${verb}: ${counts(summary.created)}\n`);
+    if (Object.keys(summary.reused).length > 0) out.write(`  reused existing: ${counts(summary.reused)}\n`);
+  }
+  const where = (m: { file: string; line?: number; column?: number; path?: string }) => [m.file, m.line, m.column].filter((part) => part !== undefined).join(":") + (m.path ? ` ${m.path}` : "");
+  for (const warning of summary.warnings) out.write(`  warning: ${where(warning)}: ${warning.message}\n`);
+  for (const error of summary.errors) out.write(`  error: ${where(error)}: ${error.message}\n`);
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      repo: { type: "string" },
+      format: { type: "string" },
+      "dry-run": { type: "boolean", default: false },
+      user: { type: "string", default: "admin" },
+      help: { type: "boolean", default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\nformats: ${supportedFormats().join(", ")} (detected from the file when --format is left out)\n`);
+    return;
+  }
+  const repoId = Number(values.repo);
+  if (!Number.isSafeInteger(repoId) || repoId < 1) fail("--repo <repository id> is required");
+  if (positionals.length === 0) fail("no files to import");
+  const asked = values.format;
+  if (asked !== undefined && !(isImportFormat(asked) && supportedFormats().includes(asked))) fail(`--format must be one of ${supportedFormats().join(", ")}`);
+
+  // Each file with its format; ArchivesSpace JSON files become one input.
+  const jobs: Array<{ format: ImportFormat; input: ImportInput }> = [];
+  const batch: string[] = [];
+  for (const path of positionals) {
+    const format = (asked as ImportFormat | undefined) ?? detectFormat(path, await head(path).catch(() => fail(`cannot read ${path}`)));
+    if (format === undefined) fail(`cannot tell the format of ${path}: give --format`);
+    if (format === "aspace-json") batch.push(path);
+    else jobs.push({ format, input: { name: basename(path), open: () => createReadStream(path) } });
+  }
+  if (batch.length > 0) jobs.unshift({ format: "aspace-json", input: together(batch) });
+
+  const config = loadConfig();
+  const store = (await attachToRunningEngine(config.store)) ?? (await openStore(config.store));
+  process.stderr.write(`arca import: store: ${store.description}\n`);
+  let failed = 0;
+  try {
+    const operations = await openRecords(store.connection, { resolveMaxRefs: config.records.resolveMaxRefs });
+    await operations.read("repository", {}, repoId).catch(() => fail(`repository ${repoId} does not exist`));
+    for (const { format, input } of jobs) {
+      const started = performance.now();
+      const summary = await importFile(operations, parserFor(format, operations.deps), input, {
+        repoId,
+        actor: { username: values.user ?? "admin" },
+        dryRun: values["dry-run"],
+        onProgress: progress(input.name),
+      });
+      if (process.stderr.isTTY) process.stderr.write("\r\u001b[K");
+      report(summary, (performance.now() - started) / 1000);
+      if (summary.outcome === "failed") failed += 1;
+    }
+  } finally {
+    await store.close();
+  }
+  process.exitCode = failed > 0 ? 1 : 0;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`arca import: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

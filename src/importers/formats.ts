@@ -1,0 +1,54 @@
+// Which parser reads which format, and telling the format of a file from its name and first
+// bytes when the caller does not say.
+import type { OperationDeps } from "../records/operations/deps.js";
+import { AspaceJsonParser } from "./aspace-json.js";
+import { CsvParser } from "./csv.js";
+import { EacParser } from "./eac.js";
+import { MarcXmlParser } from "./marcxml.js";
+import { IMPORT_FORMATS, type FormatParser, type ImportFormat } from "./pending.js";
+
+export function isImportFormat(value: string): value is ImportFormat {
+  return (IMPORT_FORMATS as readonly string[]).includes(value);
+}
+
+type ParserFactory = (deps: OperationDeps) => FormatParser;
+
+const PARSERS: Partial<Record<ImportFormat, ParserFactory>> = {
+  "aspace-json": (deps) => new AspaceJsonParser(deps.registry),
+  csv: (deps) => new CsvParser({ enumerations: deps.enumerations }),
+  marcxml: (deps) => new MarcXmlParser({ enumerations: deps.enumerations }),
+  eac: (deps) => new EacParser({ enumerations: deps.enumerations }),
+};
+
+/** The formats this build can read. */
+export function supportedFormats(): ImportFormat[] {
+  return IMPORT_FORMATS.filter((format) => PARSERS[format] !== undefined);
+}
+
+/** @throws Error for a format this build cannot read (callers check supportedFormats first). */
+export function parserFor(format: ImportFormat, deps: OperationDeps): FormatParser {
+  const factory = PARSERS[format];
+  if (factory === undefined) throw new Error(`no parser for ${format}`);
+  return factory(deps);
+}
+
+/**
+ * The format of a file from its first bytes (and name): JSON is an ArchivesSpace batch, XML is
+ * told apart by its root element and namespace, anything else with a .csv name is CSV.
+ * Undefined when it cannot tell.
+ */
+export function detectFormat(name: string, head: Buffer): ImportFormat | undefined {
+  const text = head.toString("utf8").replace(/^\uFEFF/, "");
+  const start = text.trimStart();
+  if (start.startsWith("[") || start.startsWith("{")) return "aspace-json";
+  if (start.startsWith("<")) {
+    // The root is the first element that is not a declaration, comment or doctype.
+    const root = /<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)[\s>/]/.exec(text.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<![\s\S]*?>/g, ""));
+    const local = root?.[2];
+    if (local === "ead") return /ead3\.archivists\.org|<control[\s>]/.test(text) ? "ead3" : "ead";
+    if (local === "collection" || local === "record") return /marc/i.test(text) ? "marcxml" : undefined;
+    if (local === "eac-cpf") return "eac";
+    return undefined;
+  }
+  return /\.csv$/i.test(name) ? "csv" : undefined;
+}

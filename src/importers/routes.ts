@@ -1,0 +1,145 @@
+// The import routes (issue 5 §2), both needing `import_records` in the repository, as
+// ArchivesSpace's batch import does:
+//   POST /repositories/:repo_id/batch_imports    an ArchivesSpace JSON batch (a JSON array) as the body
+//   POST /repositories/:repo_id/imports?format=  a file of any supported format as the raw body
+// Both take `dry_run=true` (and the file route `format` and `filename`) in the query string, and answer the import summary: 200 when the file was imported (or
+// skipped as imported before), 400 with the summary when it failed (nothing written). A file
+// body is streamed to a temporary file, never held in memory, and read from there twice (the
+// checking pass and the writing pass).
+import { Router } from "express";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdtemp, open, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { once } from "node:events";
+import { Readable } from "node:stream";
+import { callerWith } from "../accounts/caller.js";
+import { idParam, type ParamRequest } from "../accounts/request-params.js";
+import type { AccessControl } from "../auth/access-control.js";
+import { ApiError, badRequest } from "../errors/api-error.js";
+import type { RecordOperations } from "../records/operations/index.js";
+import { ParamReader, parameterValues, throwIfAny, type ParameterValues } from "../records/http/list-params.js";
+import { importFile } from "./committer.js";
+import { detectFormat, isImportFormat, parserFor, supportedFormats } from "./formats.js";
+import type { ImportFormat, ImportInput, ImportSummary } from "./pending.js";
+
+export const IMPORT_PERMISSION = "import_records";
+export const FILE_IMPORT_PATH = "/repositories/:repo_id/imports";
+export const BATCH_IMPORT_PATH = "/repositories/:repo_id/batch_imports";
+
+/** Whether a request is a file upload to the import route, whose body the body parsers must leave alone. */
+export function isFileImport(req: { method: string; path: string }): boolean {
+  return req.method === "POST" && /^\/repositories\/[^/]+\/imports\/?$/.test(req.path);
+}
+
+export interface ImportRoutesDeps {
+  operations: RecordOperations;
+  access: AccessControl;
+  /** The largest file body accepted (413 beyond). */
+  maxFileBytes: number;
+}
+
+function options(values: ParameterValues): { dryRun: boolean; format: string | undefined } {
+  const reader = new ParamReader(values);
+  const dryRun = reader.boolean("dry_run");
+  const format = reader.scalar("format");
+  throwIfAny(reader.errors);
+  return { dryRun: dryRun === true, format };
+}
+
+/**
+ * The body, streamed into a file; 413 past the limit. What comes past the limit is read and
+ * dropped rather than the connection cut, so the client gets the 413 instead of a reset.
+ */
+async function saveBody(body: Readable, path: string, limit: number): Promise<void> {
+  const file = createWriteStream(path);
+  try {
+    await new Promise<void>((done, fail) => {
+      let bytes = 0;
+      const onData = (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes > limit) {
+          // Listeners off, the rest drained into nothing (an async iterator would destroy the socket).
+          body.off("data", onData);
+          body.resume();
+          fail(new ApiError(413, `Request body too large (over ${limit} bytes)`));
+          return;
+        }
+        if (!file.write(chunk)) {
+          body.pause();
+          file.once("drain", () => body.resume());
+        }
+      };
+      body.on("data", onData);
+      body.once("end", done);
+      body.once("error", fail);
+      file.once("error", fail);
+    });
+  } finally {
+    file.end();
+    await once(file, "close");
+  }
+}
+
+async function firstBytes(path: string): Promise<Buffer> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(4096);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+function answer(summary: ImportSummary): { status: number; body: unknown } {
+  if (summary.outcome !== "failed") return { status: 200, body: summary };
+  const first = summary.errors[0];
+  const where = first === undefined ? "" : [first.line !== undefined ? `line ${first.line}` : "", first.path ?? ""].filter(Boolean).join(", ");
+  return { status: 400, body: { error: `Import failed${where === "" ? "" : ` at ${where}`}: ${first?.message ?? "unknown error"}`, summary } };
+}
+
+export function importRoutes({ operations, access, maxFileBytes }: ImportRoutesDeps): Router {
+  const router = Router();
+  const formats = supportedFormats();
+
+  /** The caller, once allowed to import into an existing repository (404 otherwise, as record routes answer). */
+  const importer = async (req: ParamRequest, res: Parameters<typeof callerWith>[1]) => {
+    const repoId = idParam(req, "repo_id");
+    const caller = await callerWith(access, res, IMPORT_PERMISSION, repoId);
+    await operations.read("repository", {}, repoId);
+    return { repoId, caller };
+  };
+
+  router.post(BATCH_IMPORT_PATH, async (req, res) => {
+    const { repoId, caller } = await importer(req, res);
+    const { dryRun } = options(parameterValues(req.query));
+    if (req.body === undefined || req.body === null || typeof req.body !== "object") throw badRequest({ body: ["An ArchivesSpace JSON batch (an array of records) is required"] });
+    const text = JSON.stringify(req.body);
+    const input: ImportInput = { name: "batch", open: () => Readable.from([Buffer.from(text)]) };
+    const summary = await importFile(operations, parserFor("aspace-json", operations.deps), input, { repoId, actor: caller, dryRun });
+    const { status, body } = answer(summary);
+    res.status(status).json(body);
+  });
+
+  router.post(FILE_IMPORT_PATH, async (req, res) => {
+    const { repoId, caller } = await importer(req, res);
+    const { dryRun, format: asked } = options(parameterValues(req.query));
+    if (asked !== undefined && !(isImportFormat(asked) && formats.includes(asked))) throw badRequest({ format: [`Must be one of: ${formats.join(", ")}`] });
+    const dir = await mkdtemp(join(tmpdir(), "arca-import-"));
+    try {
+      const file = join(dir, "upload");
+      await saveBody(req, file, maxFileBytes);
+      const format: ImportFormat | undefined = asked ?? detectFormat(String(req.query.filename ?? ""), await firstBytes(file));
+      if (format === undefined || !formats.includes(format)) throw badRequest({ format: [`Could not tell the file's format; say it: ${formats.join(", ")}`] });
+      const input: ImportInput = { name: typeof req.query.filename === "string" ? req.query.filename : "upload", open: () => createReadStream(file) };
+      const summary = await importFile(operations, parserFor(format, operations.deps), input, { repoId, actor: caller, dryRun });
+      const { status, body } = answer(summary);
+      res.status(status).json(body);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  return router;
+}

@@ -1,0 +1,169 @@
+// Issue 5 §2 as a user meets it: the built server (`node dist/src/main.js`) on a fresh data
+// directory, imports over HTTP (ArchivesSpace JSON batches and file uploads), and the import
+// command run beside it, sharing its embedded engine.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+
+type Json = Record<string, unknown>;
+
+const data = resolve("..", "shared", "data");
+const IMPORT_LIMIT = 64 * 1024;
+
+let child: ChildProcess;
+let base: string;
+let dataDir: string;
+let admin: string;
+let repo: number;
+
+async function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+  });
+}
+
+async function call(method: string, path: string, options: { token?: string; body?: string | Buffer; headers?: Record<string, string> } = {}): Promise<{ status: number; body: Json }> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  if (options.token) headers["X-ArchivesSpace-Session"] = options.token;
+  const response = await fetch(`${base}${path}`, { method, headers, body: options.body });
+  return { status: response.status, body: (await response.json()) as Json };
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "arca-imports-"));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  child = spawn(process.execPath, [resolve("dist/src/main.js")], {
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, MONGODB_URI: "", IMPORT_LIMIT_BYTES: String(IMPORT_LIMIT) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  await new Promise<void>((ready, fail) => {
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes("listening on")) ready();
+    });
+    child.once("exit", (code) => fail(new Error(`arca exited (${code}) before listening: ${out}`)));
+  });
+  const login = await call("POST", "/users/admin/login?password=admin");
+  admin = login.body.session as string;
+  repo = (await call("POST", "/repositories", { token: admin, body: JSON.stringify({ repo_code: "imports", name: "Imports" }) })).body.id as number;
+}, 60_000);
+
+afterAll(async () => {
+  if (child.exitCode === null) {
+    child.kill("SIGTERM");
+    await new Promise((done) => child.once("exit", done));
+  }
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** ArchivesSpace's batch-import fixture: subjects, agents, a resource, an archival object. */
+function realBatch(): Json[] {
+  const read = (file: string): Json[] => [JSON.parse(readFileSync(join(data, "archivesspace-json", file), "utf8")) as Json | Json[]].flat();
+  // Out of dependency order on purpose: the resource and its component before what they link to.
+  return [...read("archival_object.json"), ...read("resource.json"), ...read("agents.json"), ...read("subjects.json")];
+}
+
+describe("POST /repositories/:repo_id/batch_imports", () => {
+  it("imports ArchivesSpace's batch, mapping its temporary uris, and a second time skips it", async () => {
+    const first = await call("POST", `/repositories/${repo}/batch_imports`, { token: admin, body: JSON.stringify(realBatch()) });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ outcome: "imported", created: { subject: 5, agent_person: 3, agent_corporate_entity: 1, resource: 1, archival_object: 1 }, errors: [] });
+    const resourceUri = (first.body.uris as string[]).find((uri) => uri.includes("/resources/")) as string;
+    const resource = (await call("GET", `${resourceUri}?resolve[]=linked_agents&resolve[]=subjects`, { token: admin })).body;
+    expect(resource).toMatchObject({ title: "Resource 1", id_0: "Resource", ead_id: "EAD ID" });
+    const agents = resource.linked_agents as Json[];
+    // The file's four agent links, in order, each to the agent the batch defined.
+    expect(agents.map((link) => [link.role, ((link._resolved as Json).names as Json[])[0]?.primary_name])).toEqual([
+      ["creator", "Agent"],
+      ["subject", "Agent"],
+      ["creator", "UNPUBLISHED Agent"],
+      ["source", "UNPUBLISHED Corporate Agent"],
+    ]);
+    expect((resource.subjects as Json[]).every((link) => /^\/subjects\/\d+$/.test(link.ref as string) && link._resolved !== undefined)).toBe(true);
+    const tree = (await call("GET", `${resourceUri}/tree/root`, { token: admin })).body;
+    expect(tree.child_count).toBe(1);
+
+    const again = await call("POST", `/repositories/${repo}/batch_imports`, { token: admin, body: JSON.stringify(realBatch()) });
+    expect(again.body).toMatchObject({ outcome: "skipped", created: {}, uris: [resourceUri] });
+    const resources = (await call("GET", `/repositories/${repo}/resources?all_ids=true`, { token: admin })).body as unknown as number[];
+    expect(resources).toHaveLength(1);
+  });
+
+  it("writes nothing for a batch with one bad record, and says which", async () => {
+    const before = (await call("GET", "/subjects?all_ids=true", { token: admin })).body as unknown as number[];
+    const batch = [
+      { jsonmodel_type: "subject", uri: "/subjects/import_a", source: "local", vocabulary: "/vocabularies/1", terms: [{ term: "Fresh", term_type: "topical", vocabulary: "/vocabularies/1" }] },
+      { jsonmodel_type: "subject", uri: "/subjects/import_b", source: "local", vocabulary: "/vocabularies/1", terms: [] },
+    ];
+    const reply = await call("POST", `/repositories/${repo}/batch_imports`, { token: admin, body: JSON.stringify(batch) });
+    expect(reply.status).toBe(400);
+    expect(reply.body.error).toMatch(/^Import failed at \[1\]: subject \/subjects\/import_b is invalid: terms: /);
+    expect((reply.body.summary as Json).outcome).toBe("failed");
+    expect((await call("GET", "/subjects?all_ids=true", { token: admin })).body).toEqual(before);
+  });
+
+  it("answers a dry run without writing", async () => {
+    const batch = [{ jsonmodel_type: "subject", uri: "/subjects/import_dry", source: "local", vocabulary: "/vocabularies/1", terms: [{ term: "Dry", term_type: "topical", vocabulary: "/vocabularies/1" }] }];
+    const reply = await call("POST", `/repositories/${repo}/batch_imports?dry_run=true`, { token: admin, body: JSON.stringify(batch) });
+    expect(reply.body).toMatchObject({ outcome: "imported", dryRun: true, created: { subject: 1 } });
+    const subjects = (await call("GET", "/subjects?page=1&page_size=250", { token: admin })).body.results as Json[];
+    expect(subjects.some((subject) => JSON.stringify(subject.terms).includes('"Dry"'))).toBe(false);
+  });
+});
+
+describe("POST /repositories/:repo_id/imports", () => {
+  it("imports a CSV file sent as the body, its format told by the caller or by the file", async () => {
+    const csv = readFileSync(join(data, "csv", "accessions_10_rows.csv"));
+    const reply = await call("POST", `/repositories/${repo}/imports?format=csv`, { token: admin, body: csv, headers: { "Content-Type": "text/csv" } });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ outcome: "imported", format: "csv", created: expect.objectContaining({ accession: 10 }) });
+    const detected = await call("POST", `/repositories/${repo}/imports?filename=locations.csv`, { token: admin, body: readFileSync(join(data, "csv", "aspace_location_import_template.csv")) });
+    expect(detected.body).toMatchObject({ format: "csv", outcome: "imported" });
+  });
+
+  it("answers bad requests with the contract's errors", async () => {
+    const cases: Array<[string, string | Buffer, number, unknown]> = [
+      [`/repositories/${repo}/imports?format=docx`, "x", 400, { error: { format: [expect.stringMatching(/^Must be one of: .*aspace-json/)] } }],
+      [`/repositories/${repo}/imports`, "just some words", 400, { error: { format: [expect.stringContaining("Could not tell the file's format")] } }],
+      [`/repositories/${repo}/imports?format=csv`, Buffer.alloc(IMPORT_LIMIT + 1, 0x41), 413, { error: `Request body too large (over ${IMPORT_LIMIT} bytes)` }],
+      [`/repositories/999/imports?format=csv`, "a,b\n", 404, { error: "Repository not found" }],
+      [`/repositories/${repo}/batch_imports`, "[{", 400, { error: expect.stringContaining("Had some trouble parsing your request") }],
+      [`/repositories/${repo}/batch_imports`, '[{"jsonmodel_type":"user","username":"x","name":"x"}]', 400, { error: "Import failed at [0]: user records cannot be imported in a batch", summary: expect.objectContaining({ outcome: "failed" }) }],
+    ];
+    for (const [path, body, status, expected] of cases) {
+      const reply = await call("POST", path, { token: admin, body, headers: { "Content-Type": "application/json" } });
+      expect([path, reply.status, reply.body]).toEqual([path, status, expected]);
+    }
+    const anonymous = await call("POST", `/repositories/${repo}/imports?format=csv`, { body: "a,b\n" });
+    expect([anonymous.status, anonymous.body]).toEqual([403, { error: "Access denied" }]);
+  });
+});
+
+describe("npm run import (the command, beside the running server)", () => {
+  it("imports into the running server's store and prints a located summary; exit 1 when a file fails", async () => {
+    const run = promisify(execFile);
+    const env = { ...process.env, DATA_DIR: dataDir, MONGODB_URI: "" };
+    const ok = await run(process.execPath, [resolve("dist/src/importers/cli.js"), "--repo", String(repo), join(data, "csv", "aspace_subject_import_template.csv")], { env });
+    expect(ok.stderr).toContain("the running embedded engine");
+    expect(ok.stdout).toMatch(/aspace_subject_import_template\.csv \(csv\): imported in [\d.]+ s\n {2}created: \d+ subject/);
+
+    const broken = join(dataDir, "broken.json");
+    await import("node:fs/promises").then((fs) => fs.writeFile(broken, '[{"jsonmodel_type": "subject", "terms": [}'));
+    const failed = await run(process.execPath, [resolve("dist/src/importers/cli.js"), "--repo", String(repo), broken], { env }).then(
+      () => undefined,
+      (error: { code: number; stdout: string }) => error,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stdout).toMatch(/broken\.json \(aspace-json\): failed.*\n {2}error: broken\.json:1:\d+: malformed JSON: "}" where "]" closes what is open/);
+  });
+});

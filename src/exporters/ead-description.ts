@@ -207,10 +207,11 @@ function writeContainers(ctx: EadContext, record: JsonObject): void {
     );
     for (const level of [2, 3]) {
       const type = str(sub[`type_${level}`]);
-      if (type === undefined) continue;
+      const indicator = str(sub[`indicator_${level}`]);
+      if (type === undefined && indicator === undefined) continue;
       const parent = id;
       id = ctx.containerId();
-      xml.element("container", { id, parent, [typeAttribute]: type }, str(sub[`indicator_${level}`]) ?? "");
+      xml.element("container", { id, parent, [typeAttribute]: type }, indicator ?? "");
     }
   }
 }

@@ -4,10 +4,11 @@
 // text. Only when it is safe: the tags must be known EAD inline elements, properly nested and
 // closed; anything else (`a < b`, `use <emph> for`, an unknown tag) is text, escaped. Text
 // between tags is escaped (a loose `&` stays a character), attribute values are decoded and
-// escaped again, and namespace prefixes are dropped except EAD 2002's declared `xlink:`. So the
-// output is well-formed whatever the string holds.
-// EAD3: <extref>/<extptr> become <ref>/<ptr>, access terms' text goes in <part>, and a <part>
-// in EAD 2002 output is unwrapped (its text kept).
+// escaped again, and namespace prefixes are dropped, so the output is well-formed whatever the
+// string holds. EAD 2002: the link attributes of linking elements (href, show, ...) get the
+// root's declared `xlink:` prefix back, and a <part> is unwrapped (its text kept). EAD3:
+// <extref>/<extptr> become <ref>/<ptr> (title/role as linktitle/linkrole), and access terms'
+// text goes in <part>.
 import { ACCESS_ELEMENTS } from "./ead-terms.js";
 import type { XmlWriter } from "./xml-writer.js";
 
@@ -32,14 +33,27 @@ function decode(value: string): string {
   });
 }
 
-function attributesOf(source: string, ead3: boolean): Record<string, string> {
+/** The xlink attributes of EAD 2002's linking elements (importers keep them by local name). */
+const XLINK_ATTRIBUTES: ReadonlySet<string> = new Set(["actuate", "arcrole", "from", "href", "role", "show", "title", "to"]);
+const LINKING_ELEMENTS: ReadonlySet<string> = new Set(["archref", "bibref", "extptr", "extref", "ptr", "ref", "title"]);
+/** EAD3's names for them on <ref>/<ptr> (undefined: EAD3 has no such attribute). */
+const EAD3_LINK_ATTRIBUTES: Readonly<Record<string, string | undefined>> = { title: "linktitle", role: "linkrole", from: undefined, to: undefined, type: undefined };
+
+function attributesOf(element: string, source: string, ead3: boolean): Record<string, string> {
   const attributes: Record<string, string> = {};
+  const linking = LINKING_ELEMENTS.has(element);
   for (const match of source.matchAll(ATTRIBUTE)) {
     const [, qualified = "", double, single] = match;
-    const [prefix, local] = qualified.includes(":") ? qualified.split(":", 2) : [undefined, qualified];
+    const [prefix, local = ""] = qualified.includes(":") ? qualified.split(":", 2) : [undefined, qualified];
     if (prefix === "xmlns" || qualified === "xmlns") continue;
-    const name = prefix === "xlink" && !ead3 ? qualified : (local ?? qualified);
-    if (!(name in attributes)) attributes[name] = decode(double ?? single ?? "");
+    let name: string | undefined = local;
+    let value = decode(double ?? single ?? "");
+    if (!ead3 && linking && XLINK_ATTRIBUTES.has(local)) name = `xlink:${local}`;
+    if (ead3 && (element === "extref" || element === "extptr" || element === "ref" || element === "ptr")) {
+      if (local in EAD3_LINK_ATTRIBUTES) name = EAD3_LINK_ATTRIBUTES[local];
+      if (local === "actuate" || local === "show") value = value.toLowerCase();
+    }
+    if (name !== undefined && !(name in attributes)) attributes[name] = value;
   }
   return attributes;
 }
@@ -59,10 +73,10 @@ function tokenize(value: string, ead3: boolean): Token[] | undefined {
       if (open.pop() !== name || attributes.trim() !== "" || selfClosing === "/") return undefined;
       tokens.push({ kind: "close", name });
     } else if (selfClosing === "/") {
-      tokens.push({ kind: "empty", name, attributes: attributesOf(attributes, ead3) });
+      tokens.push({ kind: "empty", name, attributes: attributesOf(name, attributes, ead3) });
     } else {
       open.push(name);
-      tokens.push({ kind: "open", name, attributes: attributesOf(attributes, ead3) });
+      tokens.push({ kind: "open", name, attributes: attributesOf(name, attributes, ead3) });
     }
   }
   if (open.length > 0) return undefined;

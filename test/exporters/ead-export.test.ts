@@ -124,7 +124,8 @@ beforeAll(async () => {
   uris.f3a = await component({ title: "Under the private letters", level: "item", ref_id: "f3a", parent: { ref: uris.f3 } });
   uris.i1 = await component({ title: "Letter to the Navy", level: "item", ref_id: "i1", parent: { ref: uris.f1 }, extents: [{ portion: "part", number: "2", extent_type: "leaves" }] });
   uris.env = await component({ title: "Envelope", level: "otherlevel", other_level: "piece", ref_id: "env", parent: { ref: uris.i1 } });
-  uris.f4 = await component({ title: "Notebook 1", level: "file", ref_id: "f4", component_id: "NB-1", parent: { ref: uris.ser2 } });
+  // A sub container level with an indicator and no type (EAD3 files have such levels).
+  uris.f4 = await component({ title: "Notebook 1", level: "file", ref_id: "f4", component_id: "NB-1", parent: { ref: uris.ser2 }, instances: [{ instance_type: "text", sub_container: { top_container: { ref: uris.box2 }, indicator_2: "7" } }] });
 }, 60_000);
 
 afterAll(() => service.stop());
@@ -254,6 +255,8 @@ describe("EAD 2002", () => {
     expect([at(item, "did/physdesc")?.attributes.altrender, textOf(at(item, "did/physdesc/extent"))]).toEqual(["part", "2 leaves"]);
     const [notebook] = components(ser2);
     expect(textOf(at(notebook, "did/unitid"))).toBe("NB-1");
+    const [notebookBox, untyped] = all(notebook, "did/container");
+    expect([textOf(untyped), untyped?.attributes.parent, untyped?.attributes.type]).toEqual(["7", notebookBox?.attributes.id, undefined]);
     expect(at(ser2, "did/container")?.attributes).toMatchObject({ type: "box", label: "text" });
   });
 });

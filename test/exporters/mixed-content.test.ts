@@ -34,14 +34,16 @@ describe("writeMixed", () => {
     expect(children(root, "title")[0]?.attributes).toEqual({ render: "italic" });
   });
 
-  it("keeps EAD 2002's xlink attributes, decodes and re-escapes attribute values", async () => {
-    const { root } = await written('See <extref xlink:href="http://example.org/?a=1&amp;b=2" xlink:show="new">the site</extref>.');
-    expect(children(root, "extref")[0]?.attributes).toEqual({ "xlink:href": "http://example.org/?a=1&b=2", "xlink:show": "new" });
+  it("gives EAD 2002's link attributes their xlink prefix, decodes and re-escapes attribute values", async () => {
+    for (const stored of ['<extref xlink:href="http://example.org/?a=1&amp;b=2" xlink:show="new" title="Site">the site</extref>', '<extref href="http://example.org/?a=1&amp;b=2" show="new" title="Site">the site</extref>']) {
+      const { root } = await written(`See ${stored}.`);
+      expect(children(root, "extref")[0]?.attributes).toEqual({ "xlink:href": "http://example.org/?a=1&b=2", "xlink:show": "new", "xlink:title": "Site" });
+    }
   });
 
   it("in EAD3, writes ref for extref, drops prefixes and puts access terms' text in <part>", async () => {
-    const { root } = await written('See <extref xlink:href="http://example.org">it</extref> by <persname>Ada</persname>', true);
-    expect(children(root, "ref")[0]?.attributes).toEqual({ href: "http://example.org" });
+    const { root } = await written('See <extref xlink:href="http://example.org" show="New" title="Site">it</extref> by <persname>Ada</persname>', true);
+    expect(children(root, "ref")[0]?.attributes).toEqual({ href: "http://example.org", show: "new", linktitle: "Site" });
     expect(textOf(children(children(root, "persname")[0], "part")[0])).toBe("Ada");
   });
 

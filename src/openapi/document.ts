@@ -8,6 +8,7 @@ import { ACCOUNT_ROUTE_ADJUSTMENTS, sessionPaths } from "./account-routes.js";
 import { ENUMERATION_TAG, enumerationPaths } from "./enumeration-routes.js";
 import { EXPORT_TAG, exportPaths } from "./export-routes.js";
 import { fixedSchemas } from "./fixed-schemas.js";
+import { IMPORT_TAG, importPaths } from "./import-routes.js";
 import {
   FIXED_SCHEMAS,
   HTTP_METHODS,
@@ -116,6 +117,7 @@ export function openApiDocument(registry: Registry, version: string, options: Op
   mergePaths(paths, sessionPaths(ctx));
   mergePaths(paths, enumerationPaths(ctx));
   mergePaths(paths, exportPaths(ctx));
+  mergePaths(paths, importPaths(ctx));
   const recordPathSets: Paths = {};
   const trees = new TreePaths(ctx);
   for (const type of registry.types) {
@@ -140,6 +142,7 @@ export function openApiDocument(registry: Registry, version: string, options: Op
       { name: "session", description: "Login, logout and the current user." },
       { name: "schemas", description: "The record types' schemas and this documentation." },
       ENUMERATION_TAG,
+      IMPORT_TAG,
       EXPORT_TAG,
       ...registry.types.map((type) => ({ name: type.name, description: `${type.title} records, at \`${openApiPath(type.collectionPath)}\`.` })),
     ]),

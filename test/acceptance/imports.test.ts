@@ -149,6 +149,18 @@ describe("POST /repositories/:repo_id/imports", () => {
   });
 });
 
+describe("the import routes in /openapi.json", () => {
+  it("are described with their permission, parameters and answers", async () => {
+    const document = (await call("GET", "/openapi.json")).body as { paths: Record<string, Record<string, { security: unknown; parameters: Array<{ name: string }>; responses: Record<string, unknown> }>> };
+    for (const path of ["/repositories/{repo_id}/batch_imports", "/repositories/{repo_id}/imports"]) {
+      const post = document.paths[path]?.post;
+      expect(post?.security).toEqual(expect.arrayContaining([expect.objectContaining({ [Object.keys((post?.security as Array<Record<string, unknown>>)[0] ?? {})[0] ?? ""]: ["import_records"] })]));
+      expect(Object.keys(post?.responses ?? {})).toEqual(expect.arrayContaining(["200", "400", "403", "404", "413"]));
+    }
+    expect(document.paths["/repositories/{repo_id}/imports"]?.post?.parameters.map((parameter) => parameter.name)).toEqual(["dry_run", "format", "filename"]);
+  });
+});
+
 describe("npm run import (the command, beside the running server)", () => {
   it("imports into the running server's store and prints a located summary; exit 1 when a file fails", async () => {
     const run = promisify(execFile);

@@ -93,7 +93,7 @@ function writeExtents(ctx: EadContext, record: JsonObject): void {
   }
 }
 
-/** `bulk` or `inclusive` (single dates have no type in EAD 2002; EAD3 calls them inclusive). */
+/** `bulk` or `inclusive`; none for a single date (its @normal or <datesingle> says it), which reads back as single. */
 function dateType(date: JsonObject): string | undefined {
   const type = str(date.date_type);
   if (type === "bulk") return "bulk";
@@ -119,7 +119,8 @@ function writeDates(ctx: EadContext, record: JsonObject): void {
       xml.element("unitdate", { normal, type: dateType(date), ...common }, dateText(date));
       continue;
     }
-    const unitdatetype = str(date.date_type) === "bulk" ? "bulk" : "inclusive";
+    // EAD3 knows bulk and inclusive; a single date says so by its <datesingle> alone.
+    const unitdatetype = dateType(date);
     const expression = str(date.expression);
     if (begin === undefined && end === undefined) {
       xml.element("unitdate", { unitdatetype, ...common }, expression ?? "");

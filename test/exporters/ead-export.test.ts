@@ -316,6 +316,8 @@ describe("EAD3", () => {
     expect(dao?.attributes).toMatchObject({ daotype: "otherdaotype", otherdaotype: "still_image", href: "https://example.org/logbook.jpg", linktitle: "Logbook scan", localtype: "image-service" });
     expect(textOf(at(dao, "descriptivenote/p"))).toBe("Logbook scan: 1941");
     expect(at(at(components(f1)[0], "did"), "unitdatestructured")).toBeUndefined();
+    // A single date: no @unitdatetype (EAD3 has only bulk and inclusive), its <datesingle> says it.
+    expect(at(f1, "did/unitdatestructured")?.attributes).toEqual({ datechar: "creation" });
     expect(at(f1, "did/unitdatestructured/datesingle")?.attributes.standarddate).toBe("1941");
   });
 });

@@ -10,6 +10,7 @@ import type { TextDecoder } from "node:util";
 import { SaxesParser, type SaxesAttributeNS, type SaxesStartTagNS, type SaxesTagNS } from "saxes";
 import { ImportError, type ImportInput, type SourceLocation } from "../pending.js";
 import { decoderFor, sniffEncoding } from "./decode.js";
+import { ElementBuilder } from "./element-builder.js";
 
 export interface XmlOpenEvent {
   kind: "open";
@@ -204,6 +205,15 @@ const asBytes = (chunk: Uint8Array | string): Uint8Array => (typeof chunk === "s
  * truncated file, entity declarations and undefined entities.
  */
 export async function* xmlEvents(source: XmlSource, options: XmlReadOptions): AsyncGenerator<XmlEvent, void, undefined> {
+  for await (const batch of xmlEventBatches(source, options)) yield* batch;
+}
+
+/**
+ * The same events in batches (those of one chunk of the file, in order): for readers that go
+ * through millions of events, one await per batch instead of one per event. Errors as
+ * xmlEvents, after the batch of events read before them.
+ */
+export async function* xmlEventBatches(source: XmlSource, options: XmlReadOptions): AsyncGenerator<XmlEvent[], void, undefined> {
   const bytes = byteSource(source);
   const queue = new EventQueue(options.roots);
   let decoder: TextDecoder | undefined;
@@ -222,8 +232,15 @@ export async function* xmlEvents(source: XmlSource, options: XmlReadOptions): As
       );
     }
   };
+  let started = false;
   const feed = (chunk: Uint8Array, final = false): void => {
     const text = decode(chunk, final);
+    if (!started && text.trim() !== "") {
+      started = true;
+      // Anything but markup first (a CSV, a PDF) is not XML at all: say so at its start.
+      const first = text.trimStart()[0];
+      if (first !== "<") throw new ImportError(`not XML: the file starts with ${JSON.stringify(text.trimStart().slice(0, 20))}, not with '<'`, { line: 1, column: 1 });
+    }
     if (text !== "") queue.write(text);
   };
   const start = (): void => {
@@ -234,16 +251,15 @@ export async function* xmlEvents(source: XmlSource, options: XmlReadOptions): As
     encoding = decoder.encoding;
     feed(first);
   };
-
   /** Runs a step; the events read before an error are handed on before it is thrown. */
-  async function* step(run: () => void): AsyncGenerator<XmlEvent, void, undefined> {
+  async function* step(run: () => void): AsyncGenerator<XmlEvent[], void, undefined> {
     let failure: unknown;
     try {
       run();
     } catch (error) {
       failure = error;
     }
-    if (queue.events.length > 0) yield* queue.events.splice(0);
+    if (queue.events.length > 0) yield queue.events.splice(0);
     if (failure !== undefined) throw failure;
   }
 
@@ -273,31 +289,15 @@ export async function* xmlEvents(source: XmlSource, options: XmlReadOptions): As
  * `record`), holding one subtree in memory at a time. Errors as xmlEvents.
  */
 export async function* xmlSubtrees(source: XmlSource, options: XmlSubtreeOptions): AsyncGenerator<XmlElement, void, undefined> {
-  /** The open elements of the subtree being read, outermost first; empty outside one. */
-  const open: XmlElement[] = [];
+  const builder = new ElementBuilder();
   for await (const event of xmlEvents(source, options)) {
     if (event.kind === "open") {
-      if (open.length === 0 && !options.isRecord(event.names)) continue;
-      const element: XmlElement = {
-        name: event.name,
-        namespace: event.namespace,
-        attributes: event.attributes,
-        children: [],
-        line: event.line,
-        column: event.column,
-        path: event.path,
-      };
-      open.at(-1)?.children.push(element);
-      open.push(element);
+      if (builder.building || options.isRecord(event.names)) builder.start(event);
     } else if (event.kind === "text") {
-      const holder = open.at(-1);
-      if (holder === undefined) continue;
-      const last = holder.children.length - 1;
-      if (typeof holder.children[last] === "string") holder.children[last] += event.text;
-      else holder.children.push(event.text);
-    } else if (open.length > 0) {
-      const element = open.pop() as XmlElement;
-      if (open.length === 0) yield element;
+      builder.text(event.text);
+    } else if (builder.building) {
+      const element = builder.end();
+      if (element !== undefined) yield element;
     }
   }
 }

@@ -1,0 +1,107 @@
+// What every part of the EAD mapping shares while one file is read: where to report, the
+// enumeration lists source values are matched against, the vocabulary subjects go in, and the
+// keys of the records the file has already handed on (one agent, subject, top container per
+// distinct one).
+import type { EnumerationValues } from "../../registry/enumerations.js";
+import type { JsonValue } from "../../registry/index.js";
+import type { ParseContext, PendingRecord, SourceLocation } from "../pending.js";
+import type { XmlElement } from "../xml/xml-reader.js";
+
+/** A record or subrecord being built (JsonObject is read-only). */
+export type Fields = { [key: string]: JsonValue };
+
+/** Where an element is, for messages. */
+export const at = (element: XmlElement): SourceLocation => ({ line: element.line, column: element.column, path: element.path });
+
+/** Case, spaces, hyphens, underscores and slashes do not tell values apart: "Linear Feet", "linear-feet", "linear_feet". */
+export const comparable = (value: string): string => value.trim().toLowerCase().replace(/[\s\-_/]+/g, "_");
+
+export class EadContext {
+  /** Records the file needs before the record being built (agents, subjects, containers, digital objects). */
+  private readonly needed: PendingRecord[] = [];
+  private readonly warned = new Set<string>();
+  private readonly counters = new Map<string, number>();
+  /** Keys of records already handed on, by an identity each kind defines. */
+  readonly known = new Map<string, string>();
+
+  constructor(
+    private readonly parse: ParseContext,
+    private readonly lists: EnumerationValues,
+    /** The uri of the vocabulary subjects and their terms go in. */
+    readonly vocabulary: string,
+    /** Identifies the file's resource in generated identifiers (ead_id, else the unitid). */
+    public fileIdentity = "ead",
+  ) {}
+
+  warn(message: string, source: SourceLocation): void {
+    this.parse.warn(message, source);
+  }
+
+  /** Warns once per `once` key in the file (a value repeated a thousand times is one message). */
+  warnOnce(once: string, message: string, source: SourceLocation): void {
+    if (this.warned.has(once)) return;
+    this.warned.add(once);
+    this.parse.warn(`${message} (said once per file)`, source);
+  }
+
+  /** A key no other record of the file has: `ead:<kind>:<n>`. */
+  nextKey(kind: string): string {
+    const n = (this.counters.get(kind) ?? 0) + 1;
+    this.counters.set(kind, n);
+    return `ead:${kind}:${n}`;
+  }
+
+  /** Hands on a record the one being built links to: it goes out before that one. */
+  need(record: PendingRecord): void {
+    this.needed.push(record);
+  }
+
+  /** The records needed since the last call. */
+  takeNeeded(): PendingRecord[] {
+    return this.needed.splice(0);
+  }
+
+  values(list: string): readonly string[] {
+    return this.lists.valuesOf(list) ?? [];
+  }
+
+  /** The list's value `raw` stands for (spelling aside, or through `synonyms`), if any. */
+  match(list: string, raw: string, synonyms: Readonly<Record<string, string>> = {}): string | undefined {
+    const wanted = comparable(raw);
+    if (wanted === "") return undefined;
+    const values = this.values(list);
+    const direct = values.find((value) => comparable(value) === wanted);
+    if (direct !== undefined) return direct;
+    const synonym = synonyms[wanted];
+    return synonym !== undefined && values.includes(synonym) ? synonym : undefined;
+  }
+
+  /**
+   * The list's value for `raw`, or (warning once per value, with the place) `fallback`: what
+   * the record gets instead, described in the message; undefined leaves the field out.
+   */
+  pick(list: string, raw: string, what: string, where: SourceLocation, options: { synonyms?: Readonly<Record<string, string>>; fallback?: string } = {}): string | undefined {
+    const found = this.match(list, raw, options.synonyms);
+    if (found !== undefined) return found;
+    const fallback = options.fallback !== undefined && this.values(list).includes(options.fallback) ? options.fallback : undefined;
+    const outcome = fallback === undefined ? "left out" : `recorded as '${fallback}'`;
+    this.warnOnce(`${list}\u0000${raw}`, `${what} '${raw}' is not in the ${list} list (${this.values(list).join(", ")}): ${outcome}`, where);
+    return fallback;
+  }
+}
+
+/** Sets `field` when the value is defined (and, for strings, not blank). */
+export function put(record: Fields, field: string, value: JsonValue | undefined): void {
+  if (value === undefined) return;
+  if (typeof value === "string" && value.trim() === "") return;
+  if (Array.isArray(value) && value.length === 0) return;
+  record[field] = value;
+}
+
+/** `publish` from @audience: internal is unpublished, external published, none says nothing. */
+export function publishOf(element: XmlElement): boolean | undefined {
+  const audience = element.attributes.audience?.trim().toLowerCase();
+  if (audience === "internal") return false;
+  if (audience === "external") return true;
+  return undefined;
+}

@@ -1,0 +1,230 @@
+// <unitdate> and EAD3 <unitdatestructured> as ArchivesSpace date subrecords, normalised to
+// begin/end where the file allows: from @normal (`1900/1950`), EAD3's @standarddate, or the
+// text itself when it is a plain year, range, month-day-year, decade or "circa" date. The text
+// is always kept as the expression; a date that cannot be normalised is kept as an expression
+// only (ArchivesSpace's own rule), never dropped.
+import type { XmlElement } from "../xml/xml-reader.js";
+import { at, put, publishOf, type EadContext, type Fields } from "./context.js";
+import { attribute, childrenNamed, plain } from "./text.js";
+
+export interface DateRange {
+  begin?: string;
+  end?: string;
+  certainty?: string;
+  bulk?: boolean;
+}
+
+const MONTHS: Readonly<Record<string, number>> = {
+  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6,
+  jul: 7, july: 7, aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11, dec: 12, december: 12,
+};
+
+const pad = (n: number): string => String(n).padStart(2, "0");
+
+function validDay(year: number, month: number, day: number): boolean {
+  return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** An ISO 8601 date (`1960`, `1960-05`, `1960-05-01`, `19600501`, a date-time) as YYYY[-MM[-DD]], or undefined. */
+export function normalDate(value: string): string | undefined {
+  const match = /^(\d{4})(?:-?(\d{2})(?:-?(\d{2}))?)?(?:T.*)?$/.exec(value.trim());
+  if (match === null) return undefined;
+  const [, year, month, day] = match;
+  if (month === undefined) return year;
+  if (Number(month) < 1 || Number(month) > 12) return undefined;
+  if (day === undefined) return `${year}-${month}`;
+  return validDay(Number(year), Number(month), Number(day)) ? `${year}-${month}-${day}` : undefined;
+}
+
+/** @normal: one date or two separated by `/`. */
+export function parseNormal(value: string): DateRange | undefined {
+  const parts = value.split("/");
+  if (parts.length > 2) return undefined;
+  const begin = normalDate(parts[0]);
+  if (begin === undefined) return undefined;
+  if (parts.length === 1) return { begin };
+  const end = normalDate(parts[1]);
+  return end === undefined ? undefined : { begin, end };
+}
+
+const MONTH_NAME = "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+// "Nov. 29, 1949", "November 1949", "1949 Nov. 29", "1949 November", "1949-11-29", "1949".
+const DATE_PART = new RegExp(
+  `^(?:${MONTH_NAME}\\.?\\s+(?:(\\d{1,2})(?:st|nd|rd|th)?,?\\s+)?(\\d{4})|(\\d{4})\\s+${MONTH_NAME}\\.?(?:\\s+(\\d{1,2}))?|(\\d{4}(?:-\\d{2}(?:-\\d{2})?)?))$`,
+  "i",
+);
+
+function datePart(text: string): string | undefined {
+  const match = DATE_PART.exec(text.trim());
+  if (match === null) return undefined;
+  const [, monthA, dayA, yearA, yearB, monthB, dayB, iso] = match;
+  if (iso !== undefined) return normalDate(iso);
+  const year = Number(yearA ?? yearB);
+  const month = MONTHS[(monthA ?? monthB).toLowerCase().replace(/\.$/, "")] ?? MONTHS[(monthA ?? monthB).toLowerCase().slice(0, 3)];
+  const dayText = dayA ?? dayB;
+  if (month === undefined) return undefined;
+  if (dayText === undefined) return `${year}-${pad(month)}`;
+  const day = Number(dayText);
+  return validDay(year, month, day) ? `${year}-${pad(month)}-${pad(day)}` : undefined;
+}
+
+/** The begin and end a date's text states, when it is one of the forms people write plainly. */
+export function parseExpression(expression: string): DateRange | undefined {
+  let text = expression.trim().replace(/[.;,]$/, "").trim();
+  const result: DateRange = {};
+  const bulk = /^bulk,?\s*/i.exec(text);
+  if (bulk !== null) {
+    result.bulk = true;
+    text = text.slice(bulk[0].length);
+  }
+  const circa = /^(?:circa|ca\.?|c\.|approximately|approx\.)\s*/i.exec(text);
+  if (circa !== null) {
+    result.certainty = "approximate";
+    text = text.slice(circa[0].length);
+  }
+  const decade = /^(\d{3})0s$/.exec(text);
+  if (decade !== null) return { ...result, begin: `${decade[1]}0`, end: `${decade[1]}9` };
+  const single = datePart(text);
+  if (single !== undefined) return { ...result, begin: single };
+  const range = /^(.+?)\s*(?:-|–|—|\/|\bto\b|\bthrough\b)\s*(.+)$/i.exec(text);
+  if (range === null) return undefined;
+  const part = (text: string, edge: "begin" | "end"): string | undefined => {
+    const bare = text.replace(/^(?:circa|ca\.?|c\.)\s*/i, "");
+    const decadeOf = /^(\d{3})0s$/.exec(bare);
+    return decadeOf === null ? datePart(bare) : `${decadeOf[1]}${edge === "begin" ? "0" : "9"}`;
+  };
+  const begin = part(range[1], "begin");
+  const end = part(range[2], "end");
+  if (begin === undefined || end === undefined || end < begin.slice(0, end.length)) return undefined;
+  return { ...result, begin, end };
+}
+
+/** EAD's date type words as date_type values. */
+function dateTypeOf(ctx: EadContext, raw: string | undefined, element: XmlElement): "bulk" | "inclusive" | "single" | undefined {
+  if (raw === undefined) return undefined;
+  const value = raw.toLowerCase();
+  if (value === "bulk" || value === "inclusive" || value === "single") return value;
+  ctx.warnOnce(`date type ${raw}`, `date type '${raw}' is not bulk, inclusive or single: the date is taken as inclusive`, at(element));
+  return "inclusive";
+}
+
+/** The attributes every date element shares: label (@datechar), certainty, era, calendar, publish. */
+function common(ctx: EadContext, element: XmlElement, date: Fields): void {
+  const where = at(element);
+  const label = attribute(element, "datechar");
+  date.label = (label === undefined ? undefined : ctx.pick("date_label", label, "date label (@datechar)", where, { fallback: "creation" })) ?? "creation";
+  const certainty = attribute(element, "certainty");
+  if (certainty !== undefined) put(date, "certainty", ctx.pick("date_certainty", certainty, "date certainty", where));
+  const era = attribute(element, "era");
+  if (era !== undefined) put(date, "era", ctx.pick("date_era", era, "date era", where));
+  const calendar = attribute(element, "calendar");
+  if (calendar !== undefined) put(date, "calendar", ctx.pick("date_calendar", calendar, "date calendar", where));
+  put(date, "publish", publishOf(element));
+}
+
+function assemble(ctx: EadContext, element: XmlElement, declaredType: string | undefined, range: DateRange | undefined, expression: string | undefined): Fields | undefined {
+  if (range?.begin === undefined && expression === undefined) return undefined;
+  const date: Fields = { jsonmodel_type: "date" };
+  let type = dateTypeOf(ctx, declaredType, element) ?? (range?.bulk ? "bulk" : undefined);
+  if (type === undefined) type = range?.begin !== undefined && (range.end === undefined || range.end === range.begin) && !/[-–/]/.test(expression ?? "") ? "single" : "inclusive";
+  if (type === "single" && range?.end !== undefined && range.end !== range.begin) type = "inclusive";
+  date.date_type = type;
+  common(ctx, element, date);
+  if (range?.certainty !== undefined && date.certainty === undefined) date.certainty = range.certainty;
+  put(date, "expression", expression);
+  put(date, "begin", range?.begin);
+  if (type !== "single") put(date, "end", range?.end);
+  return date;
+}
+
+/** One <unitdate>. */
+export function unitdate(ctx: EadContext, element: XmlElement): Fields | undefined {
+  const expression = plain(element) || undefined;
+  const normal = attribute(element, "normal");
+  let range: DateRange | undefined;
+  if (normal !== undefined) {
+    range = parseNormal(normal);
+    if (range === undefined) {
+      ctx.warn(`unitdate @normal '${normal}' is not an ISO 8601 date or range: the date is kept as its text`, at(element));
+      return assemble(ctx, element, element.attributes.type ?? element.attributes.unitdatetype, undefined, expression ?? normal);
+    }
+    if (range.end !== undefined && range.end < range.begin!) {
+      ctx.warn(`unitdate @normal '${normal}' ends before it begins: the date is kept as its text`, at(element));
+      return assemble(ctx, element, element.attributes.type ?? element.attributes.unitdatetype, undefined, expression ?? normal);
+    }
+    if (expression !== undefined) range.bulk = /^bulk\b/i.test(expression);
+  } else if (expression !== undefined) {
+    range = parseExpression(expression);
+  }
+  return assemble(ctx, element, element.attributes.type ?? element.attributes.unitdatetype, range, expression);
+}
+
+/** A <fromdate>, <todate> or <datesingle>: its @standarddate, else its text. */
+function structuredValue(element: XmlElement | undefined): { value?: string; text?: string } {
+  if (element === undefined) return {};
+  const standard = attribute(element, "standarddate");
+  const text = plain(element) || undefined;
+  return { value: normalDate(standard ?? text ?? "") ?? (text === undefined ? undefined : parseExpression(text)?.begin), text: text ?? standard };
+}
+
+/** EAD3 <unitdatestructured>: one date per <datesingle> or <daterange> (a <dateset> holds several). */
+export function unitdatestructured(ctx: EadContext, element: XmlElement): Fields[] {
+  const dates: Fields[] = [];
+  const type = element.attributes.unitdatetype;
+  const expression = attribute(element, "altrender");
+  const parts = childrenNamed(element, "datesingle", "daterange", "dateset").flatMap((part) => (part.name === "dateset" ? childrenNamed(part, "datesingle", "daterange") : [part]));
+  for (const part of parts) {
+    let range: DateRange;
+    let text: string | undefined;
+    if (part.name === "datesingle") {
+      const single = structuredValue(part);
+      range = { begin: single.value };
+      text = single.value === undefined ? single.text : undefined;
+    } else {
+      const from = structuredValue(childrenNamed(part, "fromdate")[0]);
+      const to = structuredValue(childrenNamed(part, "todate")[0]);
+      range = { begin: from.value ?? to.value, end: to.value };
+      text = from.value === undefined || (to.text !== undefined && to.value === undefined) ? [from.text, to.text].filter(Boolean).join("-") : undefined;
+    }
+    const date = assemble(ctx, element, type ?? (part.name === "datesingle" ? "single" : "inclusive"), range, parts.length === 1 ? (expression ?? text) : text);
+    if (date !== undefined) dates.push(date);
+  }
+  return dates;
+}
+
+/**
+ * A <did>'s dates: its <unitdate>s (also those inside <unittitle>) and <unitdatestructured>s. A
+ * plain <unitdate> beside a structured one stating the same dates (NCSU's files have both) is
+ * one date: the structured one, with the text as its expression.
+ */
+export function datesOf(ctx: EadContext, elements: readonly XmlElement[]): Fields[] {
+  const plainDates: Fields[] = [];
+  /** The plain dates read from their text only (no @normal): those a structured date may stand beside. */
+  const fromText = new Set<Fields>();
+  const structured: Fields[] = [];
+  for (const element of elements) {
+    if (element.name === "unitdate") {
+      const date = unitdate(ctx, element);
+      if (date === undefined) continue;
+      plainDates.push(date);
+      if (attribute(element, "normal") === undefined) fromText.add(date);
+    } else if (element.name === "unitdatestructured") structured.push(...unitdatestructured(ctx, element));
+  }
+  if (structured.length === 0) return plainDates;
+  const sameKind = (a: Fields, b: Fields): boolean => (a.date_type === "bulk") === (b.date_type === "bulk");
+  const kept: Fields[] = [];
+  for (const date of plainDates) {
+    const twin = structured.find((other) => other.expression === undefined && other.begin === date.begin && (other.end ?? other.begin) === (date.end ?? date.begin) && sameKind(date, other));
+    if (twin !== undefined && date.begin !== undefined) twin.expression = date.expression as string;
+    else kept.push(date);
+  }
+  // A text beside a structured date that says it differently ("1950s-1980s" and 1950/1987):
+  // when such texts and structured dates pair up one to one, in order, each pair is one date.
+  const texts = kept.filter((date) => fromText.has(date));
+  const bare = structured.filter((date) => date.expression === undefined);
+  if (texts.length > 0 && texts.length === bare.length && texts.every((date, i) => sameKind(date, bare[i]))) {
+    texts.forEach((date, i) => (bare[i].expression = date.expression as string));
+    return [...kept.filter((date) => !texts.includes(date)), ...structured];
+  }
+  return [...kept, ...structured];
+}

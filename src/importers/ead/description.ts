@@ -1,0 +1,188 @@
+// One described unit, <archdesc> or a component (<c>, <c01>..<c12>), as the fields its record
+// shares with the other: title, identifier, level, dates, extents, languages, notes, agents,
+// subjects, instances. The records these link to (agents, subjects, top containers, digital
+// objects) are handed to the context as they are met, to go out before this record.
+import { ImportError } from "../pending.js";
+import type { XmlElement } from "../xml/xml-reader.js";
+import { controlaccess, origination } from "./access-terms.js";
+import { at, put, publishOf, type EadContext, type Fields } from "./context.js";
+import { datesOf } from "./dates.js";
+import { extentsOf } from "./extents.js";
+import { containerInstances, digitalObjectInstance } from "./instances.js";
+import { langMaterials } from "./languages.js";
+import { NOTE_ELEMENTS, isEmptyNote, multipartNotes, multipartTextNote, notesOf, singlepartNote } from "./notes.js";
+import { attribute, childrenNamed, elementChildren, markup, plain } from "./text.js";
+
+/** What is read of an <archdesc> or component: its own element (without children) and its children other than components. */
+export interface DescribedUnit {
+  element: XmlElement;
+  children: XmlElement[];
+}
+
+const DAO_ELEMENTS = new Set(["dao", "daogrp", "daoset"]);
+const IGNORED = new Set(["head", "thead", "runner", "repository"]);
+const DID_SINGLEPART = new Set(["abstract", "physloc", "materialspec"]);
+
+/** level and other_level from @level and @otherlevel; no level is otherlevel "unspecified". */
+function level(ctx: EadContext, element: XmlElement, record: Fields): void {
+  const raw = attribute(element, "level");
+  const other = attribute(element, "otherlevel");
+  const value = raw === undefined ? undefined : ctx.match("archival_record_level", raw);
+  if (value !== undefined && value !== "otherlevel") {
+    record.level = value;
+    return;
+  }
+  record.level = "otherlevel";
+  record.other_level = (other ?? (value === undefined ? raw : undefined) ?? "unspecified").slice(0, 255);
+}
+
+/** The unit's notes, extents, dates, languages, links and instances: everything but title and identifiers. */
+export function describe(ctx: EadContext, unit: DescribedUnit, record: Fields): { did?: XmlElement; extentProblems: string[] } {
+  const notes: Fields[] = [];
+  const agents: Fields[] = [];
+  const subjects: Fields[] = [];
+  const instances: Fields[] = [];
+  const langs: Fields[] = [];
+  const did = unit.children.find((child) => child.name === "did");
+  const extentProblems: string[] = [];
+  level(ctx, unit.element, record);
+  put(record, "publish", publishOf(unit.element));
+
+  if (did !== undefined) {
+    const titles = childrenNamed(did, "unittitle");
+    const dateElements: XmlElement[] = [];
+    for (const [i, title] of titles.entries()) {
+      dateElements.push(...childrenNamed(title, "unitdate", "unitdatestructured"));
+      const text = markup(title, { skip: (child) => child.name === "unitdate" || child.name === "unitdatestructured" });
+      if (text === "") continue;
+      if (record.title === undefined) record.title = text;
+      else if (i > 0) notes.push(singlepartNoteFor("odd", text, title, "Title"));
+    }
+    dateElements.push(...childrenNamed(did, "unitdate", "unitdatestructured"));
+    put(record, "dates", datesOf(ctx, dateElements));
+    const extents = extentsOf(ctx, childrenNamed(did, "physdesc", "physdescstructured"));
+    put(record, "extents", extents.extents);
+    notes.push(...extents.notes);
+    for (const note of extents.notes) if (note.type === "physdesc") extentProblems.push(...(note.content as string[]));
+    instances.push(...containerInstances(ctx, childrenNamed(did, "container")));
+    for (const child of elementChildren(did)) {
+      if (child.name === "origination") agents.push(...origination(ctx, child));
+      else if (child.name === "langmaterial") langs.push(...langMaterials(child));
+      else if (DAO_ELEMENTS.has(child.name)) {
+        const instance = digitalObjectInstance(ctx, child);
+        if (instance !== undefined) instances.push(instance);
+      } else if (DID_SINGLEPART.has(child.name)) {
+        const text = markup(child, { breaks: true });
+        if (text !== "") notes.push(singlepartNote(child.name, [text], child));
+      } else if (child.name === "note" || child.name === "didnote") {
+        notes.push(...multipartNotes(ctx, child, "odd"));
+      } else if (child.name === "dimensions") {
+        notes.push(...multipartNotes(ctx, child, "dimensions"));
+      } else if (!["unittitle", "unitid", "unitdate", "unitdatestructured", "physdesc", "physdescstructured", "container", ...IGNORED].includes(child.name)) {
+        ctx.warn(`<${child.name}> in <did> is not imported`, at(child));
+      }
+    }
+  }
+
+  for (const child of unit.children) collect(ctx, child, { notes, agents, subjects, instances });
+  put(record, "lang_materials", langs);
+  put(record, "notes", notes.filter((note) => !isEmptyNote(note)));
+  put(record, "linked_agents", agents);
+  put(record, "subjects", subjects);
+  put(record, "instances", instances);
+  return { did, extentProblems };
+}
+
+/** A further <unittitle>: kept as a general note labelled "Title" (a record has one title). */
+function singlepartNoteFor(type: string, text: string, element: XmlElement, label: string): Fields {
+  return { ...multipartTextNote(type, text, element), label };
+}
+
+interface Collected {
+  notes: Fields[];
+  agents: Fields[];
+  subjects: Fields[];
+  instances: Fields[];
+}
+
+/** A child of archdesc or a component other than its <did>. */
+function collect(ctx: EadContext, child: XmlElement, into: Collected): void {
+  if (child.name === "did" || IGNORED.has(child.name)) return;
+  if (NOTE_ELEMENTS.has(child.name)) into.notes.push(...notesOf(ctx, child, "odd"));
+  else if (child.name === "controlaccess") {
+    const links = controlaccess(ctx, child);
+    into.agents.push(...links.agents);
+    for (const subject of links.subjects) if (!into.subjects.some((other) => other.ref === subject.ref)) into.subjects.push(subject);
+  } else if (DAO_ELEMENTS.has(child.name)) {
+    const instance = digitalObjectInstance(ctx, child);
+    if (instance !== undefined) into.instances.push(instance);
+  } else if (child.name === "descgrp") {
+    for (const grandchild of elementChildren(child)) collect(ctx, grandchild, into);
+  } else if (plain(child) !== "" || elementChildren(child).length > 0) {
+    ctx.warn(`<${child.name}> is not imported (not a note, access term or digital object)`, at(child));
+  }
+}
+
+/** The first <unitid> that is an identifier (not Arca's or ArchivesSpace's exported `aspace_uri`); the others as external ids. */
+function identifiers(did: XmlElement | undefined): { id?: XmlElement; external: Fields[] } {
+  const ids = did === undefined ? [] : childrenNamed(did, "unitid").filter((unitid) => attribute(unitid, "type") !== "aspace_uri" && plain(unitid) !== "");
+  const [id, ...others] = ids;
+  return { id, external: others.map((other) => ({ jsonmodel_type: "external_id", external_id: plain(other), source: attribute(other, "type") ?? "unitid" })) };
+}
+
+/** The resource: archdesc with the finding aid fields of the header. */
+export function resourceRecord(ctx: EadContext, unit: DescribedUnit, findingAid: Fields): Fields {
+  const record: Fields = {};
+  const { did, extentProblems } = describe(ctx, unit, record);
+  const where = at(unit.element);
+  if (did === undefined) throw new ImportError("<archdesc> has no <did>: there is no title, identifier or date to describe the resource with", where);
+  const { id, external } = identifiers(did);
+  const identifier = id === undefined ? undefined : plain(id);
+  if (identifier !== undefined) {
+    if (identifier.length <= 50) record.id_0 = identifier;
+    else {
+      const parts = identifier.split(".");
+      if (parts.length <= 4 && parts.every((part) => part.length <= 50 && part !== "")) {
+        parts.forEach((part, i) => (record[`id_${i}`] = part));
+        ctx.warn(`the unitid '${identifier}' is longer than an identifier part (50 characters): split at its dots into id_0..id_${parts.length - 1}`, at(id as XmlElement));
+      } else record.id_0 = identifier;
+    }
+  } else if (typeof findingAid.ead_id === "string") {
+    record.id_0 = findingAid.ead_id.slice(0, 50);
+    ctx.warn(`<archdesc> has no <unitid>: the resource identifier is the EAD id '${record.id_0 as string}'`, at(did));
+  }
+  put(record, "external_ids", external);
+  Object.assign(record, findingAid);
+  record.finding_aid_language ??= "und";
+  record.finding_aid_script ??= "Zyyy";
+  if (record.lang_materials === undefined) {
+    ctx.warn("the collection has no <langmaterial> language: its language is recorded as 'und' (undetermined)", at(did));
+    record.lang_materials = [{ jsonmodel_type: "lang_material", language_and_script: { jsonmodel_type: "language_and_script", language: "und" } }];
+  }
+  if (record.extents === undefined) {
+    const read = extentProblems.length > 0 ? ` (read: ${extentProblems.map((text) => `'${text}'`).join(", ")}; an extent type can be added to the extent_extent_type list at /config/enumerations)` : "";
+    throw new ImportError(`the collection has no extent with a number and a known extent type, which a resource must have${read}`, at(did));
+  }
+  if (record.dates === undefined) throw new ImportError("the collection has no <unitdate>, which a resource must have", at(did));
+  if (record.title === undefined) throw new ImportError("the collection has no <unittitle>, which a resource must have", at(did));
+  return record;
+}
+
+/** An archival object: a component, under the resource and its parent component. */
+export function componentRecord(ctx: EadContext, unit: DescribedUnit, resourceKey: string, parentKey: string | undefined): Fields {
+  const record: Fields = {};
+  const { did } = describe(ctx, unit, record);
+  const rawId = attribute(unit.element, "id")?.replace(/^aspace_/, "");
+  if (rawId !== undefined) {
+    if (/^[A-Za-z0-9_.:-]+$/.test(rawId) && rawId.length <= 255) record.ref_id = rawId;
+    else ctx.warn(`the component @id '${rawId}' cannot be a ref_id (letters, digits, _ . : - only): a ref_id is generated`, at(unit.element));
+  }
+  const { id, external } = identifiers(did);
+  if (id !== undefined) record.component_id = plain(id);
+  put(record, "external_ids", external);
+  record.resource = { ref: resourceKey };
+  if (parentKey !== undefined) record.parent = { ref: parentKey };
+  if (did === undefined) ctx.warn(`a component without <did>: it has no title, identifier or date`, at(unit.element));
+  return record;
+}
+

@@ -1,0 +1,148 @@
+// Extents from <physdesc> (EAD 2002: <extent> children, or plain text such as "1.75 linear feet
+// (4 boxes)") and EAD3 <physdescstructured>. As ArchivesSpace reads them: a physdesc's first
+// extent gives number and type, its further extents the container summary, its <physfacet> and
+// <dimensions> the physical details and dimensions. A physdesc with no extent becomes notes.
+// An extent whose type is not in the extent type list cannot be an extent: it is kept as a
+// physdesc note, with a warning.
+import type { XmlElement } from "../xml/xml-reader.js";
+import { at, comparable, put, publishOf, type EadContext, type Fields } from "./context.js";
+import { singlepartNote, multipartTextNote } from "./notes.js";
+import { attribute, childrenNamed, elementChildren, hasOwnText, markup, plain } from "./text.js";
+
+/** Spellings of extent types the list holds under another name. */
+const EXTENT_SYNONYMS: Readonly<Record<string, string>> = {
+  linear_foot: "linear_feet", linear_ft: "linear_feet", "linear_ft.": "linear_feet", "lin._ft.": "linear_feet", "lin_ft": "linear_feet", "linear_ft._": "linear_feet",
+  cubic_foot: "cubic_feet", cubic_ft: "cubic_feet", "cubic_ft.": "cubic_feet", "cu._ft.": "cubic_feet",
+  gb: "gigabytes", gigabyte: "gigabytes", mb: "megabytes", megabyte: "megabytes", tb: "terabytes", terabyte: "terabytes",
+  volume: "volumes", "vols.": "volumes", vols: "volumes", "v.": "volumes",
+  leaf: "leaves", sheet: "sheets", reel: "reels", cassette: "cassettes", audiocassettes: "cassettes", audiocassette: "cassettes",
+  photographic_print: "photographic_prints", photographic_slide: "photographic_slides", slides: "photographic_slides",
+  file: "files",
+};
+
+export interface ExtentsAndNotes {
+  extents: Fields[];
+  notes: Fields[];
+}
+
+/** "5.0 Linear feet" -> number and the rest; undefined when the text does not start with a number. */
+export function splitExtent(text: string): { number: string; unit: string; rest?: string } | undefined {
+  const match = /^(\d+(?:[.,]\d+)?|\.\d+)\s*(.*)$/.exec(text.trim());
+  if (match === null || match[2] === "") return undefined;
+  // "1.75 linear feet (4 boxes)": the parenthesis is a container summary.
+  const unit = /^(.*?)\s*(\(.*\))$/.exec(match[2]);
+  return unit === null || unit[1] === "" ? { number: match[1].replace(",", "."), unit: match[2] } : { number: match[1].replace(",", "."), unit: unit[1], rest: unit[2] };
+}
+
+function extentType(ctx: EadContext, unit: string): string | undefined {
+  return ctx.match("extent_extent_type", unit, EXTENT_SYNONYMS) ?? ctx.match("extent_extent_type", unit.replace(/\.$/, ""), EXTENT_SYNONYMS);
+}
+
+function unmappable(ctx: EadContext, element: XmlElement, text: string, unit: string | undefined): Fields {
+  const why = unit === undefined ? "does not start with a number" : `has the type '${unit}', which is not in the extent_extent_type list (${ctx.values("extent_extent_type").join(", ")})`;
+  ctx.warn(`extent '${text}' ${why}: kept as a physdesc note`, at(element));
+  return singlepartNote("physdesc", [text], element);
+}
+
+/** One EAD 2002 (or EAD3 unstructured) <physdesc>. */
+export function physdesc(ctx: EadContext, element: XmlElement): ExtentsAndNotes {
+  const result: ExtentsAndNotes = { extents: [], notes: [] };
+  const extents = childrenNamed(element, "extent");
+  const portion = attribute(element, "altrender") ?? attribute(element, "coverage");
+  const physfacet = childrenNamed(element, "physfacet");
+  const dimensions = childrenNamed(element, "dimensions");
+  let extent: Fields | undefined;
+  const summaries: string[] = [];
+  for (const child of extents) {
+    const text = plain(child);
+    if (text === "") continue;
+    const parts = splitExtent(text);
+    const type = parts === undefined ? undefined : extentType(ctx, parts.unit);
+    if (extent === undefined && parts !== undefined && type !== undefined) {
+      extent = { jsonmodel_type: "extent", portion: portion !== undefined && comparable(portion) === "part" ? "part" : "whole", number: parts.number, extent_type: type };
+      if (parts.rest !== undefined) summaries.push(parts.rest);
+    } else if (extent !== undefined || parts === undefined) {
+      // ArchivesSpace's reading: the extents after the first are its container summary.
+      if (extent !== undefined) summaries.push(text);
+      else result.notes.push(unmappable(ctx, child, text, undefined));
+    } else {
+      result.notes.push(unmappable(ctx, child, text, parts.unit));
+    }
+  }
+  // Plain text "1.75 linear feet (4 boxes)" in a physdesc without <extent>.
+  if (extents.length === 0 && hasOwnText(element) && elementChildren(element).every((child) => ["physfacet", "dimensions", "genreform", "lb", "emph"].includes(child.name))) {
+    const text = plain({ ...element, children: element.children.filter((child) => typeof child === "string") });
+    const parts = splitExtent(text);
+    const type = parts === undefined ? undefined : extentType(ctx, parts.unit);
+    if (parts !== undefined && type !== undefined) {
+      extent = { jsonmodel_type: "extent", portion: "whole", number: parts.number, extent_type: type };
+      if (parts.rest !== undefined) summaries.push(parts.rest);
+    }
+  }
+  if (extent !== undefined) {
+    put(extent, "container_summary", summaries.join("; "));
+    put(extent, "physical_details", physfacet.map((child) => markup(child)).join("; "));
+    put(extent, "dimensions", dimensions.map((child) => plain(child)).join("; "));
+    put(extent, "publish", publishOf(element));
+    result.extents.push(extent);
+    return result;
+  }
+  // No extent: ArchivesSpace makes the physdesc a note ("unless it only contains extent tags").
+  for (const child of physfacet) result.notes.push(singlepartNote("physfacet", [markup(child, { breaks: true })], child));
+  for (const child of dimensions) result.notes.push(multipartTextNote("dimensions", markup(child, { breaks: true }), child));
+  const rest = markup(element, { breaks: true, skip: (child) => child.name === "physfacet" || child.name === "dimensions" || child.name === "extent" });
+  if (rest !== "") result.notes.push(singlepartNote("physdesc", [rest], element));
+  return result;
+}
+
+/** EAD3 <physdescstructured>: quantity, unittype, physfacet, dimensions, descriptivenote. */
+export function physdescstructured(ctx: EadContext, element: XmlElement): ExtentsAndNotes {
+  const quantity = plain(childrenNamed(element, "quantity")[0] ?? { ...element, children: [] });
+  const unitElement = childrenNamed(element, "unittype")[0];
+  const unit = unitElement === undefined ? "" : plain(unitElement);
+  const type = unit === "" ? undefined : extentType(ctx, unit);
+  const text = `${quantity} ${unit}`.trim();
+  if (quantity === "" || !/^\d+(?:[.,]\d+)?$|^\.\d+$/.test(quantity) || type === undefined) {
+    const notes = [unmappable(ctx, element, text, type === undefined && /^\d/.test(quantity) ? unit : undefined)];
+    for (const child of childrenNamed(element, "physfacet")) notes.push(singlepartNote("physfacet", [markup(child, { breaks: true })], child));
+    for (const child of childrenNamed(element, "dimensions")) notes.push(multipartTextNote("dimensions", markup(child, { breaks: true }), child));
+    return { extents: [], notes };
+  }
+  const coverage = attribute(element, "coverage");
+  const extent: Fields = { jsonmodel_type: "extent", portion: coverage === "part" ? "part" : "whole", number: quantity.replace(",", "."), extent_type: type };
+  put(extent, "physical_details", childrenNamed(element, "physfacet").map((child) => markup(child)).join("; "));
+  put(extent, "dimensions", childrenNamed(element, "dimensions").map((child) => plain(child)).join("; "));
+  put(extent, "container_summary", childrenNamed(element, "descriptivenote").map((child) => markup(child)).join("; "));
+  put(extent, "publish", publishOf(element));
+  return { extents: [extent], notes: [] };
+}
+
+/**
+ * All extents and extent notes of a <did>, in order. An EAD3 <physdesc localtype="container_summary">
+ * right after a structured extent is that extent's container summary (as Arca's and
+ * ArchivesSpace's EAD3 exports write it).
+ */
+export function extentsOf(ctx: EadContext, elements: readonly XmlElement[]): ExtentsAndNotes {
+  const result: ExtentsAndNotes = { extents: [], notes: [] };
+  let previousStructured: Fields | undefined;
+  for (const element of elements) {
+    if (element.name === "physdescstructured") {
+      const read = physdescstructured(ctx, element);
+      result.extents.push(...read.extents);
+      result.notes.push(...read.notes);
+      previousStructured = read.extents[0];
+      continue;
+    }
+    if (element.name !== "physdesc") continue;
+    if (previousStructured !== undefined && element.attributes.localtype === "container_summary" && previousStructured.container_summary === undefined) {
+      put(previousStructured, "container_summary", markup(element));
+      previousStructured = undefined;
+      continue;
+    }
+    previousStructured = undefined;
+    const read = physdesc(ctx, element);
+    result.extents.push(...read.extents);
+    result.notes.push(...read.notes);
+  }
+  return result;
+}

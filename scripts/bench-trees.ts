@@ -4,7 +4,7 @@
 // engine, also a child process, as in bench-service.ts; the client is this process, one request
 // in flight. Loopback only.
 //
-//   npm run bench:trees                  the measurements (about 2 minutes)
+//   npm run bench:trees                  the measurements (3-6 minutes on the 2-core machine)
 //   npm run bench:trees -- --profile     the same set-up with Arca and the engine under
 //                                        `node --cpu-prof`, each call profiled in its own window
 //
@@ -28,6 +28,7 @@ import { engineUri } from "../src/embedded-mongo/index.js";
 import { cliPath, spawnEngine, type EngineProcess } from "../src/embedded-mongo/launcher.js";
 import {
   ADMIN_PASSWORD,
+  CLOCK_TICK_MICROS,
   COMPACT_THRESHOLD_BYTES,
   DB_NAME,
   check,
@@ -44,6 +45,7 @@ import {
   ms1,
   procMemory,
   RssSampler,
+  safeTicks,
   setLogPrefix,
   startArca,
   summariseProfile,
@@ -472,6 +474,11 @@ interface CallResult {
   reqPerSec: number;
   responseBytes: number;
   checked: number;
+  /**
+   * CPU per request, µs, from /proc/<pid>/stat read just before and after each timed request
+   * (outside the timing): what the call costs Arca and the engine, whatever else the machine runs.
+   */
+  cpuPerRequestMicros: { arca: number; engine: number };
 }
 
 async function measure(setup: Setup, calls: TreeCall[], warmup: number, runs: number): Promise<CallResult[]> {
@@ -479,15 +486,22 @@ async function measure(setup: Setup, calls: TreeCall[], warmup: number, runs: nu
   const samples: number[][] = calls.map(() => []);
   const bytes: number[] = calls.map(() => 0);
   const checked: number[] = calls.map(() => 0);
+  const ticks = calls.map(() => ({ arca: 0, engine: 0 }));
   for (let round = 0; round < warmup + runs; round++) {
     for (let j = 0; j < calls.length; j++) {
       const k = (round + j) % calls.length;
+      const arca0 = safeTicks(setup.arca.pid);
+      const engine0 = safeTicks(setup.engine.pid);
       const t0 = performance.now();
       const answer = await httpCall(setup.agent, setup.arca.port, "GET", calls[k].path, headers);
       const elapsed = performance.now() - t0;
+      const arcaTicks = safeTicks(setup.arca.pid) - arca0;
+      const engineTicks = safeTicks(setup.engine.pid) - engine0;
       if (answer.status !== 200) throw new Error(`GET ${calls[k].path}: ${answer.status} ${answer.body.slice(0, 300)}`);
       if (round < warmup) continue;
       samples[k].push(elapsed);
+      ticks[k].arca += arcaTicks;
+      ticks[k].engine += engineTicks;
       bytes[k] = Buffer.byteLength(answer.body);
       if (samples[k].length % CHECK_EVERY === 1) {
         const problem = calls[k].check(JSON.parse(answer.body));
@@ -498,7 +512,8 @@ async function measure(setup: Setup, calls: TreeCall[], warmup: number, runs: nu
   }
   return calls.map((c, k) => {
     const latency = latencyStats(samples[k]);
-    return { key: c.key, name: c.name, tree: c.tree.label, path: c.path, latency, reqPerSec: 1000 / latency.mean, responseBytes: bytes[k], checked: checked[k] };
+    const cpuPerRequestMicros = { arca: (ticks[k].arca * CLOCK_TICK_MICROS) / samples[k].length, engine: (ticks[k].engine * CLOCK_TICK_MICROS) / samples[k].length };
+    return { key: c.key, name: c.name, tree: c.tree.label, path: c.path, latency, reqPerSec: 1000 / latency.mean, responseBytes: bytes[k], checked: checked[k], cpuPerRequestMicros };
   });
 }
 
@@ -554,6 +569,7 @@ async function bench(): Promise<void> {
     const out = await writeResults("trees.json", raw);
 
     const pct = (r: CallResult) => `${ms(r.latency.p50)} / ${ms(r.latency.p95)} / ${ms(r.latency.p99)}`;
+    const cpu = (r: CallResult) => `${int(r.cpuPerRequestMicros.arca)} + ${int(r.cpuPerRequestMicros.engine)}`;
     const creates = facts.httpCreates as { count: number; seconds: number; latency: LatencyStats };
     const insert = facts.bulkInsert as { count: number; seconds: number };
     const idle = facts.rssIdle as { arca: number; engine: number };
@@ -564,11 +580,11 @@ async function bench(): Promise<void> {
       `- Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.totalMemory} RAM, ${machine.platform}; Node ${machine.node}; command: \`${machine.command}\``,
       `- Load average at start ${machine.loadAverageAtStart.join(" / ")}, at end ${loadAtEnd.join(" / ")}; machine ${quiet.idlePercent.toFixed(0)} % idle before the run (${quiet.quiet ? "two quiet 3 s windows" : "NOT quiet after 60 s"}); other processes: ${otherCpu.httpCreates.toFixed(0)} % during the creates, ${otherCpu.bulkInsert.toFixed(0)} % during the insert, ${otherCpu.measure.toFixed(0)} % during the measurement`,
       `- A: ${int(SMALL)} top-level + ${NESTED} nested archival objects, ${int(creates.count)} POSTs one at a time in ${creates.seconds.toFixed(1)} s (p50 ${ms(creates.latency.p50)}); B: ${int(LARGE)} + ${NESTED}, ${int(insert.count)} documents by insertMany (batches of ${int(INSERT_BATCH)}) in ${insert.seconds.toFixed(1)} s, in the shape checked against A's stored documents`,
-      `- One request in flight; ${WARMUP_ROUNDS} warm-up rounds then ${RUNS} timed requests per call, all ${calls.length} calls in a rotating order; every response 200, every ${CHECK_EVERY}th checked in full; ${measureSeconds.toFixed(1)} s measuring, ${totalSeconds.toFixed(1)} s in all; JSON: ${out}`,
+      `- One request in flight; ${WARMUP_ROUNDS} warm-up rounds then ${RUNS} timed requests per call, all ${calls.length} calls in a rotating order; every response 200, every ${CHECK_EVERY}th checked in full; req/s = 1000 / mean latency (one client); CPU/req from /proc/<pid>/stat around each request; ${measureSeconds.toFixed(1)} s measuring, ${totalSeconds.toFixed(1)} s in all; JSON: ${out}`,
       "",
-      `| Call | A (${int(SMALL)}): p50 / p95 / p99 | A req/s | B (${int(LARGE)}): p50 / p95 / p99 | B req/s | p50 B/A | p99 B/A | Target p50 B/A | Met? |`,
-      "|---|---|---|---|---|---|---|---|---|",
-      ...pairs.map((p) => `| ${p.name} | ${pct(p.small)} | ${int(p.small.reqPerSec)} | ${pct(p.large)} | ${int(p.large.reqPerSec)} | ${p.ratio.toFixed(2)}x | ${(p.large.latency.p99 / p.small.latency.p99).toFixed(2)}x | <= ${TARGET_RATIO}x | ${p.met ? "yes" : "**NO**"} |`),
+      `| Call | A (${int(SMALL)}): p50 / p95 / p99 | A req/s | A CPU/req µs Arca + engine | B (${int(LARGE)}): p50 / p95 / p99 | B req/s | B CPU/req µs Arca + engine | p50 B/A | p99 B/A | Target p50 B/A | Met? |`,
+      "|---|---|---|---|---|---|---|---|---|---|---|",
+      ...pairs.map((p) => `| ${p.name} | ${pct(p.small)} | ${int(p.small.reqPerSec)} | ${cpu(p.small)} | ${pct(p.large)} | ${int(p.large.reqPerSec)} | ${cpu(p.large)} | ${p.ratio.toFixed(2)}x | ${(p.large.latency.p99 / p.small.latency.p99).toFixed(2)}x | <= ${TARGET_RATIO}x | ${p.met ? "yes" : "**NO**"} |`),
       "",
       `- Response sizes: ${pairs.map((p) => `${p.name.split(" (")[0]} ${int(p.small.responseBytes)} / ${int(p.large.responseBytes)} B`).join("; ")}`,
       `- RSS, Arca: ${mib(idle.arca)} idle, ${mib(seeded.arca)} after the set-up, peak ${mib(rssPeak.arca)} while measuring; engine: ${mib(idle.engine)} idle, ${mib(seeded.engine)} after the seed, peak ${mib(rssPeak.engine)} while measuring (VmHWM ${mib(rssAfter.engine.hwm)})`,

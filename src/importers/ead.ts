@@ -61,12 +61,12 @@ interface Collection {
 }
 
 /** First read: the header and <archdesc> without its <dsc>. */
-async function readCollection(input: ImportInput): Promise<Collection> {
+async function readCollection(input: ImportInput, ctx: EadContext): Promise<Collection> {
   const builder = new ElementBuilder();
   let header: XmlElement | undefined;
   let archdesc: DescribedUnit | undefined;
   let depth = 0;
-  /** Depth of the <dsc> being skipped, 0 outside one. */
+  /** Depth of the element being skipped (the <dsc>, <frontmatter>), 0 outside one. */
   let skipping = 0;
   for await (const batch of xmlEventBatches(input, { roots: ["ead"] })) for (const event of batch) {
     if (event.kind === "open") {
@@ -75,6 +75,11 @@ async function readCollection(input: ImportInput): Promise<Collection> {
       if (builder.building) builder.start(event);
       else if (depth === 2 && (event.name === "eadheader" || event.name === "control")) builder.start(event);
       else if (depth === 2 && event.name === "archdesc") archdesc = { element: elementOf(event), children: [] };
+      else if (depth === 2) {
+        // <frontmatter> (a title page restating the header) and anything else beside the header.
+        ctx.warn(`<${event.name}> is not imported (only <${event.namespace.includes("ead3") ? "control" : "eadheader"}> and <archdesc> are)`, { line: event.line, column: event.column, path: event.path });
+        skipping = depth;
+      }
       else if (depth === 3 && archdesc !== undefined && event.names[1] === "archdesc") {
         if (event.name === "dsc") skipping = depth;
         else builder.start(event);
@@ -115,10 +120,10 @@ export class EadParser implements FormatParser {
   async *parse(input: ImportInput, context: ParseContext): AsyncGenerator<PendingRecord, void, undefined> {
     await this.options.enumerations?.ready?.();
     const ctx = new EadContext(context, this.options.enumerations ?? seedEnumerations, this.options.vocabulary ?? "/vocabularies/1");
-    const collection = await readCollection(input);
+    const collection = await readCollection(input, ctx);
     const findingAid = findingAidFields(ctx, collection.header);
+    ctx.fileIdentity = typeof findingAid.ead_id === "string" ? findingAid.ead_id : input.name;
     const resource = resourceRecord(ctx, collection.archdesc, findingAid);
-    ctx.fileIdentity = String(resource.ead_id ?? resource.id_0 ?? input.name);
     yield* grouped(ctx.takeNeeded());
     const resourceKey = ctx.nextKey("resource");
     yield { key: resourceKey, type: "resource", record: resource, source: at(collection.archdesc.element), match: this.resourceMatch(resource), onMatch: "skip-file" };

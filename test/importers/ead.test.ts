@@ -611,3 +611,55 @@ describe("dates and extents as people write them", () => {
     expect(splitExtent("Resource-ContainerSummary-AT")).toBeUndefined();
   });
 });
+
+describe("smaller mappings, parser alone", () => {
+  async function parse(body: string, head = `<eadheader><eadid>small</eadid></eadheader>`): Promise<{ records: PendingRecord[]; warnings: string[] }> {
+    const xml = `<ead xmlns="urn:isbn:1-931666-22-9">${head}<archdesc level="collection"><did><unittitle>Small</unittitle><unitid>S.1</unitid><unitdate normal="1900">1900</unitdate><physdesc><extent>1 linear feet</extent></physdesc><langmaterial><language langcode="eng"/></langmaterial></did>${body}</archdesc></ead>`;
+    const warnings: string[] = [];
+    const records: PendingRecord[] = [];
+    for await (const record of eadParser().parse(textInput("small.xml", xml), { warn: (message, where) => warnings.push(`${where.path ?? ""} ${message}`) })) records.push(record);
+    return { records, warnings };
+  }
+  const components = (records: PendingRecord[]): Json[] => records.filter((r) => r.type === "archival_object").map((r) => r.record as Json);
+
+  it("a <unitdate> inside <unittitle> is a date, not title text; circa with @normal is approximate", async () => {
+    const { records } = await parse(`<dsc><c01><did><unittitle>Letters, <unitdate normal="1920">circa 1920</unitdate></unittitle></did></c01></dsc>`);
+    expect(components(records)[0]).toMatchObject({ title: "Letters,", dates: [{ date_type: "single", begin: "1920", expression: "circa 1920", certainty: "approximate", label: "creation" }] });
+  });
+
+  it("Arca's and ArchivesSpace's export conventions read back: aspace_ ids, a barcode in the container label, an extent's carrier", async () => {
+    const { records } = await parse(
+      `<dsc><c01 id="aspace_5f2e" level="file"><did><unittitle>T</unittitle><container id="aspace_container_1" type="box" label="mixed_materials [3914]">7</container><container id="aspace_container_2" parent="aspace_container_1" type="folder">2</container><physdesc altrender="whole"><extent altrender="materialtype spaceoccupied">2 linear feet</extent><extent altrender="carrier">3 boxes</extent></physdesc></did><scopecontent id="aspace_n1"><p>S</p></scopecontent></c01></dsc>`,
+    );
+    const [component] = components(records);
+    expect(component).toMatchObject({ ref_id: "5f2e", extents: [{ number: "2", extent_type: "linear_feet", container_summary: "3 boxes" }], notes: [{ persistent_id: "n1" }] });
+    expect(records.find((r) => r.type === "top_container")).toMatchObject({ record: { type: "box", indicator: "7", barcode: "3914" }, match: { barcode: "3914" }, onMatch: "reuse" });
+    expect((component.instances as Json[])[0]).toMatchObject({ instance_type: "mixed_materials", sub_container: { type_2: "folder", indicator_2: "2" } });
+  });
+
+  it("what is not imported is said, with its place: frontmatter, dsc prose, description after child components", async () => {
+    const { warnings } = await parse(
+      `<dsc><head>Contents</head><p>Boxes are numbered.</p><c01><did><unittitle>A</unittitle></did><c02><did><unittitle>B</unittitle></did></c02><odd><p>Late</p></odd></c01></dsc>`,
+      `<eadheader><eadid>small</eadid></eadheader><frontmatter><titlepage><titleproper>Small</titleproper></titlepage></frontmatter>`,
+    );
+    expect(warnings).toEqual([
+      "/ead/frontmatter <frontmatter> is not imported (only <eadheader> and <archdesc> are)",
+      "/ead/archdesc/dsc/p <p> in <dsc> outside any component is not imported",
+      "/ead/archdesc/dsc/c01/odd <odd> after the child components of its component is not imported (EAD puts a component's description before its children)",
+    ]);
+  });
+
+  it("enumerated values: matched whatever their spelling, else warned about once with the place", async () => {
+    const { records, warnings } = await parse(
+      `<dsc>${["Oversize Folder", "Oversize Folder", "Map-case", "Drawer"].map((type, i) => `<c01 level="File"><did><unittitle>T${i}</unittitle><container type="${type}">${i}</container></did></c01>`).join("")}</dsc>`,
+    );
+    expect(records.filter((r) => r.type === "top_container").map((r) => (r.record as Json).type ?? null)).toEqual(["folder", "folder", "case", null]);
+    expect(components(records).map((c) => c.level)).toEqual(["file", "file", "file", "file"]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^\/ead\/archdesc\/dsc\/c01\/did\/container container type 'Oversize Folder' is not in the container_type list \(.*\): recorded as 'folder' \(said once per file\)$/),
+      expect.stringMatching(/^\/ead\/archdesc\/dsc\/c01\[3\]\/did\/container container type 'Map-case' .*: recorded as 'case'/),
+      expect.stringMatching(/^\/ead\/archdesc\/dsc\/c01\[4\]\/did\/container container type 'Drawer' .*: left out/),
+    ]);
+  });
+});
+

@@ -152,7 +152,10 @@ export function unitdate(ctx: EadContext, element: XmlElement): Fields | undefin
       ctx.warn(`unitdate @normal '${normal}' ends before it begins: the date is kept as its text`, at(element));
       return assemble(ctx, element, element.attributes.type ?? element.attributes.unitdatetype, undefined, expression ?? normal);
     }
-    if (expression !== undefined) range.bulk = /^bulk\b/i.test(expression);
+    if (expression !== undefined) {
+      range.bulk = /^bulk\b/i.test(expression);
+      if (/^(?:bulk,?\s*)?(?:circa|ca\.|c\.)\s/i.test(expression)) range.certainty = "approximate";
+    }
   } else if (expression !== undefined) {
     range = parseExpression(expression);
   }

@@ -579,6 +579,7 @@ describe("streaming", () => {
         peakRss = Math.max(peakRss, now.rss);
       }
     }
+    if (process.env.EAD_MEMORY_REPORT) console.log(`${bytes} bytes, ${components} components: RSS +${((peakRss - baseline.rss) / 1e6).toFixed(0)} MB, heap +${((peakHeap - baseline.heapUsed) / 1e6).toFixed(0)} MB`);
     expect(bytes).toBeGreaterThan(50_000_000);
     expect(components).toBe(series * (perSeries + 1));
     expect(peakRss - baseline.rss).toBeLessThan(200_000_000);

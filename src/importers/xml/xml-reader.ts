@@ -286,18 +286,23 @@ export async function* xmlEventBatches(source: XmlSource, options: XmlReadOption
 
 /**
  * The elements `isRecord` selects, each whole once its end tag is read (e.g. each MARC
- * `record`), holding one subtree in memory at a time. Errors as xmlEvents.
+ * `record`), holding only the subtree being read and those one chunk of the file completed.
+ * Errors as xmlEvents, after the subtrees completed before them.
  */
 export async function* xmlSubtrees(source: XmlSource, options: XmlSubtreeOptions): AsyncGenerator<XmlElement, void, undefined> {
   const builder = new ElementBuilder();
-  for await (const event of xmlEvents(source, options)) {
-    if (event.kind === "open") {
-      if (builder.building || options.isRecord(event.names)) builder.start(event);
-    } else if (event.kind === "text") {
-      builder.text(event.text);
-    } else if (builder.building) {
-      const element = builder.end();
-      if (element !== undefined) yield element;
+  for await (const batch of xmlEventBatches(source, options)) {
+    const done: XmlElement[] = [];
+    for (const event of batch) {
+      if (event.kind === "open") {
+        if (builder.building || options.isRecord(event.names)) builder.start(event);
+      } else if (event.kind === "text") {
+        builder.text(event.text);
+      } else if (builder.building) {
+        const element = builder.end();
+        if (element !== undefined) done.push(element);
+      }
     }
+    yield* done;
   }
 }

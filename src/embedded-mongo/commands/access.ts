@@ -39,6 +39,12 @@ export class WriteBlocked extends Error {
 /** Throws WriteBlocked when an open transaction holds record `rid` of namespace `ns`. */
 export type WriteGate = (ns: string, rid: number) => void;
 
+/** A complete index on `field` that has never gone multikey: no stored document holds an array there. */
+export function scalarIndexed(collection: Collection | undefined, field: string): boolean {
+  if (!collection) return true;
+  return [...collection.indexes.values()].some((index) => index.fields.includes(field) && index.complete && !index.multikey);
+}
+
 export interface CollectionAccess {
   readonly db: string;
   readonly name: string;
@@ -46,6 +52,8 @@ export interface CollectionAccess {
   /** Called with every record a statement will replace or remove, before it changes any. */
   prepareWrite(rids: number[]): void;
   count(filter: Document, skip: number, limit: number, hint?: unknown): number;
+  /** Whether `field` is never an array in any document: a complete index on it has never gone multikey. */
+  scalarField(field: string): boolean;
   insert(doc: Document): void;
   replace(rid: number, doc: Document): void;
   remove(rid: number): void;
@@ -74,6 +82,10 @@ export class CommittedAccess implements CollectionAccess {
   count(filter: Document, skip: number, limit: number, hint?: unknown): number {
     const collection = this.collection;
     return collection ? countRecords(collection, filter, skip, limit, hint) : 0;
+  }
+
+  scalarField(field: string): boolean {
+    return scalarIndexed(this.collection, field);
   }
 
   prepareWrite(rids: number[]): void {

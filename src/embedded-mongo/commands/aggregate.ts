@@ -51,6 +51,35 @@ function countPattern(pipeline: Document[]): CountPattern | undefined {
   return { filter, skip, limit, id: group._id, field: fields[0], dropsId };
 }
 
+/**
+ * `[{$match: {..., f: {$in: [v...]}}}, {$group: {_id: "$f", <n>: {$sum: 1}}}]`: how many
+ * documents hold each value (tree views count the children of a page of nodes this way).
+ * Answered with one index-aware count per value when `f` is never an array (a grouping key
+ * would otherwise be the whole array), so the cost does not grow with the counted documents.
+ */
+interface GroupCountPattern {
+  filter: Document;
+  field: string;
+  values: unknown[];
+  name: string;
+}
+
+function groupCountPattern(pipeline: Document[]): GroupCountPattern | undefined {
+  if (pipeline.length !== 2) return undefined;
+  const match = pipeline[0]?.$match as Document | undefined;
+  const group = pipeline[1]?.$group as Document | undefined;
+  if (!match || !group || typeof group._id !== "string" || !group._id.startsWith("$") || group._id.startsWith("$$")) return undefined;
+  const field = group._id.slice(1);
+  const names = Object.keys(group).filter((key) => key !== "_id");
+  const accumulator = group[names[0] ?? ""] as Document | undefined;
+  if (names.length !== 1 || !accumulator || accumulator.$sum !== 1 || Object.keys(accumulator).length !== 1) return undefined;
+  const condition = match[field] as Document | undefined;
+  if (!condition || typeof condition !== "object" || !Array.isArray(condition.$in) || Object.keys(condition).length !== 1) return undefined;
+  if (condition.$in.some((value) => value === null || typeof value === "object")) return undefined;
+  const { [field]: _in, ...filter } = match;
+  return { filter, field, values: [...new Set(condition.$in as unknown[])], name: names[0] as string };
+}
+
 function countResult(pattern: CountPattern, n: number): Document[] {
   if (n === 0) return [];
   return [pattern.dropsId ? { [pattern.field]: n } : { _id: pattern.id, [pattern.field]: n }];
@@ -151,6 +180,11 @@ export const aggregate: CommandHandler = (ctx) => {
     if (typeof target !== "string") throw new CommandError(ErrorCodes.InvalidNamespace, "aggregate requires a collection name");
     const access = ctx.access(target);
     ns = `${ctx.db}.${target}`;
+    const grouped = groupCountPattern(pipeline);
+    if (grouped && access.scalarField(grouped.field)) {
+      const counts = grouped.values.map((value) => ({ _id: value, [grouped.name]: access.count({ ...grouped.filter, [grouped.field]: value }, 0, 0, ctx.command.hint) }));
+      return ctx.cursors.open(ns, counts.filter((row) => (row[grouped.name] as number) > 0), batchSize);
+    }
     const counting = countPattern(pipeline);
     if (counting) {
       const n = access.count(counting.filter, counting.skip, counting.limit, ctx.command.hint);

@@ -4,7 +4,7 @@
 // transaction has written, or that was committed after this transaction started, is a
 // WriteConflict (112) carrying the TransientTransactionError label so drivers retry.
 import type { Document } from "bson";
-import type { CollectionAccess, FoundRecord } from "../commands/access.js";
+import { scalarIndexed, type CollectionAccess, type FoundRecord } from "../commands/access.js";
 import { CommandError, ErrorCodes } from "../errors.js";
 import { compileFilter } from "../query/filter.js";
 import { sortRecords } from "../query/sort.js";
@@ -161,6 +161,12 @@ class TransactionAccess implements CollectionAccess {
     const overlay = this.txn.overlays.get(this.ns);
     if (collection && (!overlay || overlay.writes.size === 0) && collection.history.size === 0) return countRecords(collection, filter, skip, limit, hint);
     return this.find({ filter, sort: [], skip, limit, hint }).length;
+  }
+
+  scalarField(field: string): boolean {
+    // The transaction's own writes are in no index yet: only a clean view can be vouched for.
+    const overlay = this.txn.overlays.get(this.ns);
+    return (!overlay || overlay.writes.size === 0) && scalarIndexed(this.collection, field);
   }
 
   insert(doc: Document): void {

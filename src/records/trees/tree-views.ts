@@ -12,7 +12,7 @@ import type { OperationDeps } from "../operations/deps.js";
 import { findStored, recordType } from "../operations/locate.js";
 import { shapeRecord } from "../operations/shape.js";
 import type { Scope } from "../operations/types.js";
-import { childrenFilter, isTreeNodeType, nodeLinks, scopeFilter, type TreeNodeType } from "./tree-links.js";
+import { childCount, childrenFilter, isTreeNodeType, nodeLinks, scopeFilter, type TreeNodeType } from "./tree-links.js";
 
 export const WAYPOINT_SIZE = 200;
 
@@ -42,7 +42,11 @@ function waypointCounts(childCount: number): JsonObject {
   return { child_count: childCount, waypoints: Math.ceil(childCount / WAYPOINT_SIZE), waypoint_size: WAYPOINT_SIZE };
 }
 
-/** How many children each of `holders` has, in one query. */
+/**
+ * How many children each of `holders` has, in one query (a waypoint's nodes). The embedded
+ * engine answers it with an index count per holder; a MongoDB server walks the children's
+ * index keys, as ArchivesSpace's own grouped count walks its rows.
+ */
 async function childCounts(read: TreeRead, holders: readonly string[]): Promise<Map<string, number>> {
   if (holders.length === 0) return new Map();
   const filter = childrenFilter(read.nodes, read.scope, holders);
@@ -53,8 +57,9 @@ async function childCounts(read: TreeRead, holders: readonly string[]): Promise<
   return new Map(rows.map((row) => [row._id, row.count]));
 }
 
-async function childCountOf(read: TreeRead, holder: string): Promise<number> {
-  return (await childCounts(read, [holder])).get(holder) ?? 0;
+/** One holder's child count: the last position plus one (an index seek; see childCount). */
+function childCountOf(read: TreeRead, holder: string): Promise<number> {
+  return childCount(read.deps, read.nodes, read.scope, holder, read.session);
 }
 
 function uriOf(read: TreeRead, record: StoredRecord): string {

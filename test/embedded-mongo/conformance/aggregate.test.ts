@@ -72,6 +72,23 @@ describe("basic stages", () => {
     expect(sortedBack.map((d) => [d._id, d.copy])).toEqual([[12, "def"], [10, "abc"], [1, undefined]]);
   });
 
+  it("$match with $in then $group by that field counting: one row per value present, on a scalar index and on a multikey one", async () => {
+    const coll = t.db.collection<Loose>(next());
+    await coll.createIndex({ parent: 1, position: 1 });
+    await coll.insertMany([{ parent: "a", position: 0 }, { parent: "a", position: 1 }, { parent: "b", position: 0 }, { parent: "c", position: 0 }]);
+    const pipeline = [{ $match: { parent: { $in: ["a", "b", "z"] } } }, { $group: { _id: "$parent", n: { $sum: 1 } } }];
+    const rows = await run(pipeline, coll);
+    expect(rows.sort((x, y) => String(x._id).localeCompare(String(y._id)))).toEqual([{ _id: "a", n: 2 }, { _id: "b", n: 1 }]);
+    // An array value groups under the whole array, as MongoDB does.
+    await coll.insertOne({ parent: ["a", "b"], position: 5 });
+    const multikey = await run(pipeline, coll);
+    expect(multikey.map((row) => [row._id, row.n]).sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)))).toEqual([
+      ["a", 2],
+      [["a", "b"], 1],
+      ["b", 1],
+    ].sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y))));
+  });
+
   it("$count counts; on an empty input it emits no document", async () => {
     expect(await run([{ $match: { store: "n" } }, { $count: "n" }])).toEqual([{ n: 3 }]);
     expect(await run([{ $match: { store: "zzz" } }, { $count: "n" }])).toEqual([]);

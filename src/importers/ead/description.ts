@@ -56,7 +56,7 @@ export function describe(ctx: EadContext, unit: DescribedUnit, record: Fields): 
       const text = markup(title, { skip: (child) => child.name === "unitdate" || child.name === "unitdatestructured" });
       if (text === "") continue;
       if (record.title === undefined) record.title = text;
-      else if (i > 0) notes.push(singlepartNoteFor("odd", text, title, "Title"));
+      else if (i > 0) notes.push(titleNote(text, title));
     }
     dateElements.push(...childrenNamed(did, "unitdate", "unitdatestructured"));
     put(record, "dates", datesOf(ctx, dateElements));
@@ -94,8 +94,8 @@ export function describe(ctx: EadContext, unit: DescribedUnit, record: Fields): 
 }
 
 /** A further <unittitle>: kept as a general note labelled "Title" (a record has one title). */
-function singlepartNoteFor(type: string, text: string, element: XmlElement, label: string): Fields {
-  return { ...multipartTextNote(type, text, element), label };
+function titleNote(text: string, element: XmlElement): Fields {
+  return { ...multipartTextNote("odd", text, element), label: "Title" };
 }
 
 interface Collected {

@@ -11,7 +11,7 @@ import { attribute, childrenNamed, elementChildren, hasOwnText, markup, plain } 
 
 /** Spellings of extent types the list holds under another name. */
 const EXTENT_SYNONYMS: Readonly<Record<string, string>> = {
-  linear_foot: "linear_feet", linear_ft: "linear_feet", "linear_ft.": "linear_feet", "lin._ft.": "linear_feet", "lin_ft": "linear_feet", "linear_ft._": "linear_feet",
+  linear_foot: "linear_feet", linear_ft: "linear_feet", "linear_ft.": "linear_feet", "lin._ft.": "linear_feet", "lin_ft": "linear_feet",
   cubic_foot: "cubic_feet", cubic_ft: "cubic_feet", "cubic_ft.": "cubic_feet", "cu._ft.": "cubic_feet",
   gb: "gigabytes", gigabyte: "gigabytes", mb: "megabytes", megabyte: "megabytes", tb: "terabytes", terabyte: "terabytes",
   volume: "volumes", "vols.": "volumes", vols: "volumes", "v.": "volumes",

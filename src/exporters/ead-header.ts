@@ -26,10 +26,13 @@ function writeEadHeader(ctx: EadContext, resource: JsonObject, repository: JsonO
   xml.element("eadid", { countrycode: str(repository.country), mainagencycode: mainAgencyCode(repository), url: str(resource.ead_location) }, str(resource.ead_id) ?? "");
   xml.open("filedesc");
   xml.open("titlestmt");
+  // The finding aid title as it is (an imported one holds its <num> already); without one,
+  // the resource's title and identifier, as ArchivesSpace writes them.
   xml.open("titleproper");
-  ctx.content(titleProper(resource));
+  const findingAidTitle = str(resource.finding_aid_title);
+  ctx.content(findingAidTitle ?? str(resource.title) ?? "");
   const num = unitId(resource, "archdesc");
-  if (num !== undefined) {
+  if (findingAidTitle === undefined && num !== undefined) {
     xml.text(" ");
     xml.element("num", {}, num);
   }

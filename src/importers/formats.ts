@@ -4,6 +4,7 @@ import type { OperationDeps } from "../records/operations/deps.js";
 import { AspaceJsonParser } from "./aspace-json.js";
 import { CsvParser } from "./csv.js";
 import { EacParser } from "./eac.js";
+import { ead3Parser, eadParser } from "./ead.js";
 import { MarcXmlParser } from "./marcxml.js";
 import { IMPORT_FORMATS, type FormatParser, type ImportFormat } from "./pending.js";
 
@@ -15,6 +16,8 @@ type ParserFactory = (deps: OperationDeps) => FormatParser;
 
 const PARSERS: Partial<Record<ImportFormat, ParserFactory>> = {
   "aspace-json": (deps) => new AspaceJsonParser(deps.registry),
+  ead: (deps) => eadParser({ enumerations: deps.enumerations }),
+  ead3: (deps) => ead3Parser({ enumerations: deps.enumerations }),
   csv: (deps) => new CsvParser({ enumerations: deps.enumerations }),
   marcxml: (deps) => new MarcXmlParser({ enumerations: deps.enumerations }),
   eac: (deps) => new EacParser({ enumerations: deps.enumerations }),

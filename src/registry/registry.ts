@@ -71,6 +71,9 @@ function treeRootType(entry: RecordTypeManifest, refPaths: readonly RefPath[]): 
   return target;
 }
 
+/** `/repositories/2/accessions/5` -> ["2", "/accessions"]; `/agents/people/3` -> [undefined, "/agents/people"]. */
+const URI_SHAPE = /^(?:\/repositories\/([1-9][0-9]*))?(\/.+)\/[1-9][0-9]*$/;
+
 function describeType(entry: RecordTypeManifest, pattern: UriPattern): RecordType {
   const indexes = indexesFor(entry);
   const names = indexes.map((index) => index.name);
@@ -103,6 +106,8 @@ export class Registry {
   readonly enumerations: ReadonlyMap<string, EnumerationSeed>;
   private readonly byName = new Map<string, RecordType>();
   private readonly patterns = new Map<string, UriPattern>();
+  /** Patterns by scope and URI prefix (`repository:/accessions`, `global:/agents/people`). */
+  private readonly byShape = new Map<string, UriPattern>();
 
   constructor(manifest: RegistryManifest) {
     const types: RecordType[] = [];
@@ -121,6 +126,7 @@ export class Registry {
       uris.set(type.itemPath, entry.name);
       this.byName.set(entry.name, type);
       this.patterns.set(entry.name, pattern);
+      this.byShape.set(`${entry.scope}:${entry.uriPrefix}`, pattern);
       types.push(type);
     }
     this.types = types;
@@ -167,8 +173,18 @@ export class Registry {
     return pattern.format(id, repoId);
   }
 
-  /** Which record a URI names, or undefined when it matches no type's pattern. */
+  /**
+   * Which record a URI names, or undefined when it matches no type's pattern. The URI's shape
+   * picks the one candidate pattern (every link, resolve[] site and import ref goes through
+   * here); the full scan is only for shapes the lookup does not know.
+   */
   parseUri(uri: string): ParsedUri | undefined {
+    const shape = URI_SHAPE.exec(uri);
+    if (shape !== null) {
+      const candidate = this.byShape.get(shape[1] === undefined ? `global:${shape[2]}` : `repository:${shape[2]}`);
+      const parsed = candidate?.match(uri);
+      if (parsed !== undefined) return parsed;
+    }
     for (const pattern of this.patterns.values()) {
       const parsed = pattern.match(uri);
       if (parsed !== undefined) return parsed;

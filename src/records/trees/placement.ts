@@ -114,7 +114,15 @@ export class NewNodePlacement {
     private readonly change: TreeChange,
   ) {
     const stored = storedNode(deps, type, scope, change);
-    this.lookup = async (uri) => this.placedByUri.get(uri) ?? stored(uri);
+    // Parents asked about once: a batch of siblings shares one parent (an import's window of
+    // files under a series placed in an earlier batch).
+    const seen = new Map<string, StoredRecord | null>();
+    this.lookup = async (uri) => {
+      const placed = this.placedByUri.get(uri);
+      if (placed !== undefined) return placed;
+      if (!seen.has(uri)) seen.set(uri, await stored(uri));
+      return seen.get(uri) ?? null;
+    };
   }
 
   async place(node: StoredRecord): Promise<Placement> {

@@ -11,17 +11,19 @@
 // $TMPDIR/arca-bench-results/import.json.
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import http from "node:http";
 import os from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { spawnEngine } from "../src/embedded-mongo/launcher.js";
-import { ADMIN_PASSWORD, check, exited, httpJson, int, log, machineFacts, mib, procMemory, ROOT, setLogPrefix, startArca, waitForQuiet, writeResults } from "./bench-common.js";
+import { ADMIN_PASSWORD, check, summariseProfile, type CpuProfile, exited, httpJson, int, log, machineFacts, mib, procMemory, ROOT, setLogPrefix, startArca, waitForQuiet, writeResults } from "./bench-common.js";
 
-const SERIES = 100;
+// --profile: a fifth of the file, the command under --cpu-prof, the profile summarised.
+const PROFILE = process.argv.includes("--profile");
+const SERIES = PROFILE ? 20 : 100;
 const FILES_PER_SERIES = 999;
-const COMPONENTS = SERIES + SERIES * FILES_PER_SERIES; // 100,000
+const COMPONENTS = SERIES + SERIES * FILES_PER_SERIES; // 100,000 (20,000 with --profile)
 const FILES_PER_BOX = 20;
 const TARGET_PER_SECOND = 2_000;
 const RSS_GROWTH_LIMIT = 200 * 1024 * 1024;
@@ -90,7 +92,8 @@ async function bench(): Promise<void> {
 
     // The command, sampled every 25 ms: its RSS when the store is open (the baseline) and its peak.
     const started = performance.now();
-    const cli = spawn(process.execPath, [CLI, "--repo", String(repo.json.id), "--format", "ead", file], {
+    const profileDir = join(work, "profile");
+    const cli = spawn(process.execPath, [...(PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), CLI, "--repo", String(repo.json.id), "--format", "ead", file], {
       env: { ...process.env, MONGODB_URI: engine.uri, MONGODB_DB: "arca" },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -141,7 +144,15 @@ async function bench(): Promise<void> {
     const facts = machineFacts("npm run bench:import");
     const table = ["| Measurement | Result | Target | Met? |", "|---|---|---|---|", ...rows.map((row) => `| ${row.join(" | ")} |`)].join("\n");
     process.stdout.write(`\n## Import benchmark (${new Date().toISOString()})\n\n- Machine: ${facts.cpu}, ${facts.cores} cores, ${facts.totalMemory} RAM, ${facts.platform}, Node ${facts.node}; ${quiet.idlePercent} % idle before the run\n- Command output:\n\n\`\`\`\n${stdout.trim()}\n\`\`\`\n\n${table}\n`);
-    const out = await writeResults("import.json", { facts, bytes, importSeconds, wallSeconds, perSecond, baseline, peak, growth, engineBefore, enginePeak, stdout });
+    if (PROFILE) {
+      const [name] = await readdir(profileDir);
+      const summary = summariseProfile(JSON.parse(await readFile(join(profileDir, name as string), "utf8")) as CpuProfile, undefined, COMPONENTS);
+      process.stdout.write(`\n### The command's CPU profile (${int(summary.busyMicros / 1000)} ms busy)\n\n`);
+      for (const [title, ranked] of [["by module", summary.byHome], ["self time", summary.selfTop], ["inclusive", summary.inclusiveTop]] as const) {
+        process.stdout.write(`${title}:\n${ranked.slice(0, 25).map((r) => `  ${r.percent.toFixed(1).padStart(5)}%  ${r.key}`).join("\n")}\n`);
+      }
+    }
+    const out = await writeResults(PROFILE ? "import-profile.json" : "import.json", { facts, bytes, importSeconds, wallSeconds, perSecond, baseline, peak, growth, engineBefore, enginePeak, stdout });
     log(`JSON: ${out}`);
   } finally {
     await arca?.stop();

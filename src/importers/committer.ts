@@ -24,7 +24,7 @@ export interface ImportOptions {
   actor: Actor;
   /** Check and report, writing nothing. */
   dryRun?: boolean;
-  /** Records per write batch (default 500). */
+  /** Records per write batch (default 1,000). */
   batchSize?: number;
   /** Called as records are checked and written (pass 1 then 2), for progress bars. */
   onProgress?(progress: { pass: "check" | "write"; records: number }): void;
@@ -68,6 +68,8 @@ class FilePass {
   readonly written: Array<{ type: string; ids: number[] }> = [];
   readonly principal: string[] = [];
   private provisional = PROVISIONAL_ID_BASE;
+  /** The check pass's uris of records of the file so far (they exist only there). */
+  private readonly provisionalUris = new Set<string>();
   private seen = 0;
 
   constructor(
@@ -89,9 +91,9 @@ class FilePass {
     return found === undefined ? undefined : this.ops.deps.registry.uriFor(pending.type, found.id, found.repo_id);
   }
 
-  /** The record with its links to pending records pointed at their uris. */
+  /** The record with its links to pending records pointed at their uris (in place: a parse hands its records over). */
   private resolved(pending: PendingRecord): JsonObject {
-    const record = structuredClone(pending.record) as JsonObject;
+    const record = pending.record;
     for (const refPath of this.ops.deps.registry.refPaths(pending.type)) {
       for (const link of linksAt(record, refPath)) {
         const uri = this.uris.get(link.uri);
@@ -123,10 +125,14 @@ class FilePass {
     const first = this.writing ? await this.ops.deps.store.nextIds(type, fresh.length) : this.provisional;
     if (!this.writing) this.provisional += fresh.length;
     // Keys first, so records of the batch may link to each other.
-    fresh.forEach((pending, i) => this.uris.set(pending.key, this.ops.deps.registry.uriFor(type, first + i, scope.repoId)));
+    fresh.forEach((pending, i) => {
+      const uri = this.ops.deps.registry.uriFor(type, first + i, scope.repoId);
+      this.uris.set(pending.key, uri);
+      if (!this.writing) this.provisionalUris.add(uri);
+    });
     const items: NewRecord[] = fresh.map((pending, i) => ({ id: first + i, input: this.resolved(pending) }));
     // In the check pass, records of earlier batches exist only as provisional uris.
-    const present = this.writing ? new Set<string>() : new Set(this.uris.values());
+    const present = this.writing ? new Set<string>() : this.provisionalUris;
     try {
       if (this.writing) {
         // Noted before the write: a batch that fails half-way is undone with the rest.
@@ -185,7 +191,7 @@ async function runPass(parser: FormatParser, input: ImportInput, pass: FilePass,
 
 /** Imports one file: all of it or nothing. Errors about the file are in the summary, never thrown. */
 export async function importFile(ops: RecordOperations, parser: FormatParser, input: ImportInput, options: ImportOptions): Promise<ImportSummary> {
-  const batchSize = options.batchSize ?? 500;
+  const batchSize = options.batchSize ?? 1000;
   // Both passes see the enumerations as stored (parsers map values against them).
   await ops.deps.enumerations.ready();
   const summary: ImportSummary = { file: input.name, format: parser.format, dryRun: options.dryRun === true, outcome: "imported", created: {}, reused: {}, uris: [], warnings: [], errors: [] };

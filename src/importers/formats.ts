@@ -14,10 +14,17 @@ export function isImportFormat(value: string): value is ImportFormat {
 
 type ParserFactory = (deps: OperationDeps) => FormatParser;
 
+/**
+ * Components an EAD import writes per batch (one transaction, one journal sync each): large
+ * enough that the store's per-batch cost is spread thin, small enough that memory stays flat.
+ * Matches the committer's default batch size.
+ */
+const EAD_WINDOW = 1000;
+
 const PARSERS: Partial<Record<ImportFormat, ParserFactory>> = {
   "aspace-json": (deps) => new AspaceJsonParser(deps.registry),
-  ead: (deps) => eadParser({ enumerations: deps.enumerations }),
-  ead3: (deps) => ead3Parser({ enumerations: deps.enumerations }),
+  ead: (deps) => eadParser({ enumerations: deps.enumerations, window: EAD_WINDOW }),
+  ead3: (deps) => ead3Parser({ enumerations: deps.enumerations, window: EAD_WINDOW }),
   csv: (deps) => new CsvParser({ enumerations: deps.enumerations }),
   marcxml: (deps) => new MarcXmlParser({ enumerations: deps.enumerations }),
   eac: (deps) => new EacParser({ enumerations: deps.enumerations }),

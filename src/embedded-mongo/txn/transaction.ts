@@ -10,6 +10,8 @@ import { compileFilter } from "../query/filter.js";
 import { sortRecords } from "../query/sort.js";
 import type { Catalog } from "../store/catalog.js";
 import type { Collection } from "../store/collection.js";
+import { OrderStatisticTree } from "../store/order-statistic-tree.js";
+import type { IndexEntry, SecondaryIndex } from "../store/secondary-index.js";
 import { countRecords, selectRecords, type ReadRequest } from "../store/executor.js";
 
 export const TRANSIENT = "TransientTransactionError";
@@ -21,6 +23,12 @@ export function writeConflict(): CommandError {
 interface Overlay {
   /** rid -> the document as this transaction left it (null: deleted). */
   writes: Map<number, Document | null>;
+  /**
+   * Per unique index (by name), the keys of this transaction's own written documents, ordered
+   * as the index orders them: checking a write against the transaction's earlier writes is
+   * then a lookup, not a pass over all of them (a batch insert of n documents was O(n²)).
+   */
+  uniqueKeys: Map<string, OrderStatisticTree<IndexEntry>>;
   /** rids that existed in the committed collection when first touched. */
   existing: Set<number>;
 }
@@ -52,7 +60,7 @@ export class Transaction {
 
   overlay(ns: string): Overlay {
     let overlay = this.overlays.get(ns);
-    if (!overlay) this.overlays.set(ns, (overlay = { writes: new Map(), existing: new Set() }));
+    if (!overlay) this.overlays.set(ns, (overlay = { writes: new Map(), existing: new Set(), uniqueKeys: new Map() }));
     return overlay;
   }
 
@@ -186,6 +194,7 @@ class TransactionAccess implements CollectionAccess {
   remove(rid: number): void {
     const collection = this.catalog.require(this.db, this.name);
     this.claimIfCommitted(collection, rid);
+    this.forgetKeys(collection, this.txn.overlay(this.ns), rid);
     this.txn.overlay(this.ns).writes.set(rid, null);
   }
 
@@ -206,20 +215,44 @@ class TransactionAccess implements CollectionAccess {
 
   /** Unique indexes hold over the committed documents this transaction has not touched plus its own writes. */
   private checkUnique(collection: Collection, rid: number, doc: Document): void {
-    const overlay = this.txn.overlays.get(this.ns);
+    const overlay = this.txn.overlay(this.ns);
+    const added: Array<{ index: SecondaryIndex; keys: unknown[][] }> = [];
     for (const index of collection.indexes.values()) {
       if (!index.unique) continue;
-      for (const key of index.keysOf(doc)) {
+      const keys = index.keysOf(doc);
+      const own = this.ownKeys(overlay, index);
+      for (const key of keys) {
         const start = index.tree.lowerBound((entry) => index.compareKey(entry.k, key));
         for (const entry of index.tree.range(start, index.tree.size)) {
           if (index.compareKey(entry.k, key) !== 0) break;
-          if (entry.r !== rid && !overlay?.writes.has(entry.r)) throw index.duplicateKeyError(collection.ns, key);
+          if (entry.r !== rid && !overlay.writes.has(entry.r)) throw index.duplicateKeyError(collection.ns, key);
         }
-        for (const [otherRid, other] of overlay?.writes ?? []) {
-          if (otherRid === rid || !other) continue;
-          if (index.keysOf(other).some((otherKey) => index.compareKey(otherKey, key) === 0)) throw index.duplicateKeyError(collection.ns, key);
+        const first = own.lowerBound((entry) => index.compareKey(entry.k, key));
+        for (const entry of own.range(first, own.size)) {
+          if (index.compareKey(entry.k, key) !== 0) break;
+          if (entry.r !== rid) throw index.duplicateKeyError(collection.ns, key);
         }
       }
+      added.push({ index, keys });
+    }
+    // Every index accepted the document: its keys replace the ones its previous version held.
+    this.forgetKeys(collection, overlay, rid);
+    for (const { index, keys } of added) for (const k of keys) this.ownKeys(overlay, index).insert({ k, r: rid });
+  }
+
+  private ownKeys(overlay: Overlay, index: SecondaryIndex): OrderStatisticTree<IndexEntry> {
+    let tree = overlay.uniqueKeys.get(index.name);
+    if (!tree) overlay.uniqueKeys.set(index.name, (tree = new OrderStatisticTree<IndexEntry>((a, b) => index.compareKey(a.k, b.k) || a.r - b.r)));
+    return tree;
+  }
+
+  /** Drops the unique keys of the transaction's current version of `rid`, if it wrote one. */
+  private forgetKeys(collection: Collection, overlay: Overlay, rid: number): void {
+    const previous = overlay.writes.get(rid);
+    if (!previous) return;
+    for (const index of collection.indexes.values()) {
+      if (!index.unique) continue;
+      for (const k of index.keysOf(previous)) this.ownKeys(overlay, index).delete({ k, r: rid });
     }
   }
 }

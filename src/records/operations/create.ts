@@ -55,8 +55,10 @@ export async function checkRecords(deps: OperationDeps, type: RecordType, scope:
   // Enumerated fields are checked against the enumerations' values as they are now.
   await deps.enumerations.ready();
   const checked = items.map((item) => checkRecord(deps, type, item.input));
-  const batch = new Set(present);
-  for (const item of items) if (item.id !== undefined) batch.add(deps.registry.uriFor(type.name, item.id, scope.repoId));
+  const own = new Set<string>();
+  for (const item of items) if (item.id !== undefined) own.add(deps.registry.uriFor(type.name, item.id, scope.repoId));
+  // Not a copy of `present`: an import's check pass hands over every uri of the file so far.
+  const batch = { has: (uri: string) => own.has(uri) || present.has(uri) };
   const links = await linkProblemsOfMany(deps, type.name, scope, checked.map((one) => (one.ok ? one.prepared.fields : (one.fields ?? {}))), batch);
   return checked.map((one, index) => {
     const errors = problemsOf(one, links[index] ?? {});

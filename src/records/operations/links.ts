@@ -46,7 +46,7 @@ export async function linkProblemsOfMany(
   type: string,
   scope: Scope,
   records: readonly JsonObject[],
-  present: ReadonlySet<string> = new Set(),
+  present: { has(uri: string): boolean } = new Set<string>(),
 ): Promise<Array<Record<string, string[]>>> {
   const errors = records.map((): Record<string, string[]> => ({}));
   // target type -> ids wanted, with the records and paths that asked for them

@@ -14,12 +14,15 @@ export interface PreparedRecord {
   stale: boolean;
 }
 
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner && typeof inner === "object" && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
-      : inner,
-  );
+/** Deep equality of JSON values, key order aside (what `stale` compares). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((item, i) => sameJson(item, (b as unknown[])[i]));
+  const left = Object.keys(a);
+  if (left.length !== Object.keys(b).length) return false;
+  return left.every((key) => Object.hasOwn(b, key) && sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
 
 /** A null field is an absent field: records are shown without nulls, and clients send them back. */
@@ -65,7 +68,7 @@ export function checkRecord(deps: OperationDeps, type: RecordType, raw: unknown,
   if (!result.ok) return { ok: false, errors: { ...result.errors }, ...(isObject && { fields: input as JsonObject }) };
   const submitted = isObject ? deps.validator.stripReadOnly(type.name, input as JsonObject) : {};
   const fields = fillGenerated(type, result.doc, existing);
-  return { ok: true, prepared: { fields, stale: canonical(submitted) !== canonical(fields) } };
+  return { ok: true, prepared: { fields, stale: !sameJson(submitted, fields) } };
 }
 
 /** Every problem of a checked record in one 400: its schema errors and its links' (`links`). */

@@ -141,7 +141,9 @@ export class NewNodePlacement {
     node[TREE_PARENT_FIELD] = holder;
     node[type.tree.position] = position;
     this.counts.set(holder, count + 1);
-    this.placedIn.set(holder, [...(this.placedIn.get(holder) ?? []), node]);
+    const siblings = this.placedIn.get(holder);
+    if (siblings === undefined) this.placedIn.set(holder, [node]);
+    else siblings.push(node);
     this.placedByUri.set(deps.registry.uriFor(type.name, node.id, node.repo_id), node);
     return { holder, position };
   }

@@ -8,7 +8,10 @@ import { REPOSITORY_TYPE } from "./deps.js";
 export const TIME_FIELDS = ["create_time", "system_mtime", "user_mtime"] as const;
 
 export function isoSeconds(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
+  // toISOString is YYYY-MM-DDTHH:mm:ss.sssZ for every date a record holds (years 0000-9999);
+  // cutting beats a regex replace, and a record read formats a dozen of these.
+  const iso = date.toISOString();
+  return iso.length === 24 ? `${iso.slice(0, 19)}Z` : iso.replace(/\.\d{3}Z$/, "Z");
 }
 
 function withoutNulls(value: unknown): JsonValue | undefined {

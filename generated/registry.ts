@@ -250,6 +250,12 @@ export const manifest: RegistryManifest = {
               "$ref": "#/$defs/external_id"
             }
           },
+          "external_documents": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/external_document"
+            }
+          },
           "instances": {
             "type": "array",
             "items": {
@@ -520,6 +526,59 @@ export const manifest: RegistryManifest = {
               "portion",
               "number",
               "extent_type"
+            ],
+            "additionalProperties": false
+          },
+          "external_document": {
+            "title": "ExternalDocument",
+            "$comment": "ArchivesSpace common/schemas/external_document.rb: a document kept outside the system (location is a free string, usually a URL or a path).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "external_document",
+                "default": "external_document"
+              },
+              "title": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 16384
+              },
+              "location": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "title",
+              "location"
             ],
             "additionalProperties": false
           },
@@ -4872,6 +4931,12 @@ export const manifest: RegistryManifest = {
               "$ref": "#/$defs/external_id"
             }
           },
+          "external_documents": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/external_document"
+            }
+          },
           "instances": {
             "type": "array",
             "items": {
@@ -5153,6 +5218,59 @@ export const manifest: RegistryManifest = {
               "portion",
               "number",
               "extent_type"
+            ],
+            "additionalProperties": false
+          },
+          "external_document": {
+            "title": "ExternalDocument",
+            "$comment": "ArchivesSpace common/schemas/external_document.rb: a document kept outside the system (location is a free string, usually a URL or a path).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "external_document",
+                "default": "external_document"
+              },
+              "title": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 16384
+              },
+              "location": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "title",
+              "location"
             ],
             "additionalProperties": false
           },
@@ -10985,6 +11103,13 @@ export const manifest: RegistryManifest = {
             "type": "boolean",
             "default": false
           },
+          "is_slug_auto": {
+            "type": "boolean"
+          },
+          "slug": {
+            "type": "string",
+            "maxLength": 255
+          },
           "repository_processing_note": {
             "type": "string",
             "maxLength": 65000
@@ -11098,6 +11223,12 @@ export const manifest: RegistryManifest = {
             "type": "array",
             "items": {
               "$ref": "#/$defs/external_id"
+            }
+          },
+          "external_documents": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/external_document"
             }
           },
           "revision_statements": {
@@ -11415,6 +11546,59 @@ export const manifest: RegistryManifest = {
               "portion",
               "number",
               "extent_type"
+            ],
+            "additionalProperties": false
+          },
+          "external_document": {
+            "title": "ExternalDocument",
+            "$comment": "ArchivesSpace common/schemas/external_document.rb: a document kept outside the system (location is a free string, usually a URL or a path).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "external_document",
+                "default": "external_document"
+              },
+              "title": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 16384
+              },
+              "location": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "title",
+              "location"
             ],
             "additionalProperties": false
           },

@@ -48,6 +48,7 @@ export interface Accession {
   dates?: ArchivalDate[];
   lang_materials?: LangMaterial[];
   external_ids?: ExternalId[];
+  external_documents?: ExternalDocument[];
   instances?: Instance[];
   subjects?: Ref[];
   linked_agents?: LinkedAgent[];
@@ -140,6 +141,18 @@ export interface ExternalId {
   jsonmodel_type?: "external_id";
   external_id?: string;
   source?: string;
+}
+export interface ExternalDocument {
+  lock_version?: number;
+  created_by?: string;
+  last_modified_by?: string;
+  create_time?: string;
+  system_mtime?: string;
+  user_mtime?: string;
+  jsonmodel_type?: "external_document";
+  title: string;
+  location: string;
+  publish?: boolean;
 }
 export interface Instance {
   lock_version?: number;

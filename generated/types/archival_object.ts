@@ -47,6 +47,7 @@ export type ArchivalObject = {
   dates?: ArchivalDate[];
   lang_materials?: LangMaterial[];
   external_ids?: ExternalId[];
+  external_documents?: ExternalDocument[];
   instances?: Instance[];
   notes?: Note[];
   subjects?: Ref[];
@@ -149,6 +150,18 @@ export interface ExternalId {
   jsonmodel_type?: "external_id";
   external_id?: string;
   source?: string;
+}
+export interface ExternalDocument {
+  lock_version?: number;
+  created_by?: string;
+  last_modified_by?: string;
+  create_time?: string;
+  system_mtime?: string;
+  user_mtime?: string;
+  jsonmodel_type?: "external_document";
+  title: string;
+  location: string;
+  publish?: boolean;
 }
 export interface Instance {
   lock_version?: number;

@@ -34,6 +34,8 @@ export interface Resource {
   publish?: boolean;
   suppressed?: boolean;
   restrictions?: boolean;
+  is_slug_auto?: boolean;
+  slug?: string;
   repository_processing_note?: string;
   ead_id?: string;
   ead_location?: string;
@@ -70,6 +72,7 @@ export interface Resource {
    */
   lang_materials: [LangMaterial, ...LangMaterial[]];
   external_ids?: ExternalId[];
+  external_documents?: ExternalDocument[];
   revision_statements?: RevisionStatement[];
   instances?: Instance[];
   notes?: Note[];
@@ -170,6 +173,18 @@ export interface ExternalId {
   jsonmodel_type?: "external_id";
   external_id?: string;
   source?: string;
+}
+export interface ExternalDocument {
+  lock_version?: number;
+  created_by?: string;
+  last_modified_by?: string;
+  create_time?: string;
+  system_mtime?: string;
+  user_mtime?: string;
+  jsonmodel_type?: "external_document";
+  title: string;
+  location: string;
+  publish?: boolean;
 }
 export interface RevisionStatement {
   lock_version?: number;

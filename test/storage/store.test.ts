@@ -33,7 +33,9 @@ describe("loadConfig", () => {
 
   it("defaults the service settings as the contract says", () => {
     const config = loadConfig({});
-    expect(config.http).toEqual({ port: 8089, host: "0.0.0.0", bodyLimitBytes: 10 * 1024 * 1024 });
+    expect(config.http).toEqual({ port: 8089, host: "0.0.0.0", bodyLimitBytes: 10 * 1024 * 1024, importLimitBytes: 1024 * 1024 * 1024 });
+    expect(loadConfig({ IMPORT_LIMIT_BYTES: "1000" }).http.importLimitBytes).toBe(1000);
+    expect(() => loadConfig({ IMPORT_LIMIT_BYTES: "lots" })).toThrow(/IMPORT_LIMIT_BYTES/);
     expect(config.auth).toMatchObject({ adminPassword: "admin", usingDefaultPassword: true, sessionIdleSeconds: 3600, sessionMaxAgeSeconds: 604800, sessionHeaders: ["X-Service-Session", "X-ArchivesSpace-Session"] });
     expect(config.records.resolveMaxRefs).toBe(1000);
     expect(loadConfig({ ADMIN_PASSWORD: "s3cret", ARCHIVESSPACE_SESSION_HEADER: "False" }).auth).toMatchObject({ adminPassword: "s3cret", usingDefaultPassword: false, sessionHeaders: ["X-Service-Session"] });

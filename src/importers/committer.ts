@@ -189,6 +189,13 @@ async function runPass(parser: FormatParser, input: ImportInput, pass: FilePass,
   if (batch !== undefined) await pass.flush(batch);
 }
 
+/** Pass 1: the whole file checked, nothing written. Only its counts outlive it (not its keys and uris). */
+async function checkPass(ops: RecordOperations, parser: FormatParser, input: ImportInput, options: ImportOptions, batchSize: number, warnings: ImportMessage[]): Promise<Pick<ImportSummary, "created" | "reused">> {
+  const check = new FilePass(ops, options, false);
+  await runPass(parser, input, check, batchSize, warnings);
+  return { created: check.created, reused: check.reused };
+}
+
 /** Imports one file: all of it or nothing. Errors about the file are in the summary, never thrown. */
 export async function importFile(ops: RecordOperations, parser: FormatParser, input: ImportInput, options: ImportOptions): Promise<ImportSummary> {
   const batchSize = options.batchSize ?? 1000;
@@ -201,13 +208,13 @@ export async function importFile(ops: RecordOperations, parser: FormatParser, in
     throw error;
   };
 
-  const check = new FilePass(ops, options, false);
+  let checked: Pick<ImportSummary, "created" | "reused">;
   try {
-    await runPass(parser, input, check, batchSize, summary.warnings);
+    checked = await checkPass(ops, parser, input, options, batchSize, summary.warnings);
   } catch (error) {
     return fail(error);
   }
-  if (options.dryRun === true) return { ...summary, created: check.created, reused: check.reused };
+  if (options.dryRun === true) return { ...summary, ...checked };
 
   const write = new FilePass(ops, options, true);
   try {

@@ -505,7 +505,8 @@ export const manifest: RegistryManifest = {
                     "reels",
                     "sheets",
                     "terabytes",
-                    "volumes"
+                    "volumes",
+                    "other_unmapped"
                   ]
                 }
               },
@@ -5197,7 +5198,8 @@ export const manifest: RegistryManifest = {
                     "reels",
                     "sheets",
                     "terabytes",
-                    "volumes"
+                    "volumes",
+                    "other_unmapped"
                   ]
                 }
               },
@@ -7853,7 +7855,8 @@ export const manifest: RegistryManifest = {
                     "reels",
                     "sheets",
                     "terabytes",
-                    "volumes"
+                    "volumes",
+                    "other_unmapped"
                   ]
                 }
               },
@@ -8999,7 +9002,8 @@ export const manifest: RegistryManifest = {
                     "reels",
                     "sheets",
                     "terabytes",
-                    "volumes"
+                    "volumes",
+                    "other_unmapped"
                   ]
                 }
               },
@@ -11525,7 +11529,8 @@ export const manifest: RegistryManifest = {
                     "reels",
                     "sheets",
                     "terabytes",
-                    "volumes"
+                    "volumes",
+                    "other_unmapped"
                   ]
                 }
               },

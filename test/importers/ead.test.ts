@@ -3,6 +3,7 @@
 // ArchivesSpace's examples and NYU finding aids); at-tracer.xml uses every mapping.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { readdirSync, readFileSync } from "node:fs";
+import { Readable } from "node:stream";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { enumerationOperations } from "../../src/enumerations/index.js";
@@ -37,19 +38,21 @@ async function byTitle(title: string): Promise<Json> {
 }
 
 describe("every EAD 2002 file imports", () => {
-  it("ead-dao-test.xml's only collection extent ('1 whatever') has a type the extent list lacks: a located error, nothing written", async () => {
+  it("ead-dao-test.xml's only collection extent ('1 whatever') has a type the extent list lacks: recorded as other_unmapped, with a warning", async () => {
     const before = await t.counts();
-    const summary = await t.importEad(`${DATA}/ead-dao-test.xml`);
-    expect(summary.outcome).toBe("failed");
-    expect(summary.errors).toEqual([
-      expect.objectContaining({
-        file: "ead-dao-test.xml",
-        line: 12,
-        path: "/ead/archdesc/did",
-        message: expect.stringContaining("the collection has no extent with a number and a known extent type, which a resource must have (read: '1 whatever'"),
-      }),
-    ]);
+    const summary = await t.importEad(`${DATA}/ead-dao-test.xml`, { dryRun: true });
+    expect([summary.outcome, summary.errors, summary.created.resource]).toEqual(["imported", [], 1]);
     expect(summary.warnings).toContainEqual(expect.objectContaining({ line: 18, path: "/ead/archdesc/did/physdesc/extent", message: expect.stringContaining("extent '1 whatever' has the type 'whatever'") }));
+    expect(summary.warnings).toContainEqual(expect.objectContaining({ line: 12, path: "/ead/archdesc/did", message: "the collection's extent '1 whatever' has no known type: recorded as 1 other_unmapped (the text kept as its container summary)" }));
+    expect(await t.counts()).toEqual(before);
+  });
+
+  it("a collection whose extent has no number still fails, located, writing nothing", async () => {
+    const before = await t.counts();
+    const xml = readFileSync(`${DATA}/ead-dao-test.xml`, "utf8").replace("1 whatever", "some whatever");
+    const summary = await t.importEad({ name: "no-number.xml", open: () => Readable.from([Buffer.from(xml)]) });
+    expect(summary.outcome).toBe("failed");
+    expect(summary.errors).toEqual([expect.objectContaining({ line: 12, path: "/ead/archdesc/did", message: expect.stringContaining("the collection has no extent with a number and a known extent type, which a resource must have (read: 'some whatever'") })]);
     expect(await t.counts()).toEqual(before);
   });
 

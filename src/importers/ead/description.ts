@@ -159,6 +159,13 @@ export function resourceRecord(ctx: EadContext, unit: DescribedUnit, findingAid:
     ctx.warn("the collection has no <langmaterial> language: its language is recorded as 'und' (undetermined)", at(did));
     record.lang_materials = [{ jsonmodel_type: "lang_material", language_and_script: { jsonmodel_type: "language_and_script", language: "und" } }];
   }
+  // ArchivesSpace's importers file what they cannot map under "other_unmapped" (its allow_other_unmapped):
+  // a resource must have an extent, so an unknown type keeps the number and the text rather than fail.
+  const unmapped = extentProblems.map((text) => ({ text, number: /^\s*(\d+(?:[.,]\d+)?)/.exec(text)?.[1] })).find((read) => read.number !== undefined);
+  if (record.extents === undefined && unmapped !== undefined && ctx.values("extent_extent_type").includes(OTHER_UNMAPPED)) {
+    record.extents = [{ jsonmodel_type: "extent", portion: "whole", number: (unmapped.number as string).replace(",", "."), extent_type: OTHER_UNMAPPED, container_summary: unmapped.text }];
+    ctx.warn(`the collection's extent '${unmapped.text}' has no known type: recorded as ${unmapped.number} ${OTHER_UNMAPPED} (the text kept as its container summary)`, at(did));
+  }
   if (record.extents === undefined) {
     const read = extentProblems.length > 0 ? ` (read: ${extentProblems.map((text) => `'${text}'`).join(", ")}; an extent type can be added to the extent_extent_type list at /config/enumerations)` : "";
     throw new ImportError(`the collection has no extent with a number and a known extent type, which a resource must have${read}`, at(did));
@@ -167,6 +174,9 @@ export function resourceRecord(ctx: EadContext, unit: DescribedUnit, findingAid:
   if (record.title === undefined) throw new ImportError("the collection has no <unittitle>, which a resource must have", at(did));
   return record;
 }
+
+/** ArchivesSpace's enumeration value for what an import cannot map. */
+const OTHER_UNMAPPED = "other_unmapped";
 
 /** An archival object: a component, under the resource and its parent component. */
 export function componentRecord(ctx: EadContext, unit: DescribedUnit, resourceKey: string, parentKey: string | undefined): Fields {

@@ -53,15 +53,22 @@ function together(paths: readonly string[]): ImportInput {
   };
 }
 
-/** A progress line on a terminal, rewritten in place; nothing when output is not a terminal. */
-function progress(file: string): (update: { pass: string; records: number }) => void {
+/** Progress on a terminal, rewritten in place: a count while checking, a bar while writing; nothing when not a terminal. */
+function progress(file: string): (update: { pass: string; records: number; total?: number }) => void {
   if (!process.stderr.isTTY) return () => undefined;
   let last = 0;
-  return ({ pass, records }) => {
+  return ({ pass, records, total }) => {
     const now = Date.now();
     if (now - last < 100) return;
     last = now;
-    process.stderr.write(`\r${file}: ${pass === "check" ? "checking" : "writing "} ${records.toLocaleString("en-US")} records`);
+    const count = records.toLocaleString("en-US");
+    if (pass === "check" || total === undefined || total === 0) {
+      process.stderr.write(`\r${file}: checking ${count} records`);
+      return;
+    }
+    const width = 30;
+    const done = Math.min(width, Math.round((records / total) * width));
+    process.stderr.write(`\r${file}: writing [${"#".repeat(done)}${".".repeat(width - done)}] ${count} / ${total.toLocaleString("en-US")} records`);
   };
 }
 

@@ -26,8 +26,8 @@ export interface ImportOptions {
   dryRun?: boolean;
   /** Records per write batch (default 1,000). */
   batchSize?: number;
-  /** Called as records are checked and written (pass 1 then 2), for progress bars. */
-  onProgress?(progress: { pass: "check" | "write"; records: number }): void;
+  /** Called as records are checked and written (pass 1 then 2), for progress bars; `total` (pass 2) is what pass 1 counted. */
+  onProgress?(progress: { pass: "check" | "write"; records: number; total?: number }): void;
 }
 
 /** The file was imported before (a `skip-file` match): nothing is written. */
@@ -72,10 +72,17 @@ class FilePass {
   private readonly provisionalUris = new Set<string>();
   private seen = 0;
 
+  /** The records this pass has gone through. */
+  get records(): number {
+    return this.seen;
+  }
+
   constructor(
     private readonly ops: RecordOperations,
     private readonly options: ImportOptions,
     private readonly writing: boolean,
+    /** The records the check pass went through (the writing pass's progress total). */
+    private readonly total?: number,
   ) {}
 
   private scopeOf(type: string): { repoId?: number } {
@@ -150,7 +157,7 @@ class FilePass {
     // The nodes of trees are only counted; the rest (resources, agents, ...) are listed.
     if (this.ops.deps.registry.get(type).tree === null) for (const pending of fresh) this.principal.push(this.uris.get(pending.key) as string);
     this.seen += batch.records.length;
-    this.options.onProgress?.({ pass: this.writing ? "write" : "check", records: this.seen });
+    this.options.onProgress?.({ pass: this.writing ? "write" : "check", records: this.seen, ...(this.total !== undefined && { total: this.total }) });
   }
 
   private recordError(pending: PendingRecord | undefined, error: ApiError): ImportError {
@@ -190,10 +197,10 @@ async function runPass(parser: FormatParser, input: ImportInput, pass: FilePass,
 }
 
 /** Pass 1: the whole file checked, nothing written. Only its counts outlive it (not its keys and uris). */
-async function checkPass(ops: RecordOperations, parser: FormatParser, input: ImportInput, options: ImportOptions, batchSize: number, warnings: ImportMessage[]): Promise<Pick<ImportSummary, "created" | "reused">> {
+async function checkPass(ops: RecordOperations, parser: FormatParser, input: ImportInput, options: ImportOptions, batchSize: number, warnings: ImportMessage[]): Promise<Pick<ImportSummary, "created" | "reused"> & { records: number }> {
   const check = new FilePass(ops, options, false);
   await runPass(parser, input, check, batchSize, warnings);
-  return { created: check.created, reused: check.reused };
+  return { created: check.created, reused: check.reused, records: check.records };
 }
 
 /** Imports one file: all of it or nothing. Errors about the file are in the summary, never thrown. */
@@ -208,15 +215,15 @@ export async function importFile(ops: RecordOperations, parser: FormatParser, in
     throw error;
   };
 
-  let checked: Pick<ImportSummary, "created" | "reused">;
+  let checked: Pick<ImportSummary, "created" | "reused"> & { records: number };
   try {
     checked = await checkPass(ops, parser, input, options, batchSize, summary.warnings);
   } catch (error) {
     return fail(error);
   }
-  if (options.dryRun === true) return { ...summary, ...checked };
+  if (options.dryRun === true) return { ...summary, created: checked.created, reused: checked.reused };
 
-  const write = new FilePass(ops, options, true);
+  const write = new FilePass(ops, options, true, checked.records);
   try {
     await runPass(parser, input, write, batchSize, undefined);
   } catch (error) {

@@ -93,6 +93,19 @@ describe("ArchivesSpace JSON batches", () => {
     expect(await server.ops.deps.store.collection("subject").countDocuments({})).toBe(before);
   });
 
+  it("reports progress: records checked, then records written out of those checked", async () => {
+    const updates: Array<{ pass: string; records: number; total?: number }> = [];
+    const parser = new AspaceJsonParser(server.ops.deps.registry);
+    const text = JSON.stringify([subject("/subjects/import_p1", "Progress one"), subject("/subjects/import_p2", "Progress two")]);
+    await importFile(server.ops, parser, { name: "p.json", open: () => Readable.from([Buffer.from(text)]) }, { repoId: repo, actor, batchSize: 1, onProgress: (update) => updates.push(update) });
+    expect(updates).toEqual([
+      { pass: "check", records: 1 },
+      { pass: "check", records: 2 },
+      { pass: "write", records: 1, total: 2 },
+      { pass: "write", records: 2, total: 2 },
+    ]);
+  });
+
   it("a dry run checks everything and writes nothing", async () => {
     const before = await server.ops.deps.store.collection("subject").countDocuments({});
     const summary = await run(JSON.stringify([subject("/subjects/import_dry", "Dry")]), true);

@@ -7,7 +7,7 @@
 //
 //   npm run bench:import
 //   CLI_NODE_ARGS="<node flags>" npm run bench:import   the command's node flags (default: those
-//                                                        `npm run import` uses, a 256 MB old space)
+//                                                        `npm run import` uses, a 384 MB old space)
 //
 // Results are printed as a markdown table and written as JSON to
 // $TMPDIR/arca-bench-results/import.json.
@@ -31,7 +31,7 @@ const TARGET_PER_SECOND = 2_000;
 const RSS_GROWTH_LIMIT = 200 * 1024 * 1024;
 const CLI = join(ROOT, "dist", "src", "importers", "cli.js");
 /** What `npm run import` runs the command with (package.json): the heap bound that keeps its RSS flat. */
-const IMPORT_NODE_ARGS = "--max-old-space-size=256";
+const IMPORT_NODE_ARGS = "--max-old-space-size=384";
 
 setLogPrefix("bench-import");
 

@@ -7,7 +7,6 @@
 // ArchivesSpace JSON files given together are one batch: their records may link to each other.
 // Exit status: 0 when every file was imported (or skipped as imported before), 1 otherwise.
 import { createReadStream } from "node:fs";
-import { open } from "node:fs/promises";
 import { basename } from "node:path";
 import { PassThrough, type Readable } from "node:stream";
 import { parseArgs } from "node:util";
@@ -15,7 +14,7 @@ import { loadConfig } from "../config.js";
 import { openRecords } from "../records/setup.js";
 import { attachToRunningEngine, openStore } from "../storage/store.js";
 import { importFile } from "./committer.js";
-import { detectFormat, isImportFormat, parserFor, supportedFormats } from "./formats.js";
+import { detectFileFormat, isImportFormat, parserFor, supportedFormats } from "./formats.js";
 import type { ImportFormat, ImportInput, ImportSummary } from "./pending.js";
 
 const USAGE = "usage: npm run import -- --repo <id> [--format <format>] [--dry-run] [--user <username>] <files...>";
@@ -23,16 +22,6 @@ const USAGE = "usage: npm run import -- --repo <id> [--format <format>] [--dry-r
 function fail(message: string): never {
   process.stderr.write(`arca import: ${message}\n${USAGE}\n`);
   process.exit(2);
-}
-
-async function head(path: string): Promise<Buffer> {
-  const handle = await open(path, "r");
-  try {
-    const buffer = Buffer.alloc(4096);
-    return buffer.subarray(0, (await handle.read(buffer, 0, buffer.length, 0)).bytesRead);
-  } finally {
-    await handle.close();
-  }
 }
 
 /** Several files read one after another as one input (an ArchivesSpace batch split over files). */
@@ -115,7 +104,7 @@ async function main(): Promise<void> {
   const jobs: Array<{ format: ImportFormat; input: ImportInput }> = [];
   const batch: string[] = [];
   for (const path of positionals) {
-    const format = (asked as ImportFormat | undefined) ?? detectFormat(path, await head(path).catch(() => fail(`cannot read ${path}`)));
+    const format = (asked as ImportFormat | undefined) ?? (await detectFileFormat(path).catch(() => fail(`cannot read ${path}`)));
     if (format === undefined) fail(`cannot tell the format of ${path}: give --format`);
     if (format === "aspace-json") batch.push(path);
     else jobs.push({ format, input: { name: basename(path), open: () => createReadStream(path) } });

@@ -1,5 +1,6 @@
 // Which parser reads which format, and telling the format of a file from its name and first
 // bytes when the caller does not say.
+import { open } from "node:fs/promises";
 import type { OperationDeps } from "../records/operations/deps.js";
 import { AspaceJsonParser } from "./aspace-json.js";
 import { CsvParser } from "./csv.js";
@@ -61,4 +62,16 @@ export function detectFormat(name: string, head: Buffer): ImportFormat | undefin
     return undefined;
   }
   return /\.csv$/i.test(name) ? "csv" : undefined;
+}
+
+/** detectFormat on a file's first 4 KiB; `name` (default: the path) for the .csv rule. */
+export async function detectFileFormat(path: string, name = path): Promise<ImportFormat | undefined> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(4096);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return detectFormat(name, buffer.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
 }

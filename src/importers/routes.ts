@@ -8,7 +8,7 @@
 // checking pass and the writing pass).
 import { Router } from "express";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdtemp, open, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { once } from "node:events";
@@ -20,7 +20,7 @@ import { ApiError, badRequest } from "../errors/api-error.js";
 import type { RecordOperations } from "../records/operations/index.js";
 import { ParamReader, parameterValues, throwIfAny, type ParameterValues } from "../records/http/list-params.js";
 import { importFile } from "./committer.js";
-import { detectFormat, isImportFormat, parserFor, supportedFormats } from "./formats.js";
+import { detectFileFormat, isImportFormat, parserFor, supportedFormats } from "./formats.js";
 import type { ImportFormat, ImportInput, ImportSummary } from "./pending.js";
 
 export const IMPORT_PERMISSION = "import_records";
@@ -81,17 +81,6 @@ async function saveBody(body: Readable, path: string, limit: number): Promise<vo
   }
 }
 
-async function firstBytes(path: string): Promise<Buffer> {
-  const handle = await open(path, "r");
-  try {
-    const buffer = Buffer.alloc(4096);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
 function answer(summary: ImportSummary): { status: number; body: unknown } {
   if (summary.outcome !== "failed") return { status: 200, body: summary };
   const first = summary.errors[0];
@@ -130,7 +119,7 @@ export function importRoutes({ operations, access, maxFileBytes }: ImportRoutesD
     try {
       const file = join(dir, "upload");
       await saveBody(req, file, maxFileBytes);
-      const format: ImportFormat | undefined = asked ?? detectFormat(String(req.query.filename ?? ""), await firstBytes(file));
+      const format: ImportFormat | undefined = asked ?? (await detectFileFormat(file, String(req.query.filename ?? "")));
       if (format === undefined || !formats.includes(format)) throw badRequest({ format: [`Could not tell the file's format; say it: ${formats.join(", ")}`] });
       const input: ImportInput = { name: typeof req.query.filename === "string" ? req.query.filename : "upload", open: () => createReadStream(file) };
       const summary = await importFile(operations, parserFor(format, operations.deps), input, { repoId, actor: caller, dryRun });

@@ -18,7 +18,7 @@ import { at, EadContext, type Fields } from "./ead/context.js";
 import { componentRecord, resourceRecord, type DescribedUnit } from "./ead/description.js";
 import { findingAidFields } from "./ead/header.js";
 import { ImportError, type FormatParser, type ImportInput, type ParseContext, type PendingRecord } from "./pending.js";
-import { ElementBuilder } from "./xml/element-builder.js";
+import { ElementBuilder, emptyElement } from "./xml/element-builder.js";
 import { xmlEventBatches, type XmlElement, type XmlOpenEvent } from "./xml/xml-reader.js";
 
 export interface EadParserOptions {
@@ -45,16 +45,6 @@ function grouped(records: PendingRecord[]): PendingRecord[] {
   return records.map((record, i) => ({ record, i })).sort((a, b) => rank(a.record.type) - rank(b.record.type) || a.i - b.i).map(({ record }) => record);
 }
 
-const elementOf = (event: XmlOpenEvent): XmlElement => ({
-  name: event.name,
-  namespace: event.namespace,
-  attributes: event.attributes,
-  children: [],
-  line: event.line,
-  column: event.column,
-  path: event.path,
-});
-
 interface Collection {
   header?: XmlElement;
   archdesc: DescribedUnit;
@@ -74,7 +64,7 @@ async function readCollection(input: ImportInput, ctx: EadContext): Promise<Coll
       if (skipping > 0) continue;
       if (builder.building) builder.start(event);
       else if (depth === 2 && (event.name === "eadheader" || event.name === "control")) builder.start(event);
-      else if (depth === 2 && event.name === "archdesc") archdesc = { element: elementOf(event), children: [] };
+      else if (depth === 2 && event.name === "archdesc") archdesc = { element: emptyElement(event), children: [] };
       else if (depth === 2) {
         // <frontmatter> (a title page restating the header) and anything else beside the header.
         ctx.warn(`<${event.name}> is not imported (only <${event.namespace.includes("ead3") ? "control" : "eadheader"}> and <archdesc> are)`, { line: event.line, column: event.column, path: event.path });
@@ -199,7 +189,7 @@ export class EadParser implements FormatParser {
       }
       if (COMPONENT.test(event.name)) {
         if (parent !== undefined && !parent.done) handOn(parent);
-        frames.push({ unit: { element: elementOf(event), children: [] }, key: ctx.nextKey("archival_object"), parentKey: parent?.key, depth, done: false });
+        frames.push({ unit: { element: emptyElement(event), children: [] }, key: ctx.nextKey("archival_object"), parentKey: parent?.key, depth, done: false });
       } else if (event.name === "head" || event.name === "thead") {
         skipping = depth;
       } else if (parent === undefined) {

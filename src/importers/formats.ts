@@ -57,7 +57,8 @@ export function detectFormat(name: string, head: Buffer): ImportFormat | undefin
     const root = /<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)[\s>/]/.exec(text.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<![\s\S]*?>/g, ""));
     const local = root?.[2];
     if (local === "ead") return /ead3\.archivists\.org|<control[\s>]/.test(text) ? "ead3" : "ead";
-    if (local === "collection" || local === "record") return /marc/i.test(text) ? "marcxml" : undefined;
+    // MARCXML may go without its namespace: its leader and fields tell it.
+    if (local === "collection" || local === "record") return /marc/i.test(text) || /<(?:\w+:)?(?:controlfield|datafield)[\s>]/.test(text) ? "marcxml" : undefined;
     if (local === "eac-cpf") return "eac";
     return undefined;
   }

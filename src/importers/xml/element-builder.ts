@@ -2,6 +2,11 @@
 // few parts of it whole (a MARC record, an EAD component's <did>).
 import type { XmlElement, XmlOpenEvent } from "./xml-reader.js";
 
+/** An element with no children yet, from its opening event. */
+export function emptyElement(event: XmlOpenEvent): XmlElement {
+  return { name: event.name, namespace: event.namespace, attributes: event.attributes, children: [], line: event.line, column: event.column, path: event.path };
+}
+
 export class ElementBuilder {
   /** The open elements of the subtree being built, outermost first; empty between subtrees. */
   private readonly open: XmlElement[] = [];
@@ -13,15 +18,7 @@ export class ElementBuilder {
 
   /** Starts a subtree (when none is being built) or an element inside the one being built. */
   start(event: XmlOpenEvent): void {
-    const element: XmlElement = {
-      name: event.name,
-      namespace: event.namespace,
-      attributes: event.attributes,
-      children: [],
-      line: event.line,
-      column: event.column,
-      path: event.path,
-    };
+    const element = emptyElement(event);
     this.open.at(-1)?.children.push(element);
     this.open.push(element);
   }

@@ -155,11 +155,10 @@ describe("hostile input: an ImportError with a location", () => {
     const lol = [`<!ENTITY lol "lol">`];
     for (let i = 1; i <= 9; i++) lol.push(`<!ENTITY lol${i} "${`&lol${i === 1 ? "" : i - 1};`.repeat(10)}">`);
     const xml = `<?xml version="1.0"?>\n<!DOCTYPE ead [\n${lol.join("\n")}\n]>\n<ead>&lol9;</ead>`;
-    const started = Date.now();
     const error = await failure(xml);
+    // Refused at the declarations (line 13 is where the DOCTYPE ends), before &lol9; is met.
     expect(error.message).toMatch(/DOCTYPE declares entities, which are refused/);
     expect(error.source.line).toBe(13);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   test("an entity nobody defined is refused (no DTD is read to define it)", async () => {

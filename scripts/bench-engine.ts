@@ -6,14 +6,16 @@
 // Every loop is bounded (by a count or a few seconds) so the whole run stays well under five
 // minutes. Results are printed as a markdown table and written as JSON to
 // bench-results/engine.json when that path is gitignored, otherwise under os.tmpdir().
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { BSON, MongoClient, ObjectId, type Collection, type Document } from "mongodb";
+import { engineUri } from "../src/embedded-mongo/index.js";
 import { spawnEngine, type EngineProcess } from "../src/embedded-mongo/launcher.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -318,6 +320,24 @@ async function timedSpawn(dataDir: string, fsync: "always" | "interval"): Promis
   return { engine, millis: performance.now() - t0 };
 }
 
+/**
+ * Starts bench-floor-server.ts in a child process in front of the engine: it answers every find
+ * with one canned reply, so a findOne loop through it measures the round trip alone.
+ */
+function spawnFloorServer(enginePort: number): Promise<{ uri: string; pid: number; stop: () => void }> {
+  const script = join(dirname(fileURLToPath(import.meta.url)), "bench-floor-server.js");
+  const child = spawn(process.execPath, [script, String(enginePort)], { stdio: ["pipe", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    let stdout = "";
+    child.once("exit", (code) => reject(new Error(`bench-floor-server exited with ${code} before listening`)));
+    child.stdout!.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /listening on 127\.0\.0\.1:(\d+)/.exec(stdout);
+      if (match) resolve({ uri: engineUri(Number(match[1])), pid: child.pid!, stop: () => child.kill() });
+    });
+  });
+}
+
 async function main(): Promise<void> {
   const startedAt = new Date();
   const benchStart = performance.now();
@@ -345,6 +365,8 @@ async function main(): Promise<void> {
 
   const engines: EngineProcess[] = [];
   const clients: MongoClient[] = [];
+  /** bench-floor-server processes: ours, so not "other" CPU. */
+  const floorPids: number[] = [];
   const connect = async (uri: string) => {
     const client = new MongoClient(uri, { maxPoolSize: 1 });
     await client.connect();
@@ -355,7 +377,7 @@ async function main(): Promise<void> {
   const cpu: Record<string, number> = {};
   raw.otherCpuPercentByPhase = cpu;
   const phase = () => {
-    const done = cpuWindow(() => engines.map((e) => e.pid));
+    const done = cpuWindow(() => [...engines.map((e) => e.pid), ...floorPids]);
     return (name: string) => (cpu[name] = Number(done().otherCpuPercent.toFixed(1)));
   };
   const wholeRun = phase();
@@ -507,6 +529,17 @@ async function main(): Promise<void> {
       if (!doc || doc.id !== id) throw new Error(`findOne({repo_id: 2, id: ${id}}) over the Unix socket returned ${doc?.id}`);
     });
     endPhase("findOneByKeyUnix");
+    // The floor: the same loop against a server that answers each find with a canned reply.
+    const floorServer = await spawnFloorServer(engine.port);
+    floorPids.push(floorServer.pid);
+    endPhase = phase();
+    const floorColl = (await connect(floorServer.uri)).db("bench").collection("list_100k");
+    const floor = await timedLoop(floorServer.pid, TIMED_LOOP_MS, async () => {
+      const doc = await floorColl.findOne({ repo_id: REPO_ID, id: randomId(LARGE_DOCS) });
+      if (doc?.repo_id !== REPO_ID) throw new Error("the floor server's canned reply holds no document");
+    });
+    endPhase("findOneFloor");
+    floorServer.stop();
     endPhase = phase();
     const byObjectId = await timedLoop(engine.pid, TIMED_LOOP_MS, async () => {
       const _id = largeIds[randomId(LARGE_DOCS) - 1];
@@ -514,7 +547,7 @@ async function main(): Promise<void> {
       if (!doc || !_id.equals(doc._id as ObjectId)) throw new Error(`findOne({_id: ${_id.toHexString()}}) found nothing`);
     });
     endPhase("findOneById");
-    raw.findOne = { byKey, byKeyUnix, byObjectId };
+    raw.findOne = { byKey, byKeyUnix, floor, byObjectId };
 
     // --- 4. updateOne by key (fsync always).
     endPhase = phase();
@@ -631,6 +664,13 @@ async function main(): Promise<void> {
     row({ section: "2", measurement: "baseline: ping round trip", result: opsResult(ping), method: loopMethod("db.command({ping: 1}): no data access, the floor for any command"), otherCpu: cpu.ping });
     row({ section: "2", measurement: "findOne by unique key, 100k coll", result: opsResult(byKey), target: ">= 5,000 ops/s", met: byKey.opsPerSec >= 5_000, method: loopMethod("findOne({repo_id: 2, id: random 1..100,000})"), otherCpu: cpu.findOneByKey });
     row({ section: "2", measurement: "findOne by unique key, 100k coll, Unix socket", result: opsResult(byKeyUnix), target: ">= 5,000 ops/s", met: byKeyUnix.opsPerSec >= 5_000, method: loopMethod("the same over the engine's Unix domain socket (--socket)"), otherCpu: cpu.findOneByKeyUnix });
+    row({
+      section: "2",
+      measurement: "floor: findOne answered with a canned reply",
+      result: opsResult(floor).replace("engine", "floor server"),
+      method: loopMethod("the same findOne through scripts/bench-floor-server.ts, which decodes each request and writes one canned reply (no query, no encoding): what any engine could reach with this driver here"),
+      otherCpu: cpu.findOneFloor,
+    });
     row({ section: "2", measurement: "findOne by _id, 100k coll", result: opsResult(byObjectId), method: loopMethod("findOne({_id: random existing ObjectId})"), otherCpu: cpu.findOneById });
     row({ section: "3", measurement: "insertOne, fsync always", result: opsResult(insertAlways), method: loopMethod("insertOne(~320 B doc) into a collection with a unique {repo_id, id} index"), otherCpu: cpu.insertOneAlways });
     row({ section: "3", measurement: "insertOne, fsync interval (100 ms)", result: opsResult(insertInterval), method: loopMethod("same, fresh engine with --fsync interval"), otherCpu: cpu.insertOneInterval });

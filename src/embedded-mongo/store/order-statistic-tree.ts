@@ -124,16 +124,18 @@ export class OrderStatisticTree<K> {
   }
 
   /**
-   * Rank (0-based) of the first key k with probe(k) >= 0, or `size` if none. `probe` must be
-   * monotonic in key order: probe(k) < 0 means "k sorts before the target".
+   * Rank (0-based) of the first key k with compare(k, probe) >= 0, or `size` if none. `compare`
+   * must be monotonic in key order: < 0 means "k sorts before the probe". The probe is passed
+   * rather than closed over so that each caller's `compare` stays one function, which the
+   * JIT can inline into the descent: a lookup costs ~20 of these calls.
    */
-  lowerBound(probe: (key: K) => number): number {
-    return this.rankWhere(probe, true);
+  lowerBound<P>(probe: P, compare: (key: K, probe: P) => number): number {
+    return this.rankWhere(probe, compare, true);
   }
 
-  /** Rank of the first key k with probe(k) > 0, or `size` if none. */
-  upperBound(probe: (key: K) => number): number {
-    return this.rankWhere(probe, false);
+  /** Rank of the first key k with compare(k, probe) > 0, or `size` if none. */
+  upperBound<P>(probe: P, compare: (key: K, probe: P) => number): number {
+    return this.rankWhere(probe, compare, false);
   }
 
   /** The key with the given 0-based rank, or undefined if out of range. O(log n). */
@@ -244,11 +246,11 @@ export class OrderStatisticTree<K> {
   }
 
   /**
-   * Rank of the first key with probe >= 0 (inclusive) or > 0 (exclusive). At each level we
+   * Rank of the first key k with compare(k, probe) >= 0 (inclusive) or > 0 (exclusive). At each level we
    * enter the child before the first separator that passes; if no key in that child passes,
    * the answer is the first key of the next child, whose rank is where this child ends.
    */
-  private rankWhere(probe: (key: K) => number, inclusive: boolean): number {
+  private rankWhere<P>(probe: P, compare: (key: K, probe: P) => number, inclusive: boolean): number {
     let node = this.root;
     let rank = 0;
     while (!node.leaf) {
@@ -257,7 +259,7 @@ export class OrderStatisticTree<K> {
       let hi = seps.length;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        const p = probe(seps[mid]!);
+        const p = compare(seps[mid]!, probe);
         if (inclusive ? p < 0 : p <= 0) lo = mid + 1;
         else hi = mid;
       }
@@ -270,7 +272,7 @@ export class OrderStatisticTree<K> {
     let hi = keys.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const p = probe(keys[mid]!);
+      const p = compare(keys[mid]!, probe);
       if (inclusive ? p < 0 : p <= 0) lo = mid + 1;
       else hi = mid;
     }

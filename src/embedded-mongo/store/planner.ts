@@ -186,23 +186,23 @@ function rankRanges(candidate: Candidate, fields: Map<string, FieldPredicate>): 
     const ordered = index.directions[i] === 1 ? points : [...points].reverse();
     prefixes = prefixes.flatMap((prefix) => ordered.map((point) => [...prefix, point]));
   }
-  const tree = index.tree;
   const direction = index.directions[eqFields];
   return prefixes.map((prefix) => {
-    const comparePrefix = (k: unknown[]) => index.compareKey(k, prefix);
     if (!range) {
-      const start = tree.lowerBound((e) => comparePrefix(e.k));
+      const start = index.lowerBound(prefix);
       // A full key of a unique index matches at most one entry: one probe instead of two.
       if (index.unique && eqFields === index.fields.length) {
-        const [first] = tree.range(start, start + 1);
-        return { start, end: first && comparePrefix(first.k) === 0 ? start + 1 : start };
+        const first = index.tree.at(start);
+        return { start, end: first && index.compareKey(first.k, prefix) === 0 ? start + 1 : start };
       }
-      return { start, end: tree.upperBound((e) => comparePrefix(e.k)) };
+      return { start, end: index.upperBound(prefix) };
     }
     const [first, last] = direction === 1 ? [range.lower!, range.upper!] : [range.upper!, range.lower!];
-    const against = (bound: Bound) => (e: { k: unknown[] }) => comparePrefix(e.k) || compareValues(e.k[eqFields], bound.value) * direction;
-    const start = first.inclusive ? tree.lowerBound(against(first)) : tree.upperBound(against(first));
-    const end = last.inclusive ? tree.upperBound(against(last)) : tree.lowerBound(against(last));
+    // The bound is the next key field after the equality prefix.
+    const firstKey = [...prefix, first.value];
+    const lastKey = [...prefix, last.value];
+    const start = first.inclusive ? index.lowerBound(firstKey) : index.upperBound(firstKey);
+    const end = last.inclusive ? index.upperBound(lastKey) : index.lowerBound(lastKey);
     return { start, end: Math.max(start, end) };
   });
 }

@@ -80,9 +80,22 @@ export class SecondaryIndex {
     return 0;
   }
 
+  /** Compares an entry with a key prefix: the tree comparison of every probe into this index. */
+  readonly compareEntry = (entry: IndexEntry, prefix: unknown[]): number => this.compareKey(entry.k, prefix);
+
+  /** Rank of the first entry whose key, cut to `prefix`'s length, is >= `prefix`. */
+  lowerBound(prefix: unknown[]): number {
+    return this.tree.lowerBound(prefix, this.compareEntry);
+  }
+
+  /** Rank of the first entry whose key, cut to `prefix`'s length, is > `prefix`. */
+  upperBound(prefix: unknown[]): number {
+    return this.tree.upperBound(prefix, this.compareEntry);
+  }
+
   /** The record holding `key` in this unique index, other than `self`. */
   conflictFor(key: unknown[], self: number): number | undefined {
-    const start = this.tree.lowerBound((entry) => this.compareKey(entry.k, key));
+    const start = this.lowerBound(key);
     for (const entry of this.tree.range(start, this.tree.size)) {
       if (this.compareKey(entry.k, key) !== 0) return undefined;
       if (entry.r !== self) return entry.r;

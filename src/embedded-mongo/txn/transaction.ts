@@ -222,12 +222,12 @@ class TransactionAccess implements CollectionAccess {
       const keys = index.keysOf(doc);
       const own = this.ownKeys(overlay, index);
       for (const key of keys) {
-        const start = index.tree.lowerBound((entry) => index.compareKey(entry.k, key));
+        const start = index.lowerBound(key);
         for (const entry of index.tree.range(start, index.tree.size)) {
           if (index.compareKey(entry.k, key) !== 0) break;
           if (entry.r !== rid && !overlay.writes.has(entry.r)) throw index.duplicateKeyError(collection.ns, key);
         }
-        const first = own.lowerBound((entry) => index.compareKey(entry.k, key));
+        const first = own.lowerBound(key, index.compareEntry);
         for (const entry of own.range(first, own.size)) {
           if (index.compareKey(entry.k, key) !== 0) break;
           if (entry.r !== rid) throw index.duplicateKeyError(collection.ns, key);

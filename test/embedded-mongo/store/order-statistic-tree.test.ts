@@ -47,8 +47,8 @@ describe("OrderStatisticTree: edge cases", () => {
     expect(t.has(1)).toBe(false);
     expect(t.get(1)).toBeUndefined();
     expect(t.delete(1)).toBe(false);
-    expect(t.lowerBound((k) => k - 1)).toBe(0);
-    expect(t.upperBound((k) => k - 1)).toBe(0);
+    expect(t.lowerBound(1, (k, target) => k - target)).toBe(0);
+    expect(t.upperBound(1, (k, target) => k - target)).toBe(0);
     expect([...t.keys()]).toEqual([]);
     expect([...t.range(0, 10)]).toEqual([]);
     expect([...t.range(0, 10, true)]).toEqual([]);
@@ -65,10 +65,10 @@ describe("OrderStatisticTree: edge cases", () => {
     expect(t.at(0.5)).toBeUndefined();
     expect(t.has(7)).toBe(true);
     expect(t.has(8)).toBe(false);
-    expect(t.lowerBound((k) => k - 7)).toBe(0);
-    expect(t.upperBound((k) => k - 7)).toBe(1);
-    expect(t.lowerBound((k) => k - 8)).toBe(1);
-    expect(t.upperBound((k) => k - 6)).toBe(0);
+    expect(t.lowerBound(7, (k, target) => k - target)).toBe(0);
+    expect(t.upperBound(7, (k, target) => k - target)).toBe(1);
+    expect(t.lowerBound(8, (k, target) => k - target)).toBe(1);
+    expect(t.upperBound(6, (k, target) => k - target)).toBe(0);
     expect([...t.range(0, 1)]).toEqual([7]);
     expect([...t.range(0, 1, true)]).toEqual([7]);
     expect(t.delete(7)).toBe(true);
@@ -133,7 +133,7 @@ describe("OrderStatisticTree: edge cases", () => {
     for (let i = 0; i < 300; i += 2) expect(t.delete(i)).toBe(true);
     expect(t.size).toBe(0);
     expect(t.at(0)).toBeUndefined();
-    expect(t.lowerBound(() => 0)).toBe(0);
+    expect(t.lowerBound(0, () => 0)).toBe(0);
     expect([...t.range(0, 5, true)]).toEqual([]);
     t.checkInvariants();
     expect(t.insert(42)).toBe(true);
@@ -166,8 +166,8 @@ describe("OrderStatisticTree: index entries", () => {
     const t = new OrderStatisticTree<Entry>(compare, { maxNodeSize: 4 });
     // Keys 0..9, each with ids 0..4: 50 entries, 5 per key.
     for (let id = 4; id >= 0; id--) for (let k = 9; k >= 0; k--) t.insert({ k, id });
-    const firstWithKey = (k: number): number => t.lowerBound((e) => e.k - k);
-    const afterKey = (k: number): number => t.upperBound((e) => e.k - k);
+    const firstWithKey = (k: number): number => t.lowerBound(k, (e, target) => e.k - target);
+    const afterKey = (k: number): number => t.upperBound(k, (e, target) => e.k - target);
     expect(firstWithKey(3)).toBe(15);
     expect(afterKey(3)).toBe(20);
     expect(afterKey(6) - firstWithKey(3)).toBe(20); // count of 3 <= k <= 6
@@ -227,8 +227,8 @@ describe("OrderStatisticTree: randomized model test", () => {
             const target = rand(keySpace + 2) - 1;
             const lower = partitionPoint(model, (v) => v < target);
             const upper = partitionPoint(model, (v) => v <= target);
-            check(t.lowerBound((key) => key - target) === lower, () => `op ${op}: lowerBound(${target})`);
-            check(t.upperBound((key) => key - target) === upper, () => `op ${op}: upperBound(${target})`);
+            check(t.lowerBound(target, (key, probe) => key - probe) === lower, () => `op ${op}: lowerBound(${target})`);
+            check(t.upperBound(target, (key, probe) => key - probe) === upper, () => `op ${op}: upperBound(${target})`);
             check(t.has(target) === upper > lower, () => `op ${op}: has(${target})`);
             const a = rand(model.length + 3) - 1;
             const b = rand(model.length + 3) - 1;

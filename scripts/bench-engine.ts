@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { BSON, MongoClient, ObjectId, type Collection, type Document } from "mongodb";
-import { engineUri } from "../src/embedded-mongo/index.js";
+import { engineSocketUri, engineUri } from "../src/embedded-mongo/index.js";
 import { spawnEngine, type EngineProcess } from "../src/embedded-mongo/launcher.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -324,16 +324,16 @@ async function timedSpawn(dataDir: string, fsync: "always" | "interval"): Promis
  * Starts bench-floor-server.ts in a child process in front of the engine: it answers every find
  * with one canned reply, so a findOne loop through it measures the round trip alone.
  */
-function spawnFloorServer(enginePort: number): Promise<{ uri: string; pid: number; stop: () => void }> {
+function spawnFloorServer(enginePort: number, socketPath: string): Promise<{ uri: string; socketUri: string; pid: number; stop: () => void }> {
   const script = join(dirname(fileURLToPath(import.meta.url)), "bench-floor-server.js");
-  const child = spawn(process.execPath, [script, String(enginePort)], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [script, String(enginePort), socketPath], { stdio: ["pipe", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     let stdout = "";
     child.once("exit", (code) => reject(new Error(`bench-floor-server exited with ${code} before listening`)));
     child.stdout!.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
       const match = /listening on 127\.0\.0\.1:(\d+)/.exec(stdout);
-      if (match) resolve({ uri: engineUri(Number(match[1])), pid: child.pid!, stop: () => child.kill() });
+      if (match) resolve({ uri: engineUri(Number(match[1])), socketUri: engineSocketUri(socketPath), pid: child.pid!, stop: () => child.kill() });
     });
   });
 }
@@ -529,16 +529,21 @@ async function main(): Promise<void> {
       if (!doc || doc.id !== id) throw new Error(`findOne({repo_id: 2, id: ${id}}) over the Unix socket returned ${doc?.id}`);
     });
     endPhase("findOneByKeyUnix");
-    // The floor: the same loop against a server that answers each find with a canned reply.
-    const floorServer = await spawnFloorServer(engine.port);
+    // The floor: the same loops against a server that answers each find with a canned reply.
+    const floorServer = await spawnFloorServer(engine.port, join(scratch, "floor.sock"));
     floorPids.push(floorServer.pid);
-    endPhase = phase();
-    const floorColl = (await connect(floorServer.uri)).db("bench").collection("list_100k");
-    const floor = await timedLoop(floorServer.pid, TIMED_LOOP_MS, async () => {
-      const doc = await floorColl.findOne({ repo_id: REPO_ID, id: randomId(LARGE_DOCS) });
-      if (doc?.repo_id !== REPO_ID) throw new Error("the floor server's canned reply holds no document");
-    });
-    endPhase("findOneFloor");
+    const floorLoop = async (uri: string, phaseName: string) => {
+      const end = phase();
+      const coll = (await connect(uri)).db("bench").collection("list_100k");
+      const result = await timedLoop(floorServer.pid, TIMED_LOOP_MS, async () => {
+        const doc = await coll.findOne({ repo_id: REPO_ID, id: randomId(LARGE_DOCS) });
+        if (doc?.repo_id !== REPO_ID) throw new Error("the floor server's canned reply holds no document");
+      });
+      end(phaseName);
+      return result;
+    };
+    const floor = await floorLoop(floorServer.uri, "findOneFloor");
+    const floorUnix = await floorLoop(floorServer.socketUri, "findOneFloorUnix");
     floorServer.stop();
     endPhase = phase();
     const byObjectId = await timedLoop(engine.pid, TIMED_LOOP_MS, async () => {
@@ -547,7 +552,7 @@ async function main(): Promise<void> {
       if (!doc || !_id.equals(doc._id as ObjectId)) throw new Error(`findOne({_id: ${_id.toHexString()}}) found nothing`);
     });
     endPhase("findOneById");
-    raw.findOne = { byKey, byKeyUnix, floor, byObjectId };
+    raw.findOne = { byKey, byKeyUnix, floor, floorUnix, byObjectId };
 
     // --- 4. updateOne by key (fsync always).
     endPhase = phase();
@@ -664,13 +669,10 @@ async function main(): Promise<void> {
     row({ section: "2", measurement: "baseline: ping round trip", result: opsResult(ping), method: loopMethod("db.command({ping: 1}): no data access, the floor for any command"), otherCpu: cpu.ping });
     row({ section: "2", measurement: "findOne by unique key, 100k coll", result: opsResult(byKey), target: ">= 5,000 ops/s", met: byKey.opsPerSec >= 5_000, method: loopMethod("findOne({repo_id: 2, id: random 1..100,000})"), otherCpu: cpu.findOneByKey });
     row({ section: "2", measurement: "findOne by unique key, 100k coll, Unix socket", result: opsResult(byKeyUnix), target: ">= 5,000 ops/s", met: byKeyUnix.opsPerSec >= 5_000, method: loopMethod("the same over the engine's Unix domain socket (--socket)"), otherCpu: cpu.findOneByKeyUnix });
-    row({
-      section: "2",
-      measurement: "floor: findOne answered with a canned reply",
-      result: opsResult(floor).replace("engine", "floor server"),
-      method: loopMethod("the same findOne through scripts/bench-floor-server.ts, which decodes each request and writes one canned reply (no query, no encoding): what any engine could reach with this driver here"),
-      otherCpu: cpu.findOneFloor,
-    });
+    const floorMethod = (transport: string) =>
+      loopMethod(`the same findOne ${transport} through scripts/bench-floor-server.ts, which decodes each request and writes one canned reply (no query, no encoding): what any engine could reach with this driver and Node here`);
+    row({ section: "2", measurement: "floor: findOne answered with a canned reply", result: opsResult(floor).replace("engine", "floor server"), method: floorMethod("over TCP"), otherCpu: cpu.findOneFloor });
+    row({ section: "2", measurement: "floor: the same, Unix socket", result: opsResult(floorUnix).replace("engine", "floor server"), method: floorMethod("over a Unix socket"), otherCpu: cpu.findOneFloorUnix });
     row({ section: "2", measurement: "findOne by _id, 100k coll", result: opsResult(byObjectId), method: loopMethod("findOne({_id: random existing ObjectId})"), otherCpu: cpu.findOneById });
     row({ section: "3", measurement: "insertOne, fsync always", result: opsResult(insertAlways), method: loopMethod("insertOne(~320 B doc) into a collection with a unique {repo_id, id} index"), otherCpu: cpu.insertOneAlways });
     row({ section: "3", measurement: "insertOne, fsync interval (100 ms)", result: opsResult(insertInterval), method: loopMethod("same, fresh engine with --fsync interval"), otherCpu: cpu.insertOneInterval });

@@ -6,14 +6,16 @@
 // engine must) and one socket write. So its ops/s bound what any engine on this machine, this
 // Node and this driver could reach, however fast its query path.
 //
-//   node dist/scripts/bench-floor-server.js <engine port>
+//   node dist/scripts/bench-floor-server.js <engine port> [<unix socket path>]
 //
-// Prints `listening on 127.0.0.1:<port>` when ready; exits when its stdin closes.
+// Prints `listening on 127.0.0.1:<port>` when ready (after the Unix socket, if one was given,
+// is listening too); exits when its stdin closes.
 import { createServer, connect, type Socket } from "node:net";
 import { LOOPBACK } from "../src/embedded-mongo/server.js";
 import { parseMessage } from "../src/embedded-mongo/wire/message.js";
 
 const upstreamPort = Number(process.argv[2]);
+const socketPath = process.argv[3];
 if (!Number.isInteger(upstreamPort) || upstreamPort <= 0) {
   process.stderr.write("usage: bench-floor-server <engine port>\n");
   process.exit(2);
@@ -34,7 +36,9 @@ function frames(socket: Socket, onMessage: (message: Buffer) => void): void {
   });
 }
 
-const server = createServer({ noDelay: true }, (client) => {
+/** One client connection: finds answered from the canned reply, the rest relayed. */
+function serve(client: Socket): void {
+  client.setNoDelay(true);
   const upstream = connect({ port: upstreamPort, host: LOOPBACK, noDelay: true });
   let findRequestId: number | undefined;
   frames(upstream, (reply) => {
@@ -61,11 +65,15 @@ const server = createServer({ noDelay: true }, (client) => {
   };
   client.on("error", close).on("close", close);
   upstream.on("error", close).on("close", close);
-});
+}
 
-server.listen(0, LOOPBACK, () => {
-  const address = server.address();
-  process.stdout.write(`listening on ${LOOPBACK}:${typeof address === "object" && address ? address.port : 0}\n`);
-});
+const tcp = createServer(serve);
+await new Promise<void>((resolve) => tcp.listen(0, LOOPBACK, resolve));
+if (socketPath) {
+  const unix = createServer(serve);
+  await new Promise<void>((resolve) => unix.listen(socketPath, resolve));
+}
+const address = tcp.address();
+process.stdout.write(`listening on ${LOOPBACK}:${typeof address === "object" && address ? address.port : 0}\n`);
 process.stdin.on("close", () => process.exit(0));
 process.stdin.resume();

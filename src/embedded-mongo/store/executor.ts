@@ -5,7 +5,7 @@ import type { Document } from "bson";
 import { checkFilter, compileFilter } from "../query/filter.js";
 import { sortRecords, type SortKey } from "../query/sort.js";
 import type { Collection } from "./collection.js";
-import { planQuery, type Plan, type RankRange } from "./planner.js";
+import { planQuery, uniqueKeyLookup, type Plan, type RankRange } from "./planner.js";
 
 export interface ReadRequest {
   filter: Document;
@@ -51,8 +51,11 @@ function sliceExact(plan: Plan, skip: number, limit: number): number[] {
 export function selectRecords(collection: Collection, request: ReadRequest): number[] {
   // An exact plan answers from the index without compiling the filter: validate it anyway.
   checkFilter(request.filter);
-  const plan = planQuery(collection, request.filter, request.sort, request.hint);
   const { skip, limit } = request;
+  // A hint names the index to use (and must be checked): only unhinted lookups take the hash.
+  const unique = request.hint === undefined ? uniqueKeyLookup(collection, request.filter) : undefined;
+  if (unique) return skip > 0 ? [] : unique;
+  const plan = planQuery(collection, request.filter, request.sort, request.hint);
   if (plan.index && plan.exact && plan.sorted) return sliceExact(plan, skip, limit);
 
   const matches = compileFilter(request.filter);

@@ -163,6 +163,25 @@ function resolveHint(collection: Collection, hint: unknown): SecondaryIndex | un
   return found;
 }
 
+/**
+ * A filter of plain equalities on exactly the fields of a unique index names at most one
+ * record: the index's hash answers it with no planning (MongoDB's IDHACK, for every unique
+ * index). The records found, or undefined when the filter is not of that shape or the hash
+ * cannot tell.
+ */
+export function uniqueKeyLookup(collection: Collection, filter: Document): number[] | undefined {
+  const fields = Object.keys(filter);
+  if (fields.length === 0) return undefined;
+  for (const field of fields) if (field.startsWith("$") || !isPointValue(filter[field])) return undefined;
+  for (const index of collection.indexes.values()) {
+    if (!index.unique || !index.complete || index.multikey || index.fields.length !== fields.length) continue;
+    if (!index.fields.every((field) => Object.hasOwn(filter, field))) continue;
+    const found = index.hashLookup(index.fields.map((field) => filter[field]));
+    if (found !== undefined) return found === null ? [] : [found];
+  }
+  return undefined;
+}
+
 export function planQuery(collection: Collection, filter: Document, sort: SortKey[], hint?: unknown): Plan {
   const { fields, residual } = extractPredicates(filter);
   const hinted = resolveHint(collection, hint);

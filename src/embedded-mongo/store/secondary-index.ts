@@ -6,6 +6,7 @@ import { Query } from "mingo";
 import { CommandError, ErrorCodes } from "../errors.js";
 import { compareValues } from "./bson-order.js";
 import { extractKeys, missingAll } from "./index-keys.js";
+import { hashKey } from "./key-hash.js";
 import { OrderStatisticTree } from "./order-statistic-tree.js";
 
 export interface IndexSpec {
@@ -32,6 +33,10 @@ export class SecondaryIndex {
   /** Set once any document produced keys through an array; never cleared, as in MongoDB. */
   multikey = false;
   private readonly partial?: Query;
+  /** Unique indexes only: the record of each entry whose key has a hash key (key-hash.ts). */
+  private readonly byHash?: Map<string, number>;
+  /** Entries without a hash key: while there are any, a hash miss proves nothing. */
+  private unhashed = 0;
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
@@ -46,6 +51,7 @@ export class SecondaryIndex {
       return a.r - b.r;
     });
     if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression, {});
+    if (this.unique) this.byHash = new Map();
   }
 
   get name(): string {
@@ -93,8 +99,24 @@ export class SecondaryIndex {
     return this.tree.upperBound(prefix, this.compareEntry);
   }
 
+  /**
+   * Unique indexes: the record whose key equals `key`, null when no entry does, undefined when
+   * only the tree can tell (no hash, or entries the hash cannot hold).
+   */
+  hashLookup(key: unknown[]): number | null | undefined {
+    if (!this.byHash) return undefined;
+    const hash = hashKey(key);
+    if (hash === undefined) return undefined;
+    const rid = this.byHash.get(hash);
+    if (rid !== undefined) return rid;
+    return this.unhashed === 0 ? null : undefined;
+  }
+
   /** The record holding `key` in this unique index, other than `self`. */
   conflictFor(key: unknown[], self: number): number | undefined {
+    const hashed = this.hashLookup(key);
+    // A unique index holds a key once, so a hit on `self` means no other record has it.
+    if (hashed !== undefined) return hashed !== null && hashed !== self ? hashed : undefined;
     const start = this.lowerBound(key);
     for (const entry of this.tree.range(start, this.tree.size)) {
       if (this.compareKey(entry.k, key) !== 0) return undefined;
@@ -104,11 +126,21 @@ export class SecondaryIndex {
   }
 
   add(rid: number, keys: unknown[][]): void {
-    for (const k of keys) this.tree.insert({ k, r: rid });
+    for (const k of keys) {
+      if (!this.tree.insert({ k, r: rid }) || !this.byHash) continue;
+      const hash = hashKey(k);
+      if (hash === undefined) this.unhashed++;
+      else this.byHash.set(hash, rid);
+    }
   }
 
   remove(rid: number, keys: unknown[][]): void {
-    for (const k of keys) this.tree.delete({ k, r: rid });
+    for (const k of keys) {
+      if (!this.tree.delete({ k, r: rid }) || !this.byHash) continue;
+      const hash = hashKey(k);
+      if (hash === undefined) this.unhashed--;
+      else if (this.byHash.get(hash) === rid) this.byHash.delete(hash);
+    }
   }
 
   duplicateKeyError(ns: string, key: unknown[]): CommandError {

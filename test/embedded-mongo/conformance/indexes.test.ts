@@ -1,6 +1,6 @@
 // Index management, unique constraints (plain, compound, sparse, partial, multikey), TTL, hints.
 import { describe, it, expect, beforeAll, afterAll } from "@jest/globals";
-import type { Collection, Document } from "mongodb";
+import { Decimal128, type Collection, type Document } from "mongodb";
 import { openTarget, type Target } from "../target.js";
 import { expectCode, namer, sleep, type Loose } from "./helpers.js";
 
@@ -187,6 +187,44 @@ describe("unique indexes", () => {
     await c.dropIndex("u_1");
     await c.insertOne({ u: 1 });
     expect(await c.countDocuments({ u: 1 })).toBe(2);
+  });
+});
+
+describe("lookups by a full unique key", () => {
+  it("follow inserts, key changes and deletes", async () => {
+    const c = await coll();
+    await c.createIndex({ repo: 1, id: 1 }, { unique: true });
+    await c.insertMany([{ repo: 2, id: 1, t: "one" }, { repo: 2, id: 2, t: "two" }, { repo: 3, id: 1, t: "three" }]);
+    expect((await c.findOne({ repo: 2, id: 2 }))?.t).toBe("two");
+    expect((await c.findOne({ id: 1, repo: 3 }))?.t).toBe("three"); // field order does not matter
+    await c.updateOne({ repo: 2, id: 2 }, { $set: { id: 20 } });
+    expect(await c.findOne({ repo: 2, id: 2 })).toBeNull();
+    expect((await c.findOne({ repo: 2, id: 20 }))?.t).toBe("two");
+    await c.deleteOne({ repo: 2, id: 20 });
+    expect(await c.findOne({ repo: 2, id: 20 })).toBeNull();
+    expect(await c.find({ repo: 2, id: 1 }).skip(1).toArray()).toEqual([]);
+    expect(await c.countDocuments({ repo: 2, id: 1 })).toBe(1);
+  });
+
+  it("match equal numbers of any type and never values of another type", async () => {
+    const c = await coll();
+    await c.createIndex({ a: 1 }, { unique: true });
+    await c.insertMany([{ a: Decimal128.fromString("5"), t: "decimal" }, { a: "6", t: "string" }, { a: new Date(6), t: "date" }]);
+    expect((await c.findOne({ a: 5 }))?.t).toBe("decimal");
+    expect((await c.findOne({ a: 5.0 }))?.t).toBe("decimal");
+    await expectCode(c.insertOne({ a: 5 }), 11000);
+    expect(await c.findOne({ a: 6 })).toBeNull();
+    expect((await c.findOne({ a: "6" }))?.t).toBe("string");
+    expect((await c.findOne({ a: new Date(6) }))?.t).toBe("date");
+  });
+
+  it("by _id, and with a hint naming another index", async () => {
+    const c = await coll([{ _id: 1, a: 10 }, { _id: "1", a: 11 }]);
+    await c.createIndex({ a: 1 });
+    expect((await c.findOne({ _id: 1 }))?.a).toBe(10);
+    expect((await c.findOne({ _id: "1" }))?.a).toBe(11);
+    expect((await c.find({ _id: 1 }).hint({ a: 1 }).toArray()).map((d) => d.a)).toEqual([10]);
+    await expectCode(c.find({ _id: 1 }).hint({ nope: 1 }).toArray(), 2);
   });
 });
 

@@ -6,7 +6,7 @@ import { Query } from "mingo";
 import { CommandError, ErrorCodes } from "../errors.js";
 import { compareValues } from "./bson-order.js";
 import { extractKeys, missingAll } from "./index-keys.js";
-import { hashKey } from "./key-hash.js";
+import { KeyHash } from "./key-hash.js";
 import { OrderStatisticTree } from "./order-statistic-tree.js";
 
 export interface IndexSpec {
@@ -33,8 +33,8 @@ export class SecondaryIndex {
   /** Set once any document produced keys through an array; never cleared, as in MongoDB. */
   multikey = false;
   private readonly partial?: Query;
-  /** Unique indexes only: the record of each entry whose key has a hash key (key-hash.ts). */
-  private readonly byHash?: Map<string, number>;
+  /** Unique indexes only: the record of each entry whose key has a hashed form (key-hash.ts). */
+  private readonly hash?: KeyHash;
   /** Entries without a hash key: while there are any, a hash miss proves nothing. */
   private unhashed = 0;
 
@@ -51,7 +51,7 @@ export class SecondaryIndex {
       return a.r - b.r;
     });
     if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression, {});
-    if (this.unique) this.byHash = new Map();
+    if (this.unique) this.hash = new KeyHash();
   }
 
   get name(): string {
@@ -104,12 +104,8 @@ export class SecondaryIndex {
    * only the tree can tell (no hash, or entries the hash cannot hold).
    */
   hashLookup(key: unknown[]): number | null | undefined {
-    if (!this.byHash) return undefined;
-    const hash = hashKey(key);
-    if (hash === undefined) return undefined;
-    const rid = this.byHash.get(hash);
-    if (rid !== undefined) return rid;
-    return this.unhashed === 0 ? null : undefined;
+    const found = this.hash?.get(key);
+    return found === null && this.unhashed > 0 ? undefined : found;
   }
 
   /** The record holding `key` in this unique index, other than `self`. */
@@ -127,19 +123,15 @@ export class SecondaryIndex {
 
   add(rid: number, keys: unknown[][]): void {
     for (const k of keys) {
-      if (!this.tree.insert({ k, r: rid }) || !this.byHash) continue;
-      const hash = hashKey(k);
-      if (hash === undefined) this.unhashed++;
-      else this.byHash.set(hash, rid);
+      if (!this.tree.insert({ k, r: rid })) continue;
+      if (this.hash && !this.hash.set(k, rid)) this.unhashed++;
     }
   }
 
   remove(rid: number, keys: unknown[][]): void {
     for (const k of keys) {
-      if (!this.tree.delete({ k, r: rid }) || !this.byHash) continue;
-      const hash = hashKey(k);
-      if (hash === undefined) this.unhashed--;
-      else if (this.byHash.get(hash) === rid) this.byHash.delete(hash);
+      if (!this.tree.delete({ k, r: rid })) continue;
+      if (this.hash && !this.hash.delete(k, rid)) this.unhashed--;
     }
   }
 

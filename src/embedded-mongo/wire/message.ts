@@ -3,6 +3,7 @@
 // OP_MSG. Replies are always a single kind-0 section.
 import { deserialize, serialize, type Document } from "bson";
 import { crc32c } from "../durability/crc32c.js";
+import { ReplyWriter, Unwritable } from "./reply-writer.js";
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -106,24 +107,29 @@ function parseOpMsg(message: Buffer, requestId: number): RequestMessage {
 }
 
 let nextResponseId = 1;
+const writer = new ReplyWriter();
 
-function header(length: number, responseTo: number, opCode: number): Buffer {
-  const head = Buffer.allocUnsafe(HEADER_SIZE);
-  head.writeInt32LE(length, 0);
-  head.writeInt32LE(nextResponseId++ & 0x7fffffff, 4);
-  head.writeInt32LE(responseTo, 8);
-  head.writeInt32LE(opCode, 12);
-  return head;
+/** The reply's message header, and for OP_REPLY its fixed fields, before the document. */
+function replyPrefix(request: RequestMessage): Buffer {
+  const legacy = request.opCode === OP_QUERY;
+  // OP_REPLY: flags, cursorId (int64), startingFrom, numberReturned = 1. OP_MSG: flags 0, section kind 0.
+  const prefix = Buffer.alloc(HEADER_SIZE + (legacy ? 20 : 5));
+  prefix.writeInt32LE(nextResponseId++ & 0x7fffffff, 4);
+  prefix.writeInt32LE(request.requestId, 8);
+  prefix.writeInt32LE(legacy ? OP_REPLY : OP_MSG, 12);
+  if (legacy) prefix.writeInt32LE(1, HEADER_SIZE + 16);
+  return prefix;
 }
 
 export function encodeReply(request: RequestMessage, reply: Document): Buffer {
-  const body = serialize(reply);
-  if (request.opCode === OP_QUERY) {
-    // OP_REPLY: flags, cursorId (int64), startingFrom, numberReturned, documents
-    const fixed = Buffer.alloc(20);
-    fixed.writeInt32LE(1, 16);
-    return Buffer.concat([header(HEADER_SIZE + 20 + body.length, request.requestId, OP_REPLY), fixed, body]);
+  const prefix = replyPrefix(request);
+  let message: Buffer;
+  try {
+    message = writer.write(prefix, reply);
+  } catch (error) {
+    if (!(error instanceof Unwritable)) throw error;
+    message = Buffer.concat([prefix, serialize(reply)]); // bson writes what the writer does not, or says why it cannot
   }
-  const flagsAndKind = Buffer.alloc(5); // flags 0, section kind 0
-  return Buffer.concat([header(HEADER_SIZE + 5 + body.length, request.requestId, OP_MSG), flagsAndKind, body]);
+  message.writeInt32LE(message.length, 0);
+  return message;
 }

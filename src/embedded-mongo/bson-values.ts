@@ -79,3 +79,20 @@ export function nonNegativeIntegerProblem(name: string, value: unknown): string 
   if (n < 0) return `Expected a non-negative number in: ${shown}`;
   return undefined;
 }
+
+/** An ObjectId of any loaded copy of bson, read structurally. */
+export interface ObjectIdLike {
+  id: Uint8Array;
+  i0?: unknown;
+  i1?: unknown;
+  i2?: unknown;
+  i3?: unknown;
+}
+
+/**
+ * bson >= 6.10 keeps an ObjectId's 12 bytes as four private unsigned 24-bit big-endian words;
+ * reading them avoids the Buffer the `id` getter allocates. Other layouts are read through `id`.
+ */
+export function hasWords(oid: ObjectIdLike): oid is ObjectIdLike & { i0: number; i1: number; i2: number; i3: number } {
+  return typeof oid.i0 === "number" && typeof oid.i1 === "number" && typeof oid.i2 === "number" && typeof oid.i3 === "number";
+}

@@ -13,6 +13,7 @@
 
 import { MaxKey, MinKey } from "bson";
 import { isDate, isRegExp, isUint8Array } from "node:util/types";
+import { hasWords, type ObjectIdLike } from "../bson-values.js";
 
 /**
  * Canonical type ranks, lowest first. The numbers are the server's own canonical type values
@@ -58,15 +59,6 @@ interface BinaryLike {
   buffer: Uint8Array;
   position: number;
   sub_type: number;
-}
-interface ObjectIdLike {
-  id: Uint8Array;
-  // bson >= 6.10 keeps the 12 bytes as four private 24-bit words; reading them avoids the
-  // Buffer that the `id` getter allocates. Treated as optional so older layouts still work.
-  i0?: unknown;
-  i1?: unknown;
-  i2?: unknown;
-  i3?: unknown;
 }
 interface CodeLike {
   code: unknown;
@@ -372,13 +364,8 @@ function compareBytes(a: Uint8Array, b: Uint8Array, length: number): number {
 /** By the 12 bytes, i.e. creation second first. */
 function compareObjectIds(a: ObjectIdLike, b: ObjectIdLike): number {
   if (a === b) return 0;
-  if (
-    typeof a.i0 === "number" && typeof a.i1 === "number" && typeof a.i2 === "number" && typeof a.i3 === "number" &&
-    typeof b.i0 === "number" && typeof b.i1 === "number" && typeof b.i2 === "number" && typeof b.i3 === "number"
-  ) {
-    // Four unsigned 24-bit big-endian words: comparing them in order is comparing the bytes.
-    return a.i0 - b.i0 || a.i1 - b.i1 || a.i2 - b.i2 || a.i3 - b.i3;
-  }
+  // Four unsigned 24-bit big-endian words: comparing them in order is comparing the bytes.
+  if (hasWords(a) && hasWords(b)) return a.i0 - b.i0 || a.i1 - b.i1 || a.i2 - b.i2 || a.i3 - b.i3;
   return compareBytes(a.id, b.id, 12);
 }
 

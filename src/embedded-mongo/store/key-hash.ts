@@ -13,18 +13,10 @@
 // MongoDB does), so the usual integer keys cost no allocation; other types get a string
 // whose first character names the type, so no two types meet.
 
+import { hasWords, type ObjectIdLike } from "../bson-values.js";
+
 type Part = number | string | boolean | null;
 type Level = Map<Part, Level | number>;
-
-interface ObjectIdLike {
-  id: Uint8Array;
-  // bson >= 6.10 holds the 12 bytes as four 24-bit words; reading them avoids the Buffer the
-  // `id` getter allocates (as in bson-order.ts).
-  i0?: unknown;
-  i1?: unknown;
-  i2?: unknown;
-  i3?: unknown;
-}
 
 /**
  * An ObjectId's 12 bytes as six 16-bit characters after an "o": a flat 7-character string.
@@ -32,8 +24,8 @@ interface ObjectIdLike {
  * string pieces: ~300 bytes per hashed _id instead of ~40.)
  */
 function objectIdPart(oid: ObjectIdLike): string {
-  const { i0, i1, i2, i3 } = oid;
-  if (typeof i0 === "number" && typeof i1 === "number" && typeof i2 === "number" && typeof i3 === "number") {
+  if (hasWords(oid)) {
+    const { i0, i1, i2, i3 } = oid;
     return String.fromCharCode(0x6f, i0 >>> 8, ((i0 & 0xff) << 8) | (i1 >>> 16), i1 & 0xffff, i2 >>> 8, ((i2 & 0xff) << 8) | (i3 >>> 16), i3 & 0xffff);
   }
   const b = oid.id;

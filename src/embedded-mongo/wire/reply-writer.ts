@@ -10,6 +10,7 @@
 // bson writes them (test/embedded-mongo/wire/reply-writer.test.ts compares the two). Any other
 // value makes the writer give up, and the reply goes through bson's serializer instead.
 import { Long } from "bson";
+import { hasWords, type ObjectIdLike } from "../bson-values.js";
 
 /** Thrown when a value is not one the writer handles: the caller falls back to bson. */
 export class Unwritable extends Error {}
@@ -22,14 +23,6 @@ const MAX_BYTES = 17 * 1024 * 1024;
 
 /** Array element names, made once: arrays are written with "0", "1", ... as names. */
 const INDEX_NAMES = Array.from({ length: 1024 }, (_, i) => String(i));
-
-interface ObjectIdWords {
-  id: Uint8Array;
-  i0?: unknown;
-  i1?: unknown;
-  i2?: unknown;
-  i3?: unknown;
-}
 
 interface LongBits {
   getLowBits(): number;
@@ -144,7 +137,7 @@ export class ReplyWriter {
     if (value instanceof Date) return this.int64(0x09, key, Long.fromNumber(value.getTime()));
     switch (tagged._bsontype) {
       case "ObjectId":
-        return this.objectId(key, value as ObjectIdWords);
+        return this.objectId(key, value as ObjectIdLike);
       case "Long":
         return this.int64(0x12, key, value as LongBits);
       case "Timestamp":
@@ -154,16 +147,14 @@ export class ReplyWriter {
     }
   }
 
-  private objectId(key: string, oid: ObjectIdWords): void {
+  private objectId(key: string, oid: ObjectIdLike): void {
     this.head(0x07, key);
     this.ensure(12);
-    const { i0, i1, i2, i3 } = oid;
-    if (typeof i0 === "number" && typeof i1 === "number" && typeof i2 === "number" && typeof i3 === "number") {
-      // bson >= 6.10 keeps the 12 bytes as four 24-bit words; the `id` getter would allocate.
-      this.pos = this.buf.writeUIntBE(i0, this.pos, 3);
-      this.pos = this.buf.writeUIntBE(i1, this.pos, 3);
-      this.pos = this.buf.writeUIntBE(i2, this.pos, 3);
-      this.pos = this.buf.writeUIntBE(i3, this.pos, 3);
+    if (hasWords(oid)) {
+      this.pos = this.buf.writeUIntBE(oid.i0, this.pos, 3);
+      this.pos = this.buf.writeUIntBE(oid.i1, this.pos, 3);
+      this.pos = this.buf.writeUIntBE(oid.i2, this.pos, 3);
+      this.pos = this.buf.writeUIntBE(oid.i3, this.pos, 3);
     } else {
       this.buf.set(oid.id.subarray(0, 12), this.pos);
       this.pos += 12;

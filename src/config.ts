@@ -36,11 +36,33 @@ export interface AuthConfig {
   sessionMaxAgeSeconds: number;
   /** Headers that carry the session token: X-Service-Session, and X-ArchivesSpace-Session unless disabled. */
   sessionHeaders: string[];
+  loginThrottle: LoginThrottleConfig;
+}
+
+/** Failed logins, counted per username and per client address (src/accounts). */
+export interface LoginThrottleConfig {
+  /** Failures allowed before any delay. */
+  freeFailures: number;
+  /** The longest a key is held back after a failure; the delay doubles per failure up to it. Never a permanent lock. */
+  maxDelaySeconds: number;
+  /** A key's failures are forgotten after this long without one. */
+  forgetAfterSeconds: number;
+}
+
+export interface ImportConfig {
+  /** XML elements nested deeper than this refuse the file (400 naming the line). */
+  maxXmlDepth: number;
+  /** The longest text node, attribute value or name an XML import may hold, in bytes (400 naming the line). */
+  maxXmlTextBytes: number;
+  /** How long an import journal entry's lease lasts without a heartbeat before another process may undo it. */
+  journalLeaseSeconds: number;
 }
 
 export interface RecordsConfig {
   /** The most refs one response resolves (contract §6). */
   resolveMaxRefs: number;
+  /** The most bytes of resolved records one response carries; past it, like past resolveMaxRefs, `_resolve_truncated`. */
+  resolveMaxBytes: number;
 }
 
 export interface Config {
@@ -48,6 +70,7 @@ export interface Config {
   store: StoreConfig;
   auth: AuthConfig;
   records: RecordsConfig;
+  imports: ImportConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -94,9 +117,20 @@ export function loadConfig(env: Env = process.env): Config {
       sessionIdleSeconds: positiveInteger(env, "SESSION_IDLE_SECONDS", 3600),
       sessionMaxAgeSeconds: positiveInteger(env, "SESSION_MAX_AGE_SECONDS", 7 * 24 * 3600),
       sessionHeaders: flag(env, "ARCHIVESSPACE_SESSION_HEADER", true) ? ["X-Service-Session", "X-ArchivesSpace-Session"] : ["X-Service-Session"],
+      loginThrottle: {
+        freeFailures: positiveInteger(env, "LOGIN_FREE_FAILURES", 5),
+        maxDelaySeconds: positiveInteger(env, "LOGIN_MAX_DELAY_SECONDS", 60),
+        forgetAfterSeconds: positiveInteger(env, "LOGIN_FORGET_AFTER_SECONDS", 900),
+      },
+    },
+    imports: {
+      maxXmlDepth: positiveInteger(env, "IMPORT_MAX_XML_DEPTH", 256),
+      maxXmlTextBytes: positiveInteger(env, "IMPORT_MAX_XML_TEXT_BYTES", 8 * 1024 * 1024),
+      journalLeaseSeconds: positiveInteger(env, "IMPORT_JOURNAL_LEASE_SECONDS", 30),
     },
     records: {
       resolveMaxRefs: positiveInteger(env, "RESOLVE_MAX_REFS", 1000),
+      resolveMaxBytes: positiveInteger(env, "RESOLVE_MAX_BYTES", 32 * 1024 * 1024),
     },
     http: {
       port,

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const store = await openStore(config.store);
   process.stdout.write(`arca: store: ${store.description}\n`);
   store.onLost((reason) => fail(`${reason}; stopping`));
-  const operations = await openRecords(store.connection, { resolveMaxRefs: config.records.resolveMaxRefs });
+  const operations = await openRecords(store.connection, { resolveMaxRefs: config.records.resolveMaxRefs, resolveMaxBytes: config.records.resolveMaxBytes });
   const sessions = new SessionStore(store.connection, { idleSeconds: config.auth.sessionIdleSeconds, maxAgeSeconds: config.auth.sessionMaxAgeSeconds });
   await sessions.init();
   const accounts = await openAccounts({

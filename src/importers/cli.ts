@@ -116,7 +116,7 @@ async function main(): Promise<void> {
   process.stderr.write(`arca import: store: ${store.description}\n`);
   let failed = 0;
   try {
-    const operations = await openRecords(store.connection, { resolveMaxRefs: config.records.resolveMaxRefs });
+    const operations = await openRecords(store.connection, { resolveMaxRefs: config.records.resolveMaxRefs, resolveMaxBytes: config.records.resolveMaxBytes });
     await operations.read("repository", {}, repoId).catch(() => fail(`repository ${repoId} does not exist`));
     for (const { format, input } of jobs) {
       const started = performance.now();

@@ -6,8 +6,13 @@ import { RecordStore } from "../storage/record-store.js";
 import { recordHooks } from "./hooks/index.js";
 import { RecordOperations, type OperationDeps } from "./operations/index.js";
 
+/** RESOLVE_MAX_BYTES's default (src/config.ts), for callers that do not set it (tests, tools). */
+export const DEFAULT_RESOLVE_MAX_BYTES = 32 * 1024 * 1024;
+
 export interface RecordsOptions {
   resolveMaxRefs: number;
+  /** The most bytes of resolved records per response (default: RESOLVE_MAX_BYTES's default, 32 MiB). */
+  resolveMaxBytes?: number;
   now?: () => Date;
   /** The record types served: the generated registry unless a test brings its own. */
   registry?: Registry;
@@ -31,6 +36,7 @@ export async function openRecords(connection: Connection, options: RecordsOption
     hooks: {},
     now,
     resolveMaxRefs: options.resolveMaxRefs,
+    resolveMaxBytes: options.resolveMaxBytes ?? DEFAULT_RESOLVE_MAX_BYTES,
   };
   deps.hooks = recordHooks(() => operations!, () => deps);
   operations = new RecordOperations(deps);

@@ -15,6 +15,8 @@ export interface OperationDeps {
   now: () => Date;
   /** The most refs one response resolves (contract §6: RESOLVE_MAX_REFS, default 1000). */
   resolveMaxRefs: number;
+  /** The most bytes of resolved records one response carries (RESOLVE_MAX_BYTES, default 32 MiB). */
+  resolveMaxBytes: number;
 }
 
 /** The repository record type: the container that repository-scoped records live in. */

@@ -6,7 +6,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { badRequest } from "../errors/api-error.js";
 import { assertSafeKeys } from "../records/operations/input-safety.js";
 import { isJsonObject, type JsonObject } from "../registry/json.js";
-import { notAnObject, toFieldErrors, type FieldErrors } from "../registry/validation-errors.js";
+import { fieldErrors, notAnObject, toFieldErrors } from "../registry/validation-errors.js";
 
 export interface EnumerationInput {
   name: string;
@@ -66,7 +66,7 @@ export function parseEnumerationInput(raw: unknown): EnumerationInput {
   const input = Object.fromEntries(Object.entries(raw).filter(([key, value]) => value !== null && !SERVER_FIELDS.includes(key)));
   if (!check(input)) throw badRequest(toFieldErrors(check.errors ?? [], INPUT_SCHEMA));
   const parsed = input as unknown as EnumerationInput;
-  const errors: FieldErrors = {};
+  const errors = fieldErrors();
   const twice = listedTwice(parsed.values);
   if (twice.length > 0) errors.values = twice.map((value) => `Value '${value}' is listed more than once`);
   if (parsed.default_value !== undefined && !parsed.values.includes(parsed.default_value)) {

@@ -55,7 +55,7 @@ export class EadContext {
   }
 
   /** `<name>` holding prose; nothing when there is no text. */
-  prose(name: string, value: string | undefined, attributes: Record<string, string | undefined> = {}): void {
+  prose(name: string, value: string | undefined, attributes: Record<string, string | undefined> = {}): void { // keys: attribute names written in code
     if (value === undefined || value.trim() === "") return;
     this.xml.open(name, attributes);
     this.content(value);
@@ -63,14 +63,14 @@ export class EadContext {
   }
 
   /** `<name>` holding prose, written even when empty (an element the schema requires). */
-  proseElement(name: string, value: string | undefined, attributes: Record<string, string | undefined> = {}): void {
+  proseElement(name: string, value: string | undefined, attributes: Record<string, string | undefined> = {}): void { // keys: attribute names written in code
     this.xml.open(name, attributes);
     if (value !== undefined) this.content(value);
     this.xml.close(name);
   }
 
   /** Block text: one `<p>` per paragraph (paragraphs are separated by blank lines). */
-  paragraphs(value: string | undefined, attributes: Record<string, string | undefined> = {}): void {
+  paragraphs(value: string | undefined, attributes: Record<string, string | undefined> = {}): void { // keys: attribute names written in code
     if (value === undefined) return;
     for (const paragraph of value.split(/\r?\n\s*\r?\n/)) this.prose("p", paragraph.trim(), attributes);
   }

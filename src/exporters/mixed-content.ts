@@ -9,6 +9,7 @@
 // root's declared `xlink:` prefix back, and a <part> is unwrapped (its text kept). EAD3:
 // <extref>/<extptr> become <ref>/<ptr> (title/role as linktitle/linkrole), and access terms'
 // text goes in <part>.
+import { dictionary } from "../registry/dictionary.js";
 import { ACCESS_ELEMENTS } from "./ead-terms.js";
 import type { XmlWriter } from "./xml-writer.js";
 
@@ -37,10 +38,10 @@ function decode(value: string): string {
 const XLINK_ATTRIBUTES: ReadonlySet<string> = new Set(["actuate", "arcrole", "from", "href", "role", "show", "title", "to"]);
 const LINKING_ELEMENTS: ReadonlySet<string> = new Set(["archref", "bibref", "extptr", "extref", "ptr", "ref", "title"]);
 /** EAD3's names for them on <ref>/<ptr> (undefined: EAD3 has no such attribute). */
-const EAD3_LINK_ATTRIBUTES: Readonly<Record<string, string | undefined>> = { title: "linktitle", role: "linkrole", from: undefined, to: undefined, type: undefined };
+const EAD3_LINK_ATTRIBUTES: ReadonlyMap<string, string | undefined> = new Map([["title", "linktitle"], ["role", "linkrole"], ["from", undefined], ["to", undefined], ["type", undefined]]);
 
 function attributesOf(element: string, source: string, ead3: boolean): Record<string, string> {
-  const attributes: Record<string, string> = {};
+  const attributes = dictionary<string>();
   const linking = LINKING_ELEMENTS.has(element);
   for (const match of source.matchAll(ATTRIBUTE)) {
     const [, qualified = "", double, single] = match;
@@ -50,10 +51,10 @@ function attributesOf(element: string, source: string, ead3: boolean): Record<st
     let value = decode(double ?? single ?? "");
     if (!ead3 && linking && XLINK_ATTRIBUTES.has(local)) name = `xlink:${local}`;
     if (ead3 && (element === "extref" || element === "extptr" || element === "ref" || element === "ptr")) {
-      if (local in EAD3_LINK_ATTRIBUTES) name = EAD3_LINK_ATTRIBUTES[local];
+      if (EAD3_LINK_ATTRIBUTES.has(local)) name = EAD3_LINK_ATTRIBUTES.get(local);
       if (local === "actuate" || local === "show") value = value.toLowerCase();
     }
-    if (name !== undefined && !(name in attributes)) attributes[name] = value;
+    if (name !== undefined && !Object.hasOwn(attributes, name)) attributes[name] = value;
   }
   return attributes;
 }

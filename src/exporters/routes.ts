@@ -37,7 +37,7 @@ export interface ExportRoutesDeps {
 }
 
 function optionsOf(req: ParamRequest): EadExportOptions {
-  const options: Record<string, boolean> = {};
+  const options: Record<string, boolean> = {}; // keys: the fixed EAD_EXPORT_PARAMETERS options
   for (const parameter of EAD_EXPORT_PARAMETERS) options[parameter.option] = booleanParam(req, parameter.name, false);
   if (booleanParam(req, "print_pdf", false)) throw badRequest({ print_pdf: ["PDF output is not supported; the export is XML only"] });
   return options as unknown as EadExportOptions;

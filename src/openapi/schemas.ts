@@ -82,7 +82,7 @@ export function recordSchemaComponents(types: readonly RecordType[], names: Comp
   const typeComponents = new Map<string, string>();
   for (const type of types) typeComponents.set(type.name, names.allocate(pascalCase(type.name)));
 
-  const schemas: Record<string, JsonObject> = {};
+  const schemas: Record<string, JsonObject> = {}; // keys: component names allocated from the registry
   const shared = new Map<string, string>(); // identity key of a subrecord → component name
   for (const type of types) {
     const self = typeComponents.get(type.name) ?? pascalCase(type.name);

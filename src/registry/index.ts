@@ -2,6 +2,7 @@
 // permissions, indexes) and whether a document is a valid record of it.
 export { SchemaDefinitionError, UnknownRecordTypeError } from "./errors.js";
 export { TREE_PARENT_FIELD, type IndexSpec } from "./indexes.js";
+export { appendTo, dictionary, type Dictionary } from "./dictionary.js";
 export type { JsonArray, JsonObject, JsonPrimitive, JsonValue } from "./json.js";
 export type { OnTargetDelete, RecordOperation, RecordScope, RegistryManifest } from "./manifest.js";
 export { registry, uniqueFieldFor } from "./record-types.js";

@@ -1,6 +1,7 @@
 // Removes the fields a schema marks readOnly, at any depth (api-contract §3: read-only input is
 // ignored, not rejected). A plan per type is worked out once from the bundled schema, so
 // stripping a document is one walk over the document, not over the schema.
+import { dictionary } from "./dictionary.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
 import { resolveLocalRef } from "./schema-walk.js";
 
@@ -90,7 +91,7 @@ function copyWithout(value: JsonValue, plan: Plan): JsonValue {
   if (Array.isArray(value)) return value.map((item: JsonValue) => copyWithout(item, plan?.items ?? null));
   if (!isJsonObject(value)) return value;
   const variant = plan?.variants.find((candidate) => matches(value, candidate.match));
-  const copy: Record<string, JsonValue> = {};
+  const copy = dictionary<JsonValue>();
   for (const [name, field] of Object.entries(value)) {
     if (plan?.readOnly.has(name) || variant?.plan?.readOnly.has(name)) continue;
     copy[name] = copyWithout(field, plan?.properties.get(name) ?? variant?.plan?.properties.get(name) ?? null);

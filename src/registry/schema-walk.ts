@@ -27,7 +27,7 @@ export function mapSubschemas(node: JsonObject, map: (subschema: JsonObject) => 
   for (const keyword of SCHEMA_MAPS) {
     const value = node[keyword];
     if (!isJsonObject(value)) continue;
-    const mapped: Record<string, JsonValue> = {};
+    const mapped: Record<string, JsonValue> = {}; // keys: schema property names of our own record-types
     for (const [name, sub] of Object.entries(value)) mapped[name] = isJsonObject(sub) ? map(sub) : sub;
     result[keyword] = mapped;
   }

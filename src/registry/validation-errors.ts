@@ -2,11 +2,27 @@
 // `dates/0/date_type` mapped to human messages, worded as ArchivesSpace words them
 // (common/json_schema_utils.rb) wherever it has a wording.
 import type { ErrorObject } from "ajv";
+import { appendTo, dictionary } from "./dictionary.js";
 import { isJsonObject, jsonTypeName, type JsonObject, type JsonValue } from "./json.js";
 import { resolveLocalRef } from "./schema-walk.js";
 
-/** `{"<path>": ["message", ...]}`. */
+/** `{"<path>": ["message", ...]}`: a dictionary (paths come from the input), see dictionary.ts. */
 export type FieldErrors = Record<string, string[]>;
+
+/** An empty error collection. */
+export function fieldErrors(): FieldErrors {
+  return dictionary<string[]>();
+}
+
+/** Adds `message` under `path` unless it is there already. */
+export function addFieldError(errors: FieldErrors, path: string, message: string): void {
+  if (!(Object.hasOwn(errors, path) && errors[path]?.includes(message))) appendTo(errors, path, message);
+}
+
+/** Adds every message of `more` to `target`. */
+export function mergeFieldErrors(target: FieldErrors, more: FieldErrors): void {
+  for (const [path, messages] of Object.entries(more)) for (const message of messages) addFieldError(target, path, message);
+}
 
 /** The key for a problem with the document as a whole (e.g. a body that is not an object). */
 export const WHOLE_RECORD = "record";
@@ -108,18 +124,15 @@ function describe(error: ErrorObject, root: JsonObject): [string, string] | unde
 
 /** The error for a document that is not a JSON object at all (an array, a string, ...). */
 export function notAnObject(input: unknown): FieldErrors {
-  return { [WHOLE_RECORD]: [`Must be an object (you provided ${withArticle(jsonTypeName(input))})`] };
+  return dictionary([[WHOLE_RECORD, [`Must be an object (you provided ${withArticle(jsonTypeName(input))})`]]]);
 }
 
 /** The contract's error object for a failed validation of a document against `root`. */
 export function toFieldErrors(errors: readonly ErrorObject[], root: JsonObject): FieldErrors {
-  const result: FieldErrors = {};
+  const result = fieldErrors();
   for (const error of errors) {
     const described = describe(error, root);
-    if (described === undefined) continue;
-    const [path, message] = described;
-    const messages = (result[path] ??= []);
-    if (!messages.includes(message)) messages.push(message);
+    if (described !== undefined) addFieldError(result, ...described);
   }
   return result;
 }

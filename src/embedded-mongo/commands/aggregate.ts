@@ -135,7 +135,7 @@ function directStages(access: (name: string) => CollectionAccess, source: Docume
     const { docs: matched, rest } = leadingSource(access(union.coll), union.pipeline as Document[]);
     const later = (rest as Document[]).map(literalFields);
     if (later.some((fields) => fields === undefined)) break;
-    docs = docs.concat(matched.map((doc) => Object.assign({}, doc, ...later)));
+    docs = docs.concat(matched.map((doc) => later.reduce<Document>((merged, fields) => ({ ...merged, ...fields }), { ...doc })));
   }
   return { docs, rest: stages.slice(i) };
 }

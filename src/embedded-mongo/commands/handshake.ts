@@ -88,12 +88,11 @@ const getParameter: CommandHandler = (ctx) => {
   const reply: Document = {};
   for (const name of Object.keys(ctx.command)) {
     if (name === "getParameter" || isGenericField(name)) continue;
-    if (!(name in PARAMETERS)) throw new CommandError(ErrorCodes.InvalidOptions, `no option found to get: ${name}`);
+    if (!Object.hasOwn(PARAMETERS, name)) throw new CommandError(ErrorCodes.InvalidOptions, `no option found to get: ${name}`);
     reply[name] = PARAMETERS[name];
   }
-  if (all) Object.assign(reply, PARAMETERS);
-  if (Object.keys(reply).length === 0) throw new CommandError(ErrorCodes.InvalidOptions, "no option found to get");
-  return { ...reply, ok: 1 };
+  if (!all && Object.keys(reply).length === 0) throw new CommandError(ErrorCodes.InvalidOptions, "no option found to get");
+  return { ...reply, ...(all && PARAMETERS), ok: 1 };
 };
 
 // The engine keeps no in-memory log (it writes to stderr); startupWarnings is truthfully empty.

@@ -143,7 +143,7 @@ const checkElemMatch: FieldCheck = (_operator, argument) => {
   // {$elemMatch: {$gt: 1}} matches element values; {$elemMatch: {a: 1}} or one starting with a
   // pathless operator ($and, ...) matches element documents.
   const first = firstKey(argument);
-  const matchesValues = isOperatorDocument(argument, true) && !(first! in PATHLESS_OPERATORS);
+  const matchesValues = isOperatorDocument(argument, true) && !Object.hasOwn(PATHLESS_OPERATORS, first!);
   if (matchesValues) validateOperators(argument, "", "element");
   else validateFilterAt(argument, "element");
 };
@@ -159,7 +159,7 @@ const checkAll: FieldCheck = (operator, argument, path, context) => {
     return;
   }
   for (const element of argument) {
-    if (isDocument(element) && (firstKey(element) ?? "") in FIELD_OPERATORS) throw badValue(`no $ expressions in ${operator}`);
+    if (isDocument(element) && Object.hasOwn(FIELD_OPERATORS, firstKey(element) ?? "")) throw badValue(`no $ expressions in ${operator}`);
   }
 };
 

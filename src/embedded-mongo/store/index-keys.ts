@@ -66,7 +66,7 @@ function hasPath(doc: unknown, path: string[]): boolean {
   let current: unknown = doc;
   for (const segment of path) {
     if (Array.isArray(current)) return current.some((element) => hasPath(element, [segment]));
-    if (!isDocument(current) || !(segment in current)) return false;
+    if (!isDocument(current) || !Object.hasOwn(current, segment)) return false;
     current = current[segment];
   }
   return current !== undefined;

@@ -157,15 +157,17 @@ export function normaliseIndexSpec(raw: Document): IndexSpec {
   if (typeof key !== "object" || key === null || Array.isArray(key) || Object.keys(key).length === 0) {
     throw new CommandError(ErrorCodes.CannotCreateIndex, "Index key pattern must be a non-empty object");
   }
-  const normalisedKey: Record<string, number> = {};
+  const directions: Array<[string, number]> = [];
   for (const [field, direction] of Object.entries(key as Document)) {
     if (typeof direction === "string") {
       throw new CommandError(ErrorCodes.CannotCreateIndex, `Index type '${direction}' is not supported by the embedded engine`);
     }
     const n = Number(direction);
     if (!Number.isFinite(n) || n === 0) throw new CommandError(ErrorCodes.CannotCreateIndex, `Values in the index key pattern can't be 0 or non-numeric: ${field}`);
-    normalisedKey[field] = n > 0 ? 1 : -1;
+    directions.push([field, n > 0 ? 1 : -1]);
   }
+  // fromEntries defines each key, so a field named __proto__ is a field, not a prototype.
+  const normalisedKey: Record<string, number> = Object.fromEntries(directions);
   const name = typeof raw.name === "string" ? raw.name : Object.entries(normalisedKey).map(([f, d]) => `${f}_${d}`).join("_");
   const spec: IndexSpec = { ...raw, v: 2, key: normalisedKey, name };
   if (raw.expireAfterSeconds !== undefined) {

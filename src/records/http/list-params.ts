@@ -5,6 +5,7 @@
 // one of them is a 400 here.
 import type { Request } from "express";
 import { badRequest } from "../../errors/api-error.js";
+import { addFieldError, fieldErrors } from "../../registry/validation-errors.js";
 import { DEFAULT_PAGE_SIZE, MAX_ID_SET, MAX_PAGE_SIZE, type ListMode, type ListQuery } from "../operations/index.js";
 
 /** Every value each parameter name was given, in arrival order (query string first). */
@@ -18,12 +19,12 @@ type ParamErrors = Record<string, string[]>;
 
 /** Reads parameters by kind, collecting every problem (for one 400 naming them all). */
 export class ParamReader {
-  readonly errors: ParamErrors = {};
+  readonly errors: ParamErrors = fieldErrors();
 
   constructor(private readonly values: ParameterValues) {}
 
   fail(name: string, message: string): undefined {
-    (this.errors[name] ??= []).push(message);
+    addFieldError(this.errors, name, message);
     return undefined;
   }
 

@@ -3,7 +3,7 @@
 // importer creates a batch at once (checked as a whole before any is written, links between
 // its records allowed, one insert), HTTP creates a batch of one.
 import { ApiError } from "../../errors/api-error.js";
-import type { JsonObject, RecordType } from "../../registry/index.js";
+import type { FieldErrors, JsonObject, RecordType } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import { insertNodes } from "../trees/node-writes.js";
 import { isTreeNodeType } from "../trees/tree-links.js";
@@ -24,7 +24,7 @@ export interface NewRecord {
 export class BatchRecordError extends ApiError {
   constructor(
     readonly index: number,
-    errors: Record<string, string[]>,
+    errors: FieldErrors,
   ) {
     super(400, errors);
   }

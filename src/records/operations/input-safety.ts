@@ -2,6 +2,7 @@
 // `$`-prefixed keys, keys containing `.`, and __proto__/constructor/prototype are refused
 // with 400 naming where they are (issue 3 §7), before anything else looks at the body.
 import { badRequest } from "../../errors/api-error.js";
+import { addFieldError, fieldErrors } from "../../registry/validation-errors.js";
 
 const FORBIDDEN_NAMES = new Set(["__proto__", "constructor", "prototype"]);
 
@@ -13,7 +14,7 @@ function problem(key: string): string | undefined {
 }
 
 export function assertSafeKeys(value: unknown): void {
-  const errors: Record<string, string[]> = {};
+  const errors = fieldErrors();
   const stack: Array<[unknown, string]> = [[value, ""]];
   while (stack.length > 0) {
     const [current, path] = stack.pop()!;
@@ -21,7 +22,7 @@ export function assertSafeKeys(value: unknown): void {
     for (const key of Object.keys(current)) {
       const here = path ? `${path}/${key}` : key;
       const issue = Array.isArray(current) ? undefined : problem(key);
-      if (issue) (errors[here] ??= []).push(issue);
+      if (issue) addFieldError(errors, here, issue);
       else stack.push([(current as Record<string, unknown>)[key], here]);
     }
   }

@@ -2,6 +2,7 @@
 // write (the target exists and, if repository-scoped, is in the same repository: contract
 // §3), and taking them out when their target is deleted.
 import type { JsonObject, JsonValue, RefPath } from "../../registry/index.js";
+import { addFieldError, fieldErrors, type FieldErrors } from "../../registry/validation-errors.js";
 import type { OperationDeps } from "./deps.js";
 import type { Scope } from "./types.js";
 
@@ -32,8 +33,8 @@ export function linksAt(record: JsonValue, refPath: RefPath): FoundLink[] {
 }
 
 /** The problems of every link of a record being written, by slash path (empty when all are good). */
-export async function linkProblems(deps: OperationDeps, type: string, scope: Scope, record: JsonObject): Promise<Record<string, string[]>> {
-  return (await linkProblemsOfMany(deps, type, scope, [record]))[0] ?? {};
+export async function linkProblems(deps: OperationDeps, type: string, scope: Scope, record: JsonObject): Promise<FieldErrors> {
+  return (await linkProblemsOfMany(deps, type, scope, [record]))[0] ?? fieldErrors();
 }
 
 /**
@@ -47,22 +48,22 @@ export async function linkProblemsOfMany(
   scope: Scope,
   records: readonly JsonObject[],
   present: { has(uri: string): boolean } = new Set<string>(),
-): Promise<Array<Record<string, string[]>>> {
-  const errors = records.map((): Record<string, string[]> => ({}));
+): Promise<FieldErrors[]> {
+  const errors = records.map(() => fieldErrors());
   // target type -> ids wanted, with the records and paths that asked for them
   const wanted = new Map<string, Map<number, Array<{ index: number; path: string }>>>();
   records.forEach((record, index) => {
-    const own = errors[index] as Record<string, string[]>;
+    const own = errors[index] as FieldErrors;
     for (const refPath of deps.registry.refPaths(type)) {
       for (const link of linksAt(record, refPath)) {
         const parsed = deps.registry.parseUri(link.uri);
         // The validator already checked the URI's shape; a parse failure here is the same error.
         if (!parsed || !refPath.targets.includes(parsed.type)) {
-          (own[link.path] ??= []).push(`Must be a uri of: ${refPath.targets.join(", ")}`);
+          addFieldError(own, link.path, `Must be a uri of: ${refPath.targets.join(", ")}`);
           continue;
         }
         if (parsed.repoId !== undefined && parsed.repoId !== scope.repoId) {
-          (own[link.path] ??= []).push("Must refer to a record in the same repository");
+          addFieldError(own, link.path, "Must refer to a record in the same repository");
           continue;
         }
         if (present.has(link.uri)) continue;
@@ -78,7 +79,7 @@ export async function linkProblemsOfMany(
     const found = new Set((await deps.store.collection(target).find(filter, { projection: { id: 1 } }).toArray()).map((doc) => doc.id));
     for (const [id, askers] of ids) {
       if (found.has(id)) continue;
-      for (const { index, path } of askers) ((errors[index] as Record<string, string[]>)[path] ??= []).push(`Reference to ${deps.registry.uriFor(target, id, scope.repoId)} does not exist`);
+      for (const { index, path } of askers) addFieldError(errors[index] as FieldErrors, path, `Reference to ${deps.registry.uriFor(target, id, scope.repoId)} does not exist`);
     }
   }
   return errors;

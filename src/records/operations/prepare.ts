@@ -3,6 +3,7 @@
 import { ApiError } from "../../errors/api-error.js";
 import { randomBytes } from "node:crypto";
 import type { JsonObject, JsonValue, RecordType } from "../../registry/index.js";
+import { fieldErrors, mergeFieldErrors, type FieldErrors } from "../../registry/validation-errors.js";
 import type { OperationDeps } from "./deps.js";
 import { assertSafeKeys } from "./input-safety.js";
 import { linkProblems } from "./links.js";
@@ -34,10 +35,6 @@ function withoutNulls(value: unknown): unknown {
   return value;
 }
 
-function merge(target: Record<string, string[]>, more: Record<string, string[]>): void {
-  for (const [path, messages] of Object.entries(more)) target[path] = [...new Set([...(target[path] ?? []), ...messages])];
-}
-
 /**
  * Generated fields (x-generated) the input lacks: kept from the stored record on update (a
  * client that leaves a ref_id out does not mean to change it), new ones otherwise.
@@ -53,7 +50,7 @@ function fillGenerated(type: RecordType, doc: JsonObject, existing: JsonObject |
 }
 
 /** A record checked against its schema alone: its stored fields, or its problems. */
-export type CheckedRecord = { ok: true; prepared: PreparedRecord } | { ok: false; errors: Record<string, string[]>; fields?: JsonObject };
+export type CheckedRecord = { ok: true; prepared: PreparedRecord } | { ok: false; errors: FieldErrors; fields?: JsonObject };
 
 /**
  * Schema checks only (no store access): safe keys, validation, generated fields. On failure the
@@ -72,9 +69,10 @@ export function checkRecord(deps: OperationDeps, type: RecordType, raw: unknown,
 }
 
 /** Every problem of a checked record in one 400: its schema errors and its links' (`links`). */
-export function problemsOf(checked: CheckedRecord, links: Record<string, string[]>): Record<string, string[]> {
-  const errors: Record<string, string[]> = checked.ok ? {} : { ...checked.errors };
-  merge(errors, links);
+export function problemsOf(checked: CheckedRecord, links: FieldErrors): FieldErrors {
+  const errors = fieldErrors();
+  if (!checked.ok) mergeFieldErrors(errors, checked.errors);
+  mergeFieldErrors(errors, links);
   return errors;
 }
 

@@ -19,6 +19,7 @@ function withoutNulls(value: unknown): JsonValue | undefined {
   if (value instanceof Date) return isoSeconds(value);
   if (Array.isArray(value)) return value.map(withoutNulls).filter((v): v is JsonValue => v !== undefined);
   if (typeof value === "object") {
+    // keys: stored fields, which passed the schema and assertSafeKeys when written
     const out: Record<string, JsonValue> = {};
     for (const [key, inner] of Object.entries(value)) {
       const kept = withoutNulls(inner);

@@ -30,7 +30,7 @@ export async function insertNodes(deps: OperationDeps, type: TreeNodeType, scope
     const placement = new NewNodePlacement(deps, type, scope, { session, ...stamp });
     for (const doc of attempt) await placement.place(doc);
     await deps.store.collection(type.name).insertMany(attempt, { session });
-    attempt.forEach((doc, i) => Object.assign(docs[i] as StoredRecord, doc));
+    attempt.forEach((doc, i) => Object.assign(docs[i] as StoredRecord, doc)); // keys: schema-validated record fields
   });
 }
 

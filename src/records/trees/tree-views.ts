@@ -175,7 +175,7 @@ export class TreeViews {
         wanted = found.map((node) => this.parentIdOf(read, node)).filter((id): id is number => id !== undefined && !known.has(id));
       }
       const rootEntry = (offset: number): JsonObject => ({ node: null, root_record_uri: read.rootUri, offset, jsonmodel_type: rootTypeName, ...titles(described(read.nodes, read.root)) });
-      const result: Record<string, JsonValue> = {};
+      const result: Record<string, JsonValue> = {}; // keys: node ids
       for (const id of nodeIds) {
         let node = known.get(id);
         if (node === undefined || nodeLinks(read.nodes, node).rootUri !== read.rootUri) throw notFound(read.nodes.title);

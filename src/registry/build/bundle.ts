@@ -12,6 +12,7 @@
 import { readFileSync } from "node:fs";
 import { basename, dirname, relative, resolve, sep } from "node:path";
 import { messageOf, SchemaDefinitionError } from "../errors.js";
+import { dictionary } from "../dictionary.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import { mapSubschemas } from "../schema-walk.js";
 
@@ -124,18 +125,18 @@ class Bundler {
 
   /** The host with its (already bundled) bases' properties and required lists merged in. */
   private mergeBases(host: JsonObject, bases: JsonObject[], file: string): JsonObject {
-    const properties: Record<string, JsonValue> = {};
+    const properties = dictionary<JsonValue>();
     const required: string[] = [];
     for (const base of bases) {
       for (const [name, sub] of Object.entries(isJsonObject(base.properties) ? base.properties : {})) {
-        if (name in properties) throw new SchemaDefinitionError(this.files.describe(file), `property "${name}" comes from two bases`);
+        if (Object.hasOwn(properties, name)) throw new SchemaDefinitionError(this.files.describe(file), `property "${name}" comes from two bases`);
         properties[name] = sub;
       }
       required.push(...stringList(base.required));
     }
     const own = isJsonObject(host.properties) ? host.properties : {};
     for (const name of Object.keys(own)) {
-      if (name in properties) throw new SchemaDefinitionError(this.files.describe(file), `property "${name}" is also declared by a base it composes`);
+      if (Object.hasOwn(properties, name)) throw new SchemaDefinitionError(this.files.describe(file), `property "${name}" is also declared by a base it composes`);
     }
     const { unevaluatedProperties, ...rest } = host;
     const result: Record<string, JsonValue> = { ...rest, properties: { ...properties, ...own } };

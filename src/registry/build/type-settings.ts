@@ -53,7 +53,7 @@ class SettingsReader {
 
   declared(field: string, where: string): void {
     const properties = isJsonObject(this.schema.properties) ? this.schema.properties : {};
-    if (!(field in properties) && !STORE_FIELDS.has(field)) this.fail(`${where}: "${field}" is not a property of this schema`);
+    if (!Object.hasOwn(properties, field) && !STORE_FIELDS.has(field)) this.fail(`${where}: "${field}" is not a property of this schema`);
   }
 
   identifiers(): IdentifierSettings | null {
@@ -102,7 +102,7 @@ class SettingsReader {
     return value.map((entry, i) => {
       const where = `x-indexes[${i}]`;
       if (!isJsonObject(entry) || !isJsonObject(entry.fields)) this.fail(`${where}.fields must be an object`);
-      const fields: Record<string, IndexDirection> = {};
+      const fields: Record<string, IndexDirection> = {}; // keys: x-indexes fields, checked against the schema's properties
       for (const [field, direction] of Object.entries(entry.fields)) {
         if (direction !== 1 && direction !== -1) this.fail(`${where}: direction of "${field}" must be 1 or -1`);
         this.declared(field.split(".")[0] ?? field, where);
@@ -181,7 +181,7 @@ class SettingsReader {
   checkNoNestedSettings(node: JsonObject, path: string): void {
     for (const { keyword, name, schema } of subschemasOf(node)) {
       const at = name === undefined ? `${path}/${keyword}` : `${path}/${keyword}/${name}`;
-      const misplaced = ROOT_ONLY.find((key) => key in schema);
+      const misplaced = ROOT_ONLY.find((key) => Object.hasOwn(schema, key));
       if (misplaced !== undefined) this.fail(`${misplaced} at ${at} has no effect: it belongs on the top-level schema`);
       this.checkNoNestedSettings(schema, at);
     }

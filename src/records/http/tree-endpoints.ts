@@ -4,7 +4,7 @@
 // type's own (x-permissions): reading a tree is reading its root, moving nodes is updating.
 import type { Request, Response } from "express";
 import type { JsonObject } from "../../registry/index.js";
-import type { RecordOperations, WriteResult } from "../operations/index.js";
+import { MAX_ID_SET, type RecordOperations, type WriteResult } from "../operations/index.js";
 import { ParamReader, REQUIRED, requestParameters, throwIfAny } from "./list-params.js";
 import type { RecordEndpoints } from "./record-endpoints.js";
 
@@ -24,7 +24,10 @@ function idList(reader: ParamReader, name: string): number[] | undefined {
   const given = required(reader, name, reader.array(name));
   if (given === undefined) return undefined;
   const bad = given.find((value) => !POSITIVE.test(value) || !Number.isSafeInteger(Number(value)));
-  return bad === undefined ? given.map(Number) : reader.fail(name, `Must list positive whole numbers, not "${bad}"`);
+  if (bad !== undefined) return reader.fail(name, `Must list positive whole numbers, not "${bad}"`);
+  // As id_set's: each id costs a path from the root, built in memory.
+  if (given.length > MAX_ID_SET) return reader.fail(name, `At most ${MAX_ID_SET} ids, not ${given.length}`);
+  return given.map(Number);
 }
 
 export class TreeEndpoints {

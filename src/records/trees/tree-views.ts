@@ -16,6 +16,16 @@ import { childCount, childrenFilter, isTreeNodeType, nodeLinks, scopeFilter, typ
 
 export const WAYPOINT_SIZE = 200;
 
+/**
+ * The most bytes node_from_root answers at once. Its size is the number of nodes asked for
+ * times their depth, which nothing else bounds (trees can be thousands of levels deep), so it
+ * is counted as the paths are built.
+ */
+export const NODE_PATHS_MAX_BYTES = 32 * 1024 * 1024;
+
+/** What a path entry adds besides its titles and uris (keys, offset, type, punctuation). */
+const PATH_ENTRY_OVERHEAD_BYTES = 128;
+
 /** A tree read's context: the node type, the root record and the snapshot. */
 interface TreeRead {
   deps: OperationDeps;
@@ -96,6 +106,9 @@ async function precomputed(read: TreeRead, holder: string, key: string, childCou
 }
 
 export class TreeViews {
+  /** node_from_root's bound (NODE_PATHS_MAX_BYTES; tests lower it). */
+  nodePathsMaxBytes = NODE_PATHS_MAX_BYTES;
+
   constructor(private readonly deps: OperationDeps) {}
 
   /** The node type whose trees hang from records of `rootTypeName`. */
@@ -176,6 +189,14 @@ export class TreeViews {
       }
       const rootEntry = (offset: number): JsonObject => ({ node: null, root_record_uri: read.rootUri, offset, jsonmodel_type: rootTypeName, ...titles(described(read.nodes, read.root)) });
       const result: Record<string, JsonValue> = {}; // keys: node ids
+      let bytes = 0;
+      const counted = (entry: JsonObject): JsonObject => {
+        bytes += PATH_ENTRY_OVERHEAD_BYTES + Buffer.byteLength(String(entry.title)) * 2 + Buffer.byteLength(String(entry.node)) + Buffer.byteLength(read.rootUri);
+        if (bytes > this.nodePathsMaxBytes) {
+          throw badRequest({ node_ids: [`The paths to these nodes would take more than ${this.nodePathsMaxBytes} bytes; ask for fewer nodes at a time`] });
+        }
+        return entry;
+      };
       for (const id of nodeIds) {
         let node = known.get(id);
         if (node === undefined || nodeLinks(read.nodes, node).rootUri !== read.rootUri) throw notFound(read.nodes.title);
@@ -185,10 +206,10 @@ export class TreeViews {
           const parentId: number | undefined = this.parentIdOf(read, node);
           const parent: StoredRecord | undefined = parentId === undefined ? undefined : known.get(parentId);
           if (parent === undefined) {
-            path.push(rootEntry(offset));
+            path.push(counted(rootEntry(offset)));
             break;
           }
-          path.push({ node: uriOf(read, parent), root_record_uri: read.rootUri, offset, jsonmodel_type: read.nodes.name, ...titles(described(read.nodes, parent)) });
+          path.push(counted({ node: uriOf(read, parent), root_record_uri: read.rootUri, offset, jsonmodel_type: read.nodes.name, ...titles(described(read.nodes, parent)) }));
           node = parent;
         }
         result[String(id)] = path.reverse();

@@ -56,6 +56,8 @@ export interface ImportConfig {
   maxXmlTextBytes: number;
   /** How long an import journal entry's lease lasts without a heartbeat before another process may undo it. */
   journalLeaseSeconds: number;
+  /** The largest ArchivesSpace JSON batch file an import reads (a batch is parsed whole, unlike the streamed XML and CSV formats). */
+  maxJsonBatchBytes: number;
 }
 
 export interface RecordsConfig {
@@ -127,6 +129,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxXmlDepth: positiveInteger(env, "IMPORT_MAX_XML_DEPTH", 256),
       maxXmlTextBytes: positiveInteger(env, "IMPORT_MAX_XML_TEXT_BYTES", 8 * 1024 * 1024),
       journalLeaseSeconds: positiveInteger(env, "IMPORT_JOURNAL_LEASE_SECONDS", 30),
+      maxJsonBatchBytes: positiveInteger(env, "IMPORT_MAX_JSON_BATCH_BYTES", 32 * 1024 * 1024),
     },
     records: {
       resolveMaxRefs: positiveInteger(env, "RESOLVE_MAX_REFS", 1000),

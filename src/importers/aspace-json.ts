@@ -2,24 +2,37 @@
 // temporary uris (`/subjects/import_1`, `/agents/people/import_5`). They are yielded in
 // dependency order (a record after everything it links to), whatever order the batch has.
 // A batch may be split over several files given together: their records are one batch.
-// Batches are read whole (they are records, not documents: even big ones are a few MB).
+// Batches are read whole (they are records, not documents: even big ones are a few MB), up to
+// IMPORT_MAX_JSON_BATCH_BYTES, and nested at most IMPORT_MAX_XML_DEPTH deep (a record is a few
+// levels; the code that checks records walks them, so the nesting a file may have is bounded).
 import type { Readable } from "node:stream";
 import { isJsonObject, type JsonObject, type JsonValue } from "../registry/json.js";
 import type { Registry } from "../registry/index.js";
 import { linksAt } from "../records/operations/links.js";
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from "./limits.js";
 import { ImportError, type FormatParser, type ImportInput, type PendingRecord } from "./pending.js";
 
 /** Types a batch may not hold: accounts and repositories have their own routes and rules. */
 const NOT_IMPORTABLE = new Set(["repository", "user", "group"]);
 
-async function readText(stream: Readable): Promise<string> {
+async function readText(stream: Readable, maxBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+  let bytes = 0;
+  try {
+    for await (const chunk of stream) {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+      bytes += buffer.length;
+      if (bytes > maxBytes) throw new ImportError(`the batch is larger than ${maxBytes} bytes, the most an import reads whole (IMPORT_MAX_JSON_BATCH_BYTES): split it into several batches`, { line: 1 });
+      chunks.push(buffer);
+    }
+  } finally {
+    stream.destroy();
+  }
   return Buffer.concat(chunks).toString("utf8").replace(/^\uFEFF/, "");
 }
 
 /** One or more JSON values one after another (files given together): each parsed alone. */
-function jsonValues(text: string): JsonValue[] {
+function jsonValues(text: string, maxDepth: number): JsonValue[] {
   const values: JsonValue[] = [];
   const open: string[] = [];
   let start = -1;
@@ -34,6 +47,7 @@ function jsonValues(text: string): JsonValue[] {
     if (c === '"') inString = true;
     else if (c === "[" || c === "{") {
       if (open.length === 0) start = i;
+      if (open.length >= maxDepth) throw new ImportError(`arrays and objects nested more than ${maxDepth} deep (IMPORT_MAX_XML_DEPTH)`, lineOf(text, i));
       open.push(c === "[" ? "]" : "}");
     } else if (c === "]" || c === "}") {
       const expected = open.pop();
@@ -95,10 +109,13 @@ function matchOf(registry: Registry, type: string, record: JsonObject): Pick<Pen
 export class AspaceJsonParser implements FormatParser {
   readonly format = "aspace-json" as const;
 
-  constructor(private readonly registry: Registry) {}
+  constructor(
+    private readonly registry: Registry,
+    private readonly limits: ImportLimits = DEFAULT_IMPORT_LIMITS,
+  ) {}
 
   async *parse(input: ImportInput): AsyncIterable<PendingRecord> {
-    const values = jsonValues(await readText(input.open()));
+    const values = jsonValues(await readText(input.open(), this.limits.maxJsonBatchBytes), this.limits.maxXmlDepth);
     const records = values.flatMap((value) => (Array.isArray(value) ? value : [value]));
     const pending = records.map((value, i) => this.pending(value, i));
     yield* this.inDependencyOrder(this.withResources(pending));
@@ -116,10 +133,17 @@ export class AspaceJsonParser implements FormatParser {
 
   /** A tree node without its root (ArchivesSpace exports archival objects so): the batch's one root record, if it has exactly one. */
   private withResources(records: PendingRecord[]): PendingRecord[] {
+    // Records by type, counted once (not a pass over the batch per tree node).
+    const byType = new Map<string, PendingRecord[]>();
+    for (const pending of records) {
+      const same = byType.get(pending.type);
+      if (same === undefined) byType.set(pending.type, [pending]);
+      else same.push(pending);
+    }
     return records.map((pending) => {
       const tree = this.registry.get(pending.type).tree;
       if (tree === null || pending.record[tree.root] !== undefined) return pending;
-      const roots = records.filter((other) => other.type === tree.rootType);
+      const roots = byType.get(tree.rootType) ?? [];
       if (roots.length !== 1) throw new ImportError(`${pending.type} without its ${tree.root}, and the batch has ${roots.length} ${tree.rootType} records to supply it`, pending.source);
       return { ...pending, record: { ...pending.record, [tree.root]: { ref: (roots[0] as PendingRecord).key } } };
     });
@@ -127,28 +151,53 @@ export class AspaceJsonParser implements FormatParser {
 
   /** Every record after the records of the batch it links to; a cycle cannot be written. */
   private inDependencyOrder(records: PendingRecord[]): PendingRecord[] {
-    const byKey = new Map(records.map((pending) => [pending.key, pending]));
-    if (byKey.size !== records.length) {
-      const twice = records.find((pending, i) => records.findIndex((other) => other.key === pending.key) !== i) as PendingRecord;
-      throw new ImportError(`two records have the uri ${twice.key}`, twice.source);
+    const byKey = new Map<string, PendingRecord>();
+    for (const pending of records) {
+      if (byKey.has(pending.key)) throw new ImportError(`two records have the uri ${pending.key}`, pending.source);
+      byKey.set(pending.key, pending);
     }
     const ordered: PendingRecord[] = [];
     const state = new Map<string, "visiting" | "done">();
-    const visit = (pending: PendingRecord): void => {
+    // Depth first with a stack of its own: a chain of records each linking the next (a deep tree
+    // of components) is as long as the batch, and must not be limited by the call stack.
+    interface Visit {
+      pending: PendingRecord;
+      targets: PendingRecord[];
+      next: number;
+    }
+    const targetsOf = (pending: PendingRecord): PendingRecord[] => {
+      const targets: PendingRecord[] = [];
+      for (const refPath of this.registry.refPaths(pending.type)) {
+        for (const link of linksAt(pending.record, refPath)) {
+          const target = byKey.get(link.uri);
+          if (target !== undefined) targets.push(target);
+        }
+      }
+      return targets;
+    };
+    const enter = (pending: PendingRecord, stack: Visit[]): void => {
       const seen = state.get(pending.key);
       if (seen === "done") return;
       if (seen === "visiting") throw new ImportError(`${pending.key} is part of a cycle of links`, pending.source);
       state.set(pending.key, "visiting");
-      for (const refPath of this.registry.refPaths(pending.type)) {
-        for (const link of linksAt(pending.record, refPath)) {
-          const target = byKey.get(link.uri);
-          if (target !== undefined) visit(target);
-        }
-      }
-      state.set(pending.key, "done");
-      ordered.push(pending);
+      stack.push({ pending, targets: targetsOf(pending), next: 0 });
     };
-    records.forEach(visit);
+    for (const start of records) {
+      const stack: Visit[] = [];
+      enter(start, stack);
+      while (stack.length > 0) {
+        const top = stack[stack.length - 1] as Visit;
+        const target = top.targets[top.next];
+        if (target !== undefined) {
+          top.next += 1;
+          enter(target, stack);
+          continue;
+        }
+        stack.pop();
+        state.set(top.pending.key, "done");
+        ordered.push(top.pending);
+      }
+    }
     return ordered;
   }
 }

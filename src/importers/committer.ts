@@ -3,12 +3,16 @@
 // exists) and writes nothing; only a clean file gets the second, which writes in batches of
 // one type (createMany: one id-counter write, one insert, trees placed in one transaction).
 // Should a write still fail (a store error, a concurrent duplicate), what the file created so
-// far is deleted again. Memory stays flat: each pass streams, keeping only keys and uris.
+// far is deleted again; should the process die while writing, the import journal (journal.ts)
+// lets the next sweep delete it. Memory stays flat: each pass streams, keeping only keys and
+// uris. Warnings and errors are bounded in count and length (messages.ts).
 import type { JsonObject, JsonValue } from "../registry/index.js";
 import { linksAt } from "../records/operations/links.js";
 import { BatchRecordError, type Actor, type NewRecord, type RecordOperations } from "../records/operations/index.js";
 import { ApiError } from "../errors/api-error.js";
-import { isTreeNodeType, nodeLinks } from "../records/trees/tree-links.js";
+import { beginImport, sweepImports, undoBatches, type JournalTicket, type WrittenBatch } from "./journal.js";
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from "./limits.js";
+import { boundedMessage, MessageList } from "./messages.js";
 import {
   ImportError,
   type FormatParser,
@@ -28,6 +32,8 @@ export interface ImportOptions {
   batchSize?: number;
   /** Called as records are checked and written (pass 1 then 2), for progress bars; `total` (pass 2) is what pass 1 counted. */
   onProgress?(progress: { pass: "check" | "write"; records: number; total?: number }): void;
+  /** The config's import settings (the journal's lease); default their defaults. */
+  limits?: ImportLimits;
 }
 
 /** The file was imported before (a `skip-file` match): nothing is written. */
@@ -65,7 +71,7 @@ class FilePass {
   readonly created: Record<string, number> = {};
   readonly reused: Record<string, number> = {};
   /** What this pass wrote, in order (for undoing it). */
-  readonly written: Array<{ type: string; ids: number[] }> = [];
+  readonly written: WrittenBatch[] = [];
   readonly principal: string[] = [];
   private provisional = PROVISIONAL_ID_BASE;
   /** The check pass's uris of records of the file so far (they exist only there). */
@@ -83,6 +89,8 @@ class FilePass {
     private readonly writing: boolean,
     /** The records the check pass went through (the writing pass's progress total). */
     private readonly total?: number,
+    /** The writing pass's journal entry: each batch is noted in it before it is written. */
+    private readonly ticket?: JournalTicket,
   ) {}
 
   private scopeOf(type: string): { repoId?: number } {
@@ -142,8 +150,11 @@ class FilePass {
     const present = this.writing ? new Set<string>() : this.provisionalUris;
     try {
       if (this.writing) {
-        // Noted before the write: a batch that fails half-way is undone with the rest.
-        this.written.push({ type, ids: items.map((item) => item.id as number) });
+        // Noted before the write, here and in the journal: a batch that fails half-way, or
+        // whose process dies half-way, is undone with the rest.
+        const batch = { type, first, count: items.length };
+        await this.ticket?.noteBatch(batch);
+        this.written.push(batch);
         await this.ops.createMany(type, scope, items, this.options.actor, present);
       } else {
         await this.ops.checkMany(type, scope, items, present);
@@ -165,27 +176,15 @@ class FilePass {
     return new ImportError(`${pending?.type ?? "record"} ${pending?.key ?? ""} is invalid: ${detail}`, pending?.source ?? {});
   }
 
-  /** Deletes what this pass wrote, last first. Tree nodes added to trees the file did not create go one by one, so their trees close the gaps. */
+  /** Deletes what this pass wrote, last first (see undoBatches). */
   async undo(): Promise<void> {
-    const createdUris = new Set(this.uris.values());
-    for (const { type, ids } of [...this.written].reverse()) {
-      const recordType = this.ops.deps.registry.get(type);
-      const scope = this.scopeOf(type);
-      const collection = this.ops.deps.store.collection(type);
-      const filter = { id: { $in: ids }, ...(scope.repoId !== undefined && { repo_id: scope.repoId }) };
-      if (isTreeNodeType(recordType)) {
-        const docs = await collection.find(filter).toArray();
-        const foreign = docs.filter((doc) => !createdUris.has(nodeLinks(recordType, doc).rootUri)).map((doc) => doc.id).reverse();
-        for (const id of foreign) await this.ops.delete(type, scope, id, this.options.actor).catch(() => undefined);
-      }
-      await collection.deleteMany(filter);
-    }
+    await undoBatches(this.ops, this.options.repoId, this.written, this.options.actor);
   }
 }
 
-async function runPass(parser: FormatParser, input: ImportInput, pass: FilePass, batchSize: number, warnings: ImportMessage[] | undefined): Promise<void> {
+async function runPass(parser: FormatParser, input: ImportInput, pass: FilePass, batchSize: number, warnings: MessageList | undefined): Promise<void> {
   let batch: Batch | undefined;
-  const context = { warn: (message: string, source: SourceLocation) => warnings?.push(locate(input.name, source, message)) };
+  const context = { warn: (message: string, source: SourceLocation) => warnings?.add(locate(input.name, source, message)) };
   for await (const pending of parser.parse(input, context)) {
     if (batch !== undefined && (batch.type !== pending.type || batch.records.length >= batchSize)) {
       await pass.flush(batch);
@@ -197,7 +196,7 @@ async function runPass(parser: FormatParser, input: ImportInput, pass: FilePass,
 }
 
 /** Pass 1: the whole file checked, nothing written. Only its counts outlive it (not its keys and uris). */
-async function checkPass(ops: RecordOperations, parser: FormatParser, input: ImportInput, options: ImportOptions, batchSize: number, warnings: ImportMessage[]): Promise<Pick<ImportSummary, "created" | "reused"> & { records: number }> {
+async function checkPass(ops: RecordOperations, parser: FormatParser, input: ImportInput, options: ImportOptions, batchSize: number, warnings: MessageList): Promise<Pick<ImportSummary, "created" | "reused"> & { records: number }> {
   const check = new FilePass(ops, options, false);
   await runPass(parser, input, check, batchSize, warnings);
   return { created: check.created, reused: check.reused, records: check.records };
@@ -206,29 +205,56 @@ async function checkPass(ops: RecordOperations, parser: FormatParser, input: Imp
 /** Imports one file: all of it or nothing. Errors about the file are in the summary, never thrown. */
 export async function importFile(ops: RecordOperations, parser: FormatParser, input: ImportInput, options: ImportOptions): Promise<ImportSummary> {
   const batchSize = options.batchSize ?? 1000;
+  const limits = options.limits ?? DEFAULT_IMPORT_LIMITS;
   // Both passes see the enumerations as stored (parsers map values against them).
   await ops.deps.enumerations.ready();
-  const summary: ImportSummary = { file: input.name, format: parser.format, dryRun: options.dryRun === true, outcome: "imported", created: {}, reused: {}, uris: [], warnings: [], errors: [] };
+  const warnings = new MessageList("warnings");
+  const summary = (): ImportSummary => ({
+    file: boundedMessage({ message: "", file: input.name }).file,
+    format: parser.format,
+    dryRun: options.dryRun === true,
+    outcome: "imported",
+    created: {},
+    reused: {},
+    uris: [],
+    warnings: warnings.list(input.name),
+    errors: [],
+  });
   const fail = (error: unknown): ImportSummary => {
-    if (error instanceof AlreadyImported) return { ...summary, outcome: "skipped", uris: [error.uri], warnings: [...summary.warnings, locate(input.name, {}, `Imported before (${error.uri}); nothing written`)] };
-    if (error instanceof ImportError) return { ...summary, outcome: "failed", errors: [locate(input.name, error.source, error.message)] };
+    if (error instanceof AlreadyImported) {
+      warnings.add(locate(input.name, {}, `Imported before (${error.uri}); nothing written`));
+      return { ...summary(), outcome: "skipped", uris: [error.uri] };
+    }
+    if (error instanceof ImportError) return { ...summary(), outcome: "failed", errors: [boundedMessage(locate(input.name, error.source, error.message))] };
     throw error;
   };
 
+  // An earlier import (of this file or any) whose process died is undone first: its records
+  // would otherwise make this one "skipped", or collide with it.
+  await sweepImports(ops, limits.journalLeaseSeconds);
   let checked: Pick<ImportSummary, "created" | "reused"> & { records: number };
   try {
-    checked = await checkPass(ops, parser, input, options, batchSize, summary.warnings);
+    checked = await checkPass(ops, parser, input, options, batchSize, warnings);
   } catch (error) {
     return fail(error);
   }
-  if (options.dryRun === true) return { ...summary, created: checked.created, reused: checked.reused };
+  if (options.dryRun === true) return { ...summary(), created: checked.created, reused: checked.reused };
 
-  const write = new FilePass(ops, options, true, checked.records);
+  const ticket = await beginImport(ops, { repoId: options.repoId, file: input.name, format: parser.format, username: options.actor.username, leaseSeconds: limits.journalLeaseSeconds });
+  const write = new FilePass(ops, options, true, checked.records, ticket);
   try {
     await runPass(parser, input, write, batchSize, undefined);
   } catch (error) {
-    await write.undo();
+    try {
+      await write.undo();
+    } catch (undoError) {
+      // Left to the journal: the lease runs out and a sweep (here or in another process) finishes the undo.
+      ticket.abandon();
+      throw undoError;
+    }
+    await ticket.close();
     return fail(error instanceof ImportError || error instanceof AlreadyImported ? error : new ImportError(`writing failed, nothing kept: ${error instanceof Error ? error.message : String(error)}`));
   }
-  return { ...summary, created: write.created, reused: write.reused, uris: write.principal };
+  await ticket.close();
+  return { ...summary(), created: write.created, reused: write.reused, uris: write.principal };
 }

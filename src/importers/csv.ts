@@ -27,6 +27,8 @@ export interface CsvImportOptions {
   vocabulary?: string;
   /** Accession rows mapped before their records are handed on (default 200). */
   chunkRows?: number;
+  /** The longest row, in characters (default IMPORT_MAX_XML_TEXT_BYTES's default): csv-parse holds a row whole until it ends. */
+  maxRecordChars?: number;
 }
 
 type Template = "accession" | "subject" | "location";
@@ -48,7 +50,7 @@ export class CsvParser implements FormatParser {
   constructor(private readonly options: CsvImportOptions = {}) {}
 
   async *parse(input: ImportInput, context: ParseContext): AsyncGenerator<PendingRecord, void, undefined> {
-    const rows = csvRows(input);
+    const rows = csvRows(input, this.options.maxRecordChars);
     const { template, header } = await readHeader(rows);
     const columns = new Map<string, number>();
     header.fields.forEach((field, index) => {

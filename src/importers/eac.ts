@@ -16,11 +16,14 @@ import { structuredDates } from "./eac/eac-dates.js";
 import { eacNames } from "./eac/eac-names.js";
 import { ImportError, type FormatParser, type ImportInput, type ParseContext, type PendingRecord, type SourceLocation } from "./pending.js";
 import { childElement, childElements, textOf } from "./xml/xml-element.js";
+import type { XmlLimits } from "./xml/xml-limits.js";
 import { xmlSubtrees, type XmlElement } from "./xml/xml-reader.js";
 
 export interface EacImportOptions {
   /** The enumerations' current values (the record operations' `deps.enumerations`, ready); default: the schemas' seed values. */
   enumerations?: EnumerationValues;
+  /** Default: the settings' defaults. */
+  limits?: XmlLimits;
 }
 
 const ENTITY_TYPES: Readonly<Record<string, AgentType>> = { person: "agent_person", corporatebody: "agent_corporate_entity", family: "agent_family" };
@@ -45,7 +48,7 @@ export class EacParser implements FormatParser {
   async *parse(input: ImportInput, context: ParseContext): AsyncGenerator<PendingRecord, void, undefined> {
     const values = new EnumeratedValues(this.options.enumerations);
     const agents = new FileAgents("eac");
-    for await (const root of xmlSubtrees(input, { roots: ["eac-cpf"], isRecord: (names) => names.length === 1 })) {
+    for await (const root of xmlSubtrees(input, { roots: ["eac-cpf"], isRecord: (names) => names.length === 1, limits: this.options.limits })) {
       const pending = this.agentOf(root, values, agents, context);
       if (pending !== undefined) yield pending;
     }

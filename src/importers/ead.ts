@@ -19,6 +19,7 @@ import { componentRecord, resourceRecord, type DescribedUnit } from "./ead/descr
 import { findingAidFields } from "./ead/header.js";
 import { ImportError, type FormatParser, type ImportInput, type ParseContext, type PendingRecord } from "./pending.js";
 import { ElementBuilder, emptyElement } from "./xml/element-builder.js";
+import type { XmlLimits } from "./xml/xml-limits.js";
 import { xmlEventBatches, type XmlElement, type XmlOpenEvent } from "./xml/xml-reader.js";
 
 export interface EadParserOptions {
@@ -28,6 +29,8 @@ export interface EadParserOptions {
   enumerations?: EnumerationValues & { ready?(): Promise<void> };
   /** Components handed on together, after the records they need (default 250). */
   window?: number;
+  /** Default: the settings' defaults. */
+  limits?: XmlLimits;
 }
 
 const seedEnumerations: EnumerationValues = { valuesOf: (name) => registry.enumerations.get(name)?.values };
@@ -51,14 +54,15 @@ interface Collection {
 }
 
 /** First read: the header and <archdesc> without its <dsc>. */
-async function readCollection(input: ImportInput, ctx: EadContext): Promise<Collection> {
-  const builder = new ElementBuilder();
+async function readCollection(input: ImportInput, ctx: EadContext, limits: XmlLimits | undefined): Promise<Collection> {
+  // Never released: the header and the collection's description are one record's worth.
+  const builder = new ElementBuilder(limits);
   let header: XmlElement | undefined;
   let archdesc: DescribedUnit | undefined;
   let depth = 0;
   /** Depth of the element being skipped (the <dsc>, <frontmatter>), 0 outside one. */
   let skipping = 0;
-  for await (const batch of xmlEventBatches(input, { roots: ["ead"] })) for (const event of batch) {
+  for await (const batch of xmlEventBatches(input, { roots: ["ead"], limits })) for (const event of batch) {
     if (event.kind === "open") {
       depth += 1;
       if (skipping > 0) continue;
@@ -110,7 +114,7 @@ export class EadParser implements FormatParser {
   async *parse(input: ImportInput, context: ParseContext): AsyncGenerator<PendingRecord, void, undefined> {
     await this.options.enumerations?.ready?.();
     const ctx = new EadContext(context, this.options.enumerations ?? seedEnumerations, this.options.vocabulary ?? "/vocabularies/1");
-    const collection = await readCollection(input, ctx);
+    const collection = await readCollection(input, ctx, this.options.limits);
     const findingAid = findingAidFields(ctx, collection.header);
     ctx.fileIdentity = typeof findingAid.ead_id === "string" ? findingAid.ead_id : input.name;
     const resource = resourceRecord(ctx, collection.archdesc, findingAid);
@@ -131,7 +135,7 @@ export class EadParser implements FormatParser {
   /** Second read: the components, in document order, parents before children. */
   private async *components(input: ImportInput, ctx: EadContext, resourceKey: string): AsyncGenerator<PendingRecord, void, undefined> {
     const windowSize = this.options.window ?? 250;
-    const builder = new ElementBuilder();
+    const builder = new ElementBuilder(this.options.limits);
     const frames: Frame[] = [];
     let needed: PendingRecord[] = [];
     let ready: PendingRecord[] = [];
@@ -143,6 +147,8 @@ export class EadParser implements FormatParser {
       frame.done = true;
       const record = componentRecord(ctx, frame.unit, resourceKey, frame.parentKey);
       frame.unit.children = [];
+      // Only the component being read holds parts (its parent was handed on when it started).
+      builder.release();
       needed.push(...ctx.takeNeeded());
       ready.push({ key: frame.key, type: "archival_object", record, source: at(frame.unit.element) });
     };
@@ -153,7 +159,7 @@ export class EadParser implements FormatParser {
       return out;
     };
 
-    for await (const batch of xmlEventBatches(input, { roots: ["ead"] })) for (const event of batch) {
+    for await (const batch of xmlEventBatches(input, { roots: ["ead"], limits: this.options.limits })) for (const event of batch) {
       if (event.kind === "text") {
         if (skipping === 0) builder.text(event.text);
         continue;

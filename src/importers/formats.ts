@@ -6,14 +6,16 @@ import { AspaceJsonParser } from "./aspace-json.js";
 import { CsvParser } from "./csv.js";
 import { EacParser } from "./eac.js";
 import { ead3Parser, eadParser } from "./ead.js";
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from "./limits.js";
 import { MarcXmlParser } from "./marcxml.js";
+import { xmlLimits } from "./xml/xml-limits.js";
 import { IMPORT_FORMATS, type FormatParser, type ImportFormat } from "./pending.js";
 
 export function isImportFormat(value: string): value is ImportFormat {
   return (IMPORT_FORMATS as readonly string[]).includes(value);
 }
 
-type ParserFactory = (deps: OperationDeps) => FormatParser;
+type ParserFactory = (deps: OperationDeps, limits: ImportLimits) => FormatParser;
 
 /**
  * Components an EAD import writes per batch (one transaction, one journal sync each): large
@@ -23,12 +25,12 @@ type ParserFactory = (deps: OperationDeps) => FormatParser;
 const EAD_WINDOW = 1000;
 
 const PARSERS: Partial<Record<ImportFormat, ParserFactory>> = {
-  "aspace-json": (deps) => new AspaceJsonParser(deps.registry),
-  ead: (deps) => eadParser({ enumerations: deps.enumerations, window: EAD_WINDOW }),
-  ead3: (deps) => ead3Parser({ enumerations: deps.enumerations, window: EAD_WINDOW }),
-  csv: (deps) => new CsvParser({ enumerations: deps.enumerations }),
-  marcxml: (deps) => new MarcXmlParser({ enumerations: deps.enumerations }),
-  eac: (deps) => new EacParser({ enumerations: deps.enumerations }),
+  "aspace-json": (deps, limits) => new AspaceJsonParser(deps.registry, limits),
+  ead: (deps, limits) => eadParser({ enumerations: deps.enumerations, window: EAD_WINDOW, limits: xmlLimits(limits) }),
+  ead3: (deps, limits) => ead3Parser({ enumerations: deps.enumerations, window: EAD_WINDOW, limits: xmlLimits(limits) }),
+  csv: (deps, limits) => new CsvParser({ enumerations: deps.enumerations, maxRecordChars: limits.maxXmlTextBytes }),
+  marcxml: (deps, limits) => new MarcXmlParser({ enumerations: deps.enumerations, limits: xmlLimits(limits) }),
+  eac: (deps, limits) => new EacParser({ enumerations: deps.enumerations, limits: xmlLimits(limits) }),
 };
 
 /** The formats this build can read. */
@@ -36,11 +38,14 @@ export function supportedFormats(): ImportFormat[] {
   return IMPORT_FORMATS.filter((format) => PARSERS[format] !== undefined);
 }
 
-/** @throws Error for a format this build cannot read (callers check supportedFormats first). */
-export function parserFor(format: ImportFormat, deps: OperationDeps): FormatParser {
+/**
+ * The format's parser, within the limits (the config's `imports`; default their defaults).
+ * @throws Error for a format this build cannot read (callers check supportedFormats first).
+ */
+export function parserFor(format: ImportFormat, deps: OperationDeps, limits: ImportLimits = DEFAULT_IMPORT_LIMITS): FormatParser {
   const factory = PARSERS[format];
   if (factory === undefined) throw new Error(`no parser for ${format}`);
-  return factory(deps);
+  return factory(deps, limits);
 }
 
 /**

@@ -15,6 +15,7 @@ import { authorityRecord } from "./marc/authority-record.js";
 import { bibliographicRecord, type MappedRecords, type MarcMapping } from "./marc/bibliographic-record.js";
 import { readMarcRecord } from "./marc/marc-record.js";
 import { ImportError, type FormatParser, type ImportInput, type ParseContext, type PendingRecord } from "./pending.js";
+import type { XmlLimits } from "./xml/xml-limits.js";
 import { xmlSubtrees } from "./xml/xml-reader.js";
 
 export interface MarcXmlImportOptions {
@@ -24,6 +25,8 @@ export interface MarcXmlImportOptions {
   vocabulary?: string;
   /** Records mapped before their records are handed on (default 100). */
   chunkRecords?: number;
+  /** Default: the settings' defaults. */
+  limits?: XmlLimits;
 }
 
 /** Leader/06 values of bibliographic records (MARC 21 Format for Bibliographic Data). */
@@ -52,7 +55,7 @@ export class MarcXmlParser implements FormatParser {
     };
 
     let index = 0;
-    const records = xmlSubtrees(input, { roots: ["collection", "record"], isRecord: (names) => names.at(-1) === "record" && names.length <= 2 });
+    const records = xmlSubtrees(input, { roots: ["collection", "record"], isRecord: (names) => names.at(-1) === "record" && names.length <= 2, limits: this.options.limits });
     for await (const element of records) {
       index += 1;
       const record = readMarcRecord(element);

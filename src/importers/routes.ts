@@ -4,16 +4,14 @@
 //   POST /repositories/:repo_id/imports?format=  a file of any supported format as the raw body
 // Both take `dry_run=true` (and the file route `format` and `filename`) in the query string, and answer the import summary: 200 when the file was imported (or
 // skipped as imported before), 400 with the summary when it failed (nothing written). A file
-// body is streamed to a temporary file, never held in memory, and read from there twice (the
-// checking pass and the writing pass).
+// body is streamed to a file in the upload directory (uploads.ts), never held in memory, and
+// read from there twice (the checking pass and the writing pass).
 import { Router } from "express";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { once } from "node:events";
 import { Readable } from "node:stream";
 import { callerWith } from "../accounts/caller.js";
+import { assertRepositoryTakesRecords } from "../auth/hidden-repository.js";
 import { idParam, type ParamRequest } from "../accounts/request-params.js";
 import type { AccessControl } from "../auth/access-control.js";
 import { ApiError, badRequest } from "../errors/api-error.js";
@@ -21,7 +19,9 @@ import type { RecordOperations } from "../records/operations/index.js";
 import { ParamReader, parameterValues, throwIfAny, type ParameterValues } from "../records/http/list-params.js";
 import { importFile } from "./committer.js";
 import { detectFileFormat, isImportFormat, parserFor, supportedFormats } from "./formats.js";
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from "./limits.js";
 import type { ImportFormat, ImportInput, ImportSummary } from "./pending.js";
+import { newUploadPath, removeUpload, UPLOAD_DIR } from "./uploads.js";
 
 export const IMPORT_PERMISSION = "import_records";
 export const FILE_IMPORT_PATH = "/repositories/:repo_id/imports";
@@ -37,6 +37,10 @@ export interface ImportRoutesDeps {
   access: AccessControl;
   /** The largest file body accepted (413 beyond). */
   maxFileBytes: number;
+  /** The config's import settings (default their defaults). */
+  limits?: ImportLimits;
+  /** Where uploads wait while imported (default UPLOAD_DIR). */
+  uploadDir?: string;
 }
 
 function options(values: ParameterValues): { dryRun: boolean; format: string | undefined } {
@@ -52,7 +56,7 @@ function options(values: ParameterValues): { dryRun: boolean; format: string | u
  * dropped rather than the connection cut, so the client gets the 413 instead of a reset.
  */
 async function saveBody(body: Readable, path: string, limit: number): Promise<void> {
-  const file = createWriteStream(path);
+  const file = createWriteStream(path, { mode: 0o600 });
   try {
     await new Promise<void>((done, fail) => {
       let bytes = 0;
@@ -84,11 +88,11 @@ async function saveBody(body: Readable, path: string, limit: number): Promise<vo
 function answer(summary: ImportSummary): { status: number; body: unknown } {
   if (summary.outcome !== "failed") return { status: 200, body: summary };
   const first = summary.errors[0];
-  const where = first === undefined ? "" : [first.line !== undefined ? `line ${first.line}` : "", first.path ?? ""].filter(Boolean).join(", ");
+  const where = first === undefined ? "" : [first.line !== undefined ? `line ${first.line}` : "", first.column !== undefined ? `column ${first.column}` : "", first.path ?? ""].filter(Boolean).join(", ");
   return { status: 400, body: { error: `Import failed${where === "" ? "" : ` at ${where}`}: ${first?.message ?? "unknown error"}`, summary } };
 }
 
-export function importRoutes({ operations, access, maxFileBytes }: ImportRoutesDeps): Router {
+export function importRoutes({ operations, access, maxFileBytes, limits = DEFAULT_IMPORT_LIMITS, uploadDir = UPLOAD_DIR }: ImportRoutesDeps): Router {
   const router = Router();
   const formats = supportedFormats();
 
@@ -96,6 +100,7 @@ export function importRoutes({ operations, access, maxFileBytes }: ImportRoutesD
   const importer = async (req: ParamRequest, res: Parameters<typeof callerWith>[1]) => {
     const repoId = idParam(req, "repo_id");
     const caller = await callerWith(access, res, IMPORT_PERMISSION, repoId);
+    assertRepositoryTakesRecords(repoId);
     await operations.read("repository", {}, repoId);
     return { repoId, caller };
   };
@@ -106,7 +111,7 @@ export function importRoutes({ operations, access, maxFileBytes }: ImportRoutesD
     if (req.body === undefined || req.body === null || typeof req.body !== "object") throw badRequest({ body: ["An ArchivesSpace JSON batch (an array of records) is required"] });
     const text = JSON.stringify(req.body);
     const input: ImportInput = { name: "batch", open: () => Readable.from([Buffer.from(text)]) };
-    const summary = await importFile(operations, parserFor("aspace-json", operations.deps), input, { repoId, actor: caller, dryRun });
+    const summary = await importFile(operations, parserFor("aspace-json", operations.deps, limits), input, { repoId, actor: caller, dryRun, limits });
     const { status, body } = answer(summary);
     res.status(status).json(body);
   });
@@ -115,18 +120,17 @@ export function importRoutes({ operations, access, maxFileBytes }: ImportRoutesD
     const { repoId, caller } = await importer(req, res);
     const { dryRun, format: asked } = options(parameterValues(req.query));
     if (asked !== undefined && !(isImportFormat(asked) && formats.includes(asked))) throw badRequest({ format: [`Must be one of: ${formats.join(", ")}`] });
-    const dir = await mkdtemp(join(tmpdir(), "arca-import-"));
+    const file = await newUploadPath(uploadDir);
     try {
-      const file = join(dir, "upload");
       await saveBody(req, file, maxFileBytes);
       const format: ImportFormat | undefined = asked ?? (await detectFileFormat(file, String(req.query.filename ?? "")));
       if (format === undefined || !formats.includes(format)) throw badRequest({ format: [`Could not tell the file's format; say it: ${formats.join(", ")}`] });
       const input: ImportInput = { name: typeof req.query.filename === "string" ? req.query.filename : "upload", open: () => createReadStream(file) };
-      const summary = await importFile(operations, parserFor(format, operations.deps), input, { repoId, actor: caller, dryRun });
+      const summary = await importFile(operations, parserFor(format, operations.deps, limits), input, { repoId, actor: caller, dryRun, limits });
       const { status, body } = answer(summary);
       res.status(status).json(body);
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await removeUpload(file);
     }
   });
 

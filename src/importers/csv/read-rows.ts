@@ -4,6 +4,7 @@
 // another encoding is an error naming the line, never text with replacement characters.
 import { pipeline } from "node:stream";
 import { CsvError, parse, type Options } from "csv-parse";
+import { DEFAULT_IMPORT_LIMITS } from "../limits.js";
 import { ImportError, type ImportInput } from "../pending.js";
 
 export interface CsvRow {
@@ -21,6 +22,8 @@ function explain(error: CsvError, line: number): ImportError {
       return new ImportError("a quoted field is never closed (a quote is missing in this row or a later one)", { line });
     case "INVALID_OPENING_QUOTE":
       return new ImportError('a quote inside a field that does not start with one: quote the whole field and double the quotes inside it ("a ""b"" c")', { line });
+    case "CSV_MAX_RECORD_SIZE":
+      return new ImportError(`a row is longer than ${error.message.match(/\d+/)?.[0] ?? "the most"} characters, the most an import reads (IMPORT_MAX_XML_TEXT_BYTES)`, { line });
     case "CSV_INVALID_CLOSING_QUOTE":
       return new ImportError("text follows a closing quote in the same field: double the quotes inside a quoted field", { line });
     default:
@@ -47,7 +50,7 @@ function validUtf8Prefix(bytes: Uint8Array): number {
 const countLineFeeds = (bytes: Uint8Array): number => bytes.reduce((count, byte) => count + (byte === 0x0a ? 1 : 0), 0);
 
 /** The file's rows in order; blank lines are skipped. Throws ImportError with the line for what is not CSV. */
-export async function* csvRows(input: ImportInput): AsyncGenerator<CsvRow, void, undefined> {
+export async function* csvRows(input: ImportInput, maxRecordChars = DEFAULT_IMPORT_LIMITS.maxXmlTextBytes): AsyncGenerator<CsvRow, void, undefined> {
   const decoder = new TextDecoder("utf-8", { fatal: true });
   /** Lines decoded so far, for an encoding error's place. */
   let decodedLines = 1;
@@ -88,6 +91,9 @@ export async function* csvRows(input: ImportInput): AsyncGenerator<CsvRow, void,
     bom: true,
     skip_empty_lines: true,
     relax_column_count: true,
+    // A row is held whole until it ends: one without an end (an unclosed quote, a file of one
+    // line) must not grow without bound.
+    max_record_size: maxRecordChars,
     // With `raw`, csv-parse passes {record, raw}, which its typings do not model.
     on_record: lineOf as unknown as Options["on_record"],
   });

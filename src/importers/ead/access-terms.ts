@@ -216,14 +216,21 @@ export interface AccessLinks {
 
 /** A <controlaccess> (nested ones included): agents linked as subjects, and subjects. */
 export function controlaccess(ctx: EadContext, element: XmlElement, into: AccessLinks = { agents: [], subjects: [] }): AccessLinks {
-  for (const child of elementChildren(element)) {
-    if (child.name === "controlaccess") controlaccess(ctx, child, into);
+  const refs = new Set(into.subjects.map((subject) => subject.ref));
+  // Nested <controlaccess> in document order, with a stack rather than recursion (nesting is as deep as the file's).
+  const stack: XmlElement[] = [...elementChildren(element)].reverse();
+  while (stack.length > 0) {
+    const child = stack.pop() as XmlElement;
+    if (child.name === "controlaccess") stack.push(...elementChildren(child).reverse());
     else if (AGENT_ELEMENTS[child.name] !== undefined) {
       const link = linkedAgent(ctx, child, "subject");
       if (link !== undefined) into.agents.push(link);
     } else if (SUBJECT_ELEMENTS[child.name] !== undefined) {
       const link = subjectLink(ctx, child);
-      if (link !== undefined && !into.subjects.some((other) => other.ref === link.ref)) into.subjects.push(link);
+      if (link !== undefined && !refs.has(link.ref)) {
+        refs.add(link.ref);
+        into.subjects.push(link);
+      }
     } else if (child.name !== "head" && plain(child) !== "") {
       ctx.warn(`<${child.name}> in <controlaccess> is not an agent or subject: not imported`, at(child));
     }

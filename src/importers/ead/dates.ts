@@ -215,10 +215,20 @@ export function datesOf(ctx: EadContext, elements: readonly XmlElement[]): Field
   }
   if (structured.length === 0) return plainDates;
   const sameKind = (a: Fields, b: Fields): boolean => (a.date_type === "bulk") === (b.date_type === "bulk");
+  // Structured dates by what they state, each list in document order: a twin is found by one
+  // lookup, not a pass over all of them (a unit may hold thousands of dates).
+  const stating = (date: Fields): string => JSON.stringify([date.begin ?? null, date.end ?? date.begin ?? null, date.date_type === "bulk"]);
+  const unpaired = new Map<string, Fields[]>();
+  for (const date of structured) {
+    if (date.expression !== undefined) continue;
+    const same = unpaired.get(stating(date));
+    if (same === undefined) unpaired.set(stating(date), [date]);
+    else same.push(date);
+  }
   const kept: Fields[] = [];
   for (const date of plainDates) {
-    const twin = structured.find((other) => other.expression === undefined && other.begin === date.begin && (other.end ?? other.begin) === (date.end ?? date.begin) && sameKind(date, other));
-    if (twin !== undefined && date.begin !== undefined) twin.expression = date.expression as string;
+    const twin = date.begin === undefined ? undefined : unpaired.get(stating(date))?.shift();
+    if (twin !== undefined) twin.expression = date.expression as string;
     else kept.push(date);
   }
   // A text beside a structured date that says it differently ("1950s-1980s" and 1950/1987):
@@ -227,7 +237,8 @@ export function datesOf(ctx: EadContext, elements: readonly XmlElement[]): Field
   const bare = structured.filter((date) => date.expression === undefined);
   if (texts.length > 0 && texts.length === bare.length && texts.every((date, i) => sameKind(date, bare[i]))) {
     texts.forEach((date, i) => (bare[i].expression = date.expression as string));
-    return [...kept.filter((date) => !texts.includes(date)), ...structured];
+    const paired = new Set(texts);
+    return [...kept.filter((date) => !paired.has(date)), ...structured];
   }
   return [...kept, ...structured];
 }

@@ -105,21 +105,30 @@ interface Collected {
   instances: Fields[];
 }
 
-/** A child of archdesc or a component other than its <did>. */
-function collect(ctx: EadContext, child: XmlElement, into: Collected): void {
-  if (child.name === "did" || IGNORED.has(child.name)) return;
-  if (NOTE_ELEMENTS.has(child.name)) into.notes.push(...notesOf(ctx, child, "odd"));
-  else if (child.name === "controlaccess") {
-    const links = controlaccess(ctx, child);
-    into.agents.push(...links.agents);
-    for (const subject of links.subjects) if (!into.subjects.some((other) => other.ref === subject.ref)) into.subjects.push(subject);
-  } else if (DAO_ELEMENTS.has(child.name)) {
-    const instance = digitalObjectInstance(ctx, child);
-    if (instance !== undefined) into.instances.push(instance);
-  } else if (child.name === "descgrp") {
-    for (const grandchild of elementChildren(child)) collect(ctx, grandchild, into);
-  } else if (plain(child) !== "" || elementChildren(child).length > 0) {
-    ctx.warn(`<${child.name}> is not imported (not a note, access term or digital object)`, at(child));
+/** A child of archdesc or a component other than its <did> (a <descgrp>'s children in its place, without recursion). */
+function collect(ctx: EadContext, first: XmlElement, into: Collected): void {
+  const refs = new Set(into.subjects.map((subject) => subject.ref));
+  const stack: XmlElement[] = [first];
+  while (stack.length > 0) {
+    const child = stack.pop() as XmlElement;
+    if (child.name === "did" || IGNORED.has(child.name)) continue;
+    if (NOTE_ELEMENTS.has(child.name)) for (const note of notesOf(ctx, child, "odd")) into.notes.push(note);
+    else if (child.name === "controlaccess") {
+      const links = controlaccess(ctx, child);
+      for (const agent of links.agents) into.agents.push(agent);
+      for (const subject of links.subjects) {
+        if (refs.has(subject.ref)) continue;
+        refs.add(subject.ref);
+        into.subjects.push(subject);
+      }
+    } else if (DAO_ELEMENTS.has(child.name)) {
+      const instance = digitalObjectInstance(ctx, child);
+      if (instance !== undefined) into.instances.push(instance);
+    } else if (child.name === "descgrp") {
+      stack.push(...elementChildren(child).reverse());
+    } else if (plain(child) !== "" || elementChildren(child).length > 0) {
+      ctx.warn(`<${child.name}> is not imported (not a note, access term or digital object)`, at(child));
+    }
   }
 }
 

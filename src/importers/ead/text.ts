@@ -26,30 +26,41 @@ interface Rules {
   unwrap?: (child: XmlElement) => boolean;
 }
 
-function serialize(element: XmlElement, out: string[], rules: Rules): void {
+/** Opening tag text of an inline element kept as markup. */
+function openTag(element: XmlElement): string {
   const attributes = Object.entries(element.attributes)
     .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
     .join("");
-  if (element.children.length === 0) {
-    out.push(`<${element.name}${attributes}/>`);
-    return;
-  }
-  out.push(`<${element.name}${attributes}>`);
-  inner(element, out, rules, false);
-  out.push(`</${element.name}>`);
+  return element.children.length === 0 ? `<${element.name}${attributes}/>` : `<${element.name}${attributes}>`;
 }
 
+/** Text to write, or an element whose children are still to be gone through (`top`: the element markup() was asked about). */
+type Work = string | { element: XmlElement; top: boolean };
+
+/**
+ * The element's children as text and markup, in document order. A stack of work instead of
+ * recursion: a file may nest inline elements as deep as the reader allows, and the call stack
+ * must not be what limits it.
+ */
 function inner(element: XmlElement, out: string[], rules: Rules, top: boolean): void {
-  for (const child of element.children) {
-    if (typeof child === "string") out.push(child);
-    else if (rules.skip?.(child)) continue;
-    else if (child.name === "lb") out.push(BREAK);
-    else if (top && child.name === "p") {
-      out.push(BREAK);
-      inner(child, out, rules, false);
-      out.push(BREAK);
-    } else if (rules.unwrap?.(child)) inner(child, out, rules, false);
-    else serialize(child, out, rules);
+  const stack: Work[] = [{ element, top }];
+  while (stack.length > 0) {
+    const work = stack.pop() as Work;
+    if (typeof work === "string") {
+      out.push(work);
+      continue;
+    }
+    const items: Work[] = [];
+    for (const child of work.element.children) {
+      if (typeof child === "string") items.push(child);
+      else if (rules.skip?.(child)) continue;
+      else if (child.name === "lb") items.push(BREAK);
+      else if (work.top && child.name === "p") items.push(BREAK, { element: child, top: false }, BREAK);
+      else if (rules.unwrap?.(child)) items.push({ element: child, top: false });
+      else if (child.children.length === 0) items.push(openTag(child));
+      else items.push(openTag(child), { element: child, top: false }, `</${child.name}>`);
+    }
+    for (let i = items.length - 1; i >= 0; i--) stack.push(items[i] as Work);
   }
 }
 
@@ -67,14 +78,14 @@ export function markup(element: XmlElement, options: Rules & { breaks?: boolean 
 /** Only the text, descendants included, whitespace collapsed (for names, codes, numbers). */
 export function plain(element: XmlElement): string {
   const out: string[] = [];
-  const walk = (node: XmlElement): void => {
-    for (const child of node.children) {
-      if (typeof child === "string") out.push(child);
-      else if (child.name === "lb") out.push(" ");
-      else walk(child);
-    }
-  };
-  walk(element);
+  // Depth first in document order, iteratively (see inner).
+  const stack: Array<XmlElement | string> = [element];
+  while (stack.length > 0) {
+    const node = stack.pop() as XmlElement | string;
+    if (typeof node === "string") out.push(node);
+    else if (node !== element && node.name === "lb") out.push(" ");
+    else for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as XmlElement | string);
+  }
   return finish(out.join(""), false);
 }
 

@@ -142,6 +142,7 @@ export function bibliographicRecord(record: MarcRecord, index: number, mapping: 
 
   const linkedAgents: JsonValue[] = [];
   const subjects: JsonValue[] = [];
+  const subjectKeys = new Set<string>();
   for (const field of record.fields) {
     if (NAME_TAGS.has(field.tag)) {
       const link = agentLink(field, mapping, coverage);
@@ -155,7 +156,10 @@ export function bibliographicRecord(record: MarcRecord, index: number, mapping: 
       if (found.unknownSource !== undefined) mapping.warn(`${field.tag}: the source '${found.unknownSource}' is not in subject_source (${mapping.values.describe("subject_source")}); the subject is filed as local`, field.source);
       const claimed = mapping.subjects.claim(found.subject, field.source);
       if (claimed.pending !== undefined) mapped.subjects.push(claimed.pending);
-      if (!subjects.some((subject) => (subject as { ref: string }).ref === claimed.key)) subjects.push({ ref: claimed.key });
+      if (!subjectKeys.has(claimed.key)) {
+        subjectKeys.add(claimed.key);
+        subjects.push({ ref: claimed.key });
+      }
     }
   }
   if (linkedAgents.length > 0) resource.linked_agents = linkedAgents;

@@ -4,11 +4,19 @@ import type { XmlElement } from "./xml-reader.js";
 /** Runs of whitespace (spaces, tabs, line breaks) as one space, trimmed. */
 export const normaliseSpace = (text: string): string => text.replace(/\s+/g, " ").trim();
 
-/** All the text inside an element, descendants included, as written (entities expanded). */
+/**
+ * All the text inside an element, descendants included, as written (entities expanded). Gone
+ * through with a stack of its own, never recursion: nesting is as deep as the reader allows.
+ */
 export function rawText(element: XmlElement): string {
-  let text = "";
-  for (const child of element.children) text += typeof child === "string" ? child : rawText(child);
-  return text;
+  const out: string[] = [];
+  const stack: Array<XmlElement | string> = [element];
+  while (stack.length > 0) {
+    const node = stack.pop() as XmlElement | string;
+    if (typeof node === "string") out.push(node);
+    else for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as XmlElement | string);
+  }
+  return out.join("");
 }
 
 /** All the text inside an element with whitespace normalised. */
@@ -32,13 +40,14 @@ export function childElement(element: XmlElement, name: string): XmlElement | un
 /** Every descendant element with this local name, in document order. */
 export function descendants(element: XmlElement, name: string): XmlElement[] {
   const found: XmlElement[] = [];
-  const walk = (node: XmlElement): void => {
-    for (const child of node.children) {
-      if (typeof child === "string") continue;
-      if (child.name === name) found.push(child);
-      walk(child);
+  const stack: XmlElement[] = [element];
+  while (stack.length > 0) {
+    const node = stack.pop() as XmlElement;
+    if (node !== element && node.name === name) found.push(node);
+    for (let i = node.children.length - 1; i >= 0; i--) {
+      const child = node.children[i];
+      if (typeof child !== "string" && child !== undefined) stack.push(child);
     }
-  };
-  walk(element);
+  }
   return found;
 }

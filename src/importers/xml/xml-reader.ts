@@ -5,12 +5,17 @@
 // expansion bomb's tool) and references to entities nobody defined are refused. Streaming: the
 // bytes are decoded and parsed chunk by chunk and handed on as events, or as one record's
 // subtree at a time. Every problem is an ImportError with the line and column it was found at.
+// Bounded: elements nested deeper than a limit, and a text node, CDATA section, comment,
+// attribute value or name longer than a limit, refuse the file as soon as the parser reaches
+// them (checked after every slice of text fed to saxes, so an over-long token costs at most one
+// slice more than the limit), so no file can make the reader hold more than that at once.
 import type { Readable } from "node:stream";
 import type { TextDecoder } from "node:util";
 import { SaxesParser, type SaxesAttributeNS, type SaxesStartTagNS, type SaxesTagNS } from "saxes";
 import { ImportError, type ImportInput, type SourceLocation } from "../pending.js";
 import { decoderFor, sniffEncoding } from "./decode.js";
 import { ElementBuilder } from "./element-builder.js";
+import { DEFAULT_XML_LIMITS, type XmlLimits } from "./xml-limits.js";
 
 export interface XmlOpenEvent {
   kind: "open";
@@ -60,6 +65,8 @@ export interface XmlElement {
 export interface XmlReadOptions {
   /** The root element's local names the format allows, e.g. `["ead"]`, `["collection", "record"]`. */
   roots: readonly string[];
+  /** Default: the settings' defaults (DEFAULT_XML_LIMITS). */
+  limits?: XmlLimits;
 }
 
 export interface XmlSubtreeOptions extends XmlReadOptions {
@@ -95,6 +102,43 @@ interface Frame {
   siblings?: Map<string, number>;
 }
 
+/**
+ * Decoded text is fed to saxes this many characters at a time: between slices the tokens it is
+ * still reading are measured, so an over-long one is caught within a slice of the limit.
+ */
+const SLICE_CHARS = 64 * 1024;
+
+/** No real record's element has this many attributes (EAD's have a few dozen at most); saxes holds them all until the tag ends. */
+const MAX_ATTRIBUTES = 1024;
+
+/**
+ * Paths number same-named siblings, so each open element counts its children per name; no real
+ * file has this many differently named children under one element, and a file that did could
+ * grow the counts without bound.
+ */
+const MAX_CHILD_NAMES = 10_000;
+
+/** What saxes is in the middle of reading, between two writes (its fields are private in its typings). */
+interface SaxesPending {
+  text?: unknown;
+  name?: unknown;
+  piTarget?: unknown;
+  entity?: unknown;
+  attribList?: unknown;
+}
+
+const PENDING_TOKENS: ReadonlyArray<[keyof SaxesPending, string]> = [
+  ["text", "a text node, CDATA section, comment or attribute value"],
+  ["name", "an element or attribute name"],
+  ["piTarget", "a processing instruction's name"],
+  ["entity", "an entity reference"],
+];
+
+/** The start of `name` for a message: a hostile file's names are echoed at most this long. */
+export function shortName(name: string): string {
+  return name.length > 64 ? `${name.slice(0, 64)}…` : name;
+}
+
 /** Parses decoded text with saxes, queueing events; every error leaves as an ImportError with its location. */
 class EventQueue {
   readonly events: XmlEvent[] = [];
@@ -106,7 +150,10 @@ class EventQueue {
   /** The element closed last (for the message about an end tag that does not match). */
   private closed?: { name: string; path: string };
 
-  constructor(private readonly roots: readonly string[]) {
+  constructor(
+    private readonly roots: readonly string[],
+    private readonly limits: XmlLimits,
+  ) {
     const parser = this.parser;
     parser.on("error", (error) => {
       const message = saxesMessage(error);
@@ -118,6 +165,7 @@ class EventQueue {
       throw new ImportError(`malformed XML: ${explain(message)}`, this.here());
     });
     parser.on("doctype", (doctype) => {
+      this.checkLength(doctype.length, "the DOCTYPE");
       if (/<!ENTITY/i.test(doctype)) {
         throw new ImportError("the DOCTYPE declares entities, which are refused (entity expansion could exhaust memory, external entities could read files)", this.here());
       }
@@ -128,12 +176,23 @@ class EventQueue {
       // characters back, which counted from 1 is column - name.length - 1.
       this.tagLine = parser.line;
       this.tagColumn = Math.max(parser.column - tag.name.length - 1, 1);
+      if (this.names.length >= this.limits.maxDepth) {
+        throw new ImportError(
+          `elements nested too deep: <${shortName(tag.name)}> would be ${this.names.length + 1} levels down, and at most ${this.limits.maxDepth} are read (IMPORT_MAX_XML_DEPTH)`,
+          { line: this.tagLine, column: this.tagColumn, ...this.innermostPath() },
+        );
+      }
     });
     parser.on("opentag", (tag: SaxesTagNS) => this.open(tag));
     parser.on("text", (text) => {
+      this.checkLength(text.length, "a text node");
       if (this.names.length > 0) this.events.push({ kind: "text", text });
     });
-    parser.on("cdata", (text) => this.events.push({ kind: "text", text }));
+    parser.on("cdata", (text) => {
+      this.checkLength(text.length, "a CDATA section");
+      this.events.push({ kind: "text", text });
+    });
+    parser.on("comment", (text) => this.checkLength(text.length, "a comment"));
     parser.on("closetag", (tag: SaxesTagNS) => {
       this.closed = { name: tag.name, path: this.frames.pop()?.path ?? "" };
       this.names.pop();
@@ -141,20 +200,55 @@ class EventQueue {
     });
   }
 
+  private innermostPath(): { path?: string } {
+    const path = this.frames.at(-1)?.path;
+    return path ? { path } : {};
+  }
+
   /** Where the parser is, with the innermost open element's path. */
   here(): SourceLocation {
-    const path = this.frames.at(-1)?.path;
-    return { line: this.parser.line, column: Math.max(this.parser.column, 1), ...(path ? { path } : {}) };
+    return { line: this.parser.line, column: Math.max(this.parser.column, 1), ...this.innermostPath() };
+  }
+
+  private tooLong(what: string): ImportError {
+    return new ImportError(`${what} is longer than ${this.limits.maxTextChars} characters, the most an import reads (IMPORT_MAX_XML_TEXT_BYTES)`, this.here());
+  }
+
+  private checkLength(length: number, what: string): void {
+    if (length > this.limits.maxTextChars) throw this.tooLong(what);
+  }
+
+  /** The tokens saxes is still reading (a text node, a name, an attribute list) measured against the limits. */
+  private checkPending(): void {
+    const pending = this.parser as unknown as SaxesPending;
+    for (const [field, what] of PENDING_TOKENS) {
+      const value = pending[field];
+      if (typeof value === "string") this.checkLength(value.length, what);
+    }
+    if (Array.isArray(pending.attribList) && pending.attribList.length > MAX_ATTRIBUTES) {
+      throw new ImportError(`an element with more than ${MAX_ATTRIBUTES} attributes`, this.here());
+    }
   }
 
   private open(tag: SaxesTagNS): void {
     const name = tag.local;
+    const location = { line: this.tagLine, column: this.tagColumn };
+    this.checkLength(tag.name.length, "an element name");
+    const attributes = Object.values(tag.attributes);
+    if (attributes.length > MAX_ATTRIBUTES) throw new ImportError(`an element with more than ${MAX_ATTRIBUTES} attributes`, location);
+    for (const attribute of attributes) {
+      this.checkLength(attribute.name.length, "an attribute name");
+      this.checkLength(attribute.value.length, "an attribute value");
+    }
     if (this.names.length === 0 && !this.roots.includes(name)) {
       const expected = this.roots.map((root) => `<${root}>`).join(" or ");
-      throw new ImportError(`wrong root element: expected ${expected}, found <${tag.name}>`, { line: this.tagLine, column: this.tagColumn, path: `/${name}` });
+      throw new ImportError(`wrong root element: expected ${expected}, found <${shortName(tag.name)}>`, { ...location, path: `/${shortName(name)}` });
     }
     const parent = this.frames[this.frames.length - 1];
     const siblings = (parent.siblings ??= new Map());
+    if (siblings.size >= MAX_CHILD_NAMES && !siblings.has(name)) {
+      throw new ImportError(`more than ${MAX_CHILD_NAMES} differently named child elements in one element`, { ...location, ...this.innermostPath() });
+    }
     const place = (siblings.get(name) ?? 0) + 1;
     siblings.set(name, place);
     const path = `${parent.path}/${name}${place > 1 ? `[${place}]` : ""}`;
@@ -173,7 +267,10 @@ class EventQueue {
   }
 
   write(text: string): void {
-    this.parser.write(text);
+    for (let start = 0; start < text.length; start += SLICE_CHARS) {
+      this.parser.write(text.slice(start, start + SLICE_CHARS));
+      this.checkPending();
+    }
   }
 
   close(): void {
@@ -181,8 +278,9 @@ class EventQueue {
   }
 }
 
+/** Attributes by local name, in an object without a prototype: names are the file's, and `constructor` or `__proto__` are names like any other. */
 function localAttributes(attributes: Record<string, SaxesAttributeNS>): Record<string, string> {
-  const result: Record<string, string> = {};
+  const result = Object.create(null) as Record<string, string>;
   const prefixed: SaxesAttributeNS[] = [];
   for (const attribute of Object.values(attributes)) {
     if (attribute.uri === XMLNS_URI || attribute.name === "xmlns") continue;
@@ -215,7 +313,7 @@ export async function* xmlEvents(source: XmlSource, options: XmlReadOptions): As
  */
 export async function* xmlEventBatches(source: XmlSource, options: XmlReadOptions): AsyncGenerator<XmlEvent[], void, undefined> {
   const bytes = byteSource(source);
-  const queue = new EventQueue(options.roots);
+  const queue = new EventQueue(options.roots, options.limits ?? DEFAULT_XML_LIMITS);
   let decoder: TextDecoder | undefined;
   let encoding = "utf-8";
   let head: Uint8Array[] = [];
@@ -290,7 +388,7 @@ export async function* xmlEventBatches(source: XmlSource, options: XmlReadOption
  * Errors as xmlEvents, after the subtrees completed before them.
  */
 export async function* xmlSubtrees(source: XmlSource, options: XmlSubtreeOptions): AsyncGenerator<XmlElement, void, undefined> {
-  const builder = new ElementBuilder();
+  const builder = new ElementBuilder(options.limits);
   for await (const batch of xmlEventBatches(source, options)) {
     const done: XmlElement[] = [];
     for (const event of batch) {
@@ -300,7 +398,10 @@ export async function* xmlSubtrees(source: XmlSource, options: XmlSubtreeOptions
         builder.text(event.text);
       } else if (builder.building) {
         const element = builder.end();
-        if (element !== undefined) done.push(element);
+        if (element !== undefined) {
+          done.push(element);
+          builder.release();
+        }
       }
     }
     yield* done;

@@ -1,10 +1,13 @@
 // What must exist before anyone can log in (api-contract §2, §8): the hidden global
 // repository (id 1), an `administrators` group in it granting every permission, and an
-// `admin` user in that group; and ArchivesSpace's default vocabulary (`/vocabularies/1`). Run at every start-up; it only creates what is missing, so a
-// second run changes nothing, and an admin password changed since is never reset.
+// `admin` user in that group; and ArchivesSpace's default vocabulary (`/vocabularies/1`). Run at
+// every start-up; it only creates what is missing, so a second run changes nothing, and an admin
+// password changed since is never reset. Race-safe: several nodes may start at once on one fresh
+// store, and each thing is still created exactly once (unique indexes decide, losers re-read).
 import { GLOBAL_REPOSITORY_ID, PERMISSIONS } from "../auth/permissions.js";
-import type { Actor, RecordOperations } from "../records/operations/index.js";
-import { duplicateKeyPattern } from "../storage/record-store.js";
+import type { Actor, RecordOperations, Scope } from "../records/operations/index.js";
+import type { JsonObject } from "../registry/index.js";
+import { duplicateKeyPattern, type StoredRecord } from "../storage/record-store.js";
 import type { CredentialStore } from "./credential-store.js";
 
 export const GLOBAL_REPO_CODE = "_archivesspace";
@@ -31,22 +34,26 @@ export class BootstrapError extends Error {}
 /**
  * The global repository is written directly, not through RecordOperations.create: it must get
  * id 1 and no standard groups (the repository afterCreate hook would add them). The id counter
- * is moved on past 1 so that the first user repository gets id 2.
+ * is moved on to at least 1 (never by one per start: two nodes starting at once would otherwise
+ * leave it at 2 and the first user repository at 3) so that the first user repository gets id 2.
  */
+function checkGlobalRepository(existing: StoredRecord): void {
+  if (existing.repo_code !== GLOBAL_REPO_CODE) {
+    throw new BootstrapError(
+      `repository ${GLOBAL_REPOSITORY_ID} is "${String(existing.repo_code)}", but id ${GLOBAL_REPOSITORY_ID} belongs to the hidden global repository: this store was written by a version without accounts`,
+    );
+  }
+}
+
 async function ensureGlobalRepository(operations: RecordOperations): Promise<boolean> {
   const { store, now } = operations.deps;
   const repositories = store.collection("repository");
   const existing = await repositories.findOne({ id: GLOBAL_REPOSITORY_ID });
   if (existing) {
-    if (existing.repo_code !== GLOBAL_REPO_CODE) {
-      throw new BootstrapError(
-        `repository ${GLOBAL_REPOSITORY_ID} is "${String(existing.repo_code)}", but id ${GLOBAL_REPOSITORY_ID} belongs to the hidden global repository: this store was written by a version without accounts`,
-      );
-    }
+    checkGlobalRepository(existing);
     return false;
   }
-  // On a fresh store this hands out 1; on any other it only moves the counter on (ids may have gaps).
-  await store.nextId("repository");
+  await store.advanceCounter("repository", GLOBAL_REPOSITORY_ID);
   const time = now();
   try {
     await repositories.insertOne({
@@ -61,43 +68,77 @@ async function ensureGlobalRepository(operations: RecordOperations): Promise<boo
       user_mtime: time,
     });
   } catch (error) {
-    if (duplicateKeyPattern(error)) return false; // another process starting at the same time
-    throw error;
+    if (!duplicateKeyPattern(error)) throw error;
+    // Another node starting at the same time stored it first.
+    const winner = await repositories.findOne({ id: GLOBAL_REPOSITORY_ID });
+    if (!winner) throw error;
+    checkGlobalRepository(winner);
+    return false;
   }
   return true;
 }
 
-async function ensureAdminUser(operations: RecordOperations): Promise<boolean> {
-  if ((await operations.find("user", { username: ADMIN_USERNAME }, 1)).length > 0) return false;
-  await operations.create("user", {}, { username: ADMIN_USERNAME, name: "Administrator", is_admin: true }, BOOTSTRAP_ACTOR);
-  return true;
+const FIRST_ID = 1;
+
+/**
+ * Creates one start-up record unless a record matching `filter` exists. Never check-then-insert
+ * alone: two nodes starting at once on one fresh store both find nothing and both create; the
+ * type's unique indexes let one insert through, and the other, failing, reads again and finds the
+ * winner's. The record is stored with id 1 when that is free (ArchivesSpace's `/users/1`,
+ * `/vocabularies/1`) whichever node wins, so uris do not depend on the race, nor are ids used up by it.
+ */
+async function ensureRecord(operations: RecordOperations, type: string, scope: Scope, filter: Record<string, unknown>, input: JsonObject): Promise<boolean> {
+  const { store } = operations.deps;
+  // Read before `exists`: a node that finds id 1 taken by the winner then also finds the winner's
+  // record, instead of taking a counter id only to lose the insert and leave a gap.
+  const firstFree = (await store.collection(type).findOne({ id: FIRST_ID }, { projection: { _id: 1 } })) === null;
+  const exists = async (): Promise<boolean> => (await operations.find(type, filter, 1)).length > 0;
+  if (await exists()) return false;
+  if (firstFree) {
+    await store.advanceCounter(type, FIRST_ID);
+    try {
+      await operations.createMany(type, scope, [{ input, id: FIRST_ID }], BOOTSTRAP_ACTOR);
+      return true;
+    } catch {
+      if (await exists()) return false;
+      // Id 1 was taken by some other record meanwhile: an ordinary id then (any other problem
+      // fails the same way below).
+    }
+  }
+  try {
+    await operations.create(type, scope, input, BOOTSTRAP_ACTOR);
+    return true;
+  } catch (error) {
+    if (await exists()) return false;
+    throw error;
+  }
 }
 
-async function ensureAdministratorsGroup(operations: RecordOperations): Promise<boolean> {
-  const existing = await operations.find("group", { repo_id: GLOBAL_REPOSITORY_ID, group_code: ADMINISTRATORS_GROUP }, 1);
-  if (existing.length > 0) return false;
-  await operations.create(
+function ensureAdminUser(operations: RecordOperations): Promise<boolean> {
+  return ensureRecord(operations, "user", {}, { username: ADMIN_USERNAME }, { username: ADMIN_USERNAME, name: "Administrator", is_admin: true });
+}
+
+function ensureAdministratorsGroup(operations: RecordOperations): Promise<boolean> {
+  return ensureRecord(
+    operations,
     "group",
     { repoId: GLOBAL_REPOSITORY_ID },
+    { repo_id: GLOBAL_REPOSITORY_ID, group_code: ADMINISTRATORS_GROUP },
     {
       group_code: ADMINISTRATORS_GROUP,
       description: "Administrators",
       member_usernames: [ADMIN_USERNAME],
       grants_permissions: [...PERMISSIONS],
     },
-    BOOTSTRAP_ACTOR,
   );
-  return true;
 }
 
 /**
  * ArchivesSpace's default vocabulary, `/vocabularies/1` ("global"): subjects in ArchivesSpace
  * data (and its import formats) name it. Created on a store with no vocabulary at all.
  */
-async function ensureGlobalVocabulary(operations: RecordOperations): Promise<boolean> {
-  if ((await operations.find("vocabulary", {}, 1)).length > 0) return false;
-  await operations.create("vocabulary", {}, { ref_id: "global", name: "global" }, BOOTSTRAP_ACTOR);
-  return true;
+function ensureGlobalVocabulary(operations: RecordOperations): Promise<boolean> {
+  return ensureRecord(operations, "vocabulary", {}, {}, { ref_id: "global", name: "global" });
 }
 
 export async function bootstrapAccounts(operations: RecordOperations, credentials: CredentialStore, options: BootstrapOptions = {}): Promise<BootstrapResult> {

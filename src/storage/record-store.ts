@@ -83,6 +83,16 @@ export class RecordStore {
     return result.seq - count + 1;
   }
 
+  /**
+   * Moves a type's counter on to at least `id` (never back), so that a record stored with that id
+   * by hand (start-up's fixed ids) is never handed out again. Idempotent: two processes doing it
+   * at once leave the same counter.
+   */
+  async advanceCounter(type: string, id: number): Promise<void> {
+    const counters = this.connection.collection<{ _id: string; seq: number }>(COUNTERS);
+    await counters.updateOne({ _id: type }, { $max: { seq: id } }, { upsert: true });
+  }
+
   /** Creates every index the registry declares, plus the one modified_since lists use. */
   async syncIndexes(): Promise<void> {
     for (const type of this.registry.types) {

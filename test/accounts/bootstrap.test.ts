@@ -3,6 +3,14 @@ import { afterEach, describe, expect, it } from "@jest/globals";
 import { bootstrapAccounts, BootstrapError, DEFAULT_ADMIN_PASSWORD } from "../../src/accounts/bootstrap.js";
 import { CredentialStore } from "../../src/accounts/credential-store.js";
 import { PERMISSIONS } from "../../src/auth/permissions.js";
+import mongoose, { type Connection } from "mongoose";
+import { openAccounts, type BootstrapResult } from "../../src/accounts/index.js";
+import { SessionStore } from "../../src/auth/session-store.js";
+import { startEngine } from "../../src/embedded-mongo/index.js";
+import { EnumerationStore } from "../../src/enumerations/store.js";
+import type { RecordOperations } from "../../src/records/operations/index.js";
+import { openRecords } from "../../src/records/setup.js";
+import { registry } from "../../src/registry/index.js";
 import { admin, openHarness, type RecordsHarness } from "../records/harness.js";
 
 let harness: RecordsHarness | undefined;
@@ -58,4 +66,62 @@ describe("bootstrap", () => {
     await harness.ops.create("repository", {}, { repo_code: "OLD", name: "Old" }, admin);
     await expect(bootstrapAccounts(harness.ops, credentials)).rejects.toBeInstanceOf(BootstrapError);
   });
+});
+
+// Two nodes started at the same instant on a fresh shared store (two replicas of one deployment):
+// each runs the whole start-up (indexes, enumerations, sessions, bootstrap) over its own
+// connection, at once. Both must come up, and the store must hold each thing once.
+describe("bootstrap of two nodes starting at once on one fresh store", () => {
+  async function startNode(engineUri: string, dbName: string): Promise<{ connection: Connection; result: BootstrapResult; ops: RecordOperations }> {
+    const connection = await mongoose.createConnection(engineUri, { dbName }).asPromise();
+    const ops = await openRecords(connection, { resolveMaxRefs: 1000 });
+    const sessions = new SessionStore(connection, { idleSeconds: 3600, maxAgeSeconds: 3600 });
+    await sessions.init();
+    const accounts = await openAccounts({ connection, operations: ops, sessions });
+    return { connection, result: accounts.bootstrap, ops };
+  }
+
+  it("both succeed, and there is one admin, one of each group, one vocabulary and no duplicate enumeration value", async () => {
+    const engine = await startEngine({ inMemory: true, port: 0 });
+    const connections: Connection[] = [];
+    try {
+      for (let round = 0; round < 4; round++) {
+        const dbName = `race${round}`;
+        const nodes = await Promise.all([startNode(engine.uri, dbName), startNode(engine.uri, dbName), ...(round % 2 === 0 ? [startNode(engine.uri, dbName)] : [])]);
+        connections.push(...nodes.map((node) => node.connection));
+        const ops = nodes[0]!.ops;
+        // Each thing was created by exactly one node.
+        const created = nodes.flatMap((node) => node.result.created).sort();
+        expect(created).toEqual(["admin password", "admin user", "administrators group", "global repository", "global vocabulary"]);
+        expect(await ops.find("user", {})).toEqual([expect.objectContaining({ username: "admin", is_admin: true, uri: "/users/1" })]);
+        expect(await ops.find("group", {})).toEqual([expect.objectContaining({ group_code: "administrators", uri: "/repositories/1/groups/1", member_usernames: ["admin"] })]);
+        expect(await ops.find("repository", {})).toEqual([expect.objectContaining({ repo_code: "_archivesspace", uri: "/repositories/1" })]);
+        expect(await ops.find("vocabulary", {})).toEqual([expect.objectContaining({ ref_id: "global", uri: "/vocabularies/1" })]);
+        expect(await new CredentialStore(nodes[1]!.connection).verify("admin", DEFAULT_ADMIN_PASSWORD)).toBe(true);
+        // Every enumeration once, its values each once, no value id shared.
+        const enumerations = await new EnumerationStore(nodes[0]!.connection).all();
+        const names = enumerations.map((e) => e.name);
+        expect(new Set(names).size).toBe(names.length);
+        expect(names.length).toBe(registry.enumerations.size);
+        for (const enumeration of enumerations) {
+          const values = enumeration.values.map((v) => v.value);
+          expect(new Set(values).size).toBe(values.length);
+        }
+        const valueIds = enumerations.flatMap((e) => e.values.map((v) => v.id));
+        expect(new Set(valueIds).size).toBe(valueIds.length);
+        // Counters moved past what start-up took: the next of each type is fresh and repository ids start at 2.
+        const repo = await ops.create("repository", {}, { repo_code: `R${round}`, name: "Next" }, admin);
+        expect(repo).toMatchObject({ id: 2 });
+        expect(await ops.create("user", {}, { username: `u${round}`, name: "Next" }, admin)).toMatchObject({ id: 2 });
+        expect(await ops.find("group", { repo_id: 2 })).toHaveLength(6);
+        // A third start on the populated store creates nothing.
+        const again = await startNode(engine.uri, dbName);
+        connections.push(again.connection);
+        expect(again.result.created).toEqual([]);
+      }
+    } finally {
+      await Promise.all(connections.map((connection) => connection.close()));
+      await engine.close();
+    }
+  }, 120_000);
 });

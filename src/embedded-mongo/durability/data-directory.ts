@@ -9,6 +9,9 @@
  *     journal.<G>.log                  operations appended during generation G
  *     snapshot.<G>.bson.tmp            snapshot being written (deleted on recovery)
  *
+ * The directory is the engine's user's alone (0700, its files 0600): it holds every record,
+ * password hash and session hash, and the engine asks no password of local clients.
+ *
  * The state is the newest snapshot (or nothing, if none) followed by every
  * journal of the same or a later generation, in order. Compaction keeps this
  * true at every instant: it opens journal G+1 and switches appends to it, then
@@ -18,13 +21,13 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { link, mkdir, open, readFile, readdir, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { chmod, link, mkdir, open, readFile, readdir, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { types } from "node:util";
 import { Journal, validateJournalOptions } from "./journal.js";
 import type { JournalOptions } from "./journal.js";
-import { scanRecordFile, syncDirectory, writeRecordFile } from "./record-file.js";
+import { PRIVATE_FILE_MODE, scanRecordFile, syncDirectory, writeRecordFile } from "./record-file.js";
 
 export interface RecoveryStats {
   /** Records replayed from the snapshot (0 if there was none). */
@@ -40,6 +43,9 @@ export interface RecoveryStats {
 }
 
 export const LOCK_FILE_NAME = "arca-engine.lock";
+
+/** The data directory's mode: owner only. Set explicitly, whatever the umask. */
+export const PRIVATE_DIRECTORY_MODE = 0o700;
 
 const GENERATION_DIGITS = 12;
 const JOURNAL_NAME = /^journal\.(\d{12})\.log$/;
@@ -98,8 +104,16 @@ export class DataDirectory {
   static async open(dir: string, options: JournalOptions): Promise<DataDirectory> {
     validateJournalOptions(options);
     const absolute = resolve(dir);
-    await mkdir(absolute, { recursive: true });
+    await mkdir(absolute, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+    // mkdir leaves an existing directory's mode alone, and a new one's is narrowed by the umask only.
+    await makePrivate(absolute, PRIVATE_DIRECTORY_MODE);
     const lock = await DirectoryLock.acquire(absolute);
+    try {
+      await tightenFiles(absolute);
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
     return new DataDirectory(absolute, { ...options }, lock);
   }
 
@@ -383,6 +397,30 @@ function startIterating(records: Iterable<Uint8Array>): Iterable<Uint8Array> {
   })();
 }
 
+/**
+ * Files written by a version that created them world-readable (0644) become 0600. Only the
+ * engine's own names: a --dbpath shared with other files is not the engine's to change.
+ */
+async function tightenFiles(dir: string): Promise<void> {
+  for (const name of await readdir(dir)) {
+    if (!(JOURNAL_NAME.test(name) || SNAPSHOT_NAME.test(name) || SNAPSHOT_TEMP_NAME.test(name) || name.startsWith(LOCK_FILE_NAME))) continue;
+    await makePrivate(join(dir, name), PRIVATE_FILE_MODE);
+  }
+}
+
+/**
+ * chmod, except where it cannot apply: a file gone meanwhile, or one owned by another user (a
+ * mount point provisioned by root), whose owner chose its mode.
+ */
+async function makePrivate(path: string, mode: number): Promise<void> {
+  try {
+    await chmod(path, mode);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code !== "ENOENT" && code !== "EPERM") throw error;
+  }
+}
+
 async function truncateFile(path: string, length: number): Promise<void> {
   const handle = await open(path, "r+");
   try {
@@ -473,7 +511,7 @@ function uniqueSuffix(): string {
 /** Creates `path` holding `content` iff it does not exist. */
 async function createExclusive(path: string, content: string): Promise<boolean> {
   const temp = `${path}.${uniqueSuffix()}.tmp`;
-  await writeFile(temp, content, { flag: "wx" });
+  await writeFile(temp, content, { flag: "wx", mode: PRIVATE_FILE_MODE });
   try {
     await link(temp, path);
     return true;

@@ -19,7 +19,7 @@ import { open } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import { types } from "node:util";
-import { frameRecord, syncDirectory, writeFully } from "./record-file.js";
+import { PRIVATE_FILE_MODE, frameRecord, syncDirectory, writeFully } from "./record-file.js";
 
 export type FsyncMode = "always" | "interval";
 
@@ -108,7 +108,7 @@ export class Journal {
     try {
       // O_EXCL tells us whether we created the file, and therefore whether its
       // directory entry still has to be made durable.
-      handle = await open(path, APPEND_FLAGS | fsConstants.O_CREAT | fsConstants.O_EXCL, 0o644);
+      handle = await open(path, APPEND_FLAGS | fsConstants.O_CREAT | fsConstants.O_EXCL, PRIVATE_FILE_MODE);
     } catch (error) {
       if (!isErrnoException(error) || error.code !== "EEXIST") throw error;
       created = false;

@@ -20,6 +20,9 @@ import { crc32c } from "./crc32c.js";
 
 export const RECORD_HEADER_BYTES = 8;
 
+/** Journals, snapshots and the lock: readable and writable by the engine's user only (umask aside). */
+export const PRIVATE_FILE_MODE = 0o600;
+
 /**
  * Upper bound on a payload. A length above this in a header is treated as
  * corruption rather than an instruction to allocate and read that much.
@@ -246,7 +249,7 @@ export async function writeRecordFile(
   options: WriteRecordFileOptions = {},
 ): Promise<{ records: number; bytes: number }> {
   const chunkBytes = Math.max(RECORD_HEADER_BYTES + 1, options.chunkBytes ?? DEFAULT_WRITE_CHUNK_BYTES);
-  const handle = await open(path, "w");
+  const handle = await open(path, "w", PRIVATE_FILE_MODE);
   let records = 0;
   let bytes = 0;
   try {

@@ -16,6 +16,7 @@ import { attachToRunningEngine, openStore } from "../storage/store.js";
 import { importFile } from "./committer.js";
 import { detectFileFormat, isImportFormat, parserFor, supportedFormats } from "./formats.js";
 import type { ImportFormat, ImportInput, ImportSummary } from "./pending.js";
+import { describeRecovery, recoverImports } from "./recovery.js";
 
 const USAGE = "usage: npm run import -- --repo <id> [--format <format>] [--dry-run] [--user <username>] <files...>";
 
@@ -118,9 +119,11 @@ async function main(): Promise<void> {
   try {
     const operations = await openRecords(store.connection, { resolveMaxRefs: config.records.resolveMaxRefs, resolveMaxBytes: config.records.resolveMaxBytes });
     await operations.read("repository", {}, repoId).catch(() => fail(`repository ${repoId} does not exist`));
+    for (const line of describeRecovery(await recoverImports(operations, config.imports))) process.stderr.write(`arca import: ${line}\n`);
     for (const { format, input } of jobs) {
       const started = performance.now();
-      const summary = await importFile(operations, parserFor(format, operations.deps), input, {
+      const summary = await importFile(operations, parserFor(format, operations.deps, config.imports), input, {
+        limits: config.imports,
         repoId,
         actor: { username: values.user ?? "admin" },
         dryRun: values["dry-run"],

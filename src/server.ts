@@ -1,7 +1,9 @@
 // The HTTP server: Ts.ED on express, with the contract's transport rules in front of every
-// route (JSON bodies whatever the Content-Type, no caching), then the session check (412s
-// before routing, on every route), then the routes: the service's own, the accounts', the
-// enumerations', and one generic controller per record type. Every error leaves through the one error filter.
+// route (security headers, no caching), then the session check (412s before routing, on
+// every route, from headers only), then the body parsers, which read a body only once the
+// caller is known (issue 10 §2: JSON whatever the Content-Type, every body bounded), then the
+// routes: the service's own, the accounts', the enumerations', and one generic controller
+// per record type. Every error leaves through the one error filter.
 import "@tsed/ajv"; // a failed cast of a typed parameter becomes a 400, not a 500
 import "@tsed/platform-express";
 import { PlatformExpress } from "@tsed/platform-express";
@@ -17,6 +19,7 @@ import type { SessionStore } from "./auth/session-store.js";
 import type { Config } from "./config.js";
 import { ErrorFilter } from "./errors/error-filter.js";
 import { bodyParsers } from "./http/body-parsers.js";
+import { securityHeaders } from "./http/security-headers.js";
 import { SystemController } from "./http/system-controller.js";
 import { recordControllers } from "./records/http/index.js";
 import { openApiRoutes } from "./openapi/index.js";
@@ -43,15 +46,18 @@ export interface ServerServices {
 }
 
 export async function createServer(config: Config, services?: ServerServices): Promise<PlatformBuilder<Application>> {
-  const middlewares: RequestHandler[] = [noCaching, ...bodyParsers(config.http.bodyLimitBytes, isFileImport)];
+  const middlewares: RequestHandler[] = [securityHeaders, noCaching];
   const controllers: Array<new (...args: never[]) => unknown> = [SystemController];
+  const parsers = { limitBytes: config.http.bodyLimitBytes, leaveAlone: isFileImport };
+  // Headers only: no body has been read before it has run.
+  if (services) middlewares.push(sessionMiddleware(services.sessions, { names: config.auth.sessionHeaders }));
+  middlewares.push(...bodyParsers(parsers));
   if (services) {
     middlewares.push(
-      sessionMiddleware(services.sessions, { names: config.auth.sessionHeaders }),
       services.accounts.routes,
       enumerationRoutes(services.operations.deps, services.accounts.accessControl),
       exportRoutes({ operations: services.operations, access: services.accounts.accessControl }),
-      importRoutes({ operations: services.operations, access: services.accounts.accessControl, maxFileBytes: config.http.importLimitBytes }),
+      importRoutes({ operations: services.operations, access: services.accounts.accessControl, maxFileBytes: config.http.importLimitBytes, limits: config.imports }),
       openApiRoutes(services.operations.deps.registry, ARCA_VERSION, { sessionHeaders: config.auth.sessionHeaders }),
     );
     const recordTypes = services.operations.deps.registry.types.filter((type) => !ACCOUNT_RECORD_TYPES.includes(type.name));

@@ -7,6 +7,7 @@ import mongoose from "mongoose";
 import type { PlatformContext } from "@tsed/platform-http";
 import { randomUUID } from "node:crypto";
 import { ApiError } from "./api-error.js";
+import { boundedDetail } from "./bounded-detail.js";
 
 interface HttpLikeError {
   status?: number;
@@ -29,6 +30,18 @@ export function toApiError(error: unknown): ApiError | undefined {
   return undefined;
 }
 
+/** The error's body, each part bounded in size (bounded-detail.ts): what a caller sent is never echoed whole. */
+export function boundedBody(error: ApiError): Record<string, unknown> {
+  // Its own names are ours (`error`, `code`, `warning`), never the caller's.
+  const body: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries({ ...error.extra, error: error.detail })) {
+    const { detail, truncated } = boundedDetail(value);
+    body[name] = detail;
+    if (truncated) body[`${name}_truncated`] = truncated;
+  }
+  return body;
+}
+
 // Ts.ED picks the filter registered for the nearest class of the error and ships its own
 // for Exception, MongooseError and thrown strings, which put messages and stacks in the
 // body: this filter claims all of them, so it is the only one that ever answers.
@@ -37,7 +50,7 @@ export class ErrorFilter implements ExceptionFilterMethods {
   catch(error: unknown, ctx: PlatformContext): void {
     const apiError = toApiError(error);
     if (apiError) {
-      ctx.response.status(apiError.status).body(apiError.body);
+      ctx.response.status(apiError.status).body(boundedBody(apiError));
       return;
     }
     const id = randomUUID();

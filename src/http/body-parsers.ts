@@ -1,80 +1,102 @@
-// Request bodies as ArchivesSpace clients send them (api-contract.md §1): a JSON record is
-// JSON whatever the Content-Type says (none, as agentarchives sends; or a form type, as
-// `curl -d '{...}'` sends); an empty body with a JSON Content-Type is no body (the Ruby
-// client's body-less POSTs); form bodies (urlencoded or multipart) carry scalar parameters.
-// A size limit answers 413 and a nesting limit 400, so no body can exhaust the stack of
-// whoever walks it later.
-import express, { type RequestHandler } from "express";
-import multer from "multer";
-import { parse as parseQueryString } from "node:querystring";
-import { ApiError, badRequest } from "../errors/api-error.js";
+// Request bodies as ArchivesSpace clients send them (api-contract.md §1), read only once the
+// caller is known (issue 10 §2). Mount these after the session middleware:
+//   - a caller without a session has no body read at all, except the login route's small
+//     password form (LOGIN_BODY_LIMIT_BYTES); every other route it may reach refuses it
+//     (403) or does not exist (404) without needing the body, which is left unread and the
+//     connection closed after the answer;
+//   - a caller with one may send up to BODY_LIMIT_BYTES, counted after inflation and for a
+//     multipart form in total (body-reader.ts);
+//   - the bytes must be UTF-8 (charset other than UTF-8: 415); a JSON record is JSON whatever
+//     the Content-Type says (none, as agentarchives sends; or a form type, as `curl -d '{...}'`
+//     sends), bounded in depth and free of duplicate keys, NUL and lone surrogates
+//     (json-body.ts); an empty body is no body (the Ruby client's body-less POSTs); form bodies
+//     carry scalar parameters (form-body.ts).
+// The query string obeys the same text rules (query-check.ts), for every caller.
+import type { RequestHandler } from "express";
+import { principalOf } from "../auth/session-middleware.js";
+import { ApiError } from "../errors/api-error.js";
+import { closeAfterAnswer, hasBody, readBody } from "./body-reader.js";
+import { parseMultipart, parseUrlencoded, urlencodedFieldAt } from "./form-body.js";
+import { jsonFieldAt, parseJsonText, utf8Text } from "./json-body.js";
+import { queryCheck } from "./query-check.js";
 
-export const MAX_JSON_DEPTH = 64;
+export { MAX_JSON_DEPTH } from "./json-body.js";
+export { MAX_FORM_FIELDS } from "./form-body.js";
+
+/** The largest body a caller without a session may send: a login's password form. */
+export const LOGIN_BODY_LIMIT_BYTES = 64 * 1024;
 
 type IncomingRequest = Parameters<RequestHandler>[0];
+type OutgoingResponse = Parameters<RequestHandler>[1];
+
+export interface BodyParserOptions {
+  /** The largest body (after inflation) a caller with a session may send: BODY_LIMIT_BYTES. */
+  limitBytes: number;
+  /** Requests whose body is a file their route streams itself (an import upload), which no parser may read or limit. */
+  leaveAlone?: (req: IncomingRequest) => boolean;
+  /** Whether the caller has a session; by default, whether the session middleware found one. */
+  authenticated?: (req: IncomingRequest, res: OutgoingResponse) => boolean;
+}
+
+const LOGIN_PATH = /^\/users\/[^/]+\/login\/?$/i;
+
+/** `POST /users/:username/login`, the one route that reads a body without a session (matched as express routes match: any case, optional trailing slash). */
+export function isLoginRequest(req: { method: string; path: string }): boolean {
+  return req.method === "POST" && LOGIN_PATH.test(req.path);
+}
 
 const isMultipart = (req: IncomingRequest) => typeof req.is("multipart/form-data") === "string";
 const isUrlencoded = (req: IncomingRequest) => typeof req.is("application/x-www-form-urlencoded") === "string";
 
-function depthExceeds(value: unknown, limit: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (current === null || typeof current !== "object") continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+const UTF8_CHARSETS = new Set(["utf-8", "utf8", "us-ascii"]);
+
+function assertUtf8Charset(req: IncomingRequest): void {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(req.headers["content-type"] ?? "")?.[1]?.toLowerCase();
+  if (charset !== undefined && !UTF8_CHARSETS.has(charset)) {
+    throw new ApiError(415, `Unsupported charset "${charset.slice(0, 40)}": request bodies are UTF-8`);
   }
-  return false;
 }
 
-/** Form fields as a plain object; a repeated field becomes an array. */
-function formFields(text: string): Record<string, string | string[]> {
-  return Object.fromEntries(Object.entries(parseQueryString(text)).filter((entry): entry is [string, string | string[]] => entry[1] !== undefined));
+/** The body the routes see: form fields, a JSON value, or undefined for an empty body. */
+async function parse(req: IncomingRequest, bytes: Buffer): Promise<unknown> {
+  assertUtf8Charset(req);
+  if (isMultipart(req)) return parseMultipart(bytes, req.headers);
+  const urlencoded = isUrlencoded(req);
+  const text = utf8Text(bytes, urlencoded ? urlencodedFieldAt : jsonFieldAt).trim();
+  if (text.length === 0) return undefined;
+  if (urlencoded && !/^[{[]/.test(text)) return parseUrlencoded(text);
+  return parseJsonText(text);
 }
 
-/** Turns the raw text read by express.text() into the body the routes see. */
-const parseTextBody: RequestHandler = (req, _res, next) => {
-  if (typeof req.body !== "string") return next();
-  const text = req.body.trim();
-  if (text.length === 0) {
-    req.body = undefined;
-    return next();
-  }
-  if (isUrlencoded(req) && !/^[{[]/.test(text)) {
-    req.body = formFields(text);
-    return next();
-  }
-  try {
-    req.body = JSON.parse(text);
-  } catch (error) {
-    return next(new ApiError(400, `Had some trouble parsing your request: ${error instanceof Error ? error.message : String(error)}`));
-  }
-  if (depthExceeds(req.body, MAX_JSON_DEPTH)) return next(badRequest(`Had some trouble parsing your request: nesting deeper than ${MAX_JSON_DEPTH} levels`));
-  next();
-};
-
-/** Multipart form fields (no files: no route takes one). */
-function multipartFields(limitBytes: number): RequestHandler {
-  const fields = multer({ limits: { fieldSize: limitBytes, files: 0 } }).none();
+function bodyReader(options: BodyParserOptions): RequestHandler {
+  const leaveAlone = options.leaveAlone ?? (() => false);
+  const authenticated = options.authenticated ?? ((_req: IncomingRequest, res: OutgoingResponse) => principalOf(res) !== undefined);
   return (req, res, next) => {
-    if (!isMultipart(req)) return next();
-    fields(req, res, (error?: unknown) => {
-      if (!error) return next();
-      const code = (error as { code?: string }).code ?? "";
-      next(code === "LIMIT_FIELD_VALUE" ? new ApiError(413, "Request body too large") : badRequest(`Had some trouble parsing your request: ${(error as Error).message ?? code}`));
-    });
+    if (!hasBody(req)) return next();
+    const known = authenticated(req, res);
+    if (leaveAlone(req)) {
+      // Its route refuses a caller without a session before reading a byte.
+      if (!known) closeAfterAnswer(res);
+      return next();
+    }
+    let limit = options.limitBytes;
+    if (!known) {
+      if (!isLoginRequest(req)) {
+        closeAfterAnswer(res);
+        return next();
+      }
+      limit = Math.min(limit, LOGIN_BODY_LIMIT_BYTES);
+    }
+    readBody(req, res, limit)
+      .then((bytes) => parse(req, bytes))
+      .then((body) => {
+        req.body = body;
+        next();
+      }, next);
   };
 }
 
-/**
- * The parsers, in order. `leaveAlone`: requests whose body is a file their route streams
- * itself (an import upload), which no parser may read or limit.
- */
-export function bodyParsers(limitBytes: number, leaveAlone: (req: IncomingRequest) => boolean = () => false): RequestHandler[] {
-  const parsers: RequestHandler[] = [
-    multipartFields(limitBytes),
-    express.text({ type: (req) => !isMultipart(req as IncomingRequest), limit: limitBytes }),
-    parseTextBody,
-  ];
-  return parsers.map((parser): RequestHandler => (req, res, next) => (leaveAlone(req) ? next() : parser(req, res, next)));
+/** The query-string check and the body reader, in order; mount after the session middleware. */
+export function bodyParsers(options: BodyParserOptions): RequestHandler[] {
+  return [queryCheck, bodyReader(options)];
 }

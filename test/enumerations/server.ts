@@ -1,5 +1,5 @@
 // A real HTTP server with the enumeration routes and the record routes, over the embedded engine,
-// with the parts every request meets in the real server (body parsers, the session middleware,
+// with the parts every request meets in the real server (the session middleware, the body parsers,
 // the one error filter). Users log in through a real SessionStore; what each may do comes from a
 // permission map the test chooses.
 import "@tsed/platform-express"; // PlatformTest/bootstrap hang without it in the module graph
@@ -56,7 +56,7 @@ export async function startEnumerationServer(options: Partial<RecordsOptions> = 
   const platform = await PlatformExpress.bootstrap(EnumerationTestServer, {
     httpPort: "127.0.0.1:0",
     mount: { "/": recordControllers({ operations: ops, accessControl: permissions }) },
-    middlewares: [...bodyParsers(1024 * 1024), sessionMiddleware(sessions, { names: ["X-ArchivesSpace-Session"] }), enumerationRoutes(ops.deps, permissions)],
+    middlewares: [sessionMiddleware(sessions, { names: ["X-ArchivesSpace-Session"] }), ...bodyParsers({ limitBytes: 1024 * 1024 }), enumerationRoutes(ops.deps, permissions)],
   });
   await platform.listen();
   const url = `http://${String(platform.settings.get("httpPort"))}`;

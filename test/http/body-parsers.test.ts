@@ -1,26 +1,41 @@
-// What the body parsers hand to a route, on a bare express app.
+// What the body parsers hand to a route, on a bare express app: one whose callers all have a
+// session, and one whose callers have none.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import express from "express";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { bodyParsers } from "../../src/http/body-parsers.js";
 
-let server: Server;
-let url: string;
-beforeAll(async () => {
+const LIMIT = 256 * 1024;
+
+async function listen(authenticated: boolean): Promise<{ server: Server; base: string }> {
   const app = express();
-  app.use(...bodyParsers(1024));
-  app.post("/echo", (req, res) => {
+  app.use(...bodyParsers({ limitBytes: LIMIT, authenticated: () => authenticated }));
+  const echo: express.RequestHandler = (req, res) => {
     res.json({ body: req.body === undefined ? "<none>" : req.body });
-  });
-  const reportError: express.ErrorRequestHandler = (error: { status?: number; message: string }, _req, res, _next) => {
-    res.status(error.status ?? 400).json({ error: error.message });
+  };
+  app.post("/echo", echo);
+  app.post("/users/:username/login", echo);
+  const reportError: express.ErrorRequestHandler = (error: { status?: number; message: string; detail?: unknown }, _req, res, _next) => {
+    res.status(error.status ?? 400).json({ error: error.detail ?? error.message });
   };
   app.use(reportError);
+  let server!: Server;
   await new Promise<void>((resolve) => (server = app.listen(0, "127.0.0.1", () => resolve())));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/echo`;
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+let known: { server: Server; base: string };
+let anonymous: { server: Server; base: string };
+let url: string;
+beforeAll(async () => {
+  known = await listen(true);
+  anonymous = await listen(false);
+  url = `${known.base}/echo`;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(async () => {
+  for (const { server } of [known, anonymous]) await new Promise<void>((resolve) => server.close(() => resolve()));
+});
 
 async function echo(body: string, headers: Record<string, string> = {}): Promise<unknown> {
   const response = await fetch(url, { method: "POST", headers, body });
@@ -68,5 +83,44 @@ describe("bodyParsers", () => {
     const body = (await echo('{"__proto__":{"polluted":true}}', { "Content-Type": "application/json" })) as Record<string, unknown>;
     expect(Object.keys(body)).toEqual(["__proto__"]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("refuses a multipart form of more than 1000 fields with 413", async () => {
+    const form = new FormData();
+    for (let i = 0; i < 1001; i++) form.append("f", "1");
+    const response = await fetch(url, { method: "POST", body: form });
+    expect(response.status).toBe(413);
+  });
+
+  it("names the multipart field holding bytes that are not UTF-8", async () => {
+    // Written by hand: FormData would label a byte part a file.
+    const boundary = "arca-boundary";
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\ncaf`),
+      Buffer.from([0xe9]),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const response = await fetch(url, { method: "POST", headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` }, body });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: { title: [expect.stringMatching(/^Must be valid UTF-8 text \(invalid byte at offset \d+\)$/)] } });
+  });
+});
+
+describe("bodyParsers without a session", () => {
+  it("reads no body: a malformed one reaches the route as no body, with the connection closed after", async () => {
+    const response = await fetch(`${anonymous.base}/echo`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"broken": [' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("connection")).toBe("close");
+    expect(await response.json()).toEqual({ body: "<none>" });
+  });
+
+  it("reads the login route's form body", async () => {
+    const response = await fetch(`${anonymous.base}/users/admin/login`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "password=secret" });
+    expect(await response.json()).toEqual({ body: { password: "secret" } });
+  });
+
+  it("reads at most 64 KiB of it", async () => {
+    const response = await fetch(`${anonymous.base}/Users/admin/LOGIN/`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ password: "x".repeat(64 * 1024) }) });
+    expect(response.status).toBe(413);
   });
 });

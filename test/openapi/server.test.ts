@@ -1,5 +1,5 @@
 // The routes mounted as src/server.ts mounts the accounts' router: a Ts.ED express platform
-// with the one error filter, the body parsers and the session middleware in front. Errors
+// with the one error filter, the session middleware and the body parsers in front. Errors
 // leave through the filter as contract JSON, and a bad session token is a 412 here too
 // (the check runs before routing, on every route), while no token is needed at all.
 import "@tsed/platform-express";
@@ -33,7 +33,7 @@ beforeAll(async () => {
   platform = await PlatformExpress.bootstrap(OpenApiServer, {
     httpPort: "127.0.0.1:0",
     mount: {},
-    middlewares: [...bodyParsers(1024 * 1024), sessionMiddleware(noSessions, { names: HEADERS }), openApiRoutes(registry, "0.0.0", { sessionHeaders: HEADERS })],
+    middlewares: [sessionMiddleware(noSessions, { names: HEADERS }), ...bodyParsers({ limitBytes: 1024 * 1024 }), openApiRoutes(registry, "0.0.0", { sessionHeaders: HEADERS })],
   });
   await platform.listen();
   url = `http://${String(platform.settings.get("httpPort"))}`;

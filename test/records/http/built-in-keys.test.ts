@@ -28,7 +28,7 @@ function accessionText(extra: string): string {
 }
 
 async function createdId(): Promise<number> {
-  const reply = await rawRequest(`${server.url}${base}`, "POST", { [SESSION_HEADER]: token, "Content-Type": "application/json" }, accessionText(`"title":"plain ${seq}"`));
+  const reply = await rawRequest(`${server.url}${base}`, "POST", { [SESSION_HEADER]: token, "Content-Type": "application/json" }, accessionText(`"content_description":"plain ${seq}"`));
   expect(reply.status).toBe(200);
   return (reply.body as { id: number }).id;
 }

@@ -1,5 +1,5 @@
 // A real HTTP server with only the record routes and the parts every request meets in the real
-// one (body parsers, the session middleware, the one error filter), over the embedded engine.
+// one (the session middleware, the body parsers, the one error filter), over the embedded engine.
 // Callers are logged in through a real SessionStore; what each user may do comes from a
 // permission map the test chooses, behind the AccessControl interface.
 import "@tsed/platform-express"; // PlatformTest/bootstrap hang without it in the module graph
@@ -142,7 +142,7 @@ export async function startRecordServer(registry?: Registry, options: RecordServ
   const platform = await PlatformExpress.bootstrap(RecordRoutesServer, {
     httpPort: "127.0.0.1:0",
     mount: { "/": recordControllers({ operations: ops, accessControl: permissions }) },
-    middlewares: [...bodyParsers(1024 * 1024), sessionMiddleware(sessions, { names: ["X-Service-Session", SESSION_HEADER] })],
+    middlewares: [sessionMiddleware(sessions, { names: ["X-Service-Session", SESSION_HEADER] }), ...bodyParsers({ limitBytes: 1024 * 1024 })],
   });
   await platform.listen();
   const url = `http://${String(platform.settings.get("httpPort"))}`;

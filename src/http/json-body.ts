@@ -1,0 +1,102 @@
+// A JSON body from its bytes, with the work it may cost bounded before JSON.parse runs: the
+// bytes must be UTF-8, the nesting at most MAX_JSON_DEPTH deep and no object may name a key
+// twice (both found by one linear scan); after parsing, no string, key or value, may hold a
+// NUL or a lone surrogate. Every refusal is a 400 that names the field (slash-separated, as
+// validation errors are) or, at the top level, says where.
+import { ApiError, badRequest } from "../errors/api-error.js";
+import { jsonPathAt, scanJson } from "./json-scan.js";
+import { firstInvalidUtf8, NOT_UTF8, textProblem } from "./text-checks.js";
+
+/** The deepest nesting of arrays and objects a JSON body may have. */
+export const MAX_JSON_DEPTH = 64;
+
+/** How many bad fields one refusal names at most. */
+const MAX_NAMED_FIELDS = 20;
+
+export const PARSE_TROUBLE = "Had some trouble parsing your request";
+
+const fieldPath = (parts: readonly string[]) => parts.join("/");
+
+function fieldError(path: string, message: string): ApiError {
+  return badRequest({ [path]: [message] });
+}
+
+/** Which field character `index` of a body's text falls in ("" when none can be named). */
+export type FieldLocator = (text: string, index: number) => string;
+
+export const jsonFieldAt: FieldLocator = (text, index) => fieldPath(jsonPathAt(text, index));
+
+/** The body's text once its bytes are known to be UTF-8; a 400 naming the field (or the byte) otherwise. */
+export function utf8Text(bytes: Buffer, fieldAt: FieldLocator): string {
+  const text = bytes.toString("utf8");
+  const offset = firstInvalidUtf8(bytes);
+  if (offset === -1) return text;
+  const path = fieldAt(text, bytes.subarray(0, offset).toString("utf8").length);
+  return path === "" ? throwParseTrouble(`invalid UTF-8 at byte ${offset}`) : throwField(path, `${NOT_UTF8} (invalid byte at offset ${offset})`);
+}
+
+function throwParseTrouble(detail: string): never {
+  throw badRequest(`${PARSE_TROUBLE}: ${detail}`);
+}
+
+function throwField(path: string, message: string): never {
+  throw fieldError(path, message);
+}
+
+interface Pending {
+  value: unknown;
+  parent: Pending | undefined;
+  key: string;
+}
+
+function pathTo(node: Pending): string {
+  const parts: string[] = [];
+  for (let at: Pending | undefined = node; at?.parent !== undefined; at = at.parent) parts.push(at.key);
+  return fieldPath(parts.reverse());
+}
+
+/** Every string of a parsed value, keys included, checked; iterative, as the depth is already bounded but the breadth is not. */
+function checkStrings(root: unknown): void {
+  const problems = new Map<string, string[]>();
+  const note = (path: string, problem: string) => {
+    if (!problems.has(path)) problems.set(path, [problem]);
+  };
+  const stack: Pending[] = [{ value: root, parent: undefined, key: "" }];
+  while (stack.length > 0 && problems.size < MAX_NAMED_FIELDS) {
+    const node = stack.pop()!;
+    const { value } = node;
+    if (typeof value === "string") {
+      const problem = textProblem(value);
+      if (problem !== undefined) note(pathTo(node), problem);
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], parent: node, key: String(i) });
+    } else if (value !== null && typeof value === "object") {
+      for (const [key, child] of Object.entries(value)) {
+        const entry: Pending = { value: child, parent: node, key };
+        const problem = textProblem(key);
+        if (problem !== undefined) note(pathTo(entry), `Field name: ${problem}`);
+        stack.push(entry);
+      }
+    }
+  }
+  if (problems.size === 0) return;
+  if (problems.size === 1 && problems.has("")) throwParseTrouble(problems.get("")![0]!);
+  const detail: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+  for (const [path, messages] of problems) detail[path === "" ? "(body)" : path] = messages;
+  throw badRequest(detail);
+}
+
+/** The JSON value of a body's text (already UTF-8 checked and trimmed, not empty). @throws ApiError 400 */
+export function parseJsonText(text: string): unknown {
+  const { problem } = scanJson(text, MAX_JSON_DEPTH);
+  if (problem?.kind === "depth") throwParseTrouble(`nesting deeper than ${problem.limit} levels (the limit of arrays and objects inside one another)`);
+  if (problem?.kind === "duplicateKey") throwField(fieldPath(problem.path), "Given more than once in the same object (duplicate key)");
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throwParseTrouble(error instanceof Error ? error.message : String(error));
+  }
+  checkStrings(value);
+  return value;
+}

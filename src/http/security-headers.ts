@@ -1,0 +1,16 @@
+// Headers every response carries (issue 10 §8). The API answers JSON (and /version text, an
+// EAD export XML): nothing a browser should sniff into HTML, run, frame or load anything
+// for. The /docs page sets its own, looser policy (src/openapi/docs-page.ts) over this one.
+import type { RequestHandler } from "express";
+
+/** For responses that are data, not pages: nothing may load, nobody may frame them. */
+export const DEFAULT_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+export const securityHeaders: RequestHandler = (_req, res, next) => {
+  // express sets it before any middleware runs; it only tells an attacker what to look up.
+  res.removeHeader("X-Powered-By");
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Content-Security-Policy", DEFAULT_CONTENT_SECURITY_POLICY);
+  res.setHeader("Referrer-Policy", "no-referrer");
+  next();
+};

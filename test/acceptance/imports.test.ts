@@ -4,11 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { UPLOAD_DIR } from "../../src/importers/uploads.js";
 
 type Json = Record<string, unknown>;
 
@@ -37,22 +38,28 @@ async function call(method: string, path: string, options: { token?: string; bod
   return { status: response.status, body: (await response.json()) as Json };
 }
 
+/** The built server on `dir`, once listening; `output` gathers what it prints. */
+async function startArca(dir: string, port: number, env: Record<string, string> = {}): Promise<{ process: ChildProcess; output: () => string }> {
+  const arca = spawn(process.execPath, [resolve("dist/src/main.js")], {
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dir, MONGODB_URI: "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  await new Promise<void>((ready, fail) => {
+    arca.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes("listening on")) ready();
+    });
+    arca.once("exit", (code) => fail(new Error(`arca exited (${code}) before listening: ${out}`)));
+  });
+  return { process: arca, output: () => out };
+}
+
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "arca-imports-"));
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, [resolve("dist/src/main.js")], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, MONGODB_URI: "", IMPORT_LIMIT_BYTES: String(IMPORT_LIMIT) },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  await new Promise<void>((ready, fail) => {
-    let out = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes("listening on")) ready();
-    });
-    child.once("exit", (code) => fail(new Error(`arca exited (${code}) before listening: ${out}`)));
-  });
+  child = (await startArca(dataDir, port, { IMPORT_LIMIT_BYTES: String(IMPORT_LIMIT) })).process;
   const login = await call("POST", "/users/admin/login?password=admin");
   admin = login.body.session as string;
   repo = (await call("POST", "/repositories", { token: admin, body: JSON.stringify({ repo_code: "imports", name: "Imports" }) })).body.id as number;
@@ -178,4 +185,90 @@ describe("npm run import (the command, beside the running server)", () => {
     expect(failed?.code).toBe(1);
     expect(failed?.stdout).toMatch(/broken\.json \(aspace-json\): failed.*\n {2}error: broken\.json:1:\d+: malformed JSON: "}" where "]" closes what is open/);
   });
+});
+
+/** An EAD 2002 finding aid of `components` files under `series` series. */
+function generatedEad(id: string, series: number, components: number): string {
+  const perSeries = Math.ceil(components / series);
+  const parts: string[] = [];
+  for (let s = 0; s < series; s++) {
+    parts.push(`<c01 level="series"><did><unittitle>Series ${s}</unittitle></did>`);
+    for (let f = 0; f < perSeries; f++) parts.push(`<c02 level="file"><did><unittitle>File ${s}.${f}</unittitle><container type="box">${s + 1}</container></did></c02>\n`);
+    parts.push("</c01>\n");
+  }
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<ead><eadheader><eadid>${id}</eadid><filedesc><titlestmt><titleproper>${id}</titleproper></titlestmt></filedesc></eadheader>
+<archdesc level="collection"><did><unittitle>Generated ${id}</unittitle><unitid>${id}</unitid><unitdate normal="1900/1950">1900-1950</unitdate>
+<physdesc><extent>10 linear feet</extent></physdesc><langmaterial><language langcode="eng"/></langmaterial></did>
+<dsc>${parts.join("")}</dsc></archdesc></ead>`;
+}
+
+describe("hostile files over HTTP (issue 10 H2)", () => {
+  it("deep nesting and over-long names answer 400 naming the line and column, and write nothing", async () => {
+    const head = '<ead><eadheader><eadid>hostile</eadid></eadheader><archdesc level="collection"><did><unittitle>Hostile</unittitle></did>\n';
+    const before = (await call("GET", `/repositories/${repo}/resources?all_ids=true`, { token: admin })).body;
+    const emph = `${head}<dsc><c><did><unittitle>${"<emph>".repeat(2000)}x${"</emph>".repeat(2000)}</unittitle></did></c></dsc></archdesc></ead>`;
+    const deep = await call("POST", `/repositories/${repo}/imports?format=ead`, { token: admin, body: emph });
+    expect(deep.status).toBe(400);
+    expect(deep.body.error).toMatch(/^Import failed at line 2, column \d+, \/ead\/archdesc\/dsc\/c\/did\/unittitle\/emph\/emph.*: elements nested too deep: <emph> would be 257 levels down, and at most 256 are read \(IMPORT_MAX_XML_DEPTH\)$/);
+    expect(deep.body.summary).toMatchObject({ outcome: "failed", errors: [expect.objectContaining({ line: 2, column: expect.any(Number) })] });
+    // ead, archdesc, dsc, then 254 components: the last `<` is 5 + 253 * 3 characters into the line.
+    const components = `${head}<dsc>${"<c>".repeat(300)}`;
+    expect((await call("POST", `/repositories/${repo}/imports?format=ead`, { token: admin, body: components })).body.error).toMatch(/^Import failed at line 2, column 765, .*: elements nested too deep: <c> would be 257 levels down/);
+    const name = await call("POST", `/repositories/${repo}/imports?format=ead`, { token: admin, body: `${head}<${"n".repeat(40_000)}/>` });
+    expect([name.status, (name.body.error as string).length < 1000]).toEqual([400, true]);
+    expect((await call("GET", `/repositories/${repo}/resources?all_ids=true`, { token: admin })).body).toEqual(before);
+  });
+});
+
+describe("a crash mid-import (issue 10 H5)", () => {
+  it("kill -9 while an import writes: the next start undoes it and removes its upload; importing the file again works", async () => {
+    const crashDir = await mkdtemp(join(tmpdir(), "arca-crash-"));
+    const port = await freePort();
+    const at = `http://127.0.0.1:${port}`;
+    const send = async (method: string, path: string, token?: string, body?: string) => {
+      const response = await fetch(`${at}${path}`, { method, headers: token ? { "X-ArchivesSpace-Session": token } : {}, body });
+      return { status: response.status, body: (await response.json()) as Json };
+    };
+    let arca = await startArca(crashDir, port);
+    try {
+      const token = (await send("POST", "/users/admin/login?password=admin")).body.session as string;
+      const repoId = (await send("POST", "/repositories", token, JSON.stringify({ repo_code: "crash", name: "Crash" }))).body.id as number;
+      const ead = generatedEad("crash-1", 50, 10_000);
+      const ids = async (): Promise<number> => ((await send("GET", `/repositories/${repoId}/archival_objects?all_ids=true`, token)).body as unknown as number[]).length;
+
+      const importing = fetch(`${at}/repositories/${repoId}/imports?format=ead&filename=crash.xml`, { method: "POST", headers: { "X-ArchivesSpace-Session": token }, body: ead }).catch(() => undefined);
+      // Killed once the writing pass has written some components, well before all of them.
+      let written = 0;
+      for (let tries = 0; tries < 2000 && written === 0; tries++) {
+        written = await ids();
+        if (written === 0) await new Promise((wait) => setTimeout(wait, 20));
+      }
+      const pid = arca.process.pid as number;
+      const uploads = (await readdir(UPLOAD_DIR)).filter((name) => name.startsWith(`${pid}-`));
+      arca.process.kill("SIGKILL");
+      await new Promise((done) => arca.process.once("exit", done));
+      await importing;
+      expect(written).toBeGreaterThan(0);
+      expect(written).toBeLessThan(10_050);
+      expect(uploads).toHaveLength(1);
+
+      arca = await startArca(crashDir, port);
+      expect(arca.output()).toMatch(/undid the unfinished import of crash\.xml into repository \d+ \(\d+ records written before its process died\)/);
+      expect((await readdir(UPLOAD_DIR)).filter((name) => name.startsWith(`${pid}-`))).toEqual([]);
+      const again = (await send("POST", "/users/admin/login?password=admin")).body.session as string;
+      const left = async (path: string): Promise<number> => ((await send("GET", `/repositories/${repoId}/${path}?all_ids=true`, again)).body as unknown as number[]).length;
+      expect([await left("resources"), await left("archival_objects"), await left("top_containers")]).toEqual([0, 0, 0]);
+
+      const reimport = await send("POST", `/repositories/${repoId}/imports?format=ead&filename=crash.xml`, again, ead);
+      expect([reimport.status, reimport.body.outcome, reimport.body.created]).toEqual([200, "imported", { resource: 1, archival_object: 10_050, top_container: 50 }]);
+      expect([await left("resources"), await left("archival_objects")]).toEqual([1, 10_050]);
+    } finally {
+      if (arca.process.exitCode === null && arca.process.signalCode === null) {
+        arca.process.kill("SIGTERM");
+        await new Promise((done) => arca.process.once("exit", done));
+      }
+      await rm(crashDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

@@ -5,17 +5,22 @@
 // Answers are cached per process, because the record routes ask on every request and a miss
 // costs two store queries. The cache is emptied by `invalidate()`, which every write to users,
 // groups or repositories made through the account routes calls, so a membership change applies
-// to existing sessions at once. A write that bypasses those routes (a script writing to the
-// store, another Arca process on the same MongoDB) shows after at most `ttlMs`; code in this
-// process that writes users or groups some other way must call `invalidate()` itself.
+// to existing sessions at once. Another Arca process on the same store empties its cache within
+// `checkMs` of such a write (invalidate() raises a change signal in the store, which every process
+// reads at most once per `checkMs`). A write that bypasses the routes (a script writing to the
+// store) shows after at most `ttlMs`; code in this process that writes users or groups some other
+// way must call `invalidate()` itself.
 import type { AccessControl } from "../auth/access-control.js";
-import { permissionMap, type PermissionMap } from "../auth/permissions.js";
+import { ADMINISTER_SYSTEM, GLOBAL_REPOSITORY_ID, permissionMap, type PermissionMap } from "../auth/permissions.js";
+import { ChangeSignal } from "../storage/change-signal.js";
 import type { RecordStore } from "../storage/record-store.js";
 import { normaliseUsername } from "./usernames.js";
 
 export interface PermissionCacheOptions {
   /** How long an answer may be reused; 0 turns the cache off. Default 30 s. */
   ttlMs?: number;
+  /** How often the store is asked whether another process changed permissions. Default 1000 ms. */
+  checkMs?: number;
   /** The cache is emptied when it reaches this many users, so it cannot grow without bound. */
   maxEntries?: number;
   now?: () => number;
@@ -42,6 +47,7 @@ export class AccountAccessControl implements AccessControl {
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
+  private readonly signal: ChangeSignal;
 
   constructor(
     private readonly store: RecordStore,
@@ -50,10 +56,12 @@ export class AccountAccessControl implements AccessControl {
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
     this.maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
     this.now = options.now ?? Date.now;
+    this.signal = new ChangeSignal(store.connection, "permissions", { checkMs: options.checkMs, now: this.now });
   }
 
   async permissionsOf(username: string): Promise<PermissionMap | undefined> {
     const key = normaliseUsername(username);
+    if (this.ttlMs > 0 && (await this.signal.changed())) this.forget();
     const hit = this.cache.get(key);
     if (hit && hit.expiresAt > this.now()) return hit.permissions;
     const generation = this.generation;
@@ -67,8 +75,44 @@ export class AccountAccessControl implements AccessControl {
 
   /** Forget every cached answer: call after any write to users, groups or repositories. */
   invalidate(): void {
+    this.forget();
+    // Not awaited: should the store miss it, the other processes still see the change after ttlMs.
+    void this.signal.raise().catch(() => undefined);
+  }
+
+  private forget(): void {
     this.generation += 1;
     this.cache.clear();
+  }
+
+  /**
+   * Which of `usernames` (normalised) are administrators: is_admin, or a member of a global
+   * group granting administer_system. Read from the store, never the cache, and whether or not
+   * the account is active: an inactive administrator is still one (reactivating and taking it
+   * over is what protecting administrators is about).
+   */
+  async administratorsAmong(usernames: readonly string[]): Promise<Set<string>> {
+    const names = [...new Set(usernames.map(normaliseUsername))];
+    if (names.length === 0) return new Set();
+    const [flagged, grouped] = await Promise.all([
+      this.store.collection("user").find({ username: { $in: names }, is_admin: true }, { projection: { username: 1 } }).toArray(),
+      this.store
+        .collection("group")
+        .find({ repo_id: GLOBAL_REPOSITORY_ID, grants_permissions: ADMINISTER_SYSTEM, member_usernames: { $in: names } }, { projection: { member_usernames: 1 } })
+        .toArray(),
+    ]);
+    const wanted = new Set(names);
+    const found = new Set(flagged.map((user) => String(user.username)));
+    for (const group of grouped) {
+      for (const member of Array.isArray(group.member_usernames) ? (group.member_usernames as unknown[]) : []) {
+        if (typeof member === "string" && wanted.has(member)) found.add(member);
+      }
+    }
+    return found;
+  }
+
+  async isAdministratorAccount(username: string): Promise<boolean> {
+    return (await this.administratorsAmong([username])).size > 0;
   }
 
   private async compute(username: string): Promise<PermissionMap | undefined> {

@@ -1,12 +1,13 @@
 // The groups of a repository (api-contract §8), behind the permission the group schema
-// declares (manage_repository) in that repository. Every write empties the permission cache:
-// a membership change applies to the member's existing sessions at once.
+// declares (manage_repository) in that repository, and the rules of group-input.ts (levels,
+// members the caller may add, administrators' groups). Every write empties the permission
+// cache: a membership change applies to the member's existing sessions at once.
 import { Router, type Response } from "express";
 import type { RecordOperation } from "../registry/index.js";
 import type { RecordOperations } from "../records/operations/index.js";
 import type { AccountAccessControl } from "./access-control.js";
-import { callerWith } from "./caller.js";
-import { prepareGroupInput } from "./group-input.js";
+import { callerWith, type Caller } from "./caller.js";
+import { assertMayChangeGroup, groupBefore, prepareGroupInput, type GroupWriteContext } from "./group-input.js";
 import { idParam, scalarParam } from "./request-params.js";
 
 export interface GroupRoutesDeps {
@@ -22,6 +23,14 @@ export function groupRoutes({ operations, access }: GroupRoutesDeps): Router {
   const router = Router();
   const { registry, store } = operations.deps;
   const caller = (res: Response, operation: RecordOperation, repoId: number) => callerWith(access, res, registry.permission(GROUP, operation), repoId);
+  /** What a write is judged against; `id`: the group it changes, read once the caller may. */
+  const context = async (who: Caller, repoId: number, id?: number): Promise<GroupWriteContext> => ({
+    store,
+    access,
+    caller: who,
+    repoId,
+    before: id === undefined ? undefined : groupBefore(await operations.read(GROUP, { repoId }, id)),
+  });
 
   // A bare list, in id order (ArchivesSpace's shape); `group_code` narrows it to one group.
   router.get(COLLECTION, async (req, res) => {
@@ -36,7 +45,7 @@ export function groupRoutes({ operations, access }: GroupRoutesDeps): Router {
   router.post(COLLECTION, async (req, res) => {
     const repoId = idParam(req, "repo_id");
     const who = await caller(res, "create", repoId);
-    const result = await operations.create(GROUP, { repoId }, await prepareGroupInput(store, req.body), who);
+    const result = await operations.create(GROUP, { repoId }, await prepareGroupInput(req.body, await context(who, repoId)), who);
     access.invalidate();
     res.json(result);
   });
@@ -50,7 +59,8 @@ export function groupRoutes({ operations, access }: GroupRoutesDeps): Router {
   router.post(ITEM, async (req, res) => {
     const repoId = idParam(req, "repo_id");
     const who = await caller(res, "update", repoId);
-    const result = await operations.update(GROUP, { repoId }, idParam(req, "id"), await prepareGroupInput(store, req.body), who);
+    const id = idParam(req, "id");
+    const result = await operations.update(GROUP, { repoId }, id, await prepareGroupInput(req.body, await context(who, repoId, id)), who);
     access.invalidate();
     res.json(result);
   });
@@ -58,7 +68,9 @@ export function groupRoutes({ operations, access }: GroupRoutesDeps): Router {
   router.delete(ITEM, async (req, res) => {
     const repoId = idParam(req, "repo_id");
     const who = await caller(res, "delete", repoId);
-    const result = await operations.delete(GROUP, { repoId }, idParam(req, "id"), who);
+    const id = idParam(req, "id");
+    await assertMayChangeGroup(await context(who, repoId, id));
+    const result = await operations.delete(GROUP, { repoId }, id, who);
     access.invalidate();
     res.json(result);
   });

@@ -10,6 +10,7 @@ import { AccountAccessControl, type PermissionCacheOptions } from "./access-cont
 import { bootstrapAccounts, type BootstrapResult } from "./bootstrap.js";
 import { CredentialStore } from "./credential-store.js";
 import { groupRoutes } from "./group-routes.js";
+import { LoginThrottle, type LoginThrottleOptions } from "./login-throttle.js";
 import { repositoryRoutes } from "./repository-routes.js";
 import { sessionRoutes } from "./session-routes.js";
 import { UserAccounts } from "./user-accounts.js";
@@ -18,6 +19,7 @@ import { userRoutes } from "./user-routes.js";
 export { AccountAccessControl } from "./access-control.js";
 export { ADMIN_USERNAME, BootstrapError, DEFAULT_ADMIN_PASSWORD, GLOBAL_REPO_CODE, type BootstrapResult } from "./bootstrap.js";
 export { CredentialStore } from "./credential-store.js";
+export { DEFAULT_LOGIN_THROTTLE, LoginThrottle, type LoginThrottleOptions } from "./login-throttle.js";
 export { UserAccounts } from "./user-accounts.js";
 export { normaliseUsername } from "./usernames.js";
 
@@ -31,6 +33,8 @@ export interface AccountsOptions {
   /** ADMIN_PASSWORD; unset: `admin`. Used only when the admin user is first created. */
   adminPassword?: string;
   permissionCache?: PermissionCacheOptions;
+  /** Login throttling (config auth.loginThrottle); unset: config.ts's defaults. */
+  loginThrottle?: Partial<LoginThrottleOptions>;
 }
 
 export interface Accounts {
@@ -51,7 +55,8 @@ export async function openAccounts(options: AccountsOptions): Promise<Accounts> 
   const users = new UserAccounts(operations, credentials, sessions, accessControl);
   const routes = Router();
   // Session routes first: /users/current-user must not be taken for /users/:id.
-  routes.use(sessionRoutes({ users, credentials, sessions, access: accessControl }));
+  const throttle = new LoginThrottle(options.loginThrottle);
+  routes.use(sessionRoutes({ users, credentials, sessions, access: accessControl, throttle }));
   routes.use(userRoutes({ users, operations, access: accessControl }));
   routes.use(groupRoutes({ operations, access: accessControl }));
   routes.use(repositoryRoutes({ operations, access: accessControl }));

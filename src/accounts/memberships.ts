@@ -1,6 +1,5 @@
 // Group memberships are usernames inside group records (member_usernames). These are the
 // membership rules a group record cannot enforce by itself.
-import { badRequest } from "../errors/api-error.js";
 import type { Actor } from "../records/operations/index.js";
 import type { RecordStore } from "../storage/record-store.js";
 
@@ -24,19 +23,4 @@ export async function removeFromAllGroups(store: RecordStore, username: string, 
     { member_usernames: username },
     { $pull: { member_usernames: username }, $inc: { lock_version: 1 }, $set: { system_mtime: now, last_modified_by: actor.username } },
   );
-}
-
-/** @throws ApiError 400 naming each member (`member_usernames/<i>`) that is no user. */
-export async function assertMembersExist(store: RecordStore, members: readonly string[]): Promise<void> {
-  if (members.length === 0) return;
-  const found = await store
-    .collection("user")
-    .find({ username: { $in: [...members] } }, { projection: { username: 1 } })
-    .toArray();
-  const known = new Set(found.map((user) => user.username as string));
-  const errors: Record<string, string[]> = {};
-  members.forEach((member, index) => {
-    if (!known.has(member)) errors[`member_usernames/${index}`] = [`No user is named '${member}'`];
-  });
-  if (Object.keys(errors).length > 0) throw badRequest(errors);
 }

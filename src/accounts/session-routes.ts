@@ -6,6 +6,7 @@ import { ApiError } from "../errors/api-error.js";
 import type { AccountAccessControl } from "./access-control.js";
 import { callerOf } from "./caller.js";
 import type { CredentialStore } from "./credential-store.js";
+import { LoginThrottled, type LoginThrottle } from "./login-throttle.js";
 import { booleanParam, requiredParam } from "./request-params.js";
 import type { UserAccounts } from "./user-accounts.js";
 import { normaliseUsername } from "./usernames.js";
@@ -15,24 +16,37 @@ export interface SessionRoutesDeps {
   credentials: CredentialStore;
   sessions: SessionStore;
   access: AccountAccessControl;
+  throttle: LoginThrottle;
 }
 
 // One answer for every failure, so a client cannot tell an unknown user from a wrong password.
 const loginFailed = () => new ApiError(403, "Login failed");
 
-export function sessionRoutes({ users, credentials, sessions, access }: SessionRoutesDeps): Router {
+export function sessionRoutes({ users, credentials, sessions, access, throttle }: SessionRoutesDeps): Router {
   const router = Router();
 
   router.post("/users/:username/login", async (req, res) => {
     const password = requiredParam(req, "password", { jsonBody: true });
     const expiring = booleanParam(req, "expiring", true, { jsonBody: true });
     const username = normaliseUsername(req.params.username);
+    // req.ip with "trust proxy" off: the connection's peer, which no header can change.
+    const address = req.ip ?? req.socket.remoteAddress ?? "unknown";
+    try {
+      // Held keys are refused before any password work; unknown and known usernames alike.
+      throttle.admit(username, address);
+    } catch (error) {
+      if (error instanceof LoginThrottled) res.setHeader("Retry-After", String(error.retryAfterSeconds));
+      throw error;
+    }
     // The password is checked even for an unknown user, so both take the same time.
     const passwordMatches = await credentials.verify(username, password);
     const user = await users.findByUsername(username);
-    if (!passwordMatches || !user || user.is_active_user === false) throw loginFailed();
-    const permissions = await access.permissionsOf(username);
-    if (!permissions) throw loginFailed();
+    const permissions = passwordMatches && user && user.is_active_user !== false ? await access.permissionsOf(username) : undefined;
+    if (!permissions) {
+      throttle.failed(username, address);
+      throw loginFailed();
+    }
+    throttle.succeeded(username);
     const session = await sessions.create(username, expiring);
     res.json({
       session: session.token,

@@ -1,8 +1,9 @@
 // User administration (api-contract §8): every route needs the permission the user schema
-// declares (manage_users), and touching an administrator needs an administrator.
+// declares (manage_users), and touching an administrator (changing, deactivating, deleting one,
+// resetting its password, or making one) needs an administrator.
 import { Router, type Response } from "express";
 import { accessDenied, conflict } from "../errors/api-error.js";
-import type { RecordOperation } from "../registry/index.js";
+import type { JsonObject, RecordOperation } from "../registry/index.js";
 import type { RecordOperations } from "../records/operations/index.js";
 import type { AccountAccessControl } from "./access-control.js";
 import { ADMIN_USERNAME } from "./bootstrap.js";
@@ -17,12 +18,18 @@ export interface UserRoutesDeps {
 }
 
 function asksForAdmin(body: unknown): boolean {
-  return body !== null && typeof body === "object" && (body as Record<string, unknown>).is_admin === true;
+  return body !== null && typeof body === "object" && !Array.isArray(body) && Object.hasOwn(body, "is_admin") && (body as { is_admin?: unknown }).is_admin === true;
 }
 
-/** A non-administrator with manage_users could otherwise make themselves, or take over, an administrator. */
-function assertMayTouchAdmins(caller: Caller, ...admins: boolean[]): void {
-  if (admins.some(Boolean) && !isAdministrator(caller)) throw accessDenied();
+/**
+ * A non-administrator with manage_users could otherwise make themselves an administrator, or
+ * take one over (reset its password, reactivate it, log in as it). Who is an administrator is
+ * what they can do (administer_system by the flag or by a global group), not the stored flag.
+ */
+async function assertMayTouch(access: AccountAccessControl, caller: Caller, target: JsonObject | undefined, body?: unknown): Promise<void> {
+  if (isAdministrator(caller)) return;
+  if (body !== undefined && asksForAdmin(body)) throw accessDenied();
+  if (target !== undefined && (target.is_admin === true || (await access.isAdministratorAccount(String(target.username))))) throw accessDenied();
 }
 
 export function userRoutes({ users, operations, access }: UserRoutesDeps): Router {
@@ -33,7 +40,7 @@ export function userRoutes({ users, operations, access }: UserRoutesDeps): Route
   router.post("/users", async (req, res) => {
     const who = await caller(res, "create");
     const password = requiredParam(req, "password");
-    assertMayTouchAdmins(who, asksForAdmin(req.body));
+    await assertMayTouch(access, who, undefined, req.body);
     res.json(await users.create(req.body, password, who));
   });
 
@@ -54,7 +61,7 @@ export function userRoutes({ users, operations, access }: UserRoutesDeps): Route
     const id = idParam(req, "id");
     const password = scalarParam(req, "password");
     const existing = await users.read(id);
-    assertMayTouchAdmins(who, existing.is_admin === true, asksForAdmin(req.body));
+    await assertMayTouch(access, who, existing, req.body);
     res.json(await users.update(id, req.body, password, who, who.token));
   });
 
@@ -62,7 +69,7 @@ export function userRoutes({ users, operations, access }: UserRoutesDeps): Route
     const who = await caller(res, "delete");
     const id = idParam(req, "id");
     const existing = await users.read(id);
-    assertMayTouchAdmins(who, existing.is_admin === true);
+    await assertMayTouch(access, who, existing);
     // Start-up would bring it back with the default password: a worse outcome than keeping it.
     if (existing.username === ADMIN_USERNAME) throw conflict("The admin user cannot be deleted");
     res.json(await users.delete(id, who));

@@ -157,7 +157,7 @@ describe("users", () => {
     });
     expect(await call(app, "/repositories/2/groups", { method: "POST", token: admin, json: { group_code: "odd", member_usernames: ["ghost"] } })).toMatchObject({
       status: 400,
-      body: { error: { "member_usernames/0": ["No user is named 'ghost'"] } },
+      body: { error: { "member_usernames/0": ["No user named 'ghost' can be added"] } },
     });
   });
 

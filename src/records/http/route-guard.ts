@@ -2,7 +2,8 @@
 // (x-permissions, via the registry), never from the route. A null code is an open route.
 import type { Response } from "express";
 import type { AccessControl } from "../../auth/access-control.js";
-import { hasPermission, hasPermissionAnywhere } from "../../auth/permissions.js";
+import { assertRepositoryTakesRecords } from "../../auth/hidden-repository.js";
+import { hasPermission, hasPermissionAnywhere, type PermissionMap } from "../../auth/permissions.js";
 import { principalOf } from "../../auth/session-middleware.js";
 import { accessDenied } from "../../errors/api-error.js";
 import type { RecordOperation, RecordType } from "../../registry/index.js";
@@ -12,11 +13,25 @@ import type { Actor } from "../operations/index.js";
 export const ANONYMOUS_ACTOR: Actor = { username: "anonymous" };
 
 /**
+ * Whether `permissions` allow `operation` with `code` on a record of `type`:
+ * - a repository's record: the code granted in that repository or globally;
+ * - a record every repository shares (x-scope global: agents, subjects, vocabularies,
+ *   locations, profiles): creating or editing one takes the code granted anywhere, as in
+ *   ArchivesSpace; deleting one takes it granted globally, since a delete reaches into every
+ *   repository whose records link to it (a repository's group only speaks for that repository).
+ *   A global-level code (permissions.ts) counts only globally in every case.
+ */
+export function allows(permissions: PermissionMap, type: RecordType, operation: RecordOperation, code: string, repoId: number | undefined): boolean {
+  if (type.scope === "repository") return hasPermission(permissions, code, repoId);
+  return operation === "delete" ? hasPermission(permissions, code) : hasPermissionAnywhere(permissions, code);
+}
+
+/**
  * The actor the request acts as, once it may perform `operation` on `type` in repository
  * `repoId`. An unparseable repository id arrives as undefined: then only global grants count,
- * so the answer to someone without them is 403, not a 404 that would tell them more. A global
- * type accepts the code granted globally or in any repository (see hasPermissionAnywhere).
- * @throws ApiError 403 `Access denied`
+ * so the answer to someone without them is 403, not a 404 that would tell them more. A write
+ * into the hidden global repository is refused to everyone who passed that check.
+ * @throws ApiError 403 `Access denied`, or 403 for the hidden repository
  */
 export async function authorize(
   accessControl: AccessControl,
@@ -27,10 +42,14 @@ export async function authorize(
 ): Promise<Actor> {
   const principal = principalOf(res);
   const code = type.permissions[operation];
-  if (code === null) return principal ? { username: principal.username } : ANONYMOUS_ACTOR;
+  const writes = operation !== "read" && type.scope === "repository";
+  if (code === null) {
+    if (writes) assertRepositoryTakesRecords(repoId);
+    return principal ? { username: principal.username } : ANONYMOUS_ACTOR;
+  }
   if (!principal) throw accessDenied();
   const permissions = await accessControl.permissionsOf(principal.username);
-  const allowed = permissions !== undefined && (type.scope === "repository" ? hasPermission(permissions, code, repoId) : hasPermissionAnywhere(permissions, code));
-  if (!allowed) throw accessDenied();
+  if (permissions === undefined || !allows(permissions, type, operation, code, repoId)) throw accessDenied();
+  if (writes) assertRepositoryTakesRecords(repoId);
   return { username: principal.username };
 }

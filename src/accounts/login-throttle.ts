@@ -1,0 +1,143 @@
+// Login throttling (issue 10, M3): failed logins are counted per username and per client
+// address. Up to `freeFailures` failures cost nothing; from then on each failure holds the key
+// back for a delay that doubles per failure (1 s, 2 s, 4 s, ...) up to `maxDelaySeconds`, and
+// an attempt while a key is held is answered 429 with Retry-After, without a password check.
+// There is no permanent lock: a held key is free again once its delay has passed, and its
+// failures are forgotten `forgetAfterSeconds` after the last one. A success clears the
+// username's count (not the address's: one good account must not launder an address that is
+// guessing at others).
+//
+// The table lives in this process only: behind several Arca processes each counts on its own,
+// so an attacker spread over N processes gets N times the attempts. It is bounded: past
+// `maxEntries` keys the least recently failed one is dropped. Keys are digests, so a flood of
+// long usernames costs a fixed amount per entry.
+//
+// The client address is express's req.ip with "trust proxy" off (the default, kept): the peer
+// of the TCP connection, never a header a client can set. Behind a reverse proxy every client
+// then shares the proxy's address, and only the per-username throttle tells them apart.
+import { createHash } from "node:crypto";
+import type { LoginThrottleConfig } from "../config.js";
+import { ApiError } from "../errors/api-error.js";
+
+export interface LoginThrottleOptions extends LoginThrottleConfig {
+  /** Keys (usernames and addresses) remembered at most; the least recently failed go first. */
+  maxEntries?: number;
+  now?: () => number;
+  /** Where a throttle decision is written, one line each (never a password). */
+  log?: (line: string) => void;
+}
+
+/** The defaults of config.ts (LOGIN_FREE_FAILURES, LOGIN_MAX_DELAY_SECONDS, LOGIN_FORGET_AFTER_SECONDS). */
+export const DEFAULT_LOGIN_THROTTLE: LoginThrottleConfig = { freeFailures: 5, maxDelaySeconds: 60, forgetAfterSeconds: 900 };
+const DEFAULT_MAX_ENTRIES = 100_000;
+/** How much of a username a log line shows. */
+const LOGGED_NAME_CHARS = 64;
+
+interface Entry {
+  failures: number;
+  lastFailureAt: number;
+  heldUntil: number;
+}
+
+type KeyKind = "username" | "address";
+
+/** The answer to an attempt on a held key. */
+export class LoginThrottled extends ApiError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(429, "Too many failed logins; try again later");
+  }
+}
+
+function digest(kind: KeyKind, value: string): string {
+  return `${kind[0]}:${createHash("sha256").update(value).digest("base64")}`;
+}
+
+function defaultLog(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+export class LoginThrottle {
+  private readonly entries = new Map<string, Entry>();
+  private readonly config: Required<LoginThrottleOptions>;
+
+  constructor(options: Partial<LoginThrottleOptions> = {}) {
+    this.config = {
+      freeFailures: options.freeFailures ?? DEFAULT_LOGIN_THROTTLE.freeFailures,
+      maxDelaySeconds: options.maxDelaySeconds ?? DEFAULT_LOGIN_THROTTLE.maxDelaySeconds,
+      forgetAfterSeconds: options.forgetAfterSeconds ?? DEFAULT_LOGIN_THROTTLE.forgetAfterSeconds,
+      maxEntries: options.maxEntries ?? DEFAULT_MAX_ENTRIES,
+      now: options.now ?? Date.now,
+      log: options.log ?? defaultLog,
+    };
+  }
+
+  /** How many keys are remembered (tests: the table stays bounded). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Before the password is checked: refuses an attempt whose username or address is held.
+   * @throws LoginThrottled (429) with the seconds until both keys are free
+   */
+  admit(username: string, address: string): void {
+    const now = this.config.now();
+    const waits = [this.heldFor(digest("username", username), now), this.heldFor(digest("address", address), now)];
+    const wait = Math.max(...waits);
+    if (wait <= 0) return;
+    const retryAfterSeconds = Math.max(1, Math.ceil(wait / 1000));
+    this.write({ event: "login_throttled", username, address, held: waits[0]! > 0 ? (waits[1]! > 0 ? "both" : "username") : "address", retry_after_seconds: retryAfterSeconds });
+    throw new LoginThrottled(retryAfterSeconds);
+  }
+
+  /** A failed login: counts against both keys, and holds each that is past its free failures. */
+  failed(username: string, address: string): void {
+    const now = this.config.now();
+    for (const [kind, value] of [["username", username], ["address", address]] as const) {
+      const entry = this.countFailure(digest(kind, value), now);
+      if (entry.heldUntil > now) {
+        this.write({ event: "login_hold", key: kind, username, address, failures: entry.failures, hold_seconds: Math.round((entry.heldUntil - now) / 1000) });
+      }
+    }
+  }
+
+  /** A successful login clears the username's failures. */
+  succeeded(username: string): void {
+    this.entries.delete(digest("username", username));
+  }
+
+  private heldFor(key: string, now: number): number {
+    const entry = this.live(key, now);
+    return entry === undefined ? 0 : entry.heldUntil - now;
+  }
+
+  /** The key's entry, unless its failures are old enough to forget. */
+  private live(key: string, now: number): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    if (now - entry.lastFailureAt >= this.config.forgetAfterSeconds * 1000) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private countFailure(key: string, now: number): Entry {
+    const previous = this.live(key, now);
+    const failures = (previous?.failures ?? 0) + 1;
+    const { freeFailures, maxDelaySeconds } = this.config;
+    // The failure that uses up the free ones holds for 1 s, each after it twice as long.
+    const delaySeconds = failures < freeFailures ? 0 : Math.min(maxDelaySeconds, 2 ** Math.min(failures - freeFailures, 30));
+    const entry: Entry = { failures, lastFailureAt: now, heldUntil: now + delaySeconds * 1000 };
+    // Re-inserted at the end: the Map's order is then least recently failed first.
+    this.entries.delete(key);
+    while (this.entries.size >= this.config.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  private write(fields: { username: string } & Record<string, unknown>): void {
+    const username = fields.username.length > LOGGED_NAME_CHARS ? `${fields.username.slice(0, LOGGED_NAME_CHARS)}...` : fields.username;
+    this.config.log(JSON.stringify({ ...fields, username }));
+  }
+}

@@ -1,7 +1,9 @@
 // Who is calling. On every request, before routing (open routes included, as ArchivesSpace
 // does), a session token in the header is checked: an unknown or logged-out one answers
 // 412 SESSION_GONE, an expired one 412 SESSION_EXPIRED. A request without a token goes on
-// anonymously; protected routes turn that into 403. The check is a passport-custom
+// anonymously; protected routes turn that into 403. It reads headers only, and runs before
+// the body parsers, which read no body for a caller without a session (src/http/body-parsers.ts:
+// an anonymous request costs no body parsing whatever it sends). The check is a passport-custom
 // strategy called from a small middleware of our own (@tsed/passport costs ~20% of
 // throughput here; see stack-notes.md).
 import type { RequestHandler, Response } from "express";

@@ -43,46 +43,58 @@ function throwField(path: string, message: string): never {
   throw fieldError(path, message);
 }
 
-interface Pending {
-  value: unknown;
-  parent: Pending | undefined;
-  key: string;
+/** A container being checked, and how it was reached (for the path of a problem inside it). */
+interface Container {
+  value: object;
+  parent: Container | undefined;
+  /** Its key in its parent, or its index. */
+  key: string | number;
 }
 
-function pathTo(node: Pending): string {
-  const parts: string[] = [];
-  for (let at: Pending | undefined = node; at?.parent !== undefined; at = at.parent) parts.push(at.key);
+function pathTo(container: Container | undefined, last?: string | number): string {
+  const parts: string[] = last === undefined ? [] : [String(last)];
+  for (let at = container; at?.parent !== undefined; at = at.parent) parts.push(String(at.key));
   return fieldPath(parts.reverse());
 }
 
-/** Every string of a parsed value, keys included, checked; iterative, as the depth is already bounded but the breadth is not. */
+/**
+ * Every string of a parsed value, keys included, checked. Iterative (the depth is bounded
+ * already, the breadth is not), and only containers are remembered: a flat array of millions
+ * of numbers costs one pass and no allocation per element.
+ */
 function checkStrings(root: unknown): void {
-  const problems = new Map<string, string[]>();
+  const problems = new Map<string, string>();
   const note = (path: string, problem: string) => {
-    if (!problems.has(path)) problems.set(path, [problem]);
+    if (!problems.has(path)) problems.set(path, problem);
   };
-  const stack: Pending[] = [{ value: root, parent: undefined, key: "" }];
-  while (stack.length > 0 && problems.size < MAX_NAMED_FIELDS) {
-    const node = stack.pop()!;
-    const { value } = node;
+  const visit = (value: unknown, parent: Container | undefined, key: string | number, stack: Container[]) => {
     if (typeof value === "string") {
+      if (value.length === 0) return;
       const problem = textProblem(value);
-      if (problem !== undefined) note(pathTo(node), problem);
-    } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], parent: node, key: String(i) });
+      if (problem !== undefined) note(pathTo(parent, parent === undefined ? undefined : key), problem);
     } else if (value !== null && typeof value === "object") {
-      for (const [key, child] of Object.entries(value)) {
-        const entry: Pending = { value: child, parent: node, key };
+      stack.push({ value, parent, key });
+    }
+  };
+  const stack: Container[] = [];
+  visit(root, undefined, "", stack);
+  while (stack.length > 0 && problems.size < MAX_NAMED_FIELDS) {
+    const container = stack.pop()!;
+    const { value } = container;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) visit(value[i], container, i, stack);
+    } else {
+      for (const key of Object.keys(value)) {
         const problem = textProblem(key);
-        if (problem !== undefined) note(pathTo(entry), `Field name: ${problem}`);
-        stack.push(entry);
+        if (problem !== undefined) note(pathTo(container, key), `Field name: ${problem}`);
+        visit((value as Record<string, unknown>)[key], container, key, stack);
       }
     }
   }
   if (problems.size === 0) return;
-  if (problems.size === 1 && problems.has("")) throwParseTrouble(problems.get("")![0]!);
-  const detail: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
-  for (const [path, messages] of problems) detail[path === "" ? "(body)" : path] = messages;
+  if (problems.size === 1 && problems.has("")) throwParseTrouble(problems.get("")!);
+  const detail = Object.create(null) as Record<string, string[]>;
+  for (const [path, problem] of problems) detail[path === "" ? "(body)" : path] = [problem];
   throw badRequest(detail);
 }
 

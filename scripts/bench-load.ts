@@ -8,6 +8,7 @@
 //   npm run bench:load                           60 s of load
 //   npm run bench:load -- --seconds 15           a quick run (or LOAD_SECONDS=15)
 //   npm run bench:load -- --connections 200 --rate 400 --no-hostile
+//   npm run bench:load -- --hostile h4,login     only some hostile loops (c1, c2, h2, h3, h4, login)
 //
 // The workers pace themselves (a think time of connections / rate), so the service is loaded
 // but not driven past what it can serve: under a saturating closed loop every latency is queueing
@@ -22,7 +23,7 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ADMIN_PASSWORD, ARCA_MAIN, latencyStats, log, machineFacts, mib, ms, procMemory, setLogPrefix, startService, writeResults, type LatencyStats } from "./bench-common.js";
 import { histogram, request, Tally } from "./bench-load/client.js";
-import { runHostile, setUpHostile } from "./bench-load/hostile.js";
+import { HOSTILE_KINDS, runHostile, setUpHostile } from "./bench-load/hostile.js";
 import { call, login, REPO, runWorkload, seed } from "./bench-load/workload.js";
 
 setLogPrefix("bench:load");
@@ -40,7 +41,14 @@ const SECONDS = flag("seconds", "LOAD_SECONDS", 60);
 const CONNECTIONS = flag("connections", "LOAD_CONNECTIONS", 200);
 const RATE = flag("rate", "LOAD_RATE", 400); // requests per second over all connections
 const IDLE_READS = flag("idle-reads", "LOAD_IDLE_READS", 1_000);
-const HOSTILE = !process.argv.includes("--no-hostile");
+const HOSTILE_LIST = (() => {
+  const at = process.argv.indexOf("--hostile");
+  const raw = at >= 0 ? process.argv[at + 1] : (process.env.LOAD_HOSTILE ?? HOSTILE_KINDS.join(","));
+  const kinds = raw.split(",").map((k) => k.trim().toLowerCase()).filter((k) => k !== "" && k !== "none");
+  for (const kind of kinds) if (!(HOSTILE_KINDS as readonly string[]).includes(kind)) throw new Error(`--hostile takes a list of ${HOSTILE_KINDS.join(", ")} (or none), got ${kind}`);
+  return process.argv.includes("--no-hostile") ? [] : kinds;
+})();
+const HOSTILE = HOSTILE_LIST.length > 0;
 const SEED_RESOURCES = 20;
 const SEED_ACCESSIONS = 1_000;
 const RSS_SAMPLE_MS = 100;
@@ -130,6 +138,7 @@ async function main(): Promise<void> {
       multipartFieldBytes: flag("c2-field-bytes", "LOAD_C2_FIELD_BYTES", 1024 * 1024),
       h3NoteBytes: flag("h3-note-bytes", "LOAD_H3_NOTE_BYTES", 1024 * 1024),
       h3Refs: flag("h3-refs", "LOAD_H3_REFS", 1_000),
+      kinds: new Set(HOSTILE_LIST),
     };
     const setup = HOSTILE ? await setUpHostile(hostileOptions) : undefined;
 
@@ -171,7 +180,7 @@ async function main(): Promise<void> {
     const serverErrors = tally.serverErrors() + hostile.serverErrors();
 
     const lines = [
-      `## Load: ${CONNECTIONS} connections, ~${RATE} req/s paced, ${elapsed.toFixed(0)} s${HOSTILE ? ", hostile requests in parallel" : ""}`,
+      `## Load: ${CONNECTIONS} connections, ~${RATE} req/s paced, ${elapsed.toFixed(0)} s${HOSTILE ? `, hostile requests in parallel (${HOSTILE_LIST.join(", ")})` : ""}`,
       "",
       `Service ${survived ? "alive" : `DIED (${String(arca.child.exitCode ?? arca.child.signalCode)})`} at the end${after ? `; a read after the run answered ${after.status}` : ""}. Mixed requests: ${mixedCount} (${(mixedCount / elapsed).toFixed(0)}/s). 5xx: ${serverErrors} (target 0).`,
       "",
@@ -191,7 +200,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${lines.join("\n")}\n`);
     const file = await writeResults("load.json", {
       machine,
-      parameters: { seconds: SECONDS, connections: CONNECTIONS, rate: RATE, hostile: HOSTILE, idleReads: IDLE_READS, seedAccessions: SEED_ACCESSIONS, seedResources: SEED_RESOURCES, hostileOptions: { ...hostileOptions, token: undefined, tally: undefined, until: undefined } },
+      parameters: { seconds: SECONDS, connections: CONNECTIONS, rate: RATE, hostile: HOSTILE, idleReads: IDLE_READS, seedAccessions: SEED_ACCESSIONS, seedResources: SEED_RESOURCES, hostileOptions: { ...hostileOptions, token: undefined, tally: undefined, until: undefined, kinds: HOSTILE_LIST } },
       elapsedSeconds: elapsed,
       survived,
       serverErrors,

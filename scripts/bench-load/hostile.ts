@@ -23,7 +23,11 @@ export interface HostileOptions {
   /** H3: bytes of notes on the resource listed `h3Refs` times. */
   h3NoteBytes: number;
   h3Refs: number;
+  /** Which loops run: c1, c2, h2, h3, h4, login. */
+  kinds: ReadonlySet<string>;
 }
+
+export const HOSTILE_KINDS = ["c1", "c2", "h2", "h3", "h4", "login"] as const;
 
 export interface HostileSetup {
   h3Accession: number;
@@ -98,6 +102,7 @@ export async function runHostile(options: HostileOptions, setup: HostileSetup): 
   const { port, token, tally, until } = options;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
   const loop = async (kind: string, pauseMs: number, once: () => Promise<Result>) => {
+    if (!options.kinds.has(kind.split(" ")[0].toLowerCase().replace("wrong-password", "login"))) return;
     while (!until()) {
       tally.add(kind, await once());
       await sleep(pauseMs);

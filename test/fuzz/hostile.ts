@@ -160,6 +160,19 @@ function utf8Bytes(codePoint: number): number[] {
   return [0xf0 | (codePoint >> 18), 0x80 | ((codePoint >> 12) & 0x3f), 0x80 | ((codePoint >> 6) & 0x3f), 0x80 | (codePoint & 0x3f)];
 }
 
+/**
+ * A string for a URL: hostile but short enough that the URL stays under node's 16 KiB header
+ * limit (past it every request is the same 431, never reaching the service's code).
+ */
+export function urlString(): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
+    { weight: 3, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
+    { weight: 2, arbitrary: fc.string({ maxLength: 40 }) },
+    { weight: 1, arbitrary: fc.constantFrom("x", "é", "::", "\u0000").map((unit) => unit.repeat(1_000)) },
+  );
+}
+
 /** A URL component: usually an encoded string, sometimes raw broken percent-encoding around it. */
 export function urlComponent(value: fc.Arbitrary<string>): fc.Arbitrary<string> {
   return fc.oneof(

@@ -19,7 +19,7 @@ import fc from "fast-check";
 import { describeRequest, operationArbitraries, type FuzzRequest } from "./requests.js";
 import { FuzzRunner, send, type Failure } from "./runner.js";
 import { seed } from "./seed.js";
-import { FuzzService } from "./service.js";
+import { changedCollections, FuzzService } from "./service.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 600);
 const SECONDS = Number(process.env.FUZZ_SECONDS ?? 100);
@@ -73,6 +73,17 @@ function report(recorded: Recorded): string {
 }
 
 describe("fuzzing every operation of /openapi.json", () => {
+  it("has detectors that see what they look for: a prototype change, a write, no write", async () => {
+    expect(await service.probeSelfTest()).toEqual(["Object.prototype.fuzzProbeSelfTest added"]);
+    expect(await service.prototypeChanges()).toEqual([]);
+    const before = await service.fingerprint();
+    expect((await runner.run({ operation: "GET /vocabularies", method: "GET", target: "/vocabularies?page=1", identity: "admin", headers: {} })).status).toBe(200);
+    expect(changedCollections(before, await service.fingerprint())).toEqual([]);
+    const body = Buffer.from(JSON.stringify({ name: "Detector check", ref_id: `detector-${BASE_SEED}` }));
+    expect((await runner.run({ operation: "POST /vocabularies", method: "POST", target: "/vocabularies", identity: "admin", headers: { "content-type": "application/json" }, body })).status).toBe(200);
+    expect(changedCollections(before, await service.fingerprint()).map((c) => c.split(" ")[0])).toContain("vocabularies");
+  });
+
   it(
     "never answers 5xx, never dies, never pollutes a prototype, never changes the store on a 4xx",
     async () => {
@@ -127,7 +138,8 @@ describe("fuzzing every operation of /openapi.json", () => {
         round++;
       }
       const statuses = [...runner.statusCounts.entries()].sort((a, b) => a[0] - b[0]).map(([status, n]) => `${status}: ${n}`).join(", ");
-      process.stderr.write(`[fuzz] ${runner.requests} requests (${statuses}); ${service.starts} service start(s); ${recorded.size} distinct failure(s)\n`);
+      const { send: sendMs, probe, fingerprint } = runner.timings;
+      process.stderr.write(`[fuzz] ${runner.requests} requests (${statuses}); time in requests ${(sendMs / 1000).toFixed(0)} s, probe ${(probe / 1000).toFixed(0)} s, store fingerprints ${(fingerprint / 1000).toFixed(0)} s; ${service.starts} service start(s); ${recorded.size} distinct failure(s)\n`);
       const reports = [...recorded.values()].map(report);
       const dir = join(tmpdir(), "arca-fuzz");
       mkdirSync(dir, { recursive: true });

@@ -35,6 +35,12 @@ if (typeof process.send === "function") {
     if (message?.type === "baseline") {
       baseline = snapshot();
       process.send({ type: "baseline", id: message.id });
+    } else if (message?.type === "selftest") {
+      // Proves the comparison sees a pollution: the fuzz test asks once before it starts.
+      Object.prototype.fuzzProbeSelfTest = true;
+      const changes = compare();
+      delete Object.prototype.fuzzProbeSelfTest;
+      process.send({ type: "check", id: message.id, changes });
     } else if (message?.type === "check") {
       process.send({ type: "check", id: message.id, changes: baseline ? compare() : [], rss: process.memoryUsage.rss() });
     }

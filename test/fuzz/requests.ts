@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import fc from "fast-check";
-import { HOSTILE_RESOLVE, hostileKey, hostileString, percentEncode, urlComponent } from "./hostile.js";
+import { HOSTILE_RESOLVE, hostileKey, hostileString, percentEncode, urlComponent, urlString } from "./hostile.js";
 import { deepNest, mutate, mutation, randomJson, serialize, type JsonNode } from "./json-text.js";
 import { valueFor, type SchemaContext } from "./schema-values.js";
 
@@ -54,7 +54,7 @@ const BOOLEAN_TEXT = ["true", "false", "True", "FALSE", "tRuE"];
 const isJson = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function pathValue(name: string, template: string, method: string, context: FuzzContext): fc.Arbitrary<string> {
-  const hostile = urlComponent(hostileString());
+  const hostile = urlComponent(urlString());
   const number = fc.oneof(fc.integer({ min: -5, max: 50 }), fc.constantFrom(0, 2 ** 31, 2 ** 53 + 1, 1e21)).map(String);
   let known: fc.Arbitrary<string>;
   if (name === "repo_id") known = fc.constantFrom(...context.repoIds).map(String);
@@ -71,11 +71,13 @@ function pathValue(name: string, template: string, method: string, context: Fuzz
 
 function queryValue(parameter: Parameter, context: FuzzContext): fc.Arbitrary<string[]> {
   const schema = parameter.schema ?? {};
-  const hostile = urlComponent(hostileString());
+  const hostile = urlComponent(urlString());
   const one = (valid: fc.Arbitrary<string>) => fc.oneof({ weight: 4, arbitrary: valid.map(percentEncode) }, { weight: 1, arbitrary: hostile });
   if (parameter.name === "resolve[]") {
-    const path = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...HOSTILE_RESOLVE, ...context.linkFields) }, { weight: 1, arbitrary: hostileString() });
-    return fc.oneof({ weight: 8, arbitrary: fc.array(path.map(percentEncode), { minLength: 1, maxLength: 4 }) }, { weight: 1, arbitrary: fc.constantFrom(["__proto__"], ["a"]).map((v) => Array<string>(2_000).fill(v[0])) }, { weight: 1, arbitrary: fc.array(hostile, { maxLength: 3 }) });
+    const path = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...HOSTILE_RESOLVE, ...context.linkFields) }, { weight: 1, arbitrary: urlString() });
+    // Many paths at once: a wide resolve tree (1,000 keeps the URL under 16 KiB).
+    const many = fc.constantFrom("__proto__", "a", "related_resources::related_accessions").map((v) => Array<string>(Math.floor(12_000 / (v.length + 12))).fill(percentEncode(v)));
+    return fc.oneof({ weight: 8, arbitrary: fc.array(path.map(percentEncode), { minLength: 1, maxLength: 4 }) }, { weight: 1, arbitrary: many }, { weight: 1, arbitrary: fc.array(hostile, { maxLength: 3 }) });
   }
   if (schema.type === "array") {
     const items = isJson(schema.items) ? schema.items : {};
@@ -86,7 +88,7 @@ function queryValue(parameter: Parameter, context: FuzzContext): fc.Arbitrary<st
   if (typeof schema.pattern === "string" && schema.pattern.includes("[Tt][Rr]")) return one(fc.constantFrom(...BOOLEAN_TEXT)).map((v) => [v]);
   if (schema.type === "integer") return one(fc.oneof(fc.integer({ min: -2, max: 300 }), fc.constantFrom(...context.ids), fc.constant(2 ** 53 + 1)).map(String)).map((v) => [v]);
   if (parameter.name === "node_uri" || parameter.name === "parent_node") return one(fc.constantFrom(...context.uris, "")).map((v) => [v]);
-  if (parameter.name === "password") return one(fc.constantFrom("wrong", "", "fuzz-user-password", "a".repeat(100_000))).map((v) => [v]);
+  if (parameter.name === "password") return one(fc.constantFrom("wrong", "", "fuzz-user-password", "a".repeat(10_000))).map((v) => [v]);
   return fc.array(one(fc.string({ maxLength: 12 })), { minLength: 1, maxLength: 2 });
 }
 
@@ -106,7 +108,7 @@ function extraQuery(): fc.Arbitrary<Array<[string, string]>> {
       ["a[b][c][d][e][f][g][h][i][j][k]", "1"],
       ["[]", "1"],
     ),
-    fc.tuple(hostileKey().map(percentEncode), urlComponent(hostileString())),
+    fc.tuple(hostileKey().map(percentEncode), urlComponent(urlString())),
   );
   return fc.array(entry, { maxLength: 3 });
 }

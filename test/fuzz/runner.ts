@@ -3,6 +3,7 @@
 // 4xx. The store's fingerprint after one request is the baseline of the next (requests run one
 // at a time). A death or a pollution is followed by a fresh Arca on the same store.
 import http from "node:http";
+import { performance } from "node:perf_hooks";
 import { changedCollections, type FuzzService } from "./service.js";
 import type { FuzzRequest, Identity } from "./requests.js";
 
@@ -37,6 +38,8 @@ export class FuzzRunner {
   private readonly tokens = new Map<Identity, string>();
   requests = 0;
   statusCounts = new Map<number, number>();
+  /** Where the time goes, ms: the requests themselves, the prototype probe, the store fingerprint. */
+  readonly timings = { send: 0, probe: 0, fingerprint: 0 };
 
   constructor(
     private readonly service: FuzzService,
@@ -73,17 +76,22 @@ export class FuzzRunner {
     this.requests++;
     const token = await this.tokenFor(request);
     const headers = { ...request.headers, ...(token ? { "X-ArchivesSpace-Session": token } : {}) };
+    const mark = this.service.outputMark();
+    const t0 = performance.now();
     const answer = await send(this.service.port, { method: request.method, target: request.target, headers, body: request.body });
+    this.timings.send += performance.now() - t0;
     this.statusCounts.set(answer.status, (this.statusCounts.get(answer.status) ?? 0) + 1);
-    const outcome = await this.judge(request, answer);
+    const outcome = await this.judge(request, answer, mark);
     // A session ended by the request (a password change, a deactivation): log in again.
     if (answer.status === 412 && token && request.identity !== "bogus" && this.service.alive()) await this.login(request.identity).catch(() => undefined);
     return outcome;
   }
 
-  private async judge(request: FuzzRequest, answer: Answer): Promise<Outcome> {
+  private async judge(request: FuzzRequest, answer: Answer, mark: number): Promise<Outcome> {
     const base = { status: answer.status, body: answer.body };
+    let t0 = performance.now();
     const changes = await this.service.prototypeChanges();
+    this.timings.probe += performance.now() - t0;
     if (!this.service.alive()) {
       const detail = `service died (${this.service.exitReason()}); its last output:\n${this.service.tail()}`;
       await this.recover();
@@ -100,9 +108,12 @@ export class FuzzRunner {
       if (answer.error === "timeout") return { ...base, failure: { kind: "no-answer", signature: `no answer within ${ANSWER_TIMEOUT_MS / 1000} s: ${request.operation}`, status: 0, body: "", detail: "timeout" } };
     }
     if (answer.status >= 500) {
-      return { ...base, failure: { kind: "5xx", signature: `${answer.status} ${normalise(errorText(answer.body))}`, status: answer.status, body: answer.body, detail: "" } };
+      const log = this.service.outputSince(mark);
+      return { ...base, failure: { kind: "5xx", signature: `${answer.status} ${normalise(errorText(answer.body))}${causeOf(log)}`, status: answer.status, body: answer.body, detail: `the service's log of it:\n${log.slice(0, 3_000)}` } };
     }
+    t0 = performance.now();
     const after = await this.service.fingerprint();
+    this.timings.fingerprint += performance.now() - t0;
     const changed = changedCollections(this.baseline, after);
     this.baseline = after;
     if (answer.status >= 400 && answer.status < 500 && changed.length > 0) {
@@ -132,6 +143,16 @@ function errorText(body: string): string {
     // not JSON: the text itself
   }
   return body;
+}
+
+/**
+ * The first line of the stack the service logged with a 500 ("TypeError: x is not a function"),
+ * so two different defects behind one "Internal error" are two failures.
+ */
+function causeOf(log: string): string {
+  const plain = log.replace(/\u001b\[[0-9;]*m/g, "");
+  const match = /"error":\s*"((?:[^"\\]|\\.)*?)(?:\\n|")/.exec(plain) ?? /^(\w*Error\b[^\n]*)$/m.exec(plain);
+  return match ? ` <- ${normalise(match[1])}` : "";
 }
 
 /** The shape of an error message: numbers and quoted values blanked, cut short. */

@@ -45,6 +45,8 @@ export class FuzzService {
   port = 0;
   private child: ChildProcess | undefined;
   private output = "";
+  /** Characters written by this Arca so far (the kept output is only its tail). */
+  private written = 0;
   private nextMessage = 1;
   private readonly waiting = new Map<number, (reply: ProbeReply) => void>();
   starts = 0;
@@ -72,6 +74,17 @@ export class FuzzService {
     return this.output.slice(-OUTPUT_TAIL);
   }
 
+  /** A mark in the service's output, for `outputSince`. */
+  outputMark(): number {
+    return this.written;
+  }
+
+  /** What the service wrote since a mark (as much of it as is kept): the log of one request. */
+  outputSince(mark: number): string {
+    const count = Math.min(this.written - mark, this.output.length);
+    return count > 0 ? this.output.slice(-count) : "";
+  }
+
   alive(): boolean {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }
@@ -87,6 +100,7 @@ export class FuzzService {
   async startArca(): Promise<void> {
     this.port = await freePort();
     this.output = "";
+    this.written = 0;
     this.starts++;
     const child = spawn(process.execPath, ["--import", PROBE, MAIN], {
       env: {
@@ -105,7 +119,11 @@ export class FuzzService {
       stdio: ["ignore", "pipe", "pipe", "ipc"],
     });
     this.child = child;
-    const keep = (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-4 * OUTPUT_TAIL));
+    const keep = (chunk: Buffer) => {
+      const text = chunk.toString();
+      this.written += text.length;
+      this.output = (this.output + text).slice(-4 * OUTPUT_TAIL);
+    };
     child.stderr!.on("data", keep);
     child.on("message", (reply: ProbeReply) => {
       this.waiting.get(reply.id)?.(reply);
@@ -148,7 +166,7 @@ export class FuzzService {
     clearTimeout(killer);
   }
 
-  private ask(type: "baseline" | "check"): Promise<ProbeReply> {
+  private ask(type: "baseline" | "check" | "selftest"): Promise<ProbeReply> {
     const id = this.nextMessage++;
     return new Promise((done) => {
       if (!this.alive() || !this.child!.send({ type, id })) return done({ type: "exit", id });
@@ -166,6 +184,12 @@ export class FuzzService {
   /** What changed on the built-in prototypes of the service process since it started. */
   async prototypeChanges(): Promise<string[]> {
     const reply = await this.ask("check");
+    return reply.changes ?? [];
+  }
+
+  /** The probe's own check: it adds a key to Object.prototype, compares, and takes the key away. */
+  async probeSelfTest(): Promise<string[]> {
+    const reply = await this.ask("selftest");
     return reply.changes ?? [];
   }
 

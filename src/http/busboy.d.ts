@@ -28,7 +28,8 @@ declare module "busboy" {
   }
 
   export interface Busboy extends Writable {
-    on(event: "field", listener: (name: string, value: string, info: FieldInfo) => void): this;
+    /** `name` is undefined for a part whose Content-Disposition names none. */
+    on(event: "field", listener: (name: string | undefined, value: string, info: FieldInfo) => void): this;
     on(event: "partsLimit" | "filesLimit" | "fieldsLimit" | "close" | "finish", listener: () => void): this;
     on(event: "error", listener: (error: Error) => void): this;
     on(event: string | symbol, listener: (...args: never[]) => void): this;

@@ -92,6 +92,7 @@ export async function parseMultipart(bytes: Buffer, headers: IncomingHttpHeaders
     }
     parser.on("field", (name, value) => {
       if (failure) return;
+      if (name === undefined) return fail(badRequest(`${PARSE_TROUBLE}: a form field without a name`));
       try {
         collector.add(name, value);
       } catch (error) {

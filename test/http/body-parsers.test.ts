@@ -106,6 +106,16 @@ describe("bodyParsers", () => {
   });
 });
 
+describe("bodyParsers, multipart parts without a name", () => {
+  it("answers 400, not 500", async () => {
+    const boundary = "arca-boundary";
+    const body = `--${boundary}\r\nContent-Disposition: form-data\r\n\r\nvalue\r\n--${boundary}--\r\n`;
+    const response = await fetch(url, { method: "POST", headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` }, body });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: "Had some trouble parsing your request: a form field without a name" });
+  });
+});
+
 describe("bodyParsers without a session", () => {
   it("reads no body: a malformed one reaches the route as no body, with the connection closed after", async () => {
     const response = await fetch(`${anonymous.base}/echo`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"broken": [' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { GLOBAL_PERMISSIONS_KEY, GLOBAL_REPOSITORY_ID, PERMISSIONS, hasPermission, permissionMap } from "../../src/auth/permissions.js";
+import { GLOBAL_PERMISSIONS_KEY, GLOBAL_REPOSITORY_ID, PERMISSIONS, hasPermission, hasPermissionAnywhere, permissionLevel, permissionMap } from "../../src/auth/permissions.js";
 import { standardGroups } from "../../src/repositories/standard-groups.js";
 
 const group = (repo: string, code: string) => {
@@ -71,5 +71,43 @@ describe("hasPermissionAnywhere", () => {
     expect(hasPermissionAnywhere(archivist, "create_repository")).toBe(false);
     const viewer = permissionMap(false, [{ repoId: 3, grants: group("main", "repository-viewers") }]);
     expect(hasPermissionAnywhere(viewer, "update_agent_record")).toBe(false);
+  });
+});
+
+describe("permission levels (ArchivesSpace's)", () => {
+  it("global: the system codes, and deleting or merging what every repository shares; repository: the rest", () => {
+    expect(PERMISSIONS.filter((code) => permissionLevel(code) === "global").sort()).toEqual([
+      "administer_system", "become_user", "create_repository", "delete_agent_record", "delete_repository", "delete_subject_record",
+      "delete_vocabulary_record", "index_system", "manage_users", "mediate_edits", "merge_agent_record", "merge_subject_record", "view_all_records",
+    ]);
+    expect(PERMISSIONS.every((code) => permissionLevel(code) !== undefined)).toBe(true);
+    expect(permissionLevel("constructor")).toBeUndefined();
+    expect(permissionLevel("__proto__")).toBeUndefined();
+  });
+
+  it("the standard repository groups grant only repository-level codes", () => {
+    for (const { grants_permissions } of standardGroups("main")) {
+      expect(grants_permissions.filter((code) => permissionLevel(code) !== "repository")).toEqual([]);
+    }
+  });
+
+  it("a repository group's global-level codes grant nothing; a global group's grant everywhere", () => {
+    const map = permissionMap(false, [
+      { repoId: 2, grants: ["view_repository", "delete_agent_record", "administer_system", "manage_users"] },
+      { repoId: 3, grants: ["delete_subject_record"] },
+    ]);
+    expect(map).toEqual({ "/repositories/2": ["view_repository"] });
+    expect(hasPermissionAnywhere(map, "delete_agent_record")).toBe(false);
+    expect(hasPermission(map, "administer_system", 2)).toBe(false);
+    const global = permissionMap(false, [{ repoId: GLOBAL_REPOSITORY_ID, grants: ["delete_agent_record"] }]);
+    expect(hasPermissionAnywhere(global, "delete_agent_record")).toBe(true);
+    expect(hasPermission(global, "delete_agent_record")).toBe(true);
+  });
+
+  it("a global-level code in a hand-made map counts only under the global key", () => {
+    const map = { "/repositories/2": ["manage_users", "update_agent_record"] };
+    expect(hasPermission(map, "manage_users", 2)).toBe(false);
+    expect(hasPermissionAnywhere(map, "manage_users")).toBe(false);
+    expect(hasPermissionAnywhere(map, "update_agent_record")).toBe(true);
   });
 });

@@ -134,7 +134,9 @@ export function sessionPaths(ctx: DocumentContext): Paths {
         summary: "Log in",
         description:
           "Needs no session. `password` comes from the query string, a form body or a JSON object body. Wrong password, unknown or inactive user: " +
-          "403 `Login failed`, the same answer for each. Sessions expire after SESSION_IDLE_SECONDS (default 3600) without use; " +
+          "403 `Login failed`, the same answer for each. After LOGIN_FREE_FAILURES (default 5) failures for a username or a client address, " +
+          "that key is held for a delay doubling per failure up to LOGIN_MAX_DELAY_SECONDS (default 60): attempts meanwhile answer 429 with Retry-After. " +
+          "Sessions expire after SESSION_IDLE_SECONDS (default 3600) without use; " +
           "with `expiring=false` they are forced out after SESSION_MAX_AGE_SECONDS (default 7 days).",
         tags,
         parameters: [
@@ -150,6 +152,7 @@ export function sessionPaths(ctx: DocumentContext): Paths {
           "200": jsonResponse("Logged in.", ctx.fixedRef("LoginResult")),
           "400": jsonResponse("No password.", error, { error: { password: [PARAMETER_REQUIRED] } }),
           "403": jsonResponse("Login failed.", error, { error: "Login failed" }),
+          "429": jsonResponse("Too many failed logins for this username or client address; the Retry-After header says how many seconds to wait.", error, { error: "Too many failed logins; try again later" }),
           ...commonResponses(),
           "413": responseRef("TooLarge"),
         },

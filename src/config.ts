@@ -65,6 +65,8 @@ export interface RecordsConfig {
   resolveMaxRefs: number;
   /** The most bytes of resolved records one response carries; past it, like past resolveMaxRefs, `_resolve_truncated`. */
   resolveMaxBytes: number;
+  /** The most bytes of whole records one response carries (a list page, an id set, a node's children); past it, 400. */
+  responseMaxBytes: number;
 }
 
 export interface Config {
@@ -134,6 +136,7 @@ export function loadConfig(env: Env = process.env): Config {
     records: {
       resolveMaxRefs: positiveInteger(env, "RESOLVE_MAX_REFS", 1000),
       resolveMaxBytes: positiveInteger(env, "RESOLVE_MAX_BYTES", 32 * 1024 * 1024),
+      responseMaxBytes: positiveInteger(env, "RESPONSE_MAX_BYTES", 128 * 1024 * 1024),
     },
     http: {
       port,

@@ -117,7 +117,7 @@ async function main(): Promise<void> {
   process.stderr.write(`arca import: store: ${store.description}\n`);
   let failed = 0;
   try {
-    const operations = await openRecords(store.connection, { resolveMaxRefs: config.records.resolveMaxRefs, resolveMaxBytes: config.records.resolveMaxBytes });
+    const operations = await openRecords(store.connection, config.records);
     await operations.read("repository", {}, repoId).catch(() => fail(`repository ${repoId} does not exist`));
     for (const line of describeRecovery(await recoverImports(operations, config.imports))) process.stderr.write(`arca import: ${line}\n`);
     for (const { format, input } of jobs) {

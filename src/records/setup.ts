@@ -6,13 +6,16 @@ import { RecordStore } from "../storage/record-store.js";
 import { recordHooks } from "./hooks/index.js";
 import { RecordOperations, type OperationDeps } from "./operations/index.js";
 
-/** RESOLVE_MAX_BYTES's default (src/config.ts), for callers that do not set it (tests, tools). */
+/** RESOLVE_MAX_BYTES's and RESPONSE_MAX_BYTES's defaults (src/config.ts), for callers that do not set them (tests, tools). */
 export const DEFAULT_RESOLVE_MAX_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_RESPONSE_MAX_BYTES = 128 * 1024 * 1024;
 
 export interface RecordsOptions {
   resolveMaxRefs: number;
   /** The most bytes of resolved records per response (default: RESOLVE_MAX_BYTES's default, 32 MiB). */
   resolveMaxBytes?: number;
+  /** The most bytes of whole records per response (default: RESPONSE_MAX_BYTES's default, 128 MiB). */
+  responseMaxBytes?: number;
   now?: () => Date;
   /** The record types served: the generated registry unless a test brings its own. */
   registry?: Registry;
@@ -37,6 +40,7 @@ export async function openRecords(connection: Connection, options: RecordsOption
     now,
     resolveMaxRefs: options.resolveMaxRefs,
     resolveMaxBytes: options.resolveMaxBytes ?? DEFAULT_RESOLVE_MAX_BYTES,
+    responseMaxBytes: options.responseMaxBytes ?? DEFAULT_RESPONSE_MAX_BYTES,
   };
   deps.hooks = recordHooks(() => operations!, () => deps);
   operations = new RecordOperations(deps);

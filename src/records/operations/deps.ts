@@ -17,6 +17,8 @@ export interface OperationDeps {
   resolveMaxRefs: number;
   /** The most bytes of resolved records one response carries (RESOLVE_MAX_BYTES, default 32 MiB). */
   resolveMaxBytes: number;
+  /** The most bytes of whole records one response carries: a list page, an id set, a node's children (RESPONSE_MAX_BYTES). */
+  responseMaxBytes: number;
 }
 
 /** The repository record type: the container that repository-scoped records live in. */

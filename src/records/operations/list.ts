@@ -2,9 +2,10 @@
 // to the repository in the URL. The store's indexes ({repo_id, id}, {repo_id, system_mtime})
 // keep the cost of a page independent of the collection size and of the page number.
 import { badRequest } from "../../errors/api-error.js";
-import type { JsonObject, RecordType } from "../../registry/index.js";
+import { dictionary, type JsonObject, type RecordType } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import type { OperationDeps } from "./deps.js";
+import { readWithin } from "./bounded-read.js";
 import { recordType, requireRepository } from "./locate.js";
 import { resolveRefs } from "./resolve.js";
 import { shapeRecord } from "./shape.js";
@@ -20,6 +21,9 @@ export function sortableFields(type: RecordType): string[] {
   }
   return [...fields];
 }
+
+const tooLargeFor = (parameter: string) => (maxBytes: number) =>
+  badRequest(dictionary([[parameter, [`These records are more than ${maxBytes} bytes together (RESPONSE_MAX_BYTES); ask for fewer at a time`]]]));
 
 export async function listRecords(deps: OperationDeps, typeName: string, scope: Scope, query: ListQuery): Promise<ListResult> {
   const type = recordType(deps, typeName, scope);
@@ -45,7 +49,7 @@ export async function listRecords(deps: OperationDeps, typeName: string, scope: 
       return docs.map((doc) => doc.id);
     }
     case "idSet": {
-      const docs = await collection.find({ ...filter, id: { $in: query.mode.ids } }).sort({ id: 1 }).toArray();
+      const docs = await readWithin(collection.find({ ...filter, id: { $in: query.mode.ids } }).sort({ id: 1 }), deps.responseMaxBytes, tooLargeFor("id_set"));
       if (docs.length === 0) await requireRepository(deps, type, scope);
       return (await shapeAll(docs)).records;
     }
@@ -53,7 +57,7 @@ export async function listRecords(deps: OperationDeps, typeName: string, scope: 
       const { page, pageSize } = query.mode;
       const total = await collection.countDocuments(filter);
       if (total === 0) await requireRepository(deps, type, scope);
-      const docs = await collection.find(filter).sort(sort).skip((page - 1) * pageSize).limit(pageSize).toArray();
+      const docs = await readWithin(collection.find(filter).sort(sort).skip((page - 1) * pageSize).limit(pageSize), deps.responseMaxBytes, tooLargeFor("page_size"));
       const { records, truncated } = await shapeAll(docs);
       const envelope = { first_page: 1, last_page: Math.max(1, Math.ceil(total / pageSize)), this_page: page, total, results: records };
       return truncated ? { ...envelope, _resolve_truncated: true } : envelope;

@@ -9,19 +9,13 @@ import { badRequest, notFound } from "../../errors/api-error.js";
 import { TREE_PARENT_FIELD, type JsonObject, type JsonValue } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import type { OperationDeps } from "../operations/deps.js";
+import { readWithin } from "../operations/bounded-read.js";
 import { findStored, recordType } from "../operations/locate.js";
 import { shapeRecord } from "../operations/shape.js";
 import type { Scope } from "../operations/types.js";
 import { childCount, childrenFilter, isTreeNodeType, nodeLinks, scopeFilter, type TreeNodeType } from "./tree-links.js";
 
 export const WAYPOINT_SIZE = 200;
-
-/**
- * The most bytes node_from_root answers at once. Its size is the number of nodes asked for
- * times their depth, which nothing else bounds (trees can be thousands of levels deep), so it
- * is counted as the paths are built.
- */
-export const NODE_PATHS_MAX_BYTES = 32 * 1024 * 1024;
 
 /** What a path entry adds besides its titles and uris (keys, offset, type, punctuation). */
 const PATH_ENTRY_OVERHEAD_BYTES = 128;
@@ -106,9 +100,6 @@ async function precomputed(read: TreeRead, holder: string, key: string, childCou
 }
 
 export class TreeViews {
-  /** node_from_root's bound (NODE_PATHS_MAX_BYTES; tests lower it). */
-  nodePathsMaxBytes = NODE_PATHS_MAX_BYTES;
-
   constructor(private readonly deps: OperationDeps) {}
 
   /** The node type whose trees hang from records of `rootTypeName`. */
@@ -192,8 +183,10 @@ export class TreeViews {
       let bytes = 0;
       const counted = (entry: JsonObject): JsonObject => {
         bytes += PATH_ENTRY_OVERHEAD_BYTES + Buffer.byteLength(String(entry.title)) * 2 + Buffer.byteLength(String(entry.node)) + Buffer.byteLength(read.rootUri);
-        if (bytes > this.nodePathsMaxBytes) {
-          throw badRequest({ node_ids: [`The paths to these nodes would take more than ${this.nodePathsMaxBytes} bytes; ask for fewer nodes at a time`] });
+        // The paths' size is the number of nodes asked for times their depth, which nothing else
+        // bounds (trees can be thousands of levels deep), so it is counted as they are built.
+        if (bytes > this.deps.responseMaxBytes) {
+          throw badRequest({ node_ids: [`The paths to these nodes would take more than ${this.deps.responseMaxBytes} bytes (RESPONSE_MAX_BYTES); ask for fewer nodes at a time`] });
         }
         return entry;
       };
@@ -225,7 +218,8 @@ export class TreeViews {
     await findStored(this.deps, type, nodeId, scope);
     const uri = this.deps.registry.uriFor(type.name, nodeId, scope.repoId);
     const position = type.tree.position;
-    const children = await this.deps.store.collection(type.name).find(childrenFilter(type, scope, uri)).sort({ [position]: 1 }).toArray();
+    const tooLarge = (maxBytes: number) => badRequest(`This node's children are more than ${maxBytes} bytes together (RESPONSE_MAX_BYTES); read them a waypoint at a time through tree/node and tree/waypoint`);
+    const children = await readWithin(this.deps.store.collection(type.name).find(childrenFilter(type, scope, uri)).sort({ [position]: 1 }), this.deps.responseMaxBytes, tooLarge);
     return children.map((child) => shapeRecord(this.deps.registry, type, child));
   }
 

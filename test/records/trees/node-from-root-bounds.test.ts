@@ -3,7 +3,6 @@
 // bytes are counted as they are built: past the bound, a 400 naming node_ids.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { MAX_ID_SET } from "../../../src/records/operations/index.js";
-import { NODE_PATHS_MAX_BYTES } from "../../../src/records/trees/tree-views.js";
 import { globalGrants, startRecordServer, type RecordServer } from "../http/server.js";
 
 type Json = Record<string, unknown>;
@@ -40,10 +39,7 @@ beforeAll(async () => {
     chain.push(idOf((await server.ops.create("archival_object", { repoId: repo }, body, SYSTEM)).uri));
   }
 });
-afterAll(() => {
-  server.ops.treeViews.nodePathsMaxBytes = NODE_PATHS_MAX_BYTES;
-  return server.stop();
-});
+afterAll(() => server.stop());
 
 const ask = (ids: readonly number[]) => server.send("GET", `${resource}/tree/node_from_root?${ids.map((id) => `node_ids[]=${id}`).join("&")}`, { token });
 
@@ -66,11 +62,15 @@ describe("tree/node_from_root bounds", () => {
     const within = await ask(deep);
     expect(within.status).toBe(200);
     // Five paths of 26-30 entries with ~2 KB of titles each: some 300 KB. Lower the bound below that.
-    server.ops.treeViews.nodePathsMaxBytes = 100_000;
-    const reply = await ask(deep);
-    expect([reply.status, reply.body]).toEqual([400, { error: { node_ids: ["The paths to these nodes would take more than 100000 bytes; ask for fewer nodes at a time"] } }]);
-    expect((await ask(chain.slice(0, 3))).status).toBe(200);
-    server.ops.treeViews.nodePathsMaxBytes = NODE_PATHS_MAX_BYTES;
+    const configured = server.ops.deps.responseMaxBytes;
+    server.ops.deps.responseMaxBytes = 100_000;
+    try {
+      const reply = await ask(deep);
+      expect([reply.status, reply.body]).toEqual([400, { error: { node_ids: ["The paths to these nodes would take more than 100000 bytes (RESPONSE_MAX_BYTES); ask for fewer nodes at a time"] } }]);
+      expect((await ask(chain.slice(0, 3))).status).toBe(200);
+    } finally {
+      server.ops.deps.responseMaxBytes = configured;
+    }
     expect(Buffer.byteLength(within.text)).toBeGreaterThan(100_000);
   });
 });

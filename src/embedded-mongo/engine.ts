@@ -97,6 +97,11 @@ export class Engine {
     });
   }
 
+  /** A client connection closed after its last command: its open transactions end (see SessionManager.connectionClosed). */
+  connectionClosed(connectionId: number): void {
+    this.sessions.connectionClosed(connectionId);
+  }
+
   /** Executes one command and answers with its reply (errors become `ok: 0` replies). */
   async execute(command: Document, db: string, connectionId: number): Promise<Document> {
     const name = commandName(command);
@@ -109,7 +114,7 @@ export class Engine {
       if (name === "commitTransaction") reply = this.sessions.commit(command);
       else if (name === "abortTransaction") reply = this.sessions.abort(command);
       else {
-        txn = this.sessions.transactionFor(command);
+        txn = this.sessions.transactionFor(command, connectionId);
         if (txn && !TRANSACTION_COMMANDS.has(name)) throw new CommandError(ErrorCodes.OperationNotSupportedInTransaction, `Cannot run '${name}' in a multi-document transaction.`);
         const handler = Object.hasOwn(handlers, name) ? handlers[name] : undefined;
         if (!handler) throw new CommandError(ErrorCodes.CommandNotFound, `no such command: '${name}'`);

@@ -79,7 +79,12 @@ export class WireServer {
       }
     });
     socket.on("error", () => socket.destroy());
-    socket.on("close", () => this.sockets.delete(socket));
+    socket.on("close", () => {
+      this.sockets.delete(socket);
+      // After the connection's queued commands, so none runs on a transaction aborted under it.
+      const closed = () => this.engine.connectionClosed(connectionId);
+      queue = queue.then(closed, closed);
+    });
   }
 
   private async serve(socket: Socket, message: Buffer, connectionId: number): Promise<void> {

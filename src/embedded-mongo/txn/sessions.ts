@@ -11,6 +11,8 @@ const IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 
 interface SessionState {
   txn?: Transaction;
+  /** The connection the open transaction's latest command came over. */
+  txnConnection?: number;
   lastUsed: number;
   retryable?: { txnNumber: number; reply: Document };
 }
@@ -51,9 +53,10 @@ export class SessionManager {
   }
 
   /** The open transaction a command belongs to (starting it if asked), or undefined outside transactions. */
-  transactionFor(command: Document): Transaction | undefined {
+  transactionFor(command: Document, connectionId?: number): Transaction | undefined {
     if (command.autocommit !== false) return undefined;
     const state = this.session(command);
+    if (state) state.txnConnection = connectionId;
     const txnNumber = txnNumberOf(command);
     if (!state || txnNumber === undefined) throw new CommandError(ErrorCodes.InvalidOptions, "a transaction needs lsid and txnNumber");
     const current = state.txn;
@@ -128,6 +131,21 @@ export class SessionManager {
       if (!key) continue;
       this.sessions.get(key)?.txn?.abort();
       this.sessions.delete(key);
+    }
+  }
+
+  /**
+   * A client connection closed: open transactions whose latest command came over it are aborted.
+   * A client that died (SIGKILL, a crashed node of several on one store) would otherwise hold
+   * every document its transaction wrote until the lifetime limit, stalling other clients' writes
+   * to them. (MongoDB waits for transactionLifetimeLimitSeconds.) A live client never loses one
+   * this way in practice: drivers close a connection only when they stop using the server, and a
+   * transaction cut short answers NoSuchTransaction with the TransientTransactionError label, which
+   * drivers retry.
+   */
+  connectionClosed(connectionId: number): void {
+    for (const state of this.sessions.values()) {
+      if (state.txn?.state === "active" && state.txnConnection === connectionId) state.txn.abort();
     }
   }
 

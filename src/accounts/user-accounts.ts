@@ -67,6 +67,10 @@ export class UserAccounts {
       throw asUsernameInUse(error, username);
     }
     try {
+      // A new account starts in no group. Groups name only existing users, but a group write
+      // racing the deletion of an earlier account of this name could have left the name behind,
+      // and its grants (an administrators group's, say) must not pass to whoever gets the name next.
+      await removeFromAllGroups(this.operations.deps.store, username!, actor, this.operations.deps.now());
       // The schema requires a string username, so a create that succeeded had one.
       await this.credentials.set(username!, password);
     } catch (error) {

@@ -172,3 +172,18 @@ describe("group writes and administrators", () => {
     expect((await setMembers(1, "administrators", ["admin", "keeper"])).status).toBe(200);
   });
 });
+
+describe("a new account", () => {
+  it("starts in no group, even where a group still names an earlier account of that name", async () => {
+    const administrators = await groupOf(1, "administrators");
+    const id = Number(String(administrators.uri).split("/").pop());
+    // Written past the routes: what a group write racing the earlier account's deletion leaves.
+    await app.operations.update("group", { repoId: 1 }, id, { ...administrators, member_usernames: [...(administrators.member_usernames as string[]), "newcomer"] }, { username: "admin" });
+    app.accounts.accessControl.invalidate();
+    const usermgr = await login(app, "usermgr", "usermgr-pw");
+    expect((await call(app, "/users?password=newcomer-pw", { method: "POST", token: usermgr, json: { username: "newcomer", name: "N" } })).status).toBe(200);
+    expect((await groupOf(1, "administrators")).member_usernames).not.toContain("newcomer");
+    const newcomer = await login(app, "newcomer", "newcomer-pw");
+    expect((await call(app, "/users/current-user", { token: newcomer })).body.permissions).toEqual({});
+  });
+});

@@ -4,6 +4,7 @@
 import { BootstrapError, openAccounts } from "./accounts/index.js";
 import { SessionStore } from "./auth/session-store.js";
 import { ConfigError, loadConfig } from "./config.js";
+import { describeRecovery, recoverImports } from "./importers/recovery.js";
 import { openRecords } from "./records/setup.js";
 import { createServer } from "./server.js";
 import { openStore, StoreUnavailableError } from "./storage/store.js";
@@ -18,7 +19,8 @@ async function main(): Promise<void> {
   const store = await openStore(config.store);
   process.stdout.write(`arca: store: ${store.description}\n`);
   store.onLost((reason) => fail(`${reason}; stopping`));
-  const operations = await openRecords(store.connection, { resolveMaxRefs: config.records.resolveMaxRefs, resolveMaxBytes: config.records.resolveMaxBytes });
+  const operations = await openRecords(store.connection, config.records);
+  for (const line of describeRecovery(await recoverImports(operations, config.imports))) process.stdout.write(`arca: ${line}\n`);
   const sessions = new SessionStore(store.connection, { idleSeconds: config.auth.sessionIdleSeconds, maxAgeSeconds: config.auth.sessionMaxAgeSeconds });
   await sessions.init();
   const accounts = await openAccounts({
@@ -26,6 +28,7 @@ async function main(): Promise<void> {
     operations,
     sessions,
     adminPassword: config.auth.usingDefaultPassword ? undefined : config.auth.adminPassword,
+    loginThrottle: config.auth.loginThrottle,
   });
   if (accounts.bootstrap.defaultAdminPasswordInUse) {
     process.stderr.write("arca: WARNING: the admin user's password is the default 'admin'. Set ADMIN_PASSWORD before the first start, or change the password now.\n");

@@ -7,6 +7,7 @@
 // lets the next sweep delete it. Memory stays flat: each pass streams, keeping only keys and
 // uris. Warnings and errors are bounded in count and length (messages.ts).
 import type { JsonObject, JsonValue } from "../registry/index.js";
+import { dictionary } from "../registry/dictionary.js";
 import { linksAt } from "../records/operations/links.js";
 import { BatchRecordError, type Actor, type NewRecord, type RecordOperations } from "../records/operations/index.js";
 import { ApiError } from "../errors/api-error.js";
@@ -68,8 +69,9 @@ interface Batch {
 class FilePass {
   /** Pending key -> the uri it stands for (real, existing, or provisional in the check pass). */
   readonly uris = new Map<string, string>();
-  readonly created: Record<string, number> = {};
-  readonly reused: Record<string, number> = {};
+  // Counts by record type: the types are the parsers', but an aspace-json file names its own.
+  readonly created: Record<string, number> = dictionary();
+  readonly reused: Record<string, number> = dictionary();
   /** What this pass wrote, in order (for undoing it). */
   readonly written: WrittenBatch[] = [];
   readonly principal: string[] = [];

@@ -7,6 +7,7 @@
 // sort name and authority id (agent-records.ts) and is reused as it is. Agents here have no
 // relationships, places, occupations or sources: each cpfRelation is a warning of its own
 // (whether or not its target exists, it cannot be linked), the rest is listed in one warning.
+import { lookupTable } from "../registry/dictionary.js";
 import type { JsonValue } from "../registry/index.js";
 import type { EnumerationValues } from "../registry/enumerations.js";
 import { EnumeratedValues } from "./csv/enumerated-values.js";
@@ -26,7 +27,7 @@ export interface EacImportOptions {
   limits?: XmlLimits;
 }
 
-const ENTITY_TYPES: Readonly<Record<string, AgentType>> = { person: "agent_person", corporatebody: "agent_corporate_entity", family: "agent_family" };
+const ENTITY_TYPES: Readonly<Record<string, AgentType>> = lookupTable({ person: "agent_person", corporatebody: "agent_corporate_entity", family: "agent_family" });
 
 /** Description elements an agent has a field for. */
 const DESCRIBED = new Set(["existDates", "biogHist"]);

@@ -127,9 +127,7 @@ export class EadParser implements FormatParser {
   /** A resource imported before: the same EAD id, else the same identifier. */
   private resourceMatch(resource: Fields): Record<string, string | null> {
     if (typeof resource.ead_id === "string") return { ead_id: resource.ead_id };
-    const match: Record<string, string | null> = {};
-    for (const field of ["id_0", "id_1", "id_2", "id_3"]) match[field] = typeof resource[field] === "string" ? (resource[field] as string) : null;
-    return match;
+    return Object.fromEntries(["id_0", "id_1", "id_2", "id_3"].map((field) => [field, typeof resource[field] === "string" ? (resource[field] as string) : null]));
   }
 
   /** Second read: the components, in document order, parents before children. */

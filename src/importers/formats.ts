@@ -2,6 +2,7 @@
 // bytes when the caller does not say.
 import { open } from "node:fs/promises";
 import type { OperationDeps } from "../records/operations/deps.js";
+import { lookupTable } from "../registry/dictionary.js";
 import { AspaceJsonParser } from "./aspace-json.js";
 import { CsvParser } from "./csv.js";
 import { EacParser } from "./eac.js";
@@ -24,14 +25,14 @@ type ParserFactory = (deps: OperationDeps, limits: ImportLimits) => FormatParser
  */
 const EAD_WINDOW = 1000;
 
-const PARSERS: Partial<Record<ImportFormat, ParserFactory>> = {
+const PARSERS: Partial<Record<ImportFormat, ParserFactory>> = lookupTable({
   "aspace-json": (deps, limits) => new AspaceJsonParser(deps.registry, limits),
   ead: (deps, limits) => eadParser({ enumerations: deps.enumerations, window: EAD_WINDOW, limits: xmlLimits(limits) }),
   ead3: (deps, limits) => ead3Parser({ enumerations: deps.enumerations, window: EAD_WINDOW, limits: xmlLimits(limits) }),
   csv: (deps, limits) => new CsvParser({ enumerations: deps.enumerations, maxRecordChars: limits.maxXmlTextBytes }),
   marcxml: (deps, limits) => new MarcXmlParser({ enumerations: deps.enumerations, limits: xmlLimits(limits) }),
   eac: (deps, limits) => new EacParser({ enumerations: deps.enumerations, limits: xmlLimits(limits) }),
-};
+});
 
 /** The formats this build can read. */
 export function supportedFormats(): ImportFormat[] {

@@ -21,3 +21,15 @@ export function appendTo<V>(target: Dictionary<V[]>, key: string, value: V): voi
   if (list) list.push(value);
   else Object.defineProperty(target, key, { value: [value], enumerable: true, writable: true, configurable: true });
 }
+
+/**
+ * A constant table that is read with keys from outside (an element name, a subfield code, an
+ * operator): the entries copied into a frozen object without a prototype, so `TABLE["constructor"]`
+ * is undefined like any other key the table does not hold. The lint test accepts `TABLE[key]`
+ * only for a table declared with this (or an array, which strict TypeScript indexes by number only).
+ */
+export function lookupTable<T extends object>(entries: T): Readonly<T> {
+  const table = Object.create(null) as T;
+  for (const [key, value] of Object.entries(entries)) Object.defineProperty(table, key, { value, enumerable: true });
+  return Object.freeze(table);
+}

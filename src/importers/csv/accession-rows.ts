@@ -2,6 +2,7 @@
 // 119 columns) as an accession, with the agent and subject the row names. Columns whose data
 // the accession schema has no place for (collection management, events such as
 // "acknowledgement sent", user-defined fields, agent contacts) are reported per row.
+import { lookupTable } from "../../registry/dictionary.js";
 import type { JsonValue } from "../../registry/index.js";
 import type { PendingRecord } from "../pending.js";
 import { agentTypeLabel, type AgentType, type FileAgents, type NameFields } from "../eac/agent-records.js";
@@ -38,7 +39,7 @@ const FLAG_FIELDS: ReadonlyArray<[column: string, field: string]> = [
   ["accession_use_restrictions", "use_restrictions"],
 ];
 
-const AGENT_TYPES: Readonly<Record<string, AgentType>> = {
+const AGENT_TYPES: Readonly<Record<string, AgentType>> = lookupTable({
   agent_person: "agent_person",
   person: "agent_person",
   agent_family: "agent_family",
@@ -46,10 +47,10 @@ const AGENT_TYPES: Readonly<Record<string, AgentType>> = {
   agent_corporate_entity: "agent_corporate_entity",
   corporate_entity: "agent_corporate_entity",
   corporate: "agent_corporate_entity",
-};
+});
 
 /** Name columns each agent type takes (beyond primary name, dates, qualifier, authority id, rules, source, sort name). */
-const NAME_COLUMNS: Record<AgentType, ReadonlyArray<[column: string, field: string]>> = {
+const NAME_COLUMNS: Record<AgentType, ReadonlyArray<[column: string, field: string]>> = lookupTable({
   agent_person: [
     ["agent_name_rest_of_name", "rest_of_name"],
     ["agent_name_prefix", "prefix"],
@@ -64,7 +65,10 @@ const NAME_COLUMNS: Record<AgentType, ReadonlyArray<[column: string, field: stri
     ["agent_name_subordinate_name_2", "subordinate_name_2"],
     ["agent_name_number", "number"],
   ],
-};
+});
+
+/** ArchivesSpace's template says "indirect" for what the name_order list calls "inverted". */
+const NAME_ORDER_SYNONYMS: ReadonlyMap<string, string> = new Map([["indirect", "inverted"]]);
 
 const AGENT_LINK_COLUMNS = ["agent_type", "agent_role", "agent_relator"];
 
@@ -81,7 +85,7 @@ export class AccessionRows {
   ) {}
 
   map(row: TemplateRow): AccessionRowRecords {
-    const accession: Record<string, JsonValue> = {};
+    const accession: Record<string, JsonValue> = {}; // keys: the accession's field names (TEXT_FIELDS, FLAG_FIELDS and those named below)
     const ids = ["accession_number_1", "accession_number_2", "accession_number_3", "accession_number_4"].map((column) => row.text(column));
     if (ids[0] === undefined) row.fail("accession_number_1 is empty: every accession needs an identifier");
     const identifier = JSON.stringify(ids.map((id) => id ?? null));
@@ -135,7 +139,7 @@ export class AccessionRows {
     }
     const name: NameFields = { authorized: true, is_display_name: true };
     set(name, type === "agent_family" ? "family_name" : "primary_name", primary);
-    if (type === "agent_person") set(name, "name_order", row.enumerated("agent_name_name_order", "name_person_name_order", { indirect: "inverted" }) ?? "inverted");
+    if (type === "agent_person") set(name, "name_order", row.enumerated("agent_name_name_order", "name_person_name_order", NAME_ORDER_SYNONYMS) ?? "inverted");
     for (const [column, field] of NAME_COLUMNS[type]) set(name, field, row.text(column));
     set(name, "dates", row.text("agent_name_dates"));
     set(name, "qualifier", row.text("agent_name_qualifier"));
@@ -143,7 +147,10 @@ export class AccessionRows {
     set(name, "rules", row.enumerated("agent_name_rules", "name_rule"));
     set(name, "source", row.enumerated("agent_name_source", "name_source"));
     const sort = row.text("agent_name_sort_name");
-    if (sort !== undefined) Object.assign(name, { sort_name: sort, sort_name_auto_generate: false });
+    if (sort !== undefined) {
+      name.sort_name = sort;
+      name.sort_name_auto_generate = false;
+    }
 
     const claimed = this.agents.claim(type, { names: [name] }, row.source);
     const linked: Record<string, JsonValue> = { ref: claimed.key };

@@ -28,13 +28,9 @@ export class LocationRows {
   private readonly places = new Map<string, number>();
 
   map(row: TemplateRow): PendingRecord | undefined {
-    const location: Record<string, JsonValue> = {};
-    const match: Record<string, string | null> = {};
-    for (const field of PLACE_FIELDS) {
-      const value = row.text(`location_${field}`);
-      if (value !== undefined) location[field] = value;
-      match[field] = value ?? null;
-    }
+    const cells: Array<[field: string, value: string | null]> = PLACE_FIELDS.map((field) => [field, row.text(`location_${field}`) ?? null]);
+    const match: Record<string, string | null> = Object.fromEntries(cells);
+    const location: Record<string, JsonValue> = Object.fromEntries(cells.filter(([, value]) => value !== null));
     if (location.building === undefined) row.fail("location_building is empty: every location needs a building");
     const temporary = row.text("location_temporary");
     if (temporary !== undefined) {
@@ -43,7 +39,10 @@ export class LocationRows {
       else if (/^(0|false|no)$/i.test(temporary)) location.temporary_question = false;
       else {
         const kind = row.enumerated("location_temporary", "location_temporary");
-        if (kind !== undefined) Object.assign(location, { temporary: kind, temporary_question: true });
+        if (kind !== undefined) {
+          location.temporary = kind;
+          location.temporary_question = true;
+        }
       }
     }
     const unread = row.unread();

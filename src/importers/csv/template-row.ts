@@ -65,10 +65,10 @@ export class TemplateRow {
   }
 
   /** A cell holding a value of the enumeration; one that is not in it is left out with a warning. */
-  enumerated(column: string, enumeration: string, synonyms: Readonly<Record<string, string>> = {}): string | undefined {
+  enumerated(column: string, enumeration: string, synonyms?: ReadonlyMap<string, string>): string | undefined {
     const value = this.text(column);
     if (value === undefined) return undefined;
-    const matched = this.values.match(enumeration, synonyms[value.toLowerCase()] ?? value);
+    const matched = this.values.match(enumeration, synonyms?.get(value.toLowerCase()) ?? value);
     if (matched === undefined) this.warn(`${column}: '${value}' is not a value of ${enumeration} (${this.values.describe(enumeration)}); left out`);
     return matched;
   }

@@ -34,7 +34,7 @@ function single(role: "begin" | "end", at: DatePoint): Record<string, JsonValue>
 
 function rangeEnd(prefix: "begin" | "end", at: DatePoint | undefined): Record<string, JsonValue> {
   if (at === undefined) return {};
-  const date: Record<string, JsonValue> = {};
+  const date: Record<string, JsonValue> = {}; // keys: the begin_/end_ date fields named below
   if (at.expression !== undefined) date[`${prefix}_date_expression`] = at.expression;
   if (at.standardized !== undefined) date[`${prefix}_date_standardized`] = at.standardized;
   if (at.standardizedType !== undefined) date[`${prefix}_date_standardized_type`] = at.standardizedType;

@@ -4,6 +4,7 @@
 // carry); a name written as one untyped part ("Feynman, Richard Phillips, 1918-1988.") is split
 // into surname, forenames and trailing dates. authorizedForm and alternativeForm name the
 // authority (its source) and whether the form is authorized.
+import { lookupTable } from "../../registry/dictionary.js";
 import type { EnumeratedValues } from "../csv/enumerated-values.js";
 import { withoutEndPunctuation } from "../marc/marc-record.js";
 import { childElements, textOf } from "../xml/xml-element.js";
@@ -12,7 +13,7 @@ import { sortName, type AgentType, type NameFields } from "./agent-records.js";
 import { structuredDates } from "./eac-dates.js";
 
 /** Part localType (lower case) -> name field, by agent type. */
-const PERSON_PARTS: Readonly<Record<string, string>> = {
+const PERSON_PARTS: Readonly<Record<string, string>> = lookupTable({
   primary_name: "primary_name",
   surname: "primary_name",
   familyname: "primary_name",
@@ -33,9 +34,9 @@ const PERSON_PARTS: Readonly<Record<string, string>> = {
   d: "dates",
   q: "fuller_form",
   g: "qualifier",
-};
+});
 
-const CORPORATE_PARTS: Readonly<Record<string, string>> = {
+const CORPORATE_PARTS: Readonly<Record<string, string>> = lookupTable({
   primary_name: "primary_name",
   corporatename: "primary_name",
   subordinate_name_1: "subordinate_name_1",
@@ -51,9 +52,9 @@ const CORPORATE_PARTS: Readonly<Record<string, string>> = {
   d: "dates",
   c: "location",
   g: "qualifier",
-};
+});
 
-const FAMILY_PARTS: Readonly<Record<string, string>> = {
+const FAMILY_PARTS: Readonly<Record<string, string>> = lookupTable({
   family_name: "family_name",
   familyname: "family_name",
   surname: "family_name",
@@ -66,11 +67,11 @@ const FAMILY_PARTS: Readonly<Record<string, string>> = {
   c: "prefix",
   d: "dates",
   g: "qualifier",
-};
+});
 
-const PARTS: Record<AgentType, Readonly<Record<string, string>>> = { agent_person: PERSON_PARTS, agent_corporate_entity: CORPORATE_PARTS, agent_family: FAMILY_PARTS };
+const PARTS: Record<AgentType, Readonly<Record<string, string>>> = lookupTable({ agent_person: PERSON_PARTS, agent_corporate_entity: CORPORATE_PARTS, agent_family: FAMILY_PARTS });
 
-const NAME_SOURCES: Readonly<Record<string, string>> = { lcnaf: "naf", "lc naf": "naf", naf: "naf", nad: "nad", ulan: "ulan", local: "local" };
+const NAME_SOURCES: Readonly<Record<string, string>> = lookupTable({ lcnaf: "naf", "lc naf": "naf", naf: "naf", nad: "nad", ulan: "ulan", local: "local" });
 
 /** "Feynman, Richard Phillips, 1918-1988." -> the name and its dates. */
 const TRAILING_DATES = /,\s*((?:b\.|d\.|ca\.|fl\.)?\s*\d{3,4}\??(?:\s*-\s*(?:\d{3,4}\??)?)?)\.?$/;
@@ -93,8 +94,14 @@ const clean = (text: string): string => withoutEndPunctuation(text.replace(BIDI_
 /** A person's "Surname, Forenames" text into primary name and rest. */
 function invertedName(name: NameFields, text: string): void {
   const comma = text.indexOf(",");
-  if (comma > 0) Object.assign(name, { primary_name: text.slice(0, comma).trim(), rest_of_name: clean(text.slice(comma + 1)), name_order: "inverted" });
-  else Object.assign(name, { primary_name: text, name_order: "direct" });
+  if (comma > 0) {
+    name.primary_name = text.slice(0, comma).trim();
+    name.rest_of_name = clean(text.slice(comma + 1));
+    name.name_order = "inverted";
+  } else {
+    name.primary_name = text;
+    name.name_order = "direct";
+  }
 }
 
 export interface EacNames {

@@ -3,30 +3,31 @@
 // title become subjects. One pending record per distinct agent or subject in the file, matched
 // against what is stored (agents by sort name and authority id, subjects by vocabulary, source
 // and exact terms or by authority id) so that other files and re-imports reuse them.
+import { lookupTable } from "../../registry/dictionary.js";
 import type { XmlElement } from "../xml/xml-reader.js";
 import { at, put, publishOf, type EadContext, type Fields } from "./context.js";
 import { attribute, childrenNamed, elementChildren, plain } from "./text.js";
 
 type AgentType = "agent_person" | "agent_family" | "agent_corporate_entity";
 
-export const AGENT_ELEMENTS: Readonly<Record<string, AgentType>> = {
+export const AGENT_ELEMENTS: Readonly<Record<string, AgentType>> = lookupTable({
   persname: "agent_person",
   famname: "agent_family",
   corpname: "agent_corporate_entity",
   // ArchivesSpace reads a bare <name> as a person.
   name: "agent_person",
-};
+});
 
-export const SUBJECT_ELEMENTS: Readonly<Record<string, string>> = {
+export const SUBJECT_ELEMENTS: Readonly<Record<string, string>> = lookupTable({
   subject: "topical",
   geogname: "geographic",
   genreform: "genre_form",
   occupation: "occupation",
   function: "function",
   title: "uniform_title",
-};
+});
 
-const NAME_TYPES: Record<AgentType, string> = { agent_person: "name_person", agent_family: "name_family", agent_corporate_entity: "name_corporate_entity" };
+const NAME_TYPES: Record<AgentType, string> = lookupTable({ agent_person: "name_person", agent_family: "name_family", agent_corporate_entity: "name_corporate_entity" });
 
 const str = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value.trim() : undefined);
 
@@ -55,20 +56,20 @@ function sortName(type: AgentType, name: Fields): string {
 }
 
 /** EAD3 <part localtype> values and the name field each fills, by agent type. */
-const PART_FIELDS: Record<AgentType, Readonly<Record<string, string>>> = {
-  agent_person: {
+const PART_FIELDS: Record<AgentType, Readonly<Record<string, string>>> = lookupTable({
+  agent_person: lookupTable({
     surname: "primary_name", primary: "primary_name", primaryname: "primary_name", forename: "rest_of_name", restofname: "rest_of_name",
     existdates: "dates", dates: "dates", termsofaddress: "title", title: "title", numeration: "number", number: "number",
     fullerform: "fuller_form", qualifier: "qualifier", prefix: "prefix", suffix: "suffix",
-  },
-  agent_family: { surname: "family_name", familyname: "family_name", primarypart: "family_name", primary: "family_name", existdates: "dates", dates: "dates", qualifier: "qualifier", prefix: "prefix" },
-  agent_corporate_entity: {
+  }),
+  agent_family: lookupTable({ surname: "family_name", familyname: "family_name", primarypart: "family_name", primary: "family_name", existdates: "dates", dates: "dates", qualifier: "qualifier", prefix: "prefix" }),
+  agent_corporate_entity: lookupTable({
     primarypart: "primary_name", primary: "primary_name", primaryname: "primary_name", secondarypart: "subordinate_name_1", subordinate: "subordinate_name_1",
     existdates: "dates", dates: "dates", qualifier: "qualifier", number: "number", numeration: "number",
-  },
-};
+  }),
+});
 
-const PRIMARY_FIELD: Record<AgentType, string> = { agent_person: "primary_name", agent_family: "family_name", agent_corporate_entity: "primary_name" };
+const PRIMARY_FIELD: Record<AgentType, string> = lookupTable({ agent_person: "primary_name", agent_family: "family_name", agent_corporate_entity: "primary_name" });
 
 /** The name subrecord: EAD 2002's text whole in the primary name (as ArchivesSpace does), EAD3's parts by @localtype. */
 function nameOf(ctx: EadContext, type: AgentType, element: XmlElement): Fields | undefined {

@@ -66,13 +66,13 @@ export class EadContext {
   }
 
   /** The list's value `raw` stands for (spelling aside, or through `synonyms`), if any. */
-  match(list: string, raw: string, synonyms: Readonly<Record<string, string>> = {}): string | undefined {
+  match(list: string, raw: string, synonyms?: ReadonlyMap<string, string>): string | undefined {
     const wanted = comparable(raw);
     if (wanted === "") return undefined;
     const values = this.values(list);
     const direct = values.find((value) => comparable(value) === wanted);
     if (direct !== undefined) return direct;
-    const synonym = synonyms[wanted];
+    const synonym = synonyms?.get(wanted);
     return synonym !== undefined && values.includes(synonym) ? synonym : undefined;
   }
 
@@ -80,7 +80,7 @@ export class EadContext {
    * The list's value for `raw`, or (warning once per value, with the place) `fallback`: what
    * the record gets instead, described in the message; undefined leaves the field out.
    */
-  pick(list: string, raw: string, what: string, where: SourceLocation, options: { synonyms?: Readonly<Record<string, string>>; fallback?: string } = {}): string | undefined {
+  pick(list: string, raw: string, what: string, where: SourceLocation, options: { synonyms?: ReadonlyMap<string, string>; fallback?: string } = {}): string | undefined {
     const found = this.match(list, raw, options.synonyms);
     if (found !== undefined) return found;
     const fallback = options.fallback !== undefined && this.values(list).includes(options.fallback) ? options.fallback : undefined;

@@ -3,6 +3,7 @@
 // text itself when it is a plain year, range, month-day-year, decade or "circa" date. The text
 // is always kept as the expression; a date that cannot be normalised is kept as an expression
 // only (ArchivesSpace's own rule), never dropped.
+import { lookupTable } from "../../registry/dictionary.js";
 import type { XmlElement } from "../xml/xml-reader.js";
 import { at, put, publishOf, type EadContext, type Fields } from "./context.js";
 import { attribute, childrenNamed, plain } from "./text.js";
@@ -14,10 +15,10 @@ export interface DateRange {
   bulk?: boolean;
 }
 
-const MONTHS: Readonly<Record<string, number>> = {
+const MONTHS: Readonly<Record<string, number>> = lookupTable({
   jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6,
   jul: 7, july: 7, aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11, dec: 12, december: 12,
-};
+});
 
 const pad = (n: number): string => String(n).padStart(2, "0");
 

@@ -161,7 +161,8 @@ export function resourceRecord(ctx: EadContext, unit: DescribedUnit, findingAid:
     ctx.warn(`<archdesc> has no <unitid>: the resource identifier is the EAD id '${record.id_0 as string}'`, at(did));
   }
   put(record, "external_ids", external);
-  Object.assign(record, findingAid);
+  // The header's fields win over the archdesc's (its own field names: header.ts sets them).
+  for (const [field, value] of Object.entries(findingAid)) record[field] = value;
   record.finding_aid_language ??= "und";
   record.finding_aid_script ??= "Zyyy";
   if (record.lang_materials === undefined) {

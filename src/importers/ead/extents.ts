@@ -10,7 +10,7 @@ import { singlepartNote, multipartTextNote } from "./notes.js";
 import { attribute, childrenNamed, elementChildren, hasOwnText, markup, plain } from "./text.js";
 
 /** Spellings of extent types the list holds under another name. */
-const EXTENT_SYNONYMS: Readonly<Record<string, string>> = {
+const EXTENT_SYNONYMS: ReadonlyMap<string, string> = new Map(Object.entries({
   linear_foot: "linear_feet", linear_ft: "linear_feet", "linear_ft.": "linear_feet", "lin._ft.": "linear_feet", "lin_ft": "linear_feet",
   cubic_foot: "cubic_feet", cubic_ft: "cubic_feet", "cubic_ft.": "cubic_feet", "cu._ft.": "cubic_feet",
   gb: "gigabytes", gigabyte: "gigabytes", mb: "megabytes", megabyte: "megabytes", tb: "terabytes", terabyte: "terabytes",
@@ -18,7 +18,7 @@ const EXTENT_SYNONYMS: Readonly<Record<string, string>> = {
   leaf: "leaves", sheet: "sheets", reel: "reels", cassette: "cassettes", audiocassettes: "cassettes", audiocassette: "cassettes",
   photographic_print: "photographic_prints", photographic_slide: "photographic_slides", slides: "photographic_slides",
   file: "files",
-};
+}));
 
 export interface ExtentsAndNotes {
   extents: Fields[];

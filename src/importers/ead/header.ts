@@ -14,7 +14,7 @@ function descriptionRules(text: string): string | undefined {
   return undefined;
 }
 
-const FINDING_AID_STATUS_SYNONYMS: Readonly<Record<string, string>> = { in_process: "in_progress", complete: "completed", "in_progress": "in_progress" };
+const FINDING_AID_STATUS_SYNONYMS: ReadonlyMap<string, string> = new Map(Object.entries({ in_process: "in_progress", complete: "completed", in_progress: "in_progress" }));
 
 function descendant(element: XmlElement, ...path: string[]): XmlElement | undefined {
   let current: XmlElement | undefined = element;

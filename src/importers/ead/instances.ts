@@ -18,7 +18,7 @@ import { at, comparable, put, publishOf, type EadContext, type Fields } from "./
 import { attribute, childrenNamed, markup, plain } from "./text.js";
 
 /** Container type words and the container_type value each means. */
-const CONTAINER_SYNONYMS: Readonly<Record<string, string>> = { boxes: "box", folders: "folder", cartons: "carton", volumes: "volume", reels: "reel", items: "object", item: "object" };
+const CONTAINER_SYNONYMS: ReadonlyMap<string, string> = new Map(Object.entries({ boxes: "box", folders: "folder", cartons: "carton", volumes: "volume", reels: "reel", items: "object", item: "object" }));
 
 /** A container type the list lacks: the list value its name ends with (`halfbox` is a box, `flatfolder` a folder). */
 function containerType(ctx: EadContext, raw: string, element: XmlElement): string | undefined {

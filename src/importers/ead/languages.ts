@@ -1,13 +1,14 @@
 // <langmaterial> as lang_materials: one per language (ISO 639-2 @langcode, else a known
 // language name), and the element's prose ("Materials in English and German.") as a language
 // note, as ArchivesSpace reads it. A language that cannot be coded is kept in that note.
+import { lookupTable } from "../../registry/dictionary.js";
 import type { XmlElement } from "../xml/xml-reader.js";
 import { put, publishOf, type Fields } from "./context.js";
 import { persistentId } from "./notes.js";
 import { attribute, childrenNamed, elementChildren, markup, plain } from "./text.js";
 
 /** Language names as finding aids write them, with their ISO 639-2/B codes. */
-const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
+const LANGUAGE_NAMES: Readonly<Record<string, string>> = lookupTable({
   english: "eng", french: "fre", german: "ger", spanish: "spa", italian: "ita", latin: "lat", portuguese: "por", dutch: "dut",
   russian: "rus", chinese: "chi", japanese: "jpn", korean: "kor", hebrew: "heb", yiddish: "yid", greek: "gre", "ancient greek": "grc",
   arabic: "ara", polish: "pol", swedish: "swe", danish: "dan", norwegian: "nor", czech: "cze", hungarian: "hun", irish: "gle",
@@ -15,7 +16,7 @@ const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
   persian: "per", vietnamese: "vie", swahili: "swa", icelandic: "ice", romanian: "rum", croatian: "hrv", serbian: "srp",
   slovak: "slo", slovenian: "slv", bulgarian: "bul", lithuanian: "lit", latvian: "lav", estonian: "est", armenian: "arm",
   tagalog: "tgl", "multiple languages": "mul", undetermined: "und", "no linguistic content": "zxx",
-};
+});
 
 const LANGUAGE_CODE = /^[a-z]{3}$/;
 

@@ -5,6 +5,7 @@
 // a note of its own, as ArchivesSpace reads them. The did notes (abstract, physloc,
 // materialspec, physfacet, physdesc) are singlepart; <bibliography> and <index> have their own
 // shapes. @id is the note's persistent_id, @audience="internal" unpublishes it.
+import { lookupTable } from "../../registry/dictionary.js";
 import type { XmlElement } from "../xml/xml-reader.js";
 import { at, put, publishOf, type EadContext, type Fields } from "./context.js";
 import { attribute, childrenNamed, elementChildren, markup, pieces, plain } from "./text.js";
@@ -75,11 +76,11 @@ function chronology(element: XmlElement): Fields {
 }
 
 /** EAD 2002 @numeration and EAD3's CSS-like names as note_orderedlist enumerations. */
-const NUMERATIONS: Readonly<Record<string, string>> = {
+const NUMERATIONS: Readonly<Record<string, string>> = lookupTable({
   arabic: "arabic", decimal: "arabic", loweralpha: "loweralpha", "lower-alpha": "loweralpha", "lower-latin": "loweralpha",
   upperalpha: "upperalpha", "upper-alpha": "upperalpha", "upper-latin": "upperalpha", lowerroman: "lowerroman", "lower-roman": "lowerroman",
   upperroman: "upperroman", "upper-roman": "upperroman",
-};
+});
 
 function list(ctx: EadContext, element: XmlElement): Fields {
   const type = (attribute(element, "type") ?? attribute(element, "listtype"))?.toLowerCase();
@@ -188,10 +189,10 @@ function bibliography(ctx: EadContext, element: XmlElement): Fields[] {
 }
 
 /** Index entry elements and the note_index_item type each gives. */
-const INDEX_ITEM_TYPES: Readonly<Record<string, string>> = {
+const INDEX_ITEM_TYPES: Readonly<Record<string, string>> = lookupTable({
   name: "name", persname: "person", famname: "family", corpname: "corporate_entity", subject: "subject", function: "function",
   occupation: "occupation", title: "title", geogname: "geographic_name", genreform: "genre_form",
-};
+});
 
 function index(ctx: EadContext, element: XmlElement): Fields[] {
   const note = base(element, { jsonmodel_type: "note_index" });

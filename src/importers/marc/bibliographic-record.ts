@@ -3,6 +3,7 @@
 // 040 finding-aid language and rules, 351 and 5xx notes, 1xx/7xx agents as creators (sources
 // for donors and former owners), 600/610/611 agents and 630-657 headings as subjects, 856
 // finding-aid link. What the resource has no field for is listed in one warning per record.
+import { lookupTable } from "../../registry/dictionary.js";
 import type { JsonValue } from "../../registry/index.js";
 import { ImportError, type PendingRecord, type SourceLocation } from "../pending.js";
 import { archivalDate, yearSpan } from "../csv/dates.js";
@@ -31,9 +32,9 @@ export interface MappedRecords {
 const NAME_TAGS = new Set(["100", "110", "111", "600", "610", "611", "700", "710", "711"]);
 
 /** Leader/07 (bibliographic level) -> archival_record_level. */
-const LEVELS: Readonly<Record<string, string>> = { c: "collection", a: "item", m: "item" };
+const LEVELS: Readonly<Record<string, string>> = lookupTable({ c: "collection", a: "item", m: "item" });
 
-const EXTENT_SYNONYMS: Readonly<Record<string, string>> = {
+const EXTENT_SYNONYMS: Readonly<Record<string, string>> = lookupTable({
   "linear ft": "linear_feet",
   "linear ft.": "linear_feet",
   "linear foot": "linear_feet",
@@ -49,7 +50,7 @@ const EXTENT_SYNONYMS: Readonly<Record<string, string>> = {
   leaf: "leaves",
   cassette: "cassettes",
   file: "files",
-};
+});
 
 /** Which subfields of which fields the mapping reads; the rest of a handled field is listed as not imported. */
 class Coverage {
@@ -84,7 +85,7 @@ export const notImportedMessage = (items: string[], what: string): string => `no
 export function bibliographicRecord(record: MarcRecord, index: number, mapping: MarcMapping): MappedRecords {
   const coverage = new Coverage();
   const mapped: MappedRecords = { agents: [], subjects: [], principal: [] };
-  const resource: Record<string, JsonValue> = {};
+  const resource: Record<string, JsonValue> = {}; // keys: the resource's field names, each named below
   const where = record.source;
   const fail = (message: string, source: SourceLocation = where): never => {
     throw new ImportError(message, source);
@@ -149,7 +150,7 @@ export function bibliographicRecord(record: MarcRecord, index: number, mapping: 
       if (link === undefined) continue;
       if (link.pending !== undefined) mapped.agents.push(link.pending);
       linkedAgents.push(link.linked);
-    } else if (field.tag in SUBJECT_TAGS) {
+    } else if (SUBJECT_TAGS[field.tag] !== undefined) {
       const found = marcSubject(field, mapping.values);
       if (found === undefined) continue;
       coverage.take(field);
@@ -209,7 +210,7 @@ function dateOf(expression: string, label: string, type: "inclusive" | "bulk"): 
 }
 
 /** 264 second indicator -> date label. */
-const LABEL_BY_264: Readonly<Record<string, string>> = { "0": "creation", "1": "publication", "2": "other", "3": "other", "4": "copyright" };
+const LABEL_BY_264: Readonly<Record<string, string>> = lookupTable({ "0": "creation", "1": "publication", "2": "other", "3": "other", "4": "copyright" });
 
 function datesOf(record: MarcRecord, coverage: Coverage, titleField: DataField): JsonValue[] {
   const dates: JsonValue[] = [];

@@ -1,6 +1,7 @@
 // MARC name headings (X00 persons and families, X10 corporate bodies, X11 meetings: 100/110/111,
 // 400/410/411, 600/610/611, 700/710/711) as agent names, and the relator ($e terms, $4 codes)
 // of a described record's link to the agent.
+import { lookupTable } from "../../registry/dictionary.js";
 import type { JsonValue } from "../../registry/index.js";
 import type { EnumeratedValues } from "../csv/enumerated-values.js";
 import type { AgentType, NameFields } from "../eac/agent-records.js";
@@ -14,13 +15,13 @@ export interface MarcName {
 }
 
 /** A 6xx name's subdivisions ($v form, $x general, $y chronological, $z geographic), as a linked agent's terms. */
-const SUBDIVISIONS: Readonly<Record<string, string>> = { v: "genre_form", x: "topical", y: "temporal", z: "geographic" };
+const SUBDIVISIONS: ReadonlyMap<string, string> = new Map(Object.entries({ v: "genre_form", x: "topical", y: "temporal", z: "geographic" }));
 
 /** Subfields read elsewhere or not data: linkage and control ($6, $8, $w), relators, the source ($2), authority ids ($0, $1). */
 const IGNORED = new Set(["6", "8", "e", "4", "j", "2", "0", "1", "w"]);
 
 /** The name source ($2 of a 6xx, or the 6xx second indicator 0: LC name authority). */
-const NAME_SOURCES: Readonly<Record<string, string>> = {
+const NAME_SOURCES: Readonly<Record<string, string>> = lookupTable({
   "naco authority file": "naf",
   lcnaf: "naf",
   naf: "naf",
@@ -29,7 +30,7 @@ const NAME_SOURCES: Readonly<Record<string, string>> = {
   local: "local",
   ulan: "ulan",
   nad: "nad",
-};
+});
 
 const joinParts = (parts: string[], separator: string): string | undefined => {
   const cleaned = parts.map(withoutEndPunctuation).filter((part) => part !== "");
@@ -55,12 +56,16 @@ export function marcName(field: DataField): MarcName | undefined {
     used = ["a", "c", "d", "g"];
   } else if (kind === "00") {
     type = "agent_person";
-    if (field.ind1 === "0") Object.assign(name, { primary_name: primary, name_order: "direct" });
-    else {
+    if (field.ind1 === "0") {
+      name.primary_name = primary;
+      name.name_order = "direct";
+    } else {
       // Surname first: "Primary, Rest of name".
       const comma = primary.indexOf(",");
-      if (comma > 0) Object.assign(name, { primary_name: primary.slice(0, comma).trim(), rest_of_name: primary.slice(comma + 1).trim() });
-      else name.primary_name = primary;
+      if (comma > 0) {
+        name.primary_name = primary.slice(0, comma).trim();
+        name.rest_of_name = primary.slice(comma + 1).trim();
+      } else name.primary_name = primary;
       name.name_order = "inverted";
     }
     set(name, "number", joinParts(values(field, "b"), " "));
@@ -85,7 +90,7 @@ export function marcName(field: DataField): MarcName | undefined {
   const isSubject = field.tag.startsWith("6");
   const unused = field.subfields
     .map((subfield) => subfield.code)
-    .filter((code) => !used.includes(code) && !IGNORED.has(code) && !(isSubject && code in SUBDIVISIONS));
+    .filter((code) => !used.includes(code) && !IGNORED.has(code) && !(isSubject && SUBDIVISIONS.has(code)));
   return { type, name, unused: [...new Set(unused)] };
 }
 
@@ -103,13 +108,15 @@ export function nameSource(field: DataField, enumerations: EnumeratedValues): { 
 export function nameSubdivisions(field: DataField, vocabulary: string): JsonValue[] {
   if (!field.tag.startsWith("6")) return [];
   return field.subfields
-    .filter((subfield) => subfield.code in SUBDIVISIONS)
-    .map((subfield) => ({ term: withoutEndPunctuation(subfield.value), term_type: SUBDIVISIONS[subfield.code] as string, vocabulary }))
+    .flatMap((subfield) => {
+      const termType = SUBDIVISIONS.get(subfield.code);
+      return termType === undefined ? [] : [{ term: withoutEndPunctuation(subfield.value), term_type: termType, vocabulary }];
+    })
     .filter((term) => term.term !== "");
 }
 
 /** Common relator terms written out instead of coded. */
-const RELATOR_TERMS: Readonly<Record<string, string>> = {
+const RELATOR_TERMS: Readonly<Record<string, string>> = lookupTable({
   author: "aut",
   collector: "col",
   compiler: "com",
@@ -129,7 +136,7 @@ const RELATOR_TERMS: Readonly<Record<string, string>> = {
   artist: "art",
   architect: "arc",
   producer: "pro",
-};
+});
 
 /** Relators that make a 7xx agent the records' source rather than their creator. */
 const SOURCE_RELATORS = new Set(["dnr", "dpt", "fmo", "sll", "col"]);

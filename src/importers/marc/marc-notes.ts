@@ -2,6 +2,7 @@
 // gives it, and 500s that ArchivesSpace's own MARC export wrote with a label ("Location of
 // resource: ...") back to the note type that label names. A note field with no counterpart is
 // kept as a general note (odd), and said.
+import { lookupTable } from "../../registry/dictionary.js";
 import type { JsonValue } from "../../registry/index.js";
 import { noteText, type DataField } from "./marc-record.js";
 
@@ -16,7 +17,7 @@ const multipart = (type: string, label?: string): NoteKind => ({ type, ...(label
 const singlepart = (type: string): NoteKind => ({ type, singlepart: true });
 
 /** Tag -> note (520 and 535 also look at the first indicator). */
-const NOTE_TAGS: Readonly<Record<string, NoteKind>> = {
+const NOTE_TAGS: Readonly<Record<string, NoteKind>> = lookupTable({
   "351": multipart("arrangement"),
   "500": multipart("odd"),
   "501": multipart("odd", "With"),
@@ -56,7 +57,7 @@ const NOTE_TAGS: Readonly<Record<string, NoteKind>> = {
   "585": multipart("odd", "Exhibitions"),
   "586": multipart("odd", "Awards"),
   "588": multipart("odd", "Source of description"),
-};
+});
 
 /** Labels ArchivesSpace's MARC export puts before notes it writes as 500. */
 const LABELLED_500: ReadonlyArray<[label: string, kind: NoteKind]> = [

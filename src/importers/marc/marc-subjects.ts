@@ -3,12 +3,13 @@
 // as subjects: the heading's first element with the field's term type, then its subdivisions
 // ($v form, $x general, $y chronological, $z geographic) as further terms. Subdivisions some
 // catalogues write inline in $a ("Art |x Study and teaching.") are read as subdivisions too.
+import { lookupTable } from "../../registry/dictionary.js";
 import type { EnumeratedValues } from "../csv/enumerated-values.js";
 import type { SubjectFields, SubjectTerm } from "../csv/subject-records.js";
 import { values, withoutEndPunctuation, type DataField } from "./marc-record.js";
 
 /** The term type of a subject field's main heading. */
-export const SUBJECT_TAGS: Readonly<Record<string, string>> = {
+export const SUBJECT_TAGS: Readonly<Record<string, string>> = lookupTable({
   "630": "uniform_title",
   "648": "temporal",
   "650": "topical",
@@ -21,18 +22,18 @@ export const SUBJECT_TAGS: Readonly<Record<string, string>> = {
   "690": "topical",
   "691": "geographic",
   "695": "topical",
-};
+});
 
-const SUBDIVISIONS: Readonly<Record<string, string>> = { v: "genre_form", x: "topical", y: "temporal", z: "geographic" };
+const SUBDIVISIONS: Readonly<Record<string, string>> = lookupTable({ v: "genre_form", x: "topical", y: "temporal", z: "geographic" });
 
 /** Parts of a heading's first element besides $a (a uniform title's parts, a topical term's qualifiers). */
 const HEADING_PARTS = ["b", "c", "d", "f", "g", "h", "k", "l", "m", "n", "o", "p", "r", "s", "t"];
 
 /** Second indicator -> source (the thesaurus the heading comes from). */
-const SOURCE_BY_INDICATOR: Readonly<Record<string, string>> = { "0": "lcsh", "2": "mesh", "4": "local", " ": "local" };
+const SOURCE_BY_INDICATOR: Readonly<Record<string, string>> = lookupTable({ "0": "lcsh", "2": "mesh", "4": "local", " ": "local" });
 
 /** Source names ($2) as catalogues write them -> subject_source values. */
-const SOURCE_NAMES: Readonly<Record<string, string>> = {
+const SOURCE_NAMES: Readonly<Record<string, string>> = lookupTable({
   "art & architecture thesaurus": "aat",
   "art and architecture thesaurus": "aat",
   "library of congress subject headings": "lcsh",
@@ -42,7 +43,7 @@ const SOURCE_NAMES: Readonly<Record<string, string>> = {
   tgm: "gmgpc",
   "local sources": "local",
   "local source": "local",
-};
+});
 
 export interface MarcSubject {
   subject: SubjectFields;

@@ -287,7 +287,7 @@ function localAttributes(attributes: Record<string, SaxesAttributeNS>): Record<s
     if (attribute.prefix === "") result[attribute.local] = attribute.value;
     else prefixed.push(attribute);
   }
-  for (const attribute of prefixed) if (!(attribute.local in result)) result[attribute.local] = attribute.value;
+  for (const attribute of prefixed) if (!Object.hasOwn(result, attribute.local)) result[attribute.local] = attribute.value;
   return result;
 }
 

@@ -2,6 +2,7 @@
 // element a subject or agent becomes, an agent's display name, and the words of an extent
 // type. These follow ArchivesSpace's exporter (backend/app/exporters/lib/export_helpers.rb),
 // so what ArchivesSpace's importer and ours read back is what it wrote.
+import { lookupTable } from "../registry/dictionary.js";
 import type { JsonObject, JsonValue } from "../registry/index.js";
 import { isJsonObject } from "../registry/json.js";
 
@@ -149,7 +150,7 @@ export function physdescStructuredType(extentType: string | undefined): string {
 }
 
 /** An index entry's element, by note_index_item type. */
-export const INDEX_ITEM_ELEMENTS: Readonly<Record<string, string>> = {
+export const INDEX_ITEM_ELEMENTS: Readonly<Record<string, string>> = lookupTable({
   name: "name",
   person: "persname",
   family: "famname",
@@ -160,7 +161,7 @@ export const INDEX_ITEM_ELEMENTS: Readonly<Record<string, string>> = {
   title: "title",
   geographic_name: "geogname",
   genre_form: "genreform",
-};
+});
 
 /** Access elements: in EAD3 their text sits in `<part>`. */
 export const ACCESS_ELEMENTS: ReadonlySet<string> = new Set(["corpname", "famname", "function", "genreform", "geogname", "name", "occupation", "persname", "subject", "title"]);

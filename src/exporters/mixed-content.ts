@@ -9,7 +9,7 @@
 // root's declared `xlink:` prefix back, and a <part> is unwrapped (its text kept). EAD3:
 // <extref>/<extptr> become <ref>/<ptr> (title/role as linktitle/linkrole), and access terms'
 // text goes in <part>.
-import { dictionary } from "../registry/dictionary.js";
+import { dictionary, lookupTable } from "../registry/dictionary.js";
 import { ACCESS_ELEMENTS } from "./ead-terms.js";
 import type { XmlWriter } from "./xml-writer.js";
 
@@ -24,7 +24,7 @@ const ATTRIBUTE = /([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"<]*)"|'([^'<]*)')/g;
 
 type Token = { kind: "text"; text: string } | { kind: "open" | "empty"; name: string; attributes: Record<string, string> } | { kind: "close"; name: string };
 
-const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+const ENTITIES: Readonly<Record<string, string>> = lookupTable({ amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" });
 
 function decode(value: string): string {
   return value.replace(/&(#x[0-9A-Fa-f]+|#[0-9]+|[A-Za-z]+);/g, (whole, entity: string) => {

@@ -4,6 +4,7 @@
 // five (a password parameter, bare lists, no resolve[]), this file says how. Everything the
 // registry knows (paths, permissions, schemas) still comes from the registry.
 import { PARAMETER_REQUIRED } from "../accounts/request-params.js";
+import { lookupTable } from "../registry/dictionary.js";
 import type { RecordType } from "../registry/registry.js";
 import {
   commonResponses,
@@ -53,7 +54,7 @@ function bareList(operations: RecordOperationSet, type: RecordType, ctx: Documen
 }
 
 /** How the account types' routes differ from the generic five, by type name. */
-export const ACCOUNT_ROUTE_ADJUSTMENTS: Readonly<Record<string, Adjustment>> = {
+export const ACCOUNT_ROUTE_ADJUSTMENTS: Readonly<Record<string, Adjustment>> = lookupTable({
   user: (operations, type, ctx) => {
     accountItemRoutes(operations, type);
     operations.create.parameters = [passwordParameter(true, "The new user's password; it is stored apart from the record and never shown.")];
@@ -115,7 +116,7 @@ export const ACCOUNT_ROUTE_ADJUSTMENTS: Readonly<Record<string, Adjustment>> = {
     );
     appendDescription(operations.delete, "Deletes every record of the repository, its groups included.");
   },
-};
+});
 
 /** Login, logout and current-user (api-contract.md §2). */
 export function sessionPaths(ctx: DocumentContext): Paths {

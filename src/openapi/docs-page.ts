@@ -1,6 +1,7 @@
 // `GET /docs`: a small, self-contained HTML page made from the OpenAPI document: every path
 // with its methods, what each needs, and a link to each record type's schema. No script, no
 // external style or font: the page works offline and under a `default-src 'none'` policy.
+import { lookupTable } from "../registry/dictionary.js";
 import type { Registry } from "../registry/registry.js";
 import type { OpenApiDocument } from "./document.js";
 import { HTTP_METHODS, openApiPath, type Operation } from "./model.js";
@@ -8,7 +9,7 @@ import { HTTP_METHODS, openApiPath, type Operation } from "./model.js";
 /** The page's Content-Security-Policy: nothing but its own inline style. */
 export const DOCS_CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const ESCAPES: Record<string, string> = lookupTable({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" });
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);

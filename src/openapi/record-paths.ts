@@ -1,6 +1,7 @@
 // The five operations of a record type (api-contract.md §4-§6), from its registry entry alone:
 // paths, parameters, permissions, schemas and errors all follow from the RecordType, so a type
 // dropped into record-types/ is described with no code, as it is served with none.
+import { lookupTable } from "../registry/dictionary.js";
 import type { RecordOperation } from "../registry/manifest.js";
 import type { RecordType } from "../registry/registry.js";
 import { sortableFields } from "../records/operations/list.js";
@@ -32,13 +33,13 @@ export type RecordOperationName = (typeof RECORD_OPERATIONS)[number];
 export type RecordOperationSet = Record<RecordOperationName, Operation>;
 
 /** Which registry permission each operation needs. */
-export const PERMISSION_OF: Readonly<Record<RecordOperationName, RecordOperation>> = {
+export const PERMISSION_OF: Readonly<Record<RecordOperationName, RecordOperation>> = lookupTable({
   list: "read",
   create: "create",
   read: "read",
   update: "update",
   delete: "delete",
-};
+});
 
 /** What a read answers, in words. */
 export const RECORD_READ = "The record with its server-maintained fields; fields with no value are omitted.";

@@ -81,18 +81,19 @@ const getCmdLineOpts: CommandHandler = (ctx) => ({
 });
 
 // The only server parameter the engine has; drivers and shells ask for it.
-const PARAMETERS: Record<string, Document> = { featureCompatibilityVersion: { version: "7.0" } };
+const PARAMETERS: ReadonlyMap<string, Document> = new Map(Object.entries<Document>({ featureCompatibilityVersion: { version: "7.0" } }));
 
 const getParameter: CommandHandler = (ctx) => {
   const all = ctx.command.getParameter === "*";
   const reply: Document = {};
   for (const name of Object.keys(ctx.command)) {
     if (name === "getParameter" || isGenericField(name)) continue;
-    if (!Object.hasOwn(PARAMETERS, name)) throw new CommandError(ErrorCodes.InvalidOptions, `no option found to get: ${name}`);
-    reply[name] = PARAMETERS[name];
+    const value = PARAMETERS.get(name);
+    if (value === undefined) throw new CommandError(ErrorCodes.InvalidOptions, `no option found to get: ${name}`);
+    reply[name] = value;
   }
   if (!all && Object.keys(reply).length === 0) throw new CommandError(ErrorCodes.InvalidOptions, "no option found to get");
-  return { ...reply, ...(all && PARAMETERS), ok: 1 };
+  return { ...reply, ...(all && Object.fromEntries(PARAMETERS)), ok: 1 };
 };
 
 // The engine keeps no in-memory log (it writes to stderr); startupWarnings is truthfully empty.

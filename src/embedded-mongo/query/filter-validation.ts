@@ -36,7 +36,7 @@ const checkTree: PathlessCheck = (operator, argument, level) => {
  * unsupported before validation runs; they are listed so that $elemMatch classifies its
  * argument as MongoDB does.
  */
-const PATHLESS_OPERATORS: Record<string, PathlessCheck> = {
+const PATHLESS_OPERATORS: ReadonlyMap<string, PathlessCheck> = new Map(Object.entries<PathlessCheck>({
   $and: checkTree,
   $or: checkTree,
   $nor: checkTree,
@@ -55,7 +55,7 @@ const PATHLESS_OPERATORS: Record<string, PathlessCheck> = {
   $ref: ignore,
   $id: ignore,
   $db: ignore,
-};
+}));
 
 /** Comparisons other than equality cannot take a regular expression. */
 const checkComparison: FieldCheck = (_operator, argument, path) => {
@@ -143,7 +143,7 @@ const checkElemMatch: FieldCheck = (_operator, argument) => {
   // {$elemMatch: {$gt: 1}} matches element values; {$elemMatch: {a: 1}} or one starting with a
   // pathless operator ($and, ...) matches element documents.
   const first = firstKey(argument);
-  const matchesValues = isOperatorDocument(argument, true) && !Object.hasOwn(PATHLESS_OPERATORS, first!);
+  const matchesValues = isOperatorDocument(argument, true) && !PATHLESS_OPERATORS.has(first!);
   if (matchesValues) validateOperators(argument, "", "element");
   else validateFilterAt(argument, "element");
 };
@@ -159,12 +159,12 @@ const checkAll: FieldCheck = (operator, argument, path, context) => {
     return;
   }
   for (const element of argument) {
-    if (isDocument(element) && Object.hasOwn(FIELD_OPERATORS, firstKey(element) ?? "")) throw badValue(`no $ expressions in ${operator}`);
+    if (isDocument(element) && FIELD_OPERATORS.has(firstKey(element) ?? "")) throw badValue(`no $ expressions in ${operator}`);
   }
 };
 
 /** Operators applied to a path ($not is handled apart: it nests these). */
-const FIELD_OPERATORS: Record<string, FieldCheck> = {
+const FIELD_OPERATORS: ReadonlyMap<string, FieldCheck> = new Map(Object.entries<FieldCheck>({
   $eq: ignore,
   $ne: (_operator, argument) => {
     if (isRegex(argument)) throw badValue("Can't have regex as arg to $ne.");
@@ -187,7 +187,7 @@ const FIELD_OPERATORS: Record<string, FieldCheck> = {
   $bitsAllClear: checkBitTest,
   $bitsAnySet: checkBitTest,
   $bitsAnyClear: checkBitTest,
-};
+}));
 
 /**
  * Whether a value is an operator object ({$gt: 1}) rather than a document to compare with.
@@ -215,7 +215,7 @@ function validateOperators(operators: Document, path: string, level: Level): voi
       checkNot(argument, path, level);
       continue;
     }
-    const check = FIELD_OPERATORS[operator];
+    const check = FIELD_OPERATORS.get(operator);
     if (!check) {
       if (operator === "$where") throw badValue("$where cannot be applied to a field");
       throw badValue(`unknown operator: ${operator}`);
@@ -227,7 +227,7 @@ function validateOperators(operators: Document, path: string, level: Level): voi
 function validateFilterAt(filter: Document, level: Level): void {
   for (const [key, value] of Object.entries(filter)) {
     if (key.startsWith("$")) {
-      const check = PATHLESS_OPERATORS[key];
+      const check = PATHLESS_OPERATORS.get(key);
       if (!check) {
         throw badValue(`unknown top level operator: ${key}. If you have a field name that starts with a '$' symbol, consider using $getField or $setField.`);
       }

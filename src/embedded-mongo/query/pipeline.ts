@@ -124,7 +124,7 @@ function addFieldsCheck(name: string): (argument: unknown) => void {
 }
 
 /** Stages whose arguments are checked before the pipeline runs. */
-const STAGE_CHECKS: Record<string, (argument: unknown) => void> = {
+const STAGE_CHECKS: ReadonlyMap<string, (argument: unknown) => void> = new Map(Object.entries<(argument: unknown) => void>({
   $match: checkMatch,
   $sort: checkSort,
   $skip: checkSkip,
@@ -140,7 +140,7 @@ const STAGE_CHECKS: Record<string, (argument: unknown) => void> = {
   $replaceWith: validateExpression,
   $sortByCount: validateExpression,
   $redact: validateExpression,
-};
+}));
 
 /** $count as MongoDB defines it: a $group by null (no document on an empty input) then a $project. */
 function rewriteCount(argument: unknown): Document[] {
@@ -173,20 +173,20 @@ function rewriteUnionWith(argument: unknown): Document[] {
 }
 
 /** Stages replaced by others, adjusted for mingo, or holding sub-pipelines that need the same preparation. */
-const STAGE_REWRITES: Record<string, (argument: unknown) => Document[]> = {
+const STAGE_REWRITES: ReadonlyMap<string, (argument: unknown) => Document[]> = new Map(Object.entries<(argument: unknown) => Document[]>({
   $count: rewriteCount,
   $project: rewriteProject,
   $facet: rewriteFacet,
   $lookup: rewriteLookup,
   $unionWith: rewriteUnionWith,
-};
+}));
 
 function prepareStage(stage: unknown): Document[] {
   const name = stageName(stage);
   const argument = (stage as Document)[name];
   checkStageName(name);
-  STAGE_CHECKS[name]?.(argument);
-  const rewrite = STAGE_REWRITES[name];
+  STAGE_CHECKS.get(name)?.(argument);
+  const rewrite = STAGE_REWRITES.get(name);
   return rewrite ? rewrite(argument) : [stage as Document];
 }
 

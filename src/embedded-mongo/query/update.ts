@@ -79,7 +79,10 @@ export function applyUpdate(original: Document, update: Document | Document[], o
 
 type UpdateOperator = (expr: Document) => (obj: Document) => string[];
 // The module namespace also carries a default export; only the $-named members are operators.
-const OPERATOR_FUNCTIONS = updateOperators as unknown as Record<string, UpdateOperator>;
+// A Map, so that an operator name a client sends is never looked up on Object.prototype.
+const OPERATOR_FUNCTIONS: ReadonlyMap<string, UpdateOperator> = new Map(
+  Object.entries(updateOperators as unknown as Record<string, UpdateOperator>).filter(([name]) => name.startsWith("$")),
+);
 
 /**
  * Applies operator updates to `doc` in place. mingo's update() builds a fresh operator
@@ -93,11 +96,17 @@ function applyOperators(doc: Document, modifier: Document, options: UpdateOption
     mingoUpdate(doc, modifier, options.arrayFilters, options.filter ?? {}, { cloneMode: "deep" });
     return;
   }
-  for (const [op, fields] of Object.entries(modifier)) OPERATOR_FUNCTIONS[op](fields as Document)(doc);
+  for (const [op, fields] of Object.entries(modifier)) {
+    // classifyUpdate lets only known operators through; one mingo lacks is refused as MongoDB refuses an unknown one.
+    const apply = OPERATOR_FUNCTIONS.get(op);
+    if (apply === undefined) throw failedToParse(`Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
+    apply(fields as Document)(doc);
+  }
 }
 
 /** mingo's update errors, with the codes MongoDB uses for the same conditions. */
 function mingoUpdateError(error: unknown): CommandError {
+  if (error instanceof CommandError) return error;
   const message = error instanceof Error ? error.message : String(error);
   if (/immutable field '_id'/i.test(message)) return new CommandError(ErrorCodes.ImmutableField, message);
   if (/conflict/i.test(message)) return new CommandError(ErrorCodes.ConflictingUpdateOperators, message.replace(/^updating/, "Updating"));

@@ -70,7 +70,7 @@ const LEVEL_OF: Readonly<Record<Permission, PermissionLevel>> = {
 };
 
 /** Looked up by codes clients send: a Map, so no code can reach an object's built-in members. */
-const LEVELS: ReadonlyMap<string, PermissionLevel> = new Map(PERMISSIONS.map((code) => [code, LEVEL_OF[code]]));
+const LEVELS: ReadonlyMap<string, PermissionLevel> = new Map(PERMISSIONS.map((code) => [code, LEVEL_OF[code]])); // keys: PERMISSIONS, the code's own list
 
 export function isPermission(code: string): code is Permission {
   return LEVELS.has(code);

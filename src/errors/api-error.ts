@@ -8,7 +8,7 @@ export class ApiError extends Error {
     readonly status: number,
     readonly detail: ErrorDetail,
     /** Extra top-level fields of the body, e.g. `code` on a 412 or `warning` on a 400. */
-    readonly extra: Record<string, unknown> = {},
+    readonly extra: Record<string, unknown> = {}, // keys: field names written in code
   ) {
     super(typeof detail === "string" ? detail : JSON.stringify(detail));
   }

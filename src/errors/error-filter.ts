@@ -33,7 +33,7 @@ export function toApiError(error: unknown): ApiError | undefined {
 /** The error's body, each part bounded in size (bounded-detail.ts): what a caller sent is never echoed whole. */
 export function boundedBody(error: ApiError): Record<string, unknown> {
   // Its own names are ours (`error`, `code`, `warning`), never the caller's.
-  const body: Record<string, unknown> = {};
+  const body: Record<string, unknown> = {}; // keys: see above
   for (const [name, value] of Object.entries({ ...error.extra, error: error.detail })) {
     const { detail, truncated } = boundedDetail(value);
     body[name] = detail;

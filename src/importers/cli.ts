@@ -10,7 +10,9 @@ import { createReadStream } from "node:fs";
 import { basename } from "node:path";
 import { PassThrough, type Readable } from "node:stream";
 import { parseArgs } from "node:util";
+import { assertRepositoryTakesRecords } from "../auth/hidden-repository.js";
 import { loadConfig } from "../config.js";
+import { messageOf } from "../registry/errors.js";
 import { openRecords } from "../records/setup.js";
 import { attachToRunningEngine, openStore } from "../storage/store.js";
 import { importFile } from "./committer.js";
@@ -97,6 +99,11 @@ async function main(): Promise<void> {
   }
   const repoId = Number(values.repo);
   if (!Number.isSafeInteger(repoId) || repoId < 1) fail("--repo <repository id> is required");
+  try {
+    assertRepositoryTakesRecords(repoId);
+  } catch (error) {
+    fail(`--repo ${repoId}: ${messageOf(error)}`);
+  }
   if (positionals.length === 0) fail("no files to import");
   const asked = values.format;
   if (asked !== undefined && !(isImportFormat(asked) && supportedFormats().includes(asked))) fail(`--format must be one of ${supportedFormats().join(", ")}`);

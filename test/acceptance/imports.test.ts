@@ -184,6 +184,13 @@ describe("npm run import (the command, beside the running server)", () => {
     );
     expect(failed?.code).toBe(1);
     expect(failed?.stdout).toMatch(/broken\.json \(aspace-json\): failed.*\n {2}error: broken\.json:1:\d+: malformed JSON: "}" where "]" closes what is open/);
+
+    // The hidden global repository takes no records, from the command either.
+    const hidden = await run(process.execPath, [resolve("dist/src/importers/cli.js"), "--repo", "1", join(data, "csv", "aspace_subject_import_template.csv")], { env }).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect([hidden?.code, hidden?.stderr.split("\n")[0]]).toEqual([2, "arca import: --repo 1: The global repository holds no records"]);
   });
 });
 

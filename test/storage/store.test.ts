@@ -37,7 +37,14 @@ describe("loadConfig", () => {
     expect(loadConfig({ IMPORT_LIMIT_BYTES: "1000" }).http.importLimitBytes).toBe(1000);
     expect(() => loadConfig({ IMPORT_LIMIT_BYTES: "lots" })).toThrow(/IMPORT_LIMIT_BYTES/);
     expect(config.auth).toMatchObject({ adminPassword: "admin", usingDefaultPassword: true, sessionIdleSeconds: 3600, sessionMaxAgeSeconds: 604800, sessionHeaders: ["X-Service-Session", "X-ArchivesSpace-Session"] });
-    expect(config.records.resolveMaxRefs).toBe(1000);
+    expect(config.records).toEqual({ resolveMaxRefs: 1000, resolveMaxBytes: 32 * 1024 * 1024, responseMaxBytes: 128 * 1024 * 1024 });
+    expect(config.auth.loginThrottle).toEqual({ freeFailures: 5, maxDelaySeconds: 60, forgetAfterSeconds: 900 });
+    expect(config.imports).toEqual({ maxXmlDepth: 256, maxXmlTextBytes: 8 * 1024 * 1024, journalLeaseSeconds: 30, maxJsonBatchBytes: 32 * 1024 * 1024 });
+    expect(loadConfig({ RESPONSE_MAX_BYTES: "5000", LOGIN_FREE_FAILURES: "2", IMPORT_MAX_XML_DEPTH: "40" })).toMatchObject({
+      records: { responseMaxBytes: 5000 },
+      auth: { loginThrottle: { freeFailures: 2 } },
+      imports: { maxXmlDepth: 40 },
+    });
     expect(loadConfig({ ADMIN_PASSWORD: "s3cret", ARCHIVESSPACE_SESSION_HEADER: "False" }).auth).toMatchObject({ adminPassword: "s3cret", usingDefaultPassword: false, sessionHeaders: ["X-Service-Session"] });
   });
 
@@ -45,6 +52,10 @@ describe("loadConfig", () => {
     [{ PORT: "70000" }, /PORT must be at most 65535/],
     [{ ARCHIVESSPACE_SESSION_HEADER: "maybe" }, /ARCHIVESSPACE_SESSION_HEADER must be true or false/],
     [{ RESOLVE_MAX_REFS: "0" }, /RESOLVE_MAX_REFS must be a positive whole number/],
+    [{ RESOLVE_MAX_BYTES: "lots" }, /RESOLVE_MAX_BYTES must be a positive whole number/],
+    [{ RESPONSE_MAX_BYTES: "-1" }, /RESPONSE_MAX_BYTES must be a positive whole number/],
+    [{ LOGIN_MAX_DELAY_SECONDS: "1.5" }, /LOGIN_MAX_DELAY_SECONDS must be a positive whole number/],
+    [{ IMPORT_MAX_XML_TEXT_BYTES: "0" }, /IMPORT_MAX_XML_TEXT_BYTES must be a positive whole number/],
     [{ ENGINE_FSYNC: "sometimes" }, /ENGINE_FSYNC must be one of always, interval/],
     [{ STORE_CONNECT_TIMEOUT_MS: "soon" }, /STORE_CONNECT_TIMEOUT_MS must be a positive whole number/],
     [{ MONGODB_URI: "http://example.org" }, /MONGODB_URI must start with mongodb:\/\//],

@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 import { changedCollections, type FuzzService } from "./service.js";
 import type { FuzzRequest, Identity } from "./requests.js";
 
-export type FailureKind = "5xx" | "death" | "pollution" | "state-change-on-4xx" | "no-answer";
+export type FailureKind = "5xx" | "death" | "pollution" | "state-change-on-4xx" | "no-answer" | "error-body";
 
 export interface Failure {
   kind: FailureKind;
@@ -25,6 +25,8 @@ export interface Outcome {
 }
 
 const ANSWER_TIMEOUT_MS = 60_000;
+/** An error body past this is unbounded in all but name (issue 10: a 20 MB name echoed into 42 MB of warnings). */
+const ERROR_BODY_MAX_BYTES = 256 * 1024;
 const BODY_KEEP = 4_000;
 export const BOGUS_TOKEN = "f".repeat(64);
 
@@ -107,6 +109,10 @@ export class FuzzRunner {
       // (a body over the limit) is allowed; a request that got nothing at all in a minute is not.
       if (answer.error === "timeout") return { ...base, failure: { kind: "no-answer", signature: `no answer within ${ANSWER_TIMEOUT_MS / 1000} s: ${request.operation}`, status: 0, body: "", detail: "timeout" } };
     }
+    const bodyProblem = errorBodyProblem(answer);
+    if (bodyProblem) {
+      return { ...base, failure: { kind: "error-body", signature: `${answer.status} error body ${bodyProblem}`, status: answer.status, body: answer.body, detail: `content-type ${answer.contentType ?? "(none)"}, ${answer.bytes} bytes` } };
+    }
     if (answer.status >= 500) {
       const log = this.service.outputSince(mark);
       return { ...base, failure: { kind: "5xx", signature: `${answer.status} ${normalise(errorText(answer.body))}${causeOf(log)}`, status: answer.status, body: answer.body, detail: `the service's log of it:\n${log.slice(0, 3_000)}` } };
@@ -152,7 +158,7 @@ function errorText(body: string): string {
 function causeOf(log: string): string {
   const plain = log.replace(/\u001b\[[0-9;]*m/g, "");
   const match = /"error":\s*"((?:[^"\\]|\\.)*?)(?:\\n|")/.exec(plain) ?? /^(\w*Error\b[^\n]*)$/m.exec(plain);
-  return match ? ` <- ${normalise(match[1])}` : "";
+  return match ? ` <- ${match[1].replace(/\d+/g, "#").slice(0, 160)}` : "";
 }
 
 /** The shape of an error message: numbers and quoted values blanked, cut short. */
@@ -166,7 +172,29 @@ function normalise(message: string): string {
 interface Answer {
   status: number;
   body: string;
+  /** The whole body's size (`body` keeps its start). */
+  bytes?: number;
+  contentType?: string;
   error?: string;
+}
+
+/**
+ * What is wrong with an error answer's body, if anything: the contract's errors are JSON
+ * objects with `error`, and bounded. A 431 comes from node's parser before the service sees the
+ * request, and a connection closed early has no body to judge.
+ */
+function errorBodyProblem(answer: Answer): string | undefined {
+  if (answer.status < 400 || answer.status === 431 || answer.error) return undefined;
+  if ((answer.bytes ?? 0) > ERROR_BODY_MAX_BYTES) return `over ${ERROR_BODY_MAX_BYTES / 1024} KiB`;
+  if (!/^application\/json/.test(answer.contentType ?? "")) return `not JSON (${answer.contentType ?? "no content-type"})`;
+  if ((answer.bytes ?? 0) > answer.body.length) return undefined; // cut short here: judged by type and size only
+  try {
+    const parsed: unknown = JSON.parse(answer.body);
+    if (typeof parsed === "object" && parsed !== null && "error" in parsed) return undefined;
+  } catch {
+    return "not parseable JSON";
+  }
+  return "without an error member";
 }
 
 /** One request on its own connection (a hostile request must not poison a shared one). */
@@ -189,7 +217,7 @@ export function send(port: number, request: { method: string; target: string; he
           if (kept < keepBytes) chunks.push(chunk);
           kept += chunk.length;
         });
-        res.on("end", () => finish({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8").slice(0, keepBytes) }));
+        res.on("end", () => finish({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8").slice(0, keepBytes), bytes: kept, contentType: res.headers["content-type"] }));
         res.on("error", (error) => finish({ status: res.statusCode ?? 0, body: "", error: error.message }));
       });
     } catch (error) {

@@ -3,6 +3,7 @@
 // (RESPONSE_MAX_BYTES): past it, a 400 saying what to ask for instead; within it, the same
 // request answers. The bound is lowered here rather than filling the store with gigabytes.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { minimalResource } from "../registry/samples.js";
 import { globalGrants, startRecordServer, type RecordServer } from "./http/server.js";
 
 type Json = Record<string, unknown>;
@@ -24,16 +25,7 @@ beforeAll(async () => {
   for (let i = 0; i < 10; i++) {
     await server.ops.create("accession", { repoId: repo }, { title: `Big ${i}`, id_0: "BIG", id_1: String(i), content_description: NOTE }, SYSTEM);
   }
-  const resource = (await server.ops.create("resource", { repoId: repo }, {
-    title: "Wide",
-    id_0: "WIDE",
-    level: "collection",
-    finding_aid_language: "eng",
-    finding_aid_script: "Latn",
-    extents: [{ portion: "whole", number: "1", extent_type: "linear_feet" }],
-    dates: [{ label: "creation", date_type: "inclusive", begin: "1900", end: "1950" }],
-    lang_materials: [{ language_and_script: { language: "eng" } }],
-  }, SYSTEM)).uri;
+  const resource = (await server.ops.create("resource", { repoId: repo }, { ...minimalResource(), title: "Wide", id_0: "WIDE" }, SYSTEM)).uri;
   parentUri = (await server.ops.create("archival_object", { repoId: repo }, { title: "Parent", level: "series", resource: { ref: resource } }, SYSTEM)).uri;
   for (let i = 0; i < 10; i++) {
     await server.ops.create("archival_object", { repoId: repo }, { title: `Child ${i}`, repository_processing_note: NOTE, level: "file", resource: { ref: resource }, parent: { ref: parentUri } }, SYSTEM);

@@ -3,6 +3,7 @@
 // bytes are counted as they are built: past the bound, a 400 naming node_ids.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { MAX_ID_SET } from "../../../src/records/operations/index.js";
+import { minimalResource } from "../../registry/samples.js";
 import { globalGrants, startRecordServer, type RecordServer } from "../http/server.js";
 
 type Json = Record<string, unknown>;
@@ -22,16 +23,7 @@ beforeAll(async () => {
   await server.ops.create("repository", {}, { repo_code: "global", name: "Global" }, SYSTEM);
   repo = (await server.ops.create("repository", {}, { repo_code: "deep", name: "Deep" }, SYSTEM)).id;
   token = await server.login("reader", globalGrants(["view_repository"]));
-  resource = (await server.ops.create("resource", { repoId: repo }, {
-    title: "Deep",
-    id_0: "DEEP",
-    level: "collection",
-    finding_aid_language: "eng",
-    finding_aid_script: "Latn",
-    extents: [{ portion: "whole", number: "1", extent_type: "linear_feet" }],
-    dates: [{ label: "creation", date_type: "inclusive", begin: "1900", end: "1950" }],
-    lang_materials: [{ language_and_script: { language: "eng" } }],
-  }, SYSTEM)).uri;
+  resource = (await server.ops.create("resource", { repoId: repo }, { ...minimalResource(), title: "Deep", id_0: "DEEP" }, SYSTEM)).uri;
   chain = [];
   for (let i = 0; i < DEPTH; i++) {
     const parent = chain.at(-1);

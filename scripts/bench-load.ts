@@ -10,7 +10,8 @@
 //   npm run bench:load -- --connections 200 --rate 400 --no-hostile
 //   npm run bench:load -- --hostile h4,login     only some hostile loops (c1, c2, h2, h3, h4, login)
 //
-// The workers pace themselves (a think time of connections / rate), so the service is loaded
+// The workers pace themselves (a think time of connections / rate; default 100 req/s, where the
+// mixed load alone meets the p99 target on the 2-core development machine), so the service is loaded
 // but not driven past what it can serve: under a saturating closed loop every latency is queueing
 // and no p99 target means anything. Results are printed as markdown and written as JSON to
 // $TMPDIR/arca-bench-results/load.json.
@@ -39,7 +40,7 @@ function flag(name: string, env: string, fallback: number): number {
 
 const SECONDS = flag("seconds", "LOAD_SECONDS", 60);
 const CONNECTIONS = flag("connections", "LOAD_CONNECTIONS", 200);
-const RATE = flag("rate", "LOAD_RATE", 400); // requests per second over all connections
+const RATE = flag("rate", "LOAD_RATE", 100); // requests per second over all connections (0.5 per connection)
 const IDLE_READS = flag("idle-reads", "LOAD_IDLE_READS", 1_000);
 const HOSTILE_LIST = (() => {
   const at = process.argv.indexOf("--hostile");

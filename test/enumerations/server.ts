@@ -50,6 +50,8 @@ export async function startEnumerationServer(options: Partial<RecordsOptions> = 
   const engine = await startEngine({ inMemory: true, port: 0 });
   const connection = await mongoose.createConnection(engine.uri, { dbName: "enumerations" }).asPromise();
   const ops = await openRecords(connection, { resolveMaxRefs: 1000, ...options });
+  // Id 1 is the hidden global repository, which takes no records: taken as bootstrap takes it.
+  await ops.deps.store.nextId("repository");
   const sessions = new SessionStore(connection, { idleSeconds: 3600, maxAgeSeconds: 7 * 24 * 3600 });
   await sessions.init();
   const permissions = new PermissionTable();

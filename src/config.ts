@@ -135,7 +135,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     records: {
       resolveMaxRefs: positiveInteger(env, "RESOLVE_MAX_REFS", 1000),
-      resolveMaxBytes: positiveInteger(env, "RESOLVE_MAX_BYTES", 32 * 1024 * 1024),
+      resolveMaxBytes: positiveInteger(env, "RESOLVE_MAX_BYTES", 4 * 1024 * 1024),
       responseMaxBytes: positiveInteger(env, "RESPONSE_MAX_BYTES", 128 * 1024 * 1024),
     },
     http: {

@@ -7,12 +7,12 @@ import { recordHooks } from "./hooks/index.js";
 import { RecordOperations, type OperationDeps } from "./operations/index.js";
 
 /** RESOLVE_MAX_BYTES's and RESPONSE_MAX_BYTES's defaults (src/config.ts), for callers that do not set them (tests, tools). */
-export const DEFAULT_RESOLVE_MAX_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_RESOLVE_MAX_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_RESPONSE_MAX_BYTES = 128 * 1024 * 1024;
 
 export interface RecordsOptions {
   resolveMaxRefs: number;
-  /** The most bytes of resolved records per response (default: RESOLVE_MAX_BYTES's default, 32 MiB). */
+  /** The most bytes of resolved records per response (default: RESOLVE_MAX_BYTES's default, 4 MiB). */
   resolveMaxBytes?: number;
   /** The most bytes of whole records per response (default: RESPONSE_MAX_BYTES's default, 128 MiB). */
   responseMaxBytes?: number;

@@ -37,7 +37,7 @@ describe("loadConfig", () => {
     expect(loadConfig({ IMPORT_LIMIT_BYTES: "1000" }).http.importLimitBytes).toBe(1000);
     expect(() => loadConfig({ IMPORT_LIMIT_BYTES: "lots" })).toThrow(/IMPORT_LIMIT_BYTES/);
     expect(config.auth).toMatchObject({ adminPassword: "admin", usingDefaultPassword: true, sessionIdleSeconds: 3600, sessionMaxAgeSeconds: 604800, sessionHeaders: ["X-Service-Session", "X-ArchivesSpace-Session"] });
-    expect(config.records).toEqual({ resolveMaxRefs: 1000, resolveMaxBytes: 32 * 1024 * 1024, responseMaxBytes: 128 * 1024 * 1024 });
+    expect(config.records).toEqual({ resolveMaxRefs: 1000, resolveMaxBytes: 4 * 1024 * 1024, responseMaxBytes: 128 * 1024 * 1024 });
     expect(config.auth.loginThrottle).toEqual({ freeFailures: 5, maxDelaySeconds: 60, forgetAfterSeconds: 900 });
     expect(config.imports).toEqual({ maxXmlDepth: 256, maxXmlTextBytes: 8 * 1024 * 1024, journalLeaseSeconds: 30, maxJsonBatchBytes: 32 * 1024 * 1024 });
     expect(loadConfig({ RESPONSE_MAX_BYTES: "5000", LOGIN_FREE_FAILURES: "2", IMPORT_MAX_XML_DEPTH: "40" })).toMatchObject({

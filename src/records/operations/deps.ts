@@ -15,7 +15,7 @@ export interface OperationDeps {
   now: () => Date;
   /** The most refs one response resolves (contract §6: RESOLVE_MAX_REFS, default 1000). */
   resolveMaxRefs: number;
-  /** The most bytes of resolved records one response carries (RESOLVE_MAX_BYTES, default 32 MiB). */
+  /** The most bytes of resolved records one response carries (RESOLVE_MAX_BYTES, default 4 MiB; stored BSON sizes). */
   resolveMaxBytes: number;
   /** The most bytes of whole records one response carries: a list page, an id set, a node's children (RESPONSE_MAX_BYTES). */
   responseMaxBytes: number;

@@ -16,6 +16,7 @@
 // target the number of times that target appears. The subtree strictly shrinks from one level
 // to the next, so the shared objects form no cycle.
 import type { JsonObject, JsonValue } from "../../registry/index.js";
+import { calculateObjectSize } from "bson";
 import type { OperationDeps } from "./deps.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import { shapeRecord } from "./shape.js";
@@ -157,12 +158,14 @@ async function fetchTargets(deps: OperationDeps, sites: readonly RefSite[], byte
   if (groups.size === 0) return { targets, complete: true };
   let bytes = 0;
   for await (const { group, doc } of queryGroups(deps, [...groups.values()])) {
-    const record = shapeRecord(deps.registry, deps.registry.get(group.type), doc);
-    const target = { record, bytes: Buffer.byteLength(JSON.stringify(record)) };
-    targets.set(record.uri as string, target);
-    bytes += target.bytes;
+    // The stored (BSON) size stands in for the JSON size, as for RESPONSE_MAX_BYTES: it is
+    // known without shaping or serializing, so a target too large to attach costs no more work.
+    const size = calculateObjectSize(doc);
+    bytes += size;
     // Leaving the loop closes the cursor.
     if (bytes > byteBudget) return { targets, complete: false };
+    const record = shapeRecord(deps.registry, deps.registry.get(group.type), doc);
+    targets.set(record.uri as string, { record, bytes: size });
   }
   return { targets, complete: true };
 }

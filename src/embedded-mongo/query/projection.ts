@@ -7,7 +7,6 @@ import { Query } from "mingo";
 import { CommandError, badValue } from "../errors.js";
 import { describe, firstKey, isDocument, isNumeric, numericValue } from "../bson-values.js";
 import { isExpressionName, validateExpression, validateOperatorExpression } from "./expression-validation.js";
-import { ENGINE_CONTEXT } from "./engine-expressions.js";
 import { validateFilter } from "./filter-validation.js";
 
 /** MongoDB's location codes for malformed projections (projection_parser.cpp). */
@@ -107,7 +106,7 @@ export function project(docs: Document[], projection: Document | undefined, filt
   if (!projection || Object.keys(projection).length === 0) return docs;
   const spec = checkProjection(projection, "find");
   try {
-    return new Query(filter, { context: ENGINE_CONTEXT }).find<Document>(docs, spec).all();
+    return new Query(filter, {}).find<Document>(docs, spec).all();
   } catch (error) {
     throw badValue(error instanceof Error ? error.message : String(error));
   }

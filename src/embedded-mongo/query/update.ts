@@ -8,7 +8,6 @@ import { bsonTypeName, isDocument, isOperatorDocument } from "../bson-values.js"
 import { CommandError, ErrorCodes, failedToParse } from "../errors.js";
 import { compareValues } from "../store/bson-order.js";
 import { cloneValue } from "./clone.js";
-import { ENGINE_CONTEXT } from "./engine-expressions.js";
 import { prepareModifier } from "./update-operators.js";
 
 const OPERATORS = new Set(["$set", "$unset", "$inc", "$mul", "$min", "$max", "$rename", "$push", "$addToSet", "$pull", "$pullAll", "$pop", "$currentDate", "$bit", "$setOnInsert"]);
@@ -120,7 +119,7 @@ function pipelineUpdate(original: Document, stages: Document[]): Document {
     const name = Object.keys(stage)[0];
     if (!allowed.has(name)) throw new CommandError(ErrorCodes.BadValue, `${name} is not allowed to be used within an update`);
   }
-  const [result] = new Aggregator(stages, { context: ENGINE_CONTEXT }).run([cloneValue(original)]) as Document[];
+  const [result] = new Aggregator(stages, {}).run([cloneValue(original)]) as Document[];
   return result;
 }
 

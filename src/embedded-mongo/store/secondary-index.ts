@@ -8,7 +8,6 @@ import { compareValues } from "./bson-order.js";
 import { extractKeys, missingAll } from "./index-keys.js";
 import { KeyHash } from "./key-hash.js";
 import { OrderStatisticTree } from "./order-statistic-tree.js";
-import { ENGINE_CONTEXT } from "../query/engine-expressions.js";
 
 export interface IndexSpec {
   v?: number;
@@ -51,7 +50,7 @@ export class SecondaryIndex {
       }
       return a.r - b.r;
     });
-    if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression, { context: ENGINE_CONTEXT });
+    if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression, {});
     if (this.unique) this.hash = new KeyHash();
   }
 

@@ -108,12 +108,6 @@ interface Target {
 /** What `"_resolved":` and its separating comma add to the response at each site, beyond the target. */
 const RESOLVED_KEY_BYTES = Buffer.byteLength(',"_resolved":');
 
-/** The stored records a group names (`ids`: all of them, or some). */
-const groupFilter = (group: TargetGroup, ids: Iterable<number> = group.ids): Record<string, unknown> => ({
-  id: { $in: [...ids] },
-  ...(group.repoId !== undefined && { repo_id: group.repoId }),
-});
-
 /** Tags each document of a union with the group it answers (removed before shaping). */
 const GROUP_TAG = "_resolve_group";
 
@@ -121,15 +115,10 @@ const GROUP_TAG = "_resolve_group";
  * The stored records of every group in one store query: a find for one group, else one
  * aggregate whose $unionWith stages reach the other groups' collections (each group's $match
  * served by its id index). One round trip per level, whatever the number of target types,
- * read batch by batch. A target larger than `maxBytes` stays in the store ($bsonSize, MongoDB
- * 4.4+): attaching it would pass the budget anyway, and reading it would cost the work the
- * budget is there to bound.
+ * read batch by batch.
  */
-function queryGroups(deps: OperationDeps, groups: readonly TargetGroup[], maxBytes: number): AsyncIterable<{ group: TargetGroup; doc: StoredRecord }> {
-  const filterOf = (group: TargetGroup): Record<string, unknown> => ({
-    ...groupFilter(group),
-    $expr: { $lte: [{ $bsonSize: "$$ROOT" }, maxBytes] },
-  });
+function queryGroups(deps: OperationDeps, groups: readonly TargetGroup[]): AsyncIterable<{ group: TargetGroup; doc: StoredRecord }> {
+  const filterOf = (group: TargetGroup): Record<string, unknown> => ({ id: { $in: [...group.ids] }, ...(group.repoId !== undefined && { repo_id: group.repoId }) });
   const [first, ...others] = groups as [TargetGroup, ...TargetGroup[]];
   if (others.length === 0) {
     const cursor = deps.store.collection(first.type).find(filterOf(first));
@@ -150,16 +139,6 @@ function queryGroups(deps: OperationDeps, groups: readonly TargetGroup[], maxByt
   })();
 }
 
-/** Whether a target of `groups` that `targets` lacks exists after all (one left in the store for its size): only asked when one is missing. */
-async function missingTargetExists(deps: OperationDeps, groups: Iterable<TargetGroup>, targets: ReadonlyMap<string, Target>): Promise<boolean> {
-  for (const group of groups) {
-    const missing = [...group.ids].filter((id) => !targets.has(deps.registry.uriFor(group.type, id, group.repoId)));
-    if (missing.length === 0) continue;
-    if (await deps.store.collection(group.type).findOne(groupFilter(group, missing), { projection: { _id: 1 } })) return true;
-  }
-  return false;
-}
-
 /**
  * The targets of `sites`, shaped and measured, by uri. Reading stops once the distinct targets
  * read exceed `byteBudget` (then `complete` is false): each one resolved costs at least its own
@@ -178,7 +157,7 @@ async function fetchTargets(deps: OperationDeps, sites: readonly RefSite[], byte
   const targets = new Map<string, Target>();
   if (groups.size === 0) return { targets, complete: true };
   let bytes = 0;
-  for await (const { group, doc } of queryGroups(deps, [...groups.values()], byteBudget)) {
+  for await (const { group, doc } of queryGroups(deps, [...groups.values()])) {
     // The stored (BSON) size stands in for the JSON size, as for RESPONSE_MAX_BYTES: it is
     // known without shaping or serializing, so a target too large to attach costs no more work.
     const size = calculateObjectSize(doc);
@@ -188,7 +167,7 @@ async function fetchTargets(deps: OperationDeps, sites: readonly RefSite[], byte
     const record = shapeRecord(deps.registry, deps.registry.get(group.type), doc);
     targets.set(record.uri as string, { record, bytes: size });
   }
-  return { targets, complete: !(await missingTargetExists(deps, groups.values(), targets)) };
+  return { targets, complete: true };
 }
 
 /** One level's values to look for refs in: the records, then the targets resolved with a subtree. */

@@ -15,14 +15,22 @@ import { Delete, Get, Post } from "@tsed/schema";
 import type { Request, Response } from "express";
 import type { RecordType } from "../../registry/index.js";
 import { REPOSITORY_TYPE } from "../operations/deps.js";
+import { jsonInSlices, repeatedObjects } from "../../http/json-slices.js";
+import { resolveParam } from "./list-params.js";
 import { RecordEndpoints, type RecordRouteDeps } from "./record-endpoints.js";
 import { treeNodeController, treeRootController } from "./tree-controllers.js";
 import { TreeEndpoints } from "./tree-endpoints.js";
 
 export async function respond(ctx: PlatformContext, handle: (req: Request, res: Response) => Promise<unknown>): Promise<void> {
+  const req = ctx.getRequest<Request>();
   const res = ctx.getResponse<Response>();
-  const body = await handle(ctx.getRequest<Request>(), res);
-  res.status(200).json(body);
+  const body = await handle(req, res);
+  // A resolve[] answer may show one large target in many places (up to RESOLVE_MAX_BYTES):
+  // then it is serialized once per target and in slices, so it holds the event loop briefly.
+  // Without a repeated target, JSON.stringify is faster.
+  const repeated = resolveParam(req).length > 0 ? repeatedObjects(body) : undefined;
+  if (repeated !== undefined && repeated.size > 0) res.status(200).set("Content-Type", "application/json").send(await jsonInSlices(body, repeated));
+  else res.status(200).json(body);
 }
 
 export abstract class RecordController {

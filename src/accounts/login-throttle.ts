@@ -16,7 +16,7 @@
 // of the TCP connection, never a header a client can set. Behind a reverse proxy every client
 // then shares the proxy's address, and only the per-username throttle tells them apart.
 import { createHash } from "node:crypto";
-import type { LoginThrottleConfig } from "../config.js";
+import { loadConfig, type LoginThrottleConfig } from "../config.js";
 import { ApiError } from "../errors/api-error.js";
 
 export interface LoginThrottleOptions extends LoginThrottleConfig {
@@ -27,8 +27,8 @@ export interface LoginThrottleOptions extends LoginThrottleConfig {
   log?: (line: string) => void;
 }
 
-/** The defaults of config.ts (LOGIN_FREE_FAILURES, LOGIN_MAX_DELAY_SECONDS, LOGIN_FORGET_AFTER_SECONDS). */
-export const DEFAULT_LOGIN_THROTTLE: LoginThrottleConfig = { freeFailures: 5, maxDelaySeconds: 60, forgetAfterSeconds: 900 };
+/** The defaults of config.ts (LOGIN_FREE_FAILURES, LOGIN_MAX_DELAY_SECONDS, LOGIN_FORGET_AFTER_SECONDS), read from there. */
+export const DEFAULT_LOGIN_THROTTLE: LoginThrottleConfig = loadConfig({}).auth.loginThrottle;
 const DEFAULT_MAX_ENTRIES = 100_000;
 /** How much of a username a log line shows. */
 const LOGGED_NAME_CHARS = 64;

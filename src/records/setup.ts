@@ -1,14 +1,16 @@
 // Assembles the record operations over a store connection.
 import type { Connection } from "mongoose";
+import { loadConfig } from "../config.js";
 import { openEnumerations, type EnumerationCacheOptions } from "../enumerations/index.js";
 import { RecordValidator, registry as generatedRegistry, type Registry } from "../registry/index.js";
 import { RecordStore } from "../storage/record-store.js";
 import { recordHooks } from "./hooks/index.js";
 import { RecordOperations, type OperationDeps } from "./operations/index.js";
 
-/** RESOLVE_MAX_BYTES's and RESPONSE_MAX_BYTES's defaults (src/config.ts), for callers that do not set them (tests, tools). */
-export const DEFAULT_RESOLVE_MAX_BYTES = 4 * 1024 * 1024;
-export const DEFAULT_RESPONSE_MAX_BYTES = 128 * 1024 * 1024;
+/** RESOLVE_MAX_BYTES's and RESPONSE_MAX_BYTES's defaults, read from src/config.ts, for callers that do not set them (tests, tools). */
+const DEFAULTS = loadConfig({}).records;
+export const DEFAULT_RESOLVE_MAX_BYTES = DEFAULTS.resolveMaxBytes;
+export const DEFAULT_RESPONSE_MAX_BYTES = DEFAULTS.responseMaxBytes;
 
 export interface RecordsOptions {
   resolveMaxRefs: number;

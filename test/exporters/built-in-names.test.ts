@@ -3,10 +3,8 @@
 // is written as what it is. The entity table is read for its own five entities only, so an
 // unknown reference stays text rather than becoming an inherited function's source.
 import { afterEach, describe, expect, it } from "@jest/globals";
-import { Writable } from "node:stream";
-import { writeMixed } from "../../src/exporters/mixed-content.js";
-import { XmlWriter } from "../../src/exporters/xml-writer.js";
-import { children, parseXml, type XmlElement } from "./xml-tree.js";
+import { written } from "./mixed-output.js";
+import { children, type XmlElement } from "./xml-tree.js";
 
 const BUILT_INS = ["constructor", "toString", "valueOf", "hasOwnProperty", "__proto__"];
 const prototypeNames = Object.getOwnPropertyNames(Object.prototype).sort();
@@ -15,27 +13,6 @@ afterEach(() => {
   expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeNames);
   expect(Object.getPrototypeOf({})).toBe(Object.prototype);
 });
-
-async function written(value: string, ead3 = false): Promise<{ text: string; root: XmlElement }> {
-  const parts: string[] = [];
-  const sink = new Writable({
-    decodeStrings: false,
-    write(chunk: string, _encoding, done) {
-      parts.push(chunk);
-      done();
-    },
-  });
-  const xml = new XmlWriter(sink);
-  xml.open("root", { "xmlns:xlink": "http://www.w3.org/1999/xlink" });
-  xml.open("unittitle");
-  writeMixed(xml, value, ead3);
-  xml.close("unittitle");
-  xml.close("root");
-  await xml.finish();
-  const text = parts.join("");
-  const [unittitle] = children(parseXml(text), "unittitle");
-  return { text, root: unittitle as XmlElement };
-}
 
 describe("inline markup with built-in names", () => {
   for (const ead3 of [false, true]) {

@@ -1,31 +1,8 @@
 // Stored text with EAD inline markup (as EAD importers keep it) written back as elements, and
 // anything that is not safe markup written as text: the output is well-formed either way.
 import { describe, expect, it } from "@jest/globals";
-import { Writable } from "node:stream";
-import { writeMixed } from "../../src/exporters/mixed-content.js";
-import { XmlWriter } from "../../src/exporters/xml-writer.js";
-import { children, parseXml, textOf, type XmlElement } from "./xml-tree.js";
-
-async function written(value: string, ead3 = false): Promise<{ text: string; root: XmlElement }> {
-  const parts: string[] = [];
-  const sink = new Writable({
-    decodeStrings: false,
-    write(chunk: string, _encoding, done) {
-      parts.push(chunk);
-      done();
-    },
-  });
-  const xml = new XmlWriter(sink);
-  xml.open("root", { "xmlns:xlink": "http://www.w3.org/1999/xlink" });
-  xml.open("unittitle");
-  writeMixed(xml, value, ead3);
-  xml.close("unittitle");
-  xml.close("root");
-  await xml.finish();
-  const text = parts.join("");
-  const [unittitle] = children(parseXml(text), "unittitle");
-  return { text, root: unittitle as XmlElement };
-}
+import { written } from "./mixed-output.js";
+import { children, textOf, type XmlElement } from "./xml-tree.js";
 
 describe("writeMixed", () => {
   it("writes known, balanced inline markup as elements, text around it escaped", async () => {

@@ -21,14 +21,18 @@ import { RecordEndpoints, type RecordRouteDeps } from "./record-endpoints.js";
 import { treeNodeController, treeRootController } from "./tree-controllers.js";
 import { TreeEndpoints } from "./tree-endpoints.js";
 
-export async function respond(ctx: PlatformContext, handle: (req: Request, res: Response) => Promise<unknown>): Promise<void> {
+/**
+ * Runs a handler and writes its result as the 200 JSON answer. `resolves`: the route takes
+ * resolve[] (a read or a list), whose answer may show one large target in many places (up to
+ * RESOLVE_MAX_BYTES); when it does, it is serialized once per target and in slices, so it holds
+ * the event loop briefly. Every other answer, and one without a repeated target, goes through
+ * JSON.stringify, which is faster.
+ */
+export async function respond(ctx: PlatformContext, handle: (req: Request, res: Response) => Promise<unknown>, { resolves = false } = {}): Promise<void> {
   const req = ctx.getRequest<Request>();
   const res = ctx.getResponse<Response>();
   const body = await handle(req, res);
-  // A resolve[] answer may show one large target in many places (up to RESOLVE_MAX_BYTES):
-  // then it is serialized once per target and in slices, so it holds the event loop briefly.
-  // Without a repeated target, JSON.stringify is faster.
-  const repeated = resolveParam(req).length > 0 ? repeatedObjects(body) : undefined;
+  const repeated = resolves && resolveParam(req).length > 0 ? repeatedObjects(body) : undefined;
   if (repeated !== undefined && repeated.size > 0) res.status(200).set("Content-Type", "application/json").send(await jsonInSlices(body, repeated));
   else res.status(200).json(body);
 }
@@ -38,7 +42,7 @@ export abstract class RecordController {
 
   @Get("/")
   list(@Context() ctx: PlatformContext): Promise<void> {
-    return respond(ctx, (req, res) => this.endpoints.list(req, res));
+    return respond(ctx, (req, res) => this.endpoints.list(req, res), { resolves: true });
   }
 
   @Post("/")
@@ -48,7 +52,7 @@ export abstract class RecordController {
 
   @Get("/:id")
   read(@Context() ctx: PlatformContext): Promise<void> {
-    return respond(ctx, (req, res) => this.endpoints.read(req, res));
+    return respond(ctx, (req, res) => this.endpoints.read(req, res), { resolves: true });
   }
 
   @Post("/:id")

@@ -1,10 +1,10 @@
 // A large JSON body written without holding the event loop for one long JSON.stringify, and
 // without serializing twice what appears twice. resolve[] shares one object per target among
 // every ref to it (records/operations/resolve.ts), so a response that shows a 1 MiB record
-// three times costs one stringify of it and three copies of the text; and the text is built
-// in slices, yielding between the items of the top-level arrays, so every other request
-// waits at most for one slice (bench:load, H3 in BENCHMARKS.md). The output is exactly
-// JSON.stringify's.
+// three times costs one stringify and one UTF-8 encoding of it, written three times from the
+// same Buffer; and the body is built in slices, yielding between the items of the top-level
+// arrays, so every other request waits at most for one slice (bench:load, H3 in
+// BENCHMARKS.md). The bytes are exactly those of JSON.stringify's output.
 
 /** Text built between two yields to the event loop, at most (a slice may be one larger item). */
 const SLICE_CHARS = 256 * 1024;
@@ -34,16 +34,39 @@ export function repeatedObjects(body: Json): Set<object> {
 }
 
 class SliceWriter {
-  readonly pieces: string[] = [];
+  /** The body so far, as UTF-8; `text` holds what is not yet encoded. */
+  private readonly chunks: Buffer[] = [];
+  private text: string[] = [];
   private sinceYield = 0;
-  /** The text of each repeated object, once it has been serialized. */
-  private readonly texts = new Map<object, string>();
+  /** The UTF-8 of each repeated object, once it has been serialized. */
+  private readonly encoded = new Map<object, Buffer>();
 
   constructor(private readonly repeated: ReadonlySet<object>) {}
 
   push(text: string): void {
-    this.pieces.push(text);
+    this.text.push(text);
     this.sinceYield += text.length;
+  }
+
+  /** A repeated object's bytes: encoded once, then the same Buffer wherever the object appears. */
+  private pushShared(value: object): void {
+    let bytes = this.encoded.get(value);
+    if (bytes === undefined) this.encoded.set(value, (bytes = Buffer.from(JSON.stringify(value))));
+    this.flush();
+    this.chunks.push(bytes);
+    this.sinceYield += bytes.length;
+  }
+
+  private flush(): void {
+    if (this.text.length === 0) return;
+    this.chunks.push(Buffer.from(this.text.join("")));
+    this.text = [];
+  }
+
+  /** Every chunk of the body, in order. */
+  finish(): Buffer[] {
+    this.flush();
+    return this.chunks;
   }
 
   /** Yields to the event loop once a slice's worth of text has been built. */
@@ -60,11 +83,7 @@ class SliceWriter {
       this.push(JSON.stringify(value) ?? "null");
       return;
     }
-    if (this.repeated.has(value)) {
-      let text = this.texts.get(value);
-      if (text === undefined) this.texts.set(value, (text = JSON.stringify(value)));
-      return this.push(text);
-    }
+    if (this.repeated.has(value)) return this.pushShared(value);
     if (depth >= WALK_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === "function") return this.push(JSON.stringify(value));
     if (Array.isArray(value)) {
       this.push("[");
@@ -93,19 +112,21 @@ function writable(value: Json): boolean {
 }
 
 /**
- * `JSON.stringify(body)`, built in slices: an object body's properties one by one, and the items
- * of its array properties (a record's list of refs, a page's results) one by one, yielding
- * between them whenever a slice's worth of text is built.
+ * The UTF-8 of `JSON.stringify(body)`, as chunks to write in order, built in slices: an object
+ * body's properties one by one, and the items of its array properties (a record's list of refs, a
+ * page's results) one by one, yielding between them whenever a slice's worth of text is built. A
+ * repeated object is one Buffer, shared by every place it appears: it is neither serialized nor
+ * encoded twice, and the body is never joined into one string.
  */
-export async function jsonInSlices(body: Json, repeated: ReadonlySet<object> = repeatedObjects(body)): Promise<string> {
+export async function jsonChunks(body: Json, repeated: ReadonlySet<object> = repeatedObjects(body)): Promise<Buffer[]> {
   const out = new SliceWriter(repeated);
   if (Array.isArray(body)) {
     await writeItems(out, body, 1);
-    return out.pieces.join("");
+    return out.finish();
   }
   if (body === null || typeof body !== "object" || typeof (body as { toJSON?: unknown }).toJSON === "function") {
     out.write(body, 0);
-    return out.pieces.join("");
+    return out.finish();
   }
   out.push("{");
   let first = true;
@@ -121,7 +142,7 @@ export async function jsonInSlices(body: Json, repeated: ReadonlySet<object> = r
     await writeItems(out, inner, 2);
   }
   out.push("}");
-  return out.pieces.join("");
+  return out.finish();
 }
 
 async function writeItems(out: SliceWriter, items: readonly Json[], depth: number): Promise<void> {

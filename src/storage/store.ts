@@ -32,9 +32,20 @@ export function redactUri(uri: string): string {
 // Unix socket paths are limited to 107 bytes; beyond that the engine is reached over TCP.
 const MAX_SOCKET_PATH = 100;
 
+/**
+ * Every connection Arca opens. UTF-8 is checked where text comes in (http/text-checks.ts refuses
+ * invalid UTF-8 and lone surrogates in every body and import), so the driver's second check of
+ * every string it reads is skipped: it walked each character of each read (~3 ms for a record
+ * with 1 MiB of notes, bench:load H3). A malformed string written by another program reads as
+ * U+FFFD instead of failing the read.
+ */
+function openConnection(uri: string, dbName: string, serverSelectionTimeoutMS: number): Promise<Connection> {
+  return mongoose.createConnection(uri, { dbName, serverSelectionTimeoutMS, enableUtf8Validation: false }).asPromise();
+}
+
 async function connect(uri: string, config: StoreConfig, where: string): Promise<Connection> {
   try {
-    return await mongoose.createConnection(uri, { dbName: config.dbName, serverSelectionTimeoutMS: config.connectTimeoutMs }).asPromise();
+    return await openConnection(uri, config.dbName, config.connectTimeoutMs);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new StoreUnavailableError(`could not reach ${where} within ${config.connectTimeoutMs} ms: ${reason}`);
@@ -52,7 +63,7 @@ export async function attachToRunningEngine(config: StoreConfig): Promise<Store 
   if (!existsSync(socketPath)) return undefined;
   let connection: Connection;
   try {
-    connection = await mongoose.createConnection(engineSocketUri(socketPath), { dbName: config.dbName, serverSelectionTimeoutMS: 2000 }).asPromise();
+    connection = await openConnection(engineSocketUri(socketPath), config.dbName, 2000);
   } catch {
     return undefined; // a socket left behind by an engine that is gone
   }

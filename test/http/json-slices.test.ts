@@ -1,10 +1,12 @@
-// jsonInSlices writes exactly what JSON.stringify writes, serializes an object shown in many
+// jsonChunks writes exactly the bytes of what JSON.stringify writes, serializes an object shown in many
 // places once, and yields to the event loop while it builds a large body.
 import { describe, expect, it } from "@jest/globals";
 import fc from "fast-check";
-import { jsonInSlices } from "../../src/http/json-slices.js";
+import { jsonChunks } from "../../src/http/json-slices.js";
 
-describe("jsonInSlices", () => {
+const jsonInSlices = async (value: unknown): Promise<string> => Buffer.concat(await jsonChunks(value)).toString("utf8");
+
+describe("jsonChunks", () => {
   it("is JSON.stringify for any JSON value, deep or not", async () => {
     await fc.assert(
       fc.asyncProperty(fc.jsonValue({ maxDepth: 9 }), async (value) => {

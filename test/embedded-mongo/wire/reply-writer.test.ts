@@ -13,6 +13,7 @@ function nested(depth: number): Document {
 // Documents the writer must write itself, byte for byte as bson does.
 const written: Array<[string, Document]> = [
   ["strings", { ascii: "abc", empty: "", accents: "Ça été", cjk: "档案", emoji: "📜", lone: "\ud800x", nul: "a\u0000b" }],
+  ["strings around the native-encoding length", { at: "a".repeat(24), past: "a".repeat(25), accented: `${"é".repeat(30)}x`, lateAccent: `${"a".repeat(40)}é📜`, lone: `${"a".repeat(30)}\udc00`, nul: `${"a".repeat(30)}\u0000b` }],
   ["int32 edges", { zero: 0, one: 1, neg: -1, max: 2147483647, min: -2147483648 }],
   ["doubles", { negZero: -0, over: 2147483648, under: -2147483649, half: 1.5, nan: NaN, inf: Infinity, ninf: -Infinity, safe: 2 ** 53, unsafe: 2 ** 53 + 2 }],
   ["booleans, null, undefined", { t: true, f: false, n: null, u: undefined }],

@@ -17,7 +17,7 @@ import { principalOf } from "../auth/session-middleware.js";
 import { ApiError } from "../errors/api-error.js";
 import { closeAfterAnswer, hasBody, readBody } from "./body-reader.js";
 import { parseMultipart, parseUrlencoded, urlencodedFieldAt } from "./form-body.js";
-import { jsonFieldAt, parseJsonText, utf8Text } from "./json-body.js";
+import { jsonDepthInspector, jsonFieldAt, parseJsonText, utf8Text } from "./json-body.js";
 import { queryCheck } from "./query-check.js";
 
 export { MAX_JSON_DEPTH } from "./json-body.js";
@@ -87,7 +87,9 @@ function bodyReader(options: BodyParserOptions): RequestHandler {
       }
       limit = Math.min(limit, LOGIN_BODY_LIMIT_BYTES);
     }
-    readBody(req, res, limit)
+    // A JSON body's nesting is checked as it arrives, so a deep one is refused at its first chunk.
+    const inspect = isMultipart(req) || isUrlencoded(req) ? undefined : jsonDepthInspector();
+    readBody(req, res, limit, inspect)
       .then((bytes) => parse(req, bytes))
       .then((body) => {
         req.body = body;

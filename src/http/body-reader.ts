@@ -36,8 +36,12 @@ function decoder(encoding: string): Transform | undefined {
   }
 }
 
-/** @throws ApiError 413 past the limit, 415 for an unknown Content-Encoding, 400 for a corrupt one */
-export async function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<Buffer> {
+/**
+ * `inspect` sees each chunk (after inflation) as it arrives; an error it throws stops the read
+ * there, leaving the rest unread and uninflated, and is what the read rejects with.
+ * @throws ApiError 413 past the limit, 415 for an unknown Content-Encoding, 400 for a corrupt one
+ */
+export async function readBody(req: IncomingMessage, res: ServerResponse, limit: number, inspect?: (chunk: Buffer) => void): Promise<Buffer> {
   const encoding = (req.headers["content-encoding"] ?? "identity").trim().toLowerCase();
   const declared = Number(req.headers["content-length"] ?? Number.NaN);
   if (declared > limit) {
@@ -86,6 +90,11 @@ export async function readBody(req: IncomingMessage, res: ServerResponse, limit:
     const onData = (chunk: Buffer) => {
       inflated += chunk.length;
       if (inflated > limit) return stop(tooLarge(limit));
+      try {
+        inspect?.(chunk);
+      } catch (error) {
+        return stop(error instanceof Error ? error : new Error(String(error)));
+      }
       chunks.push(chunk);
     };
     const onEnd = () => {

@@ -4,7 +4,7 @@
 // NUL or a lone surrogate. Every refusal is a 400 that names the field (slash-separated, as
 // validation errors are) or, at the top level, says where.
 import { ApiError, badRequest } from "../errors/api-error.js";
-import { jsonPathAt, scanJson } from "./json-scan.js";
+import { DepthGuard, jsonPathAt, scanJson } from "./json-scan.js";
 import { firstInvalidUtf8, NOT_UTF8, textProblem } from "./text-checks.js";
 
 /** The deepest nesting of arrays and objects a JSON body may have. */
@@ -33,6 +33,19 @@ export function utf8Text(bytes: Buffer, fieldAt: FieldLocator): string {
   if (offset === -1) return text;
   const path = fieldAt(text, bytes.subarray(0, offset).toString("utf8").length);
   return path === "" ? throwParseTrouble(`invalid UTF-8 at byte ${offset}`) : throwField(path, `${NOT_UTF8} (invalid byte at offset ${offset})`);
+}
+
+const tooDeep = (limit: number) => badRequest(`${PARSE_TROUBLE}: nesting deeper than ${limit} levels (the limit of arrays and objects inside one another)`);
+
+/**
+ * A check of a JSON body's bytes as they are read (body-reader.ts's `inspect`): it throws the
+ * same 400 parseJsonText would, as soon as the nesting passes MAX_JSON_DEPTH.
+ */
+export function jsonDepthInspector(): (chunk: Buffer) => void {
+  const guard = new DepthGuard(MAX_JSON_DEPTH);
+  return (chunk) => {
+    if (!guard.accept(chunk)) throw tooDeep(MAX_JSON_DEPTH);
+  };
 }
 
 function throwParseTrouble(detail: string): never {
@@ -101,7 +114,7 @@ function checkStrings(root: unknown): void {
 /** The JSON value of a body's text (already UTF-8 checked and trimmed, not empty). @throws ApiError 400 */
 export function parseJsonText(text: string): unknown {
   const { problem } = scanJson(text, MAX_JSON_DEPTH);
-  if (problem?.kind === "depth") throwParseTrouble(`nesting deeper than ${problem.limit} levels (the limit of arrays and objects inside one another)`);
+  if (problem?.kind === "depth") throw tooDeep(problem.limit);
   if (problem?.kind === "duplicateKey") throwField(fieldPath(problem.path), "Given more than once in the same object (duplicate key)");
   let value: unknown;
   try {

@@ -115,6 +115,42 @@ export function scanJson(text: string, maxDepth: number): JsonScanResult {
   return problem === undefined ? { scanned } : { problem, scanned };
 }
 
+/**
+ * The nesting depth of a JSON body followed over its bytes as they arrive, so a body nested
+ * past the limit is refused at the chunk where that shows, before the rest is received or
+ * inflated (a 9 KB gzip of 9 MB of `[` costs one chunk, not 9 MB of inflating and scanning).
+ * Bytes suffice: every structural character is ASCII, and no byte of a multi-byte UTF-8
+ * sequence is. Like scanJson it is lenient about syntax, which JSON.parse judges later.
+ */
+export class DepthGuard {
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+
+  constructor(private readonly maxDepth: number) {}
+
+  /** Follows one more chunk; false once the nesting has gone past `maxDepth`. */
+  accept(chunk: Uint8Array): boolean {
+    let { depth, inString, escaped } = this;
+    for (let i = 0; i < chunk.length; i++) {
+      const code = chunk[i];
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (code === BACKSLASH) escaped = true;
+        else if (code === QUOTE) inString = false;
+      } else if (code === QUOTE) {
+        inString = true;
+      } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+        if (++depth > this.maxDepth) return false;
+      } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+        depth--;
+      }
+    }
+    Object.assign(this, { depth, inString, escaped });
+    return true;
+  }
+}
+
 /** The path of the field that character `index` of JSON text falls in (`[]` for the top level). */
 export function jsonPathAt(text: string, index: number): string[] {
   return walk(text, Number.MAX_SAFE_INTEGER, index, false).pathAtStop ?? [];

@@ -1,7 +1,7 @@
 // The linear pre-scan of JSON bodies (src/http/json-scan.ts): depth and duplicate keys found
 // without parsing, and a deep body refused where its depth passes the limit, not at its end.
 import { describe, expect, it } from "@jest/globals";
-import { jsonPathAt, scanJson } from "../../src/http/json-scan.js";
+import { DepthGuard, jsonPathAt, scanJson } from "../../src/http/json-scan.js";
 
 describe("scanJson", () => {
   it("stops at the first bracket past the limit, whatever follows (H4: 9 MB of `[`)", () => {
@@ -33,6 +33,41 @@ describe("scanJson", () => {
   it("leaves malformed text to JSON.parse", () => {
     expect(scanJson('{"a', 64).problem).toBeUndefined();
     expect(scanJson('{"\\u00zz":1}', 64).problem).toBeUndefined();
+  });
+});
+
+describe("DepthGuard", () => {
+  /** Whether the guard accepts `text` fed in chunks of `size` bytes. */
+  const accepts = (text: string, limit: number, size: number) => {
+    const guard = new DepthGuard(limit);
+    const bytes = Buffer.from(text);
+    for (let at = 0; at < bytes.length; at += size) if (!guard.accept(bytes.subarray(at, at + size))) return false;
+    return true;
+  };
+
+  it("agrees with scanJson on depth, whatever the chunking", () => {
+    const texts = [
+      "[".repeat(64) + "]".repeat(64),
+      "[".repeat(65) + "]".repeat(65),
+      `${'{"a":'.repeat(64)}1${"}".repeat(64)}`,
+      `${'{"a":'.repeat(65)}1${"}".repeat(65)}`,
+      `{"a":"${"[".repeat(100)}\\"${"{".repeat(3)}`,
+      `{"a":"${"[".repeat(100)}\"${"{".repeat(100)}"}`,
+      `["\\", [[1]]]`,
+      `{"é档":"${"[".repeat(70)}", "b":[[[["📜"]]]]}`,
+    ];
+    for (const text of texts) {
+      for (const limit of [3, 64]) {
+        const expected = scanJson(text, limit).problem?.kind !== "depth";
+        for (const size of [1, 2, 3, 7, 1024]) expect([text.slice(0, 30), limit, size, accepts(text, limit, size)]).toEqual([text.slice(0, 30), limit, size, expected]);
+      }
+    }
+  });
+
+  it("stops within the chunk where the nesting passes the limit", () => {
+    const guard = new DepthGuard(64);
+    expect(guard.accept(Buffer.from("[".repeat(64)))).toBe(true);
+    expect(guard.accept(Buffer.from("["))).toBe(false);
   });
 });
 

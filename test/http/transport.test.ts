@@ -209,6 +209,19 @@ describe("JSON work limits (H4)", () => {
     expect(json(text).error).toMatch(/nesting deeper than 64 levels/);
   });
 
+  it("a gzip body nested too deep is refused at its first chunk, not inflated to the byte limit (413) first", async () => {
+    const bomb = gzipSync(Buffer.from("[".repeat(LIMIT * 4)));
+    const { status, text } = await send("/repositories", { method: "POST", headers: { ...asJson, "Content-Encoding": "gzip" }, body: bomb });
+    expect(status).toBe(400);
+    expect(json(text).error).toBe("Had some trouble parsing your request: nesting deeper than 64 levels (the limit of arrays and objects inside one another)");
+  });
+
+  it("a form body's brackets are not JSON nesting", async () => {
+    const { status, text } = await send("/users/admin/login", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: `password=${"[".repeat(100)}` });
+    expect(text).not.toMatch(/nesting deeper/);
+    expect(status).toBe(403); // a wrong password, read from the form
+  });
+
   it("duplicate keys are refused, naming the field, escapes resolved", async () => {
     const { status, text } = await send("/repositories", { method: "POST", headers: asJson, body: '{"repo_code":"A","name":"x","extents":[{"a":1,"\\u0061":2}]}' });
     expect(status).toBe(400);

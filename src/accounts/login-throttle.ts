@@ -37,7 +37,16 @@ interface Entry {
   failures: number;
   lastFailureAt: number;
   heldUntil: number;
+  /** When a refusal on this key was last logged, and how many have been refused since without a line. */
+  refusalLoggedAt: number;
+  refusedUnlogged: number;
 }
+
+/**
+ * Refusals of one held key are logged at most this often, with a count of the ones between: a
+ * flood of attempts (hundreds a second) must not become a flood of log lines.
+ */
+const REFUSAL_LOG_INTERVAL_MS = 10_000;
 
 type KeyKind = "username" | "address";
 
@@ -82,11 +91,19 @@ export class LoginThrottle {
    */
   admit(username: string, address: string): void {
     const now = this.config.now();
-    const waits = [this.heldFor(digest("username", username), now), this.heldFor(digest("address", address), now)];
-    const wait = Math.max(...waits);
-    if (wait <= 0) return;
+    const byName = this.heldEntry(digest("username", username), now);
+    const byAddress = this.heldEntry(digest("address", address), now);
+    const held = byName ?? byAddress;
+    if (held === undefined) return;
+    const wait = Math.max(byName?.heldUntil ?? 0, byAddress?.heldUntil ?? 0) - now;
     const retryAfterSeconds = Math.max(1, Math.ceil(wait / 1000));
-    this.write({ event: "login_throttled", username, address, held: waits[0]! > 0 ? (waits[1]! > 0 ? "both" : "username") : "address", retry_after_seconds: retryAfterSeconds });
+    if (now - held.refusalLoggedAt >= REFUSAL_LOG_INTERVAL_MS) {
+      this.write({ event: "login_throttled", username, address, held: byName ? (byAddress ? "both" : "username") : "address", retry_after_seconds: retryAfterSeconds, refused_unlogged: held.refusedUnlogged });
+      held.refusalLoggedAt = now;
+      held.refusedUnlogged = 0;
+    } else {
+      held.refusedUnlogged++;
+    }
     throw new LoginThrottled(retryAfterSeconds);
   }
 
@@ -106,9 +123,10 @@ export class LoginThrottle {
     this.entries.delete(digest("username", username));
   }
 
-  private heldFor(key: string, now: number): number {
+  /** The key's entry while it is held. */
+  private heldEntry(key: string, now: number): Entry | undefined {
     const entry = this.live(key, now);
-    return entry === undefined ? 0 : entry.heldUntil - now;
+    return entry !== undefined && entry.heldUntil > now ? entry : undefined;
   }
 
   /** The key's entry, unless its failures are old enough to forget. */
@@ -128,7 +146,7 @@ export class LoginThrottle {
     const { freeFailures, maxDelaySeconds } = this.config;
     // The failure that uses up the free ones holds for 1 s, each after it twice as long.
     const delaySeconds = failures < freeFailures ? 0 : Math.min(maxDelaySeconds, 2 ** Math.min(failures - freeFailures, 30));
-    const entry: Entry = { failures, lastFailureAt: now, heldUntil: now + delaySeconds * 1000 };
+    const entry: Entry = { failures, lastFailureAt: now, heldUntil: now + delaySeconds * 1000, refusalLoggedAt: previous?.refusalLoggedAt ?? -Infinity, refusedUnlogged: previous?.refusedUnlogged ?? 0 };
     // Re-inserted at the end: the Map's order is then least recently failed first.
     this.entries.delete(key);
     while (this.entries.size >= this.config.maxEntries) this.entries.delete(this.entries.keys().next().value!);

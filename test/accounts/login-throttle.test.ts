@@ -114,6 +114,21 @@ describe("LoginThrottle", () => {
       expect.objectContaining({ event: "login_throttled", held: "both", retry_after_seconds: 1 }),
     ]);
   });
+
+  it("logs a flood of refused attempts once per ten seconds per key, with the count in between", () => {
+    const clock = new Clock();
+    const { throttle, lines } = throttleWith(clock);
+    for (let failure = 0; failure < 6; failure += 1) throttle.failed("mallory", "10.0.0.9"); // held 8 s
+    lines.length = 0;
+    for (let attempt = 0; attempt < 500; attempt += 1) expect(waitOf(throttle, "mallory", "10.0.0.9")).toBeGreaterThan(0);
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([expect.objectContaining({ event: "login_throttled", refused_unlogged: 0 })]);
+    clock.advance(7);
+    throttle.failed("mallory", "10.0.0.9"); // held again, from the free key's first failure on
+    clock.advance(3);
+    lines.length = 0;
+    expect(waitOf(throttle, "mallory", "10.0.0.9")).toBeGreaterThan(0);
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([expect.objectContaining({ event: "login_throttled", refused_unlogged: 499 })]);
+  });
 });
 
 describe("POST /users/:username/login, throttled", () => {

@@ -146,7 +146,9 @@ export class DepthGuard {
         depth--;
       }
     }
-    Object.assign(this, { depth, inString, escaped });
+    this.depth = depth;
+    this.inString = inString;
+    this.escaped = escaped;
     return true;
   }
 }

@@ -15,6 +15,7 @@ import { CursorManager } from "./cursors.js";
 import { DataDirectory, type RecoveryStats } from "./durability/data-directory.js";
 import type { FsyncMode } from "./durability/journal.js";
 import { CommandError, ErrorCodes } from "./errors.js";
+import { FailPoint } from "./fail-point.js";
 import { decodeMutations, encodeMutations } from "./mutation-codec.js";
 import { Catalog, type Mutation } from "./store/catalog.js";
 import { DEFAULT_TRANSACTION_LIFETIME_MS, type Transaction } from "./txn/transaction.js";
@@ -32,6 +33,8 @@ export interface EngineOptions {
   transactionLifetimeMs?: number;
   /** Journal size that triggers a compaction into a fresh snapshot. */
   compactAfterBytes?: number;
+  /** Accept test-only commands (the `failCommand` fail point), as MongoDB's enableTestCommands. */
+  testCommands?: boolean;
   log?: (line: string) => void;
 }
 
@@ -55,6 +58,8 @@ export class Engine {
   private compacting: Promise<void> | undefined;
   /** Set when a journal write failed: the engine then refuses every command (fail-stop). */
   private failure: Error | undefined;
+  /** Test commands only (EngineOptions.testCommands). */
+  private readonly failPoint: FailPoint | undefined;
   recovery: RecoveryStats | undefined;
   private readonly gate: WriteGate = (ns, rid) => this.sessions.gate(ns, rid);
 
@@ -64,6 +69,7 @@ export class Engine {
     readonly info: EngineInfo,
   ) {
     this.sessions = new SessionManager(this.catalog, options.transactionLifetimeMs ?? DEFAULT_TRANSACTION_LIFETIME_MS);
+    this.failPoint = options.testCommands ? new FailPoint() : undefined;
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -111,7 +117,9 @@ export class Engine {
       if (this.failure) throw new CommandError(ErrorCodes.InternalError, `the engine stopped accepting commands after a journal failure: ${this.failure.message}`);
       const retried = WRITE_COMMANDS.has(name) ? this.sessions.retriedWrite(command) : undefined;
       if (retried) return retried;
-      if (name === "commitTransaction") reply = this.sessions.commit(command);
+      this.failPoint?.check(name);
+      if (name === "configureFailPoint" && this.failPoint) reply = this.failPoint.configure(command);
+      else if (name === "commitTransaction") reply = this.sessions.commit(command);
       else if (name === "abortTransaction") reply = this.sessions.abort(command);
       else {
         txn = this.sessions.transactionFor(command, connectionId);

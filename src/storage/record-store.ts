@@ -55,19 +55,37 @@ export class RecordStore {
    * later one fail with a write conflict, and the driver retries it on the new state.
    */
   async serialized<T>(keys: readonly string[], work: (session: ClientSession) => Promise<T>): Promise<T> {
-    const locks = this.connection.collection<{ _id: string; writes: number }>(LOCKS);
-    const sorted = [...new Set(keys)].sort();
-    for (const key of sorted) {
-      // Created outside the transaction: two transactions upserting the same new document
-      // would meet on the unique _id instead of as a retryable write conflict.
-      if (this.knownLocks.has(key)) continue;
-      await locks.updateOne({ _id: key }, { $setOnInsert: { writes: 0 } }, { upsert: true });
-      this.knownLocks.add(key);
-    }
+    const sorted = await this.ensureLocks(keys);
     return this.transaction(async (session) => {
-      for (const key of sorted) await locks.updateOne({ _id: key }, { $inc: { writes: 1 } }, { session });
+      await this.writeLocks(session, sorted);
       return work(session);
     });
+  }
+
+  /** What `serialized` does, for a transaction already running: from here on it conflicts with every other holder of `keys`. */
+  async lockWithin(session: ClientSession, keys: readonly string[]): Promise<void> {
+    await this.writeLocks(session, await this.ensureLocks(keys));
+  }
+
+  /** The lock documents of `keys`, created if need be; returns the keys sorted (one order for every taker). */
+  private async ensureLocks(keys: readonly string[]): Promise<string[]> {
+    const sorted = [...new Set(keys)].sort();
+    for (const key of sorted) {
+      // Created outside any transaction: two transactions upserting the same new document
+      // would meet on the unique _id instead of as a retryable write conflict.
+      if (this.knownLocks.has(key)) continue;
+      await this.locks().updateOne({ _id: key }, { $setOnInsert: { writes: 0 } }, { upsert: true });
+      this.knownLocks.add(key);
+    }
+    return sorted;
+  }
+
+  private async writeLocks(session: ClientSession, sorted: readonly string[]): Promise<void> {
+    for (const key of sorted) await this.locks().updateOne({ _id: key }, { $inc: { writes: 1 } }, { session });
+  }
+
+  private locks() {
+    return this.connection.collection<{ _id: string; writes: number }>(LOCKS);
   }
 
   /** The next id of a type: allocated atomically, never reused even after deletes. */

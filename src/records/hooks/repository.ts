@@ -12,10 +12,10 @@ export function repositoryHooks(operations: () => RecordOperations, deps: () => 
         await operations().create("group", { repoId: id }, { ...group, member_usernames: [] }, actor);
       }
     },
-    async beforeDelete({ id }) {
+    async beforeDelete({ id, session }) {
       const { registry, store } = deps();
       for (const type of registry.types) {
-        if (type.scope === "repository") await store.collection(type.name).deleteMany({ repo_id: id });
+        if (type.scope === "repository") await store.collection(type.name).deleteMany({ repo_id: id }, { session });
       }
     },
   };

@@ -2,7 +2,8 @@
 // with 409 naming the blocker (checked before anything changes, so a refused delete changes
 // nothing); "remove" takes the link out of the referring record; "cascade" deletes the
 // referring record (a resource's archival objects, say). A tree node's later siblings move up
-// one, unless its parent is being deleted in the same cascade.
+// one, unless its parent is being deleted in the same cascade. All of it is one transaction.
+import type { ClientSession } from "mongodb";
 import { conflict } from "../../errors/api-error.js";
 import { TREE_PARENT_FIELD, type JsonObject } from "../../registry/index.js";
 import { deleteNode } from "../trees/node-writes.js";
@@ -13,30 +14,42 @@ import { findStored, recordFilter, recordType } from "./locate.js";
 import { shapeRecord } from "./shape.js";
 import type { Actor, DeleteResult, Scope } from "./types.js";
 
+/**
+ * Deletes a record and whatever its links cascade to, in one transaction: a failure anywhere in
+ * the cascade (a store error, a hook's refusal) leaves every record as it was. The driver retries
+ * the whole of it on a transient conflict, so each attempt starts from a fresh `going` set.
+ */
 export function deleteRecord(deps: OperationDeps, typeName: string, scope: Scope, id: number, actor: Actor): Promise<DeleteResult> {
-  return deleteWithin(deps, typeName, scope, id, actor, new Set());
+  return deps.store.transaction((session) => deleteWithin(deps, { session, actor, now: deps.now(), going: new Set() }, typeName, scope, id));
 }
 
-/** `going`: uris of the records this cascade has set out to delete. */
-async function deleteWithin(deps: OperationDeps, typeName: string, scope: Scope, id: number, actor: Actor, going: Set<string>): Promise<DeleteResult> {
+interface Cascade {
+  session: ClientSession;
+  actor: Actor;
+  now: Date;
+  /** Uris of the records this cascade has set out to delete. */
+  going: Set<string>;
+}
+
+async function deleteWithin(deps: OperationDeps, cascade: Cascade, typeName: string, scope: Scope, id: number): Promise<DeleteResult> {
+  const { session, actor, now, going } = cascade;
   const type = recordType(deps, typeName, scope);
-  const existing = await findStored(deps, type, id, scope);
+  const existing = await findStored(deps, type, id, scope, session);
   const uri = deps.registry.uriFor(type.name, id, scope.repoId);
   going.add(uri);
   const links = deps.registry.linksTo(type.name);
 
   for (const { type: referrer, refPath } of links) {
     if (refPath.onTargetDelete !== "restrict") continue;
-    const blocker = await deps.store.collection(referrer).findOne({ [refPath.mongoPath]: uri }, { projection: { id: 1, repo_id: 1 } });
+    const blocker = await deps.store.collection(referrer).findOne({ [refPath.mongoPath]: uri }, { projection: { id: 1, repo_id: 1 }, session });
     if (blocker) throw conflict(`Cannot delete ${uri}: ${deps.registry.uriFor(referrer, blocker.id, blocker.repo_id)} refers to it`);
   }
-  await deps.hooks[type.name]?.beforeDelete?.({ type: type.name, id, scope, record: shapeRecord(deps.registry, type, existing) });
+  await deps.hooks[type.name]?.beforeDelete?.({ type: type.name, id, scope, record: shapeRecord(deps.registry, type, existing), session });
 
-  const now = deps.now();
   for (const { type: referrer, refPath } of links) {
     if (refPath.onTargetDelete === "restrict") continue;
     const collection = deps.store.collection(referrer);
-    const docs = await collection.find({ [refPath.mongoPath]: uri }).toArray();
+    const docs = await collection.find({ [refPath.mongoPath]: uri }, { session }).toArray();
     if (refPath.onTargetDelete === "cascade") {
       // All of them are going before any is deleted: a tree node whose parent is among them
       // need not close its gap (a resource's whole tree goes without reshuffling positions).
@@ -44,21 +57,21 @@ async function deleteWithin(deps: OperationDeps, typeName: string, scope: Scope,
       for (const doc of docs) {
         // A record may be reached along two cascading links (a nested component: through its
         // digital object and through its parent); the first visit deletes it, later ones skip it.
-        if (await collection.findOne({ _id: doc._id }, { projection: { _id: 1 } })) await deleteWithin(deps, referrer, { repoId: doc.repo_id }, doc.id, actor, going);
+        if (await collection.findOne({ _id: doc._id }, { projection: { _id: 1 }, session })) await deleteWithin(deps, cascade, referrer, { repoId: doc.repo_id }, doc.id);
       }
       continue;
     }
     for (const doc of docs) {
       const { _id, ...fields } = doc;
       if (!removeLinksTo(fields as JsonObject, refPath, uri)) continue;
-      await collection.replaceOne({ _id }, { ...fields, lock_version: (doc.lock_version as number) + 1, system_mtime: now, last_modified_by: actor.username });
+      await collection.replaceOne({ _id }, { ...fields, lock_version: (doc.lock_version as number) + 1, system_mtime: now, last_modified_by: actor.username }, { session });
     }
   }
   if (isTreeNodeType(type)) {
     const parentGoing = going.has(existing[TREE_PARENT_FIELD] as string);
-    await deleteNode(deps, type, scope, { now, username: actor.username }, existing, parentGoing);
+    await deleteNode(deps, type, scope, { now, username: actor.username }, existing, parentGoing, session);
   } else {
-    await deps.store.collection(type.name).deleteOne(recordFilter(type, id, scope));
+    await deps.store.collection(type.name).deleteOne(recordFilter(type, id, scope), { session });
   }
   return { status: "Deleted", id };
 }

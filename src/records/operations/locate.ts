@@ -2,6 +2,7 @@
 // is not looked up on the way to the record: a found record implies its repository exists
 // (deleting a repository deletes its records first), so the repository is asked about only
 // when nothing was found, to say which of the two is missing.
+import type { ClientSession } from "mongodb";
 import { ApiError, notFound } from "../../errors/api-error.js";
 import type { RecordType } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
@@ -15,9 +16,9 @@ export function recordType(deps: OperationDeps, typeName: string, scope: Scope):
 }
 
 /** Throws "Repository not found" when a repository-scoped record's repository does not exist. */
-export async function requireRepository(deps: OperationDeps, type: RecordType, scope: Scope): Promise<void> {
+export async function requireRepository(deps: OperationDeps, type: RecordType, scope: Scope, session?: ClientSession): Promise<void> {
   if (type.scope !== "repository") return;
-  const found = await deps.store.collection(REPOSITORY_TYPE).findOne({ id: scope.repoId }, { projection: { _id: 1 } });
+  const found = await deps.store.collection(REPOSITORY_TYPE).findOne({ id: scope.repoId }, { projection: { _id: 1 }, session });
   if (!found) throw notFound(deps.registry.get(REPOSITORY_TYPE).title);
 }
 
@@ -26,9 +27,10 @@ export function recordFilter(type: RecordType, id: number, scope: Scope): { id: 
   return type.scope === "repository" ? { id, repo_id: scope.repoId } : { id };
 }
 
-export async function findStored(deps: OperationDeps, type: RecordType, id: number, scope: Scope): Promise<StoredRecord> {
-  const stored = await deps.store.collection(type.name).findOne(recordFilter(type, id, scope));
+/** `session`: read inside that transaction. */
+export async function findStored(deps: OperationDeps, type: RecordType, id: number, scope: Scope, session?: ClientSession): Promise<StoredRecord> {
+  const stored = await deps.store.collection(type.name).findOne(recordFilter(type, id, scope), { session });
   if (stored) return stored;
-  await requireRepository(deps, type, scope);
+  await requireRepository(deps, type, scope, session);
   throw notFound(type.title);
 }

@@ -1,6 +1,7 @@
 // The three writes of a tree node, each one serialized transaction with its tree upkeep:
 // insert (placed where it asks), replace (moved when its parent, tree or position changed)
 // and delete (its gap closed). The record operations call these for types with x-tree.
+import type { ClientSession } from "mongodb";
 import { TREE_PARENT_FIELD } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import type { OperationDeps } from "../operations/deps.js";
@@ -66,17 +67,19 @@ function keptPosition(type: TreeNodeType, current: StoredRecord, target: NodeLin
   return stays ? (current[type.tree.position] as number) : undefined;
 }
 
-/** Deletes a node; unless its parent is going too, its later siblings move up one. */
-export async function deleteNode(deps: OperationDeps, type: TreeNodeType, scope: Scope, stamp: WriteStamp, node: StoredRecord, parentGoing: boolean): Promise<void> {
+/**
+ * Deletes a node, inside the caller's transaction (a delete cascade is one); unless its parent is
+ * going too, its later siblings move up one, serialized with every other change to its tree.
+ */
+export async function deleteNode(deps: OperationDeps, type: TreeNodeType, scope: Scope, stamp: WriteStamp, node: StoredRecord, parentGoing: boolean, session: ClientSession): Promise<void> {
   const collection = deps.store.collection(type.name);
   if (parentGoing) {
-    await collection.deleteOne({ _id: node._id });
+    await collection.deleteOne({ _id: node._id }, { session });
     return;
   }
-  await deps.store.serialized(treeKeys(nodeLinks(type, node).rootUri), async (session) => {
-    const current = await collection.findOne({ _id: node._id }, { session });
-    if (!current) return;
-    await closeGap(deps, type, scope, { session, ...stamp }, current);
-    await collection.deleteOne({ _id: node._id }, { session });
-  });
+  await deps.store.lockWithin(session, treeKeys(nodeLinks(type, node).rootUri));
+  const current = await collection.findOne({ _id: node._id }, { session });
+  if (!current) return;
+  await closeGap(deps, type, scope, { session, ...stamp }, current);
+  await collection.deleteOne({ _id: node._id }, { session });
 }

@@ -102,6 +102,8 @@ export class CommandLog {
 export interface RecordServerOptions {
   /** Record every command the driver sends (MongoDB command monitoring) in `commands`. */
   monitorCommands?: boolean;
+  /** Let the engine take test commands (the failCommand fail point). */
+  testCommands?: boolean;
 }
 
 export interface RecordServer {
@@ -126,7 +128,7 @@ export const SESSION_HEADER = "X-ArchivesSpace-Session";
  * started while the first runs answers with the first one's session check and routes.
  */
 export async function startRecordServer(registry?: Registry, options: RecordServerOptions = {}): Promise<RecordServer> {
-  const engine = await startEngine({ inMemory: true, port: 0 });
+  const engine = await startEngine({ inMemory: true, port: 0, testCommands: options.testCommands });
   const monitorCommands = options.monitorCommands === true;
   const connection = await mongoose.createConnection(engine.uri, { dbName: "records_http", monitorCommands }).asPromise();
   let commands: CommandLog | undefined;

@@ -7,9 +7,9 @@ import type { RecordHooks } from "./types.js";
 
 export function repositoryHooks(operations: () => RecordOperations, deps: () => OperationDeps): RecordHooks {
   return {
-    async afterCreate({ id, record, actor }) {
+    async afterCreate({ id, record, actor, session }) {
       for (const group of standardGroups(String(record.repo_code))) {
-        await operations().create("group", { repoId: id }, { ...group, member_usernames: [] }, actor);
+        await operations().create("group", { repoId: id }, { ...group, member_usernames: [] }, actor, session);
       }
     },
     async beforeDelete({ id, session }) {

@@ -11,10 +11,12 @@ export interface CreatedRecord {
   scope: Scope;
   record: JsonObject;
   actor: Actor;
+  /** The create's transaction: what the hook writes with it is undone if anything later fails. */
+  session: ClientSession;
 }
 
 export interface RecordHooks {
-  /** After a record is stored (e.g. a repository creates its standard groups). */
+  /** After a record is stored, in the same transaction (e.g. a repository creates its standard groups). */
   afterCreate?(created: CreatedRecord): Promise<void>;
   /**
    * Before a record is deleted, inside the delete's transaction (`session`: every write the hook

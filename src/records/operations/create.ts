@@ -1,7 +1,10 @@
 // Create (contract §4): validate, check links, allocate ids, store with the server fields (a
 // tree node placed in its tree), run the type's afterCreate hook. One record or many: an
 // importer creates a batch at once (checked as a whole before any is written, links between
-// its records allowed, one insert), HTTP creates a batch of one.
+// its records allowed, one insert), HTTP creates a batch of one. When the type has an
+// afterCreate hook, the insert and everything the hook writes are one transaction (a
+// repository and its standard groups exist together or not at all).
+import type { ClientSession } from "mongodb";
 import { ApiError } from "../../errors/api-error.js";
 import type { FieldErrors, JsonObject, RecordType } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
@@ -50,8 +53,8 @@ function storedRecord(type: RecordType, scope: Scope, id: number, fields: JsonOb
  * whole file this way before writing any of it. A link to a record of the batch given an id
  * beforehand, or to one of `present`, counts as existing.
  */
-export async function checkRecords(deps: OperationDeps, type: RecordType, scope: Scope, items: readonly NewRecord[], present: ReadonlySet<string> = new Set()): Promise<PreparedRecord[]> {
-  await requireRepository(deps, type, scope);
+export async function checkRecords(deps: OperationDeps, type: RecordType, scope: Scope, items: readonly NewRecord[], present: ReadonlySet<string> = new Set(), session?: ClientSession): Promise<PreparedRecord[]> {
+  await requireRepository(deps, type, scope, session);
   // Enumerated fields are checked against the enumerations' values as they are now.
   await deps.enumerations.ready();
   const checked = items.map((item) => checkRecord(deps, type, item.input));
@@ -59,7 +62,7 @@ export async function checkRecords(deps: OperationDeps, type: RecordType, scope:
   for (const item of items) if (item.id !== undefined) own.add(deps.registry.uriFor(type.name, item.id, scope.repoId));
   // Not a copy of `present`: an import's check pass hands over every uri of the file so far.
   const batch = { has: (uri: string) => own.has(uri) || present.has(uri) };
-  const links = await linkProblemsOfMany(deps, type.name, scope, checked.map((one) => (one.ok ? one.prepared.fields : (one.fields ?? {}))), batch);
+  const links = await linkProblemsOfMany(deps, type.name, scope, checked.map((one) => (one.ok ? one.prepared.fields : (one.fields ?? {}))), batch, session);
   return checked.map((one, index) => {
     const errors = problemsOf(one, links[index] ?? {});
     if (!one.ok || Object.keys(errors).length > 0) throw items.length === 1 ? new ApiError(400, errors) : new BatchRecordError(index, errors);
@@ -67,10 +70,21 @@ export async function checkRecords(deps: OperationDeps, type: RecordType, scope:
   });
 }
 
-/** Creates the records in order, all checked before any is written (see checkRecords). */
-export async function createRecords(deps: OperationDeps, typeName: string, scope: Scope, items: readonly NewRecord[], actor: Actor, present: ReadonlySet<string> = new Set()): Promise<WriteResult[]> {
+/**
+ * Creates the records in order, all checked before any is written (see checkRecords).
+ * `session`: inside that transaction (a hook creating records with its own).
+ */
+export async function createRecords(
+  deps: OperationDeps,
+  typeName: string,
+  scope: Scope,
+  items: readonly NewRecord[],
+  actor: Actor,
+  present: ReadonlySet<string> = new Set(),
+  session?: ClientSession,
+): Promise<WriteResult[]> {
   const type = recordType(deps, typeName, scope);
-  const prepared = await checkRecords(deps, type, scope, items, present);
+  const prepared = await checkRecords(deps, type, scope, items, present, session);
 
   // Ids are allocated outside any transaction: a counter written inside one would make every
   // concurrent create of the type conflict.
@@ -79,17 +93,25 @@ export async function createRecords(deps: OperationDeps, typeName: string, scope
   const ids = items.map((item) => item.id ?? next++);
   const now = deps.now();
   const docs = prepared.map((one, i) => storedRecord(type, scope, ids[i] as number, one.fields, actor, now));
-  try {
-    if (isTreeNodeType(type)) await insertNodes(deps, type, scope, { now, username: actor.username }, docs);
-    else if (docs.length === 1) await deps.store.collection(type.name).insertOne(docs[0] as StoredRecord);
-    else await deps.store.collection(type.name).insertMany(docs);
-  } catch (error) {
-    throw asDuplicateIdentifier(deps, type.name, error);
-  }
+  const afterCreate = deps.hooks[type.name]?.afterCreate;
+  // Run again from the start if the driver retries the transaction: the inserts are undone,
+  // and the _ids the driver gave the documents are free to use again.
+  const write = async (within: ClientSession | undefined) => {
+    try {
+      if (isTreeNodeType(type)) await insertNodes(deps, type, scope, { now, username: actor.username }, docs, within);
+      else if (docs.length === 1) await deps.store.collection(type.name).insertOne(docs[0] as StoredRecord, { session: within });
+      else await deps.store.collection(type.name).insertMany(docs, { session: within });
+    } catch (error) {
+      throw asDuplicateIdentifier(deps, type.name, error);
+    }
+    if (afterCreate === undefined || within === undefined) return;
+    for (const [i, one] of prepared.entries()) await afterCreate({ type: type.name, id: ids[i] as number, scope, record: one.fields, actor, session: within });
+  };
+  if (session !== undefined || afterCreate === undefined) await write(session);
+  else await deps.store.transaction(write);
   const results: WriteResult[] = [];
   for (const [i, one] of prepared.entries()) {
     const id = ids[i] as number;
-    await deps.hooks[type.name]?.afterCreate?.({ type: type.name, id, scope, record: one.fields, actor });
     // A tree node may land elsewhere than it asked (past the end: appended).
     const moved = isTreeNodeType(type) && docs[i]?.[type.tree.position] !== one.fields[type.tree.position];
     results.push({ status: "Created", id, lock_version: 0, stale: one.stale || moved ? true : null, uri: deps.registry.uriFor(type.name, id, scope.repoId), warnings: [] });
@@ -97,8 +119,8 @@ export async function createRecords(deps: OperationDeps, typeName: string, scope
   return results;
 }
 
-export async function createRecord(deps: OperationDeps, typeName: string, scope: Scope, input: unknown, actor: Actor): Promise<WriteResult> {
-  const [result] = await createRecords(deps, typeName, scope, [{ input }], actor);
+export async function createRecord(deps: OperationDeps, typeName: string, scope: Scope, input: unknown, actor: Actor, session?: ClientSession): Promise<WriteResult> {
+  const [result] = await createRecords(deps, typeName, scope, [{ input }], actor, new Set(), session);
   if (result === undefined) throw new Error("a batch of one created nothing");
   return result;
 }

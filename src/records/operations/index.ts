@@ -1,6 +1,7 @@
 // The record operations, one file each, behind one object that HTTP controllers, account
 // routes and importers share: validation, links, ids and audit fields are the same however
 // a record arrives.
+import type { ClientSession } from "mongodb";
 import type { JsonObject } from "../../registry/index.js";
 import { TreeMoves } from "../trees/tree-moves.js";
 import { TreeViews } from "../trees/tree-views.js";
@@ -29,8 +30,9 @@ export class RecordOperations {
     this.treeMoves = new TreeMoves(deps);
   }
 
-  create(type: string, scope: Scope, input: unknown, actor: Actor): Promise<WriteResult> {
-    return createRecord(this.deps, type, scope, input, actor);
+  /** `session`: inside that transaction (a hook's writes, undone with the write that ran it). */
+  create(type: string, scope: Scope, input: unknown, actor: Actor, session?: ClientSession): Promise<WriteResult> {
+    return createRecord(this.deps, type, scope, input, actor, session);
   }
 
   /** Several records of one type, checked as a whole before any is written (see createRecords). */

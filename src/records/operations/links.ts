@@ -1,6 +1,7 @@
 // The links of a record: finding them along the registry's ref paths, checking them on
 // write (the target exists and, if repository-scoped, is in the same repository: contract
 // §3), and taking them out when their target is deleted.
+import type { ClientSession } from "mongodb";
 import type { JsonObject, JsonValue, RefPath } from "../../registry/index.js";
 import { addFieldError, fieldErrors, type FieldErrors } from "../../registry/validation-errors.js";
 import type { OperationDeps } from "./deps.js";
@@ -48,6 +49,8 @@ export async function linkProblemsOfMany(
   scope: Scope,
   records: readonly JsonObject[],
   present: { has(uri: string): boolean } = new Set<string>(),
+  /** Read inside this transaction (a record created earlier in it counts as existing). */
+  session?: ClientSession,
 ): Promise<FieldErrors[]> {
   const errors = records.map(() => fieldErrors());
   // target type -> ids wanted, with the records and paths that asked for them
@@ -76,7 +79,7 @@ export async function linkProblemsOfMany(
   for (const [target, ids] of wanted) {
     const filter: Record<string, unknown> = { id: { $in: [...ids.keys()] } };
     if (deps.registry.scopeOf(target) === "repository") filter.repo_id = scope.repoId;
-    const found = new Set((await deps.store.collection(target).find(filter, { projection: { id: 1 } }).toArray()).map((doc) => doc.id));
+    const found = new Set((await deps.store.collection(target).find(filter, { projection: { id: 1 }, session }).toArray()).map((doc) => doc.id));
     for (const [id, askers] of ids) {
       if (found.has(id)) continue;
       for (const { index, path } of askers) addFieldError(errors[index] as FieldErrors, path, `Reference to ${deps.registry.uriFor(target, id, scope.repoId)} does not exist`);

@@ -21,18 +21,22 @@ function placed(type: TreeNodeType, doc: StoredRecord, placement: Placement): St
 
 /**
  * Inserts new nodes, in order (a node may sit under one inserted before it), in one transaction
- * over every tree they join. Each document gets its place written into it.
+ * over every tree they join: `within`, the caller's, or one of its own. Each document gets its
+ * place written into it.
  */
-export async function insertNodes(deps: OperationDeps, type: TreeNodeType, scope: Scope, stamp: WriteStamp, docs: StoredRecord[]): Promise<void> {
-  const roots = docs.map((doc) => nodeLinks(type, doc).rootUri);
-  await deps.store.serialized(treeKeys(...roots), async (session) => {
+export async function insertNodes(deps: OperationDeps, type: TreeNodeType, scope: Scope, stamp: WriteStamp, docs: StoredRecord[], within?: ClientSession): Promise<void> {
+  const keys = treeKeys(...docs.map((doc) => nodeLinks(type, doc).rootUri));
+  const insert = async (session: ClientSession) => {
     // A retried transaction starts again from the stored state: place fresh copies each time.
     const attempt = docs.map((doc) => ({ ...doc }));
     const placement = new NewNodePlacement(deps, type, scope, { session, ...stamp });
     for (const doc of attempt) await placement.place(doc);
     await deps.store.collection(type.name).insertMany(attempt, { session });
     attempt.forEach((doc, i) => Object.assign(docs[i] as StoredRecord, doc)); // keys: schema-validated record fields
-  });
+  };
+  if (within === undefined) return deps.store.serialized(keys, insert);
+  await deps.store.lockWithin(within, keys);
+  await insert(within);
 }
 
 /**

@@ -1,6 +1,7 @@
-// A delete and everything it cascades to is one transaction: a store failure half-way through
-// (MongoDB's failCommand fail point, which the embedded engine implements) leaves every record
-// as it was, and the same delete then succeeds whole.
+// Writes of several records are one transaction: a delete and everything it cascades to, a
+// repository and its standard groups. A store failure half-way through (MongoDB's failCommand
+// fail point, which the embedded engine implements) leaves every record as it was, and the same
+// write then succeeds whole.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Document } from "mongodb";
 import { globalGrants, startRecordServer, type RecordServer } from "./http/server.js";
@@ -24,13 +25,15 @@ async function everything(): Promise<Record<string, Document[]>> {
   return all;
 }
 
-/** Arms the fail point: the delete commands after the first `skip` fail. */
 /** The documents of a record type in a dump. */
 const docsOf = (all: Record<string, Document[]>, type: string): Document[] => all[server.ops.deps.registry.get(type).collection] ?? [];
 
-async function failDeletesAfter(skip: number): Promise<void> {
-  await server.connection.db!.admin().command({ configureFailPoint: "failCommand", mode: { skip }, data: { failCommands: ["delete"], errorCode: 1 } });
+/** Arms the fail point: the `command`s after the first `skip` fail. */
+async function failAfter(command: "delete" | "insert", skip: number): Promise<void> {
+  await server.connection.db!.admin().command({ configureFailPoint: "failCommand", mode: { skip }, data: { failCommands: [command], errorCode: 1 } });
 }
+
+const failDeletesAfter = (skip: number) => failAfter("delete", skip);
 
 async function failPointOff(): Promise<void> {
   await server.connection.db!.admin().command({ configureFailPoint: "failCommand", mode: "off" });
@@ -104,5 +107,22 @@ describe("a delete is all or nothing", () => {
       expect([name, docsOf(after, name).filter((doc) => doc.repo_id === repoId)]).toEqual([name, []]);
     }
     expect(docsOf(after, "repository").some((doc) => doc.id === repoId)).toBe(false);
+  });
+});
+
+describe("a repository and its standard groups are all or nothing", () => {
+  it("a repository whose third standard group fails to be stored is not created, nor are the first two groups", async () => {
+    const before = await everything();
+    await failAfter("insert", 3); // the repository, then two groups
+    try {
+      await expect(server.ops.create("repository", {}, { repo_code: "half", name: "Half made" }, system)).rejects.toThrow(/failCommand/);
+    } finally {
+      await failPointOff();
+    }
+    expect(await everything()).toEqual(before);
+
+    const { id } = await server.ops.create("repository", {}, { repo_code: "half", name: "Half made" }, system);
+    const groups = docsOf(await everything(), "group").filter((doc) => doc.repo_id === id);
+    expect(groups.length).toBeGreaterThan(3);
   });
 });

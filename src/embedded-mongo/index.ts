@@ -2,9 +2,11 @@
 // as a child process (the service, so a long sort never stalls HTTP handling).
 import { Engine, type EngineOptions } from "./engine.js";
 import { WireServer } from "./server.js";
+import { engineSocketUri, engineUri } from "./uris.js";
 
 export { Engine, type EngineOptions } from "./engine.js";
 export { spawnEngine, type EngineProcess } from "./launcher.js";
+export { engineSocketUri, engineUri } from "./uris.js";
 
 export interface RunningEngine {
   port: number;
@@ -14,15 +16,6 @@ export interface RunningEngine {
   socketUri?: string;
   engine: Engine;
   close(): Promise<void>;
-}
-
-export function engineUri(port: number): string {
-  return `mongodb://127.0.0.1:${port}/?directConnection=true`;
-}
-
-/** The driver's form of a Unix socket address: the path, percent-encoded, as the host. */
-export function engineSocketUri(path: string): string {
-  return `mongodb://${encodeURIComponent(path)}/?directConnection=true`;
 }
 
 export async function startEngine(options: EngineOptions & { port?: number; socketPath?: string }): Promise<RunningEngine> {

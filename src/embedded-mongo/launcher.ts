@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { FsyncMode } from "./durability/journal.js";
-import { engineSocketUri, engineUri } from "./index.js";
+import { engineSocketUri, engineUri } from "./uris.js";
 
 export interface SpawnOptions {
   port?: number;

@@ -2,7 +2,7 @@
 // from the registry alone: a root type's large-tree reads and accept_children, a node type's
 // children, parent and accept_children.
 import type { RecordType } from "../registry/registry.js";
-import { WAYPOINT_SIZE } from "../records/trees/tree-views.js";
+import { WAYPOINT_SIZE } from "../records/operations/tree-views.js";
 import {
   commonResponses,
   conflictResponse,

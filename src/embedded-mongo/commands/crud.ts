@@ -6,7 +6,7 @@ import { cloneValue } from "../query/clone.js";
 import { project } from "../query/projection.js";
 import { parseSort } from "../query/sort.js";
 import { applyUpdate, buildUpsert, classifyUpdate } from "../query/update.js";
-import { compareValues } from "../store/bson-order.js";
+import { compareValues } from "../bson-order.js";
 import { WriteBlocked, type CollectionAccess } from "./access.js";
 import type { CommandContext, CommandHandler } from "./context.js";
 import { documentArray, nonNegativeInteger, optionalBoolean, optionalDocument, optionalNumber, targetCollection } from "./params.js";

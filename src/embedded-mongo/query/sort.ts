@@ -2,8 +2,8 @@
 // smallest element ascending and its largest descending, as in MongoDB.
 import type { Document } from "bson";
 import { CommandError, ErrorCodes, typeMismatch } from "../errors.js";
-import { compareValues } from "../store/bson-order.js";
-import { pathValues } from "../store/index-keys.js";
+import { compareValues } from "../bson-order.js";
+import { pathValues } from "./path-values.js";
 import { bsonTypeName, describe, firstKey, isDocument, isNumeric, numericValue } from "../bson-values.js";
 import { notSupported } from "./expression-validation.js";
 

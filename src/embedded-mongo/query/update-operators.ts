@@ -5,7 +5,7 @@
 import { Timestamp, type Document } from "bson";
 import { isDocument, isNumeric } from "../bson-values.js";
 import { CommandError, ErrorCodes, failedToParse, typeMismatch } from "../errors.js";
-import { compareValues } from "../store/bson-order.js";
+import { compareValues } from "../bson-order.js";
 import { cloneValue } from "./clone.js";
 import { parseSort, sortRecords } from "./sort.js";
 

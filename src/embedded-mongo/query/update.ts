@@ -6,7 +6,7 @@ import { Aggregator, update as mingoUpdate } from "mingo";
 import * as updateOperators from "mingo/operators/update";
 import { bsonTypeName, isDocument, isOperatorDocument } from "../bson-values.js";
 import { CommandError, ErrorCodes, failedToParse } from "../errors.js";
-import { compareValues } from "../store/bson-order.js";
+import { compareValues } from "../bson-order.js";
 import { cloneValue } from "./clone.js";
 import { prepareModifier } from "./update-operators.js";
 

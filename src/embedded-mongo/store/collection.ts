@@ -3,7 +3,7 @@
 // hold references without copying.
 import type { Document } from "bson";
 import { CommandError, ErrorCodes } from "../errors.js";
-import { compareValues } from "./bson-order.js";
+import { compareValues } from "../bson-order.js";
 import { SecondaryIndex, normaliseIndexSpec, sameIndexOptions, type IndexSpec } from "./secondary-index.js";
 
 export const ID_INDEX_NAME = "_id_";

@@ -4,36 +4,13 @@
 import type { Document } from "bson";
 import { isDocument } from "../bson-values.js";
 import { CommandError, ErrorCodes } from "../errors.js";
-import { compareValues } from "./bson-order.js";
+import { compareValues } from "../bson-order.js";
+import { pathValues } from "../query/path-values.js";
 
 export interface ExtractedKeys {
   keys: unknown[][];
   /** true when an array was traversed for any field, which makes bounds inexact. */
   multikey: boolean;
-}
-
-/** Every value a dotted path reaches in a document; `arrays` is set when an array was expanded. */
-export function pathValues(doc: unknown, path: string[], state: { arrays: boolean }, depth = 0): unknown[] {
-  if (depth === path.length) {
-    if (Array.isArray(doc)) {
-      state.arrays = true;
-      // An empty array indexes as undefined in MongoDB; null keeps it in the null bucket,
-      // which only ever serves inexact bounds that are re-checked against the document.
-      return doc.length === 0 ? [null] : doc;
-    }
-    return [doc === undefined ? null : doc];
-  }
-  if (Array.isArray(doc)) {
-    state.arrays = true;
-    const out: unknown[] = [];
-    const segment = path[depth];
-    // A numeric segment addresses an element positionally as well as fanning out.
-    if (/^\d+$/.test(segment) && Number(segment) < doc.length) out.push(...pathValues(doc[Number(segment)], path, state, depth + 1));
-    for (const element of doc) if (isDocument(element)) out.push(...pathValues(element, path, state, depth));
-    return out.length === 0 ? [null] : out;
-  }
-  if (!isDocument(doc)) return [null];
-  return pathValues(doc[path[depth]], path, state, depth + 1);
 }
 
 function dedupe(values: unknown[]): unknown[] {

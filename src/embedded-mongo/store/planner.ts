@@ -7,7 +7,7 @@ import { ObjectId, type Document } from "bson";
 import { isOperatorDocument } from "../bson-values.js";
 import { CommandError, ErrorCodes } from "../errors.js";
 import type { SortKey } from "../query/sort.js";
-import { compareValues, typeOrder } from "./bson-order.js";
+import { compareValues, typeOrder } from "../bson-order.js";
 import type { Collection } from "./collection.js";
 import type { SecondaryIndex } from "./secondary-index.js";
 

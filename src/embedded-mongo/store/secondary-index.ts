@@ -4,7 +4,7 @@
 import type { Document } from "bson";
 import { Query } from "mingo";
 import { CommandError, ErrorCodes } from "../errors.js";
-import { compareValues } from "./bson-order.js";
+import { compareValues } from "../bson-order.js";
 import { extractKeys, missingAll } from "./index-keys.js";
 import { KeyHash } from "./key-hash.js";
 import { OrderStatisticTree } from "./order-statistic-tree.js";

@@ -4,7 +4,7 @@
 // an ImportError when the row cannot stand without it. The row remembers which columns were
 // read, so the cells no mapping took are reported rather than dropped unsaid.
 import { ImportError, type ParseContext, type SourceLocation } from "../pending.js";
-import { archivalDate, calendarDate } from "./dates.js";
+import { archivalDate, calendarDate } from "../source-dates.js";
 import type { EnumeratedValues } from "./enumerated-values.js";
 import type { CsvRow } from "./read-rows.js";
 

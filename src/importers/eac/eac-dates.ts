@@ -3,7 +3,7 @@
 // one) is standardized; other text is kept as the expression; `notBefore`/`notAfter` become the
 // standardized type.
 import type { JsonValue } from "../../registry/index.js";
-import { archivalDate } from "../csv/dates.js";
+import { archivalDate } from "../source-dates.js";
 import { childElement, childElements, textOf } from "../xml/xml-element.js";
 import type { XmlElement } from "../xml/xml-reader.js";
 

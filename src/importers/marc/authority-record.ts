@@ -6,7 +6,7 @@
 // one warning per record.
 import type { JsonValue } from "../../registry/index.js";
 import { ImportError } from "../pending.js";
-import { archivalDate } from "../csv/dates.js";
+import { archivalDate } from "../source-dates.js";
 import type { NameFields } from "../eac/agent-records.js";
 import { notImportedMessage, type MappedRecords, type MarcMapping } from "./bibliographic-record.js";
 import { marcName } from "./marc-names.js";

@@ -6,7 +6,7 @@
 import { lookupTable } from "../../registry/dictionary.js";
 import type { JsonValue } from "../../registry/index.js";
 import { ImportError, type PendingRecord, type SourceLocation } from "../pending.js";
-import { archivalDate, yearSpan } from "../csv/dates.js";
+import { archivalDate, yearSpan } from "../source-dates.js";
 import type { EnumeratedValues } from "../csv/enumerated-values.js";
 import type { FileSubjects } from "../csv/subject-records.js";
 import type { FileAgents, NameFields } from "../eac/agent-records.js";

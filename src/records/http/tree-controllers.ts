@@ -6,7 +6,7 @@ import type { PlatformContext } from "@tsed/platform-http";
 import { Context } from "@tsed/platform-params";
 import { Get, Post } from "@tsed/schema";
 import type { RecordType } from "../../registry/index.js";
-import { pascalCase, respond } from "./record-controller.js";
+import { pascalCase, respond } from "./answer.js";
 import type { TreeEndpoints } from "./tree-endpoints.js";
 
 export abstract class TreeRootController {

@@ -3,8 +3,8 @@
 // a record arrives.
 import type { ClientSession } from "mongodb";
 import type { JsonObject } from "../../registry/index.js";
-import { TreeMoves } from "../trees/tree-moves.js";
-import { TreeViews } from "../trees/tree-views.js";
+import { TreeMoves } from "./tree-moves.js";
+import { TreeViews } from "./tree-views.js";
 import { checkRecords, createRecord, createRecords, type NewRecord } from "./create.js";
 import { deleteRecord } from "./delete.js";
 import type { OperationDeps } from "./deps.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { Binary, Decimal128, Long, ObjectId } from "bson";
-import { compareValues } from "../../../src/embedded-mongo/store/bson-order.js";
+import { compareValues } from "../../../src/embedded-mongo/bson-order.js";
 import { KeyHash } from "../../../src/embedded-mongo/store/key-hash.js";
 
 // The hash's one promise: two keys meet in it exactly when they compare equal.

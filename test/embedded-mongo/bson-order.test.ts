@@ -23,7 +23,7 @@ import {
   typeOrder,
   TypeRank,
   valuesEqual,
-} from "../../../src/embedded-mongo/store/bson-order.js";
+} from "../../src/embedded-mongo/bson-order.js";
 
 const sign = (n: number): number => (n < 0 ? -1 : n > 0 ? 1 : 0);
 

@@ -4,12 +4,12 @@
 import { ApiError, badRequest, conflict, notFound } from "../../errors/api-error.js";
 import { TREE_PARENT_FIELD } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
-import type { OperationDeps } from "../operations/deps.js";
-import { findStored, recordType } from "../operations/locate.js";
-import type { Actor, Scope, WriteResult } from "../operations/types.js";
-import { asDuplicateIdentifier } from "../operations/write-errors.js";
-import { moveNode, treeKeys, type TreeChange } from "./placement.js";
-import { isTreeNodeType, linkPath, nodeLinks, scopeFilter, type NodeLinks, type TreeNodeType } from "./tree-links.js";
+import type { OperationDeps } from "./deps.js";
+import { findStored, recordType } from "./locate.js";
+import type { Actor, Scope, WriteResult } from "./types.js";
+import { asDuplicateIdentifier } from "./write-errors.js";
+import { moveNode, treeKeys, type TreeChange } from "../trees/placement.js";
+import { isTreeNodeType, linkPath, nodeLinks, scopeFilter, type NodeLinks, type TreeNodeType } from "../trees/tree-links.js";
 
 function treeNodeType(deps: OperationDeps, typeName: string, scope: Scope): TreeNodeType {
   const type = recordType(deps, typeName, scope);

@@ -13,7 +13,7 @@
 
 import { MaxKey, MinKey } from "bson";
 import { isDate, isRegExp, isUint8Array } from "node:util/types";
-import { hasWords, type ObjectIdLike } from "../bson-values.js";
+import { hasWords, type ObjectIdLike } from "./bson-values.js";
 
 /**
  * Canonical type ranks, lowest first. The numbers are the server's own canonical type values

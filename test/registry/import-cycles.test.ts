@@ -1,0 +1,102 @@
+// No import cycles in src/: between files, and between folders neither of which holds the other
+// (a folder and its own subfolders are one part: `importers/` uses `importers/ead/`, which uses
+// `importers/pending.ts`). Counted: imports that run. `import type` is erased by the compiler
+// and left out here; the cycles that remain through types alone are listed in the README.
+import { describe, expect, it } from "@jest/globals";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const SRC = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "src");
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** `import … from "./x.js"` and `export … from "./x.js"` that are not type-only, as files of src/. */
+export function runtimeImports(file: string, text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/^\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?"(\.[^"]+)"/gm)) {
+    if (match[1] !== undefined) continue;
+    found.push(resolve(dirname(file), (match[2] as string).replace(/\.js$/, ".ts")));
+  }
+  return found;
+}
+
+/** The strongly connected parts of a graph with more than one member (Tarjan). */
+function cycles(graph: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  let next = 0;
+  const visit = (node: string): void => {
+    index.set(node, next);
+    low.set(node, next);
+    next++;
+    stack.push(node);
+    onStack.add(node);
+    for (const target of graph.get(node) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(node, Math.min(low.get(node)!, low.get(target)!));
+      } else if (onStack.has(target)) {
+        low.set(node, Math.min(low.get(node)!, index.get(target)!));
+      }
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const part: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      part.push(member);
+    } while (member !== node);
+    if (part.length > 1) found.push(part.sort());
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+const holds = (outer: string, inner: string) => outer === "" || inner === outer || inner.startsWith(`${outer}${sep}`);
+
+function graphs(): { files: Map<string, Set<string>>; folders: Map<string, Set<string>> } {
+  const files = new Map<string, Set<string>>();
+  for (const file of sourceFiles(SRC)) files.set(relative(SRC, file), new Set(runtimeImports(file, readFileSync(file, "utf8")).map((target) => relative(SRC, target))));
+  const folders = new Map<string, Set<string>>();
+  for (const [file, targets] of files) {
+    const from = dirname(file) === "." ? "" : dirname(file);
+    if (!folders.has(from)) folders.set(from, new Set());
+    for (const target of targets) {
+      const to = dirname(target) === "." ? "" : dirname(target);
+      if (!holds(from, to) && !holds(to, from)) folders.get(from)!.add(to);
+    }
+  }
+  return { files, folders };
+}
+
+describe("import cycles in src/", () => {
+  it("reads runtime imports and leaves type-only ones out", () => {
+    const text = 'import type { A } from "./a.js";\nimport { B } from "./b.js";\nexport { C } from "./c.js";\nexport type { D } from "./d.js";\nimport "./e.js";\n';
+    expect(runtimeImports("/x/f.ts", text)).toEqual(["/x/b.ts", "/x/c.ts", "/x/e.ts"]);
+  });
+
+  it("finds a cycle when there is one", () => {
+    const graph = new Map([["a", new Set(["b"])], ["b", new Set(["c"])], ["c", new Set(["a"])], ["d", new Set(["a"])]]);
+    expect(cycles(graph)).toEqual([["a", "b", "c"]]);
+  });
+
+  it("has none between files", () => {
+    expect(cycles(graphs().files)).toEqual([]);
+  });
+
+  it("has none between folders, a folder and its subfolders counting as one", () => {
+    expect(cycles(graphs().folders)).toEqual([]);
+  });
+});

@@ -10807,6 +10807,7 @@ export const manifest: RegistryManifest = {
         "x-record-type": "repository",
         "x-collection": "repositories",
         "x-scope": "global",
+        "x-scope-holder": true,
         "x-unique": [
           {
             "fields": [

@@ -125,7 +125,7 @@ async function main(): Promise<void> {
   let failed = 0;
   try {
     const operations = await openRecords(store.connection, config.records);
-    await operations.read("repository", {}, repoId).catch(() => fail(`repository ${repoId} does not exist`));
+    await operations.read(operations.deps.registry.scopeHolderType().name, {}, repoId).catch(() => fail(`repository ${repoId} does not exist`));
     for (const line of describeRecovery(await recoverImports(operations, config.imports))) process.stderr.write(`arca import: ${line}\n`);
     for (const { format, input } of jobs) {
       const started = performance.now();

@@ -101,7 +101,7 @@ export function importRoutes({ operations, access, maxFileBytes, limits = DEFAUL
     const repoId = idParam(req, "repo_id");
     const caller = await callerWith(access, res, IMPORT_PERMISSION, repoId);
     assertRepositoryTakesRecords(repoId);
-    await operations.read("repository", {}, repoId);
+    await operations.read(operations.deps.registry.scopeHolderType().name, {}, repoId);
     return { repoId, caller };
   };
 

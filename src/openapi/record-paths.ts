@@ -45,7 +45,6 @@ export const PERMISSION_OF: Readonly<Record<RecordOperationName, RecordOperation
 export const RECORD_READ = "The record with its server-maintained fields; fields with no value are omitted.";
 
 const FIELD_NAME = "[a-z_][a-z0-9_]*";
-const REPOSITORY_TYPE = "repository";
 
 /** `resolve[]`: link fields whose targets are embedded as `_resolved` (contract §6). */
 export const resolveParameter: Parameter = {
@@ -185,7 +184,7 @@ function sortResponses(responses: Record<string, Response | Reference>): Record<
 
 /** The five operations of a type, as its generic routes serve them. */
 export function recordOperations(ctx: DocumentContext, type: RecordType): RecordOperationSet {
-  const repositoryTitle = ctx.registry.has(REPOSITORY_TYPE) ? ctx.registry.get(REPOSITORY_TYPE).title : "Repository";
+  const repositoryTitle = ctx.registry.scopeHolder?.title ?? "Repository";
   const inRepository = type.scope === "repository";
   const containerNotFound = inRepository ? [notFoundResponse(ctx, [repositoryTitle])] : [];
   const itemNotFound = notFoundResponse(ctx, inRepository ? [type.title, repositoryTitle] : [type.title]);
@@ -282,7 +281,7 @@ export function recordOperations(ctx: DocumentContext, type: RecordType): Record
 
 /** Path-level parameters of a route template: `:repo_id`, `:id`. */
 function pathParameters(ctx: DocumentContext, type: RecordType, expressPath: string): Parameter[] {
-  const repositoryTitle = ctx.registry.has(REPOSITORY_TYPE) ? ctx.registry.get(REPOSITORY_TYPE).title : "Repository";
+  const repositoryTitle = ctx.registry.scopeHolder?.title ?? "Repository";
   return pathParameterNames(expressPath).map((name) => {
     if (name === "id") return idPathParameter(name, `The ${type.title} record's id.`);
     if (name === "repo_id") return idPathParameter(name, `The ${repositoryTitle}'s id.`);

@@ -19,7 +19,6 @@ import {
 } from "./model.js";
 import { accessNote, writeResultSchema } from "./record-paths.js";
 
-const REPOSITORY_TYPE = "repository";
 
 function waypointCounts(): Record<string, Schema> {
   return {
@@ -72,7 +71,7 @@ export class TreePaths {
   constructor(private readonly ctx: DocumentContext) {}
 
   private get repositoryTitle(): string {
-    return this.ctx.registry.has(REPOSITORY_TYPE) ? this.ctx.registry.get(REPOSITORY_TYPE).title : "Repository";
+    return this.ctx.registry.scopeHolder?.title ?? "Repository";
   }
 
   private place(type: RecordType, permission: "read" | "update", routes: readonly TreeRoute[]): Paths {

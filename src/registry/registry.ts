@@ -71,6 +71,17 @@ function treeRootType(entry: RecordTypeManifest, refPaths: readonly RefPath[]): 
   return target;
 }
 
+/** The one type marked x-scope-holder, checked: global itself, and present if any type is repository-scoped. */
+function findScopeHolder(types: readonly RecordType[]): RecordType | undefined {
+  const holders = types.filter((type) => type.schema["x-scope-holder"] === true);
+  if (holders.length > 1) throw new SchemaDefinitionError(holders[1]!.name, `x-scope-holder: ${holders[0]!.name} already holds the repository-scoped records`);
+  const holder = holders[0];
+  if (holder !== undefined && holder.scope !== "global") throw new SchemaDefinitionError(holder.name, 'x-scope-holder: the holder must itself have x-scope "global"');
+  const held = types.find((type) => type.scope === "repository");
+  if (holder === undefined && held !== undefined) throw new SchemaDefinitionError(held.name, "a repository-scoped type needs a type with x-scope-holder (the repository) to live in");
+  return holder;
+}
+
 /** `/repositories/2/accessions/5` -> ["2", "/accessions"]; `/agents/people/3` -> [undefined, "/agents/people"]. */
 const URI_SHAPE = /^(?:\/repositories\/([1-9][0-9]*))?(\/.+)\/[1-9][0-9]*$/;
 
@@ -102,6 +113,17 @@ function describeType(entry: RecordTypeManifest, pattern: UriPattern): RecordTyp
 
 export class Registry {
   readonly types: readonly RecordType[];
+  /**
+   * The type whose records hold the repository-scoped ones (x-scope-holder: the repository);
+   * undefined in a registry without one (then it has no repository-scoped types).
+   */
+  readonly scopeHolder: RecordType | undefined;
+
+  /** The scope holder, where the registry must have one (it does whenever a type is repository-scoped). */
+  scopeHolderType(): RecordType {
+    if (this.scopeHolder === undefined) throw new Error("no record type has x-scope-holder");
+    return this.scopeHolder;
+  }
   /** Every enumeration the types use, by name, with its seed values. */
   readonly enumerations: ReadonlyMap<string, EnumerationSeed>;
   private readonly byName = new Map<string, RecordType>();
@@ -130,6 +152,7 @@ export class Registry {
       types.push(type);
     }
     this.types = types;
+    this.scopeHolder = findScopeHolder(types);
     this.enumerations = new Map(enumerationSeeds(types).map((seed) => [seed.name, seed]));
     for (const type of types) {
       if (type.tree === null) continue;

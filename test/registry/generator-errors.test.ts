@@ -25,9 +25,27 @@ function thing(overrides: Record<string, unknown> = {}, properties: Record<strin
   };
 }
 
-async function generationError(types: Record<string, unknown>): Promise<string> {
+/** The repository-like global type the repository-scoped things live in (x-scope-holder). */
+const holder = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  title: "Holder",
+  type: "object",
+  "x-record-type": "holder",
+  "x-collection": "holders",
+  "x-scope": "global",
+  "x-scope-holder": true,
+  "x-permissions": { read: null, create: "create_holder", update: "create_holder", delete: "delete_holder" },
+  allOf: [{ $ref: "shared/record_base.schema.json" }],
+  properties: { name: { type: "string" } },
+  unevaluatedProperties: false,
+};
+
+/** `types`, with the holder of repository-scoped types unless `bare`. */
+const withHolder = (types: Record<string, unknown>, bare = false) => (bare ? types : { holder, ...types });
+
+async function generationError(types: Record<string, unknown>, { bare = false } = {}): Promise<string> {
   try {
-    await generate(schemaDirWith(types));
+    await generate(schemaDirWith(withHolder(types, bare)));
   } catch (error) {
     expect(error).toBeInstanceOf(SchemaDefinitionError);
     return messageOf(error);
@@ -37,8 +55,23 @@ async function generationError(types: Record<string, unknown>): Promise<string> 
 
 describe("generate() refuses", () => {
   it("nothing when the schema is right", async () => {
-    const output = await generate(schemaDirWith({ thing: thing() }));
-    expect(output.manifest.types.map((type) => type.name)).toEqual(["thing"]);
+    const output = await generate(schemaDirWith(withHolder({ thing: thing() })));
+    expect(output.manifest.types.map((type) => type.name).sort()).toEqual(["holder", "thing"]);
+  });
+
+  describe("x-scope-holder", () => {
+    it("missing while a type is repository-scoped", async () => {
+      expect(await generationError({ thing: thing() }, { bare: true })).toMatch(/thing: a repository-scoped type needs a type with x-scope-holder/);
+    });
+
+    it("on two types, or on a repository-scoped one", async () => {
+      expect(await generationError({ other: { ...holder, title: "Other", "x-record-type": "other", "x-collection": "others" }, thing: thing() })).toMatch(/x-scope-holder: (holder|other) already holds/);
+      expect(await generationError({ thing: thing({ "x-scope-holder": true }) }, { bare: true })).toMatch(/thing: x-scope-holder: the holder must itself have x-scope "global"/);
+    });
+
+    it("with a value other than true", async () => {
+      expect(await generationError({ thing: thing({ "x-scope-holder": false }) })).toMatch(/x-scope-holder/);
+    });
   });
 
   it("a type without x-permissions", async () => {
@@ -110,7 +143,7 @@ describe("generate() refuses", () => {
       thing({ "x-tree": settings, required }, { box: link(["box"]), parent: link(["thing"]), position: { type: "integer", minimum: 0 }, ...properties });
 
     it("accepts one that can", async () => {
-      const output = await generate(schemaDirWith({ box, thing: node(tree) }));
+      const output = await generate(schemaDirWith(withHolder({ box, thing: node(tree) })));
       expect(output.manifest.types.find((type) => type.name === "thing")?.tree).toEqual({ ...tree, summary: [] });
     });
 

@@ -13,7 +13,6 @@ import type { PlatformContext } from "@tsed/platform-http";
 import { Context } from "@tsed/platform-params";
 import { Delete, Get, Post } from "@tsed/schema";
 import type { RecordType } from "../../registry/index.js";
-import { REPOSITORY_TYPE } from "../operations/deps.js";
 import { pascalCase, respond } from "./answer.js";
 import { RecordEndpoints, type RecordRouteDeps } from "./record-endpoints.js";
 import { treeNodeController, treeRootController } from "./tree-controllers.js";
@@ -73,7 +72,7 @@ function controllerFor(type: RecordType, endpoints: RecordEndpoints): RecordCont
  */
 export function recordControllers(deps: RecordRouteDeps, types: readonly RecordType[] = deps.operations.deps.registry.types): Array<new () => unknown> {
   const registry = deps.operations.deps.registry;
-  const repositoryTitle = registry.get(REPOSITORY_TYPE).title;
+  const repositoryTitle = registry.scopeHolder?.title ?? "Repository";
   return types.flatMap((type) => {
     const endpoints = new RecordEndpoints(type, deps, repositoryTitle);
     const tree = new TreeEndpoints(endpoints, deps.operations);

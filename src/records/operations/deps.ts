@@ -21,5 +21,3 @@ export interface OperationDeps {
   responseMaxBytes: number;
 }
 
-/** The repository record type: the container that repository-scoped records live in. */
-export const REPOSITORY_TYPE = "repository";

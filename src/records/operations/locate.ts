@@ -6,7 +6,7 @@ import type { ClientSession } from "mongodb";
 import { ApiError, notFound } from "../../errors/api-error.js";
 import type { RecordType } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
-import { REPOSITORY_TYPE, type OperationDeps } from "./deps.js";
+import type { OperationDeps } from "./deps.js";
 import type { Scope } from "./types.js";
 
 export function recordType(deps: OperationDeps, typeName: string, scope: Scope): RecordType {
@@ -18,8 +18,9 @@ export function recordType(deps: OperationDeps, typeName: string, scope: Scope):
 /** Throws "Repository not found" when a repository-scoped record's repository does not exist. */
 export async function requireRepository(deps: OperationDeps, type: RecordType, scope: Scope, session?: ClientSession): Promise<void> {
   if (type.scope !== "repository") return;
-  const found = await deps.store.collection(REPOSITORY_TYPE).findOne({ id: scope.repoId }, { projection: { _id: 1 }, session });
-  if (!found) throw notFound(deps.registry.get(REPOSITORY_TYPE).title);
+  const holder = deps.registry.scopeHolderType();
+  const found = await deps.store.collection(holder.name).findOne({ id: scope.repoId }, { projection: { _id: 1 }, session });
+  if (!found) throw notFound(holder.title);
 }
 
 /** The storage filter of one record. */

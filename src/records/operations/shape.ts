@@ -3,7 +3,6 @@
 // and fields with no value omitted rather than sent as null.
 import type { JsonObject, JsonValue, RecordType, Registry } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
-import { REPOSITORY_TYPE } from "./deps.js";
 
 export const TIME_FIELDS = ["create_time", "system_mtime", "user_mtime"] as const;
 
@@ -35,6 +34,6 @@ export function shapeRecord(registry: Registry, type: RecordType, stored: Stored
   const record = (withoutNulls(fields) ?? {}) as Record<string, JsonValue>;
   record.jsonmodel_type = type.name;
   record.uri = registry.uriFor(type.name, id, repo_id);
-  if (repo_id !== undefined) record.repository = { ref: registry.uriFor(REPOSITORY_TYPE, repo_id) };
+  if (repo_id !== undefined) record.repository = { ref: registry.uriFor(registry.scopeHolderType().name, repo_id) };
   return record;
 }

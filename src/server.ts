@@ -12,7 +12,7 @@ import type { Application, RequestHandler } from "express";
 import { Configuration } from "@tsed/di";
 import { ACCOUNT_RECORD_TYPES, type Accounts } from "./accounts/index.js";
 import { sessionMiddleware } from "./auth/session-middleware.js";
-import { enumerationRoutes } from "./enumerations/index.js";
+import { enumerationRoutes } from "./records/enumerations/index.js";
 import { exportRoutes } from "./exporters/index.js";
 import { importRoutes, isFileImport } from "./importers/routes.js";
 import type { SessionStore } from "./auth/session-store.js";

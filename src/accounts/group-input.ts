@@ -14,7 +14,7 @@ import { ADMINISTER_SYSTEM, GLOBAL_REPOSITORY_ID, permissionLevel } from "../aut
 import { ApiError, accessDenied, badRequest } from "../errors/api-error.js";
 import type { RecordStore } from "../storage/record-store.js";
 import type { AccountAccessControl } from "./access-control.js";
-import { isAdministrator, type Caller } from "./caller.js";
+import { isAdministrator, type Caller } from "../auth/caller.js";
 import { normaliseUsername } from "./usernames.js";
 
 /** The group as it was before the write (update, delete). */

@@ -6,9 +6,9 @@ import { Router, type Response } from "express";
 import type { RecordOperation } from "../registry/index.js";
 import type { RecordOperations } from "../records/operations/index.js";
 import type { AccountAccessControl } from "./access-control.js";
-import { callerWith, type Caller } from "./caller.js";
+import { callerWith, type Caller } from "../auth/caller.js";
 import { assertMayChangeGroup, groupBefore, prepareGroupInput, type GroupWriteContext } from "./group-input.js";
-import { idParam, scalarParam } from "./request-params.js";
+import { idParam, scalarParam } from "../records/http/request-params.js";
 
 export interface GroupRoutesDeps {
   operations: RecordOperations;

@@ -9,8 +9,8 @@ import { notFound } from "../errors/api-error.js";
 import type { RecordOperation } from "../registry/index.js";
 import type { Actor, RecordOperations } from "../records/operations/index.js";
 import type { AccountAccessControl } from "./access-control.js";
-import { callerWith } from "./caller.js";
-import { idParam } from "./request-params.js";
+import { callerWith } from "../auth/caller.js";
+import { idParam } from "../records/http/request-params.js";
 
 export interface RepositoryRoutesDeps {
   operations: RecordOperations;

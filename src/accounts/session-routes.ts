@@ -4,10 +4,10 @@ import type { SessionStore } from "../auth/session-store.js";
 import { principalOf } from "../auth/session-middleware.js";
 import { ApiError } from "../errors/api-error.js";
 import type { AccountAccessControl } from "./access-control.js";
-import { callerOf } from "./caller.js";
+import { callerOf } from "../auth/caller.js";
 import type { CredentialStore } from "./credential-store.js";
 import { LoginThrottled, type LoginThrottle } from "./login-throttle.js";
-import { booleanParam, requiredParam } from "./request-params.js";
+import { booleanParam, requiredParam } from "../records/http/request-params.js";
 import type { UserAccounts } from "./user-accounts.js";
 import { normaliseUsername } from "./usernames.js";
 

@@ -7,8 +7,8 @@ import type { JsonObject, RecordOperation } from "../registry/index.js";
 import type { RecordOperations } from "../records/operations/index.js";
 import type { AccountAccessControl } from "./access-control.js";
 import { ADMIN_USERNAME } from "./bootstrap.js";
-import { callerWith, isAdministrator, type Caller } from "./caller.js";
-import { idParam, listQueryOf, requiredParam, scalarParam } from "./request-params.js";
+import { callerWith, isAdministrator, type Caller } from "../auth/caller.js";
+import { idParam, listQueryOf, requiredParam, scalarParam } from "../records/http/request-params.js";
 import type { UserAccounts } from "./user-accounts.js";
 
 export interface UserRoutesDeps {

@@ -4,7 +4,7 @@
 // crash. Background duties (TTL expiry, cursor and session timeouts, compaction) go
 // through the same path.
 import { Timestamp, type Document } from "bson";
-import { CommittedAccess, WriteBlocked, type CollectionAccess, type WriteGate } from "./commands/access.js";
+import { CommittedAccess, WriteBlocked, type CollectionAccess, type WriteGate } from "./access.js";
 import { aggregate } from "./commands/aggregate.js";
 import { newWriteState, type CommandContext, type CommandHandler, type EngineInfo } from "./commands/context.js";
 import { crudCommands } from "./commands/crud.js";

@@ -5,7 +5,7 @@
 // components, and is fetched once.
 import type { JsonObject, JsonValue } from "../registry/index.js";
 import { isJsonObject } from "../registry/json.js";
-import type { OperationDeps } from "../records/operations/deps.js";
+import type { OperationDeps } from "../records/deps.js";
 import { shapeRecord } from "../records/operations/shape.js";
 
 /** Past this many cached records the cache starts again (memory stays bounded on huge trees). */

@@ -11,8 +11,8 @@
 // first byte of XML leaves. An error after that cannot change the status: the connection is
 // cut, so the client sees an incomplete body rather than a document that looks whole.
 import { Router } from "express";
-import { callerWith } from "../accounts/caller.js";
-import { booleanParam, idParam, type ParamRequest } from "../accounts/request-params.js";
+import { callerWith } from "../auth/caller.js";
+import { booleanParam, idParam, type ParamRequest } from "../records/http/request-params.js";
 import type { AccessControl } from "../auth/access-control.js";
 import { badRequest } from "../errors/api-error.js";
 import type { RecordOperations } from "../records/operations/index.js";

@@ -18,7 +18,7 @@ import { csvRows, type CsvRow } from "./csv/read-rows.js";
 import { FileSubjects } from "./csv/subject-records.js";
 import { SUBJECT_TEMPLATE_MARKERS, SubjectRows } from "./csv/subject-rows.js";
 import { TemplateRow } from "./csv/template-row.js";
-import { AGENT_TYPES, FileAgents } from "./eac/agent-records.js";
+import { AGENT_TYPES, FileAgents } from "./agent-records.js";
 
 export interface CsvImportOptions {
   /** The enumerations' current values (the record operations' `deps.enumerations`, ready); default: the schemas' seed values. */

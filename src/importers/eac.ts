@@ -11,7 +11,7 @@ import { lookupTable } from "../registry/dictionary.js";
 import type { JsonValue } from "../registry/index.js";
 import type { EnumerationValues } from "../registry/enumerations.js";
 import { EnumeratedValues } from "./csv/enumerated-values.js";
-import { FileAgents, type AgentType } from "./eac/agent-records.js";
+import { FileAgents, type AgentType } from "./agent-records.js";
 import { biographicalNote } from "./eac/eac-biography.js";
 import { structuredDates } from "./eac/eac-dates.js";
 import { eacNames } from "./eac/eac-names.js";

@@ -1,7 +1,7 @@
 // Which parser reads which format, and telling the format of a file from its name and first
 // bytes when the caller does not say.
 import { open } from "node:fs/promises";
-import type { OperationDeps } from "../records/operations/deps.js";
+import type { OperationDeps } from "../records/deps.js";
 import { lookupTable } from "../registry/dictionary.js";
 import { AspaceJsonParser } from "./aspace-json.js";
 import { CsvParser } from "./csv.js";

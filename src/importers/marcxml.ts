@@ -10,7 +10,7 @@
 import type { EnumerationValues } from "../registry/enumerations.js";
 import { EnumeratedValues } from "./csv/enumerated-values.js";
 import { FileSubjects } from "./csv/subject-records.js";
-import { AGENT_TYPES, FileAgents } from "./eac/agent-records.js";
+import { AGENT_TYPES, FileAgents } from "./agent-records.js";
 import { authorityRecord } from "./marc/authority-record.js";
 import { bibliographicRecord, type MappedRecords, type MarcMapping } from "./marc/bibliographic-record.js";
 import { readMarcRecord } from "./marc/marc-record.js";

@@ -3,7 +3,7 @@
 // rather than the generic record controller, so where those routes differ from the generic
 // five (a password parameter, bare lists, no resolve[]), this file says how. Everything the
 // registry knows (paths, permissions, schemas) still comes from the registry.
-import { PARAMETER_REQUIRED } from "../accounts/request-params.js";
+import { PARAMETER_REQUIRED } from "../records/http/request-params.js";
 import { lookupTable } from "../registry/dictionary.js";
 import type { RecordType } from "../registry/registry.js";
 import {

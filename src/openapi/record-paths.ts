@@ -5,7 +5,7 @@ import { lookupTable } from "../registry/dictionary.js";
 import type { RecordOperation } from "../registry/manifest.js";
 import type { RecordType } from "../registry/registry.js";
 import { sortableFields } from "../records/operations/list.js";
-import { DEFAULT_PAGE_SIZE, MAX_ID_SET, MAX_PAGE_SIZE } from "../records/operations/types.js";
+import { DEFAULT_PAGE_SIZE, MAX_ID_SET, MAX_PAGE_SIZE } from "../records/types.js";
 import { LOCK_VERSION_MISSING, LOCK_VERSION_STALE } from "../records/operations/update.js";
 import {
   commonResponses,

@@ -1,7 +1,7 @@
 // Assembles the record operations over a store connection.
 import type { Connection } from "mongoose";
 import { loadConfig } from "../config.js";
-import { openEnumerations, type EnumerationCacheOptions } from "../enumerations/index.js";
+import { openEnumerations, type EnumerationCacheOptions } from "./enumerations/index.js";
 import { RecordValidator, registry as generatedRegistry, type Registry } from "../registry/index.js";
 import { RecordStore } from "../storage/record-store.js";
 import { recordHooks } from "./hooks/index.js";

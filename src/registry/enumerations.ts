@@ -1,6 +1,6 @@
 // Enumerated fields (ArchivesSpace's dynamic enumerations: extent_extent_type, date_label, ...):
 // a schema node declaring x-enumeration holds one value of a named list whose values live in
-// the store (src/enumerations/), where an administrator adds, reorders and removes them. The
+// the store (src/records/enumerations/), where an administrator adds, reorders and removes them. The
 // schemas give each list its seed values. This module finds, per record type, where enumerated
 // values sit (to find the records using a value before it is removed) and gathers every
 // enumeration's seed values across the types.

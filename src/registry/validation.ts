@@ -28,7 +28,7 @@ export class RecordValidator {
 
   /**
    * Compiles every type's schema now, so a bad schema fails at start-up, not on a request.
-   * `enumerations`: the values enumerated fields accept (the store's, src/enumerations/); by
+   * `enumerations`: the values enumerated fields accept (the store's, src/records/enumerations/); by
    * default the seed values the schemas declare.
    */
   constructor(registry: Registry, enumerations?: EnumerationValues) {

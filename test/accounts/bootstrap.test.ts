@@ -7,7 +7,7 @@ import mongoose, { type Connection } from "mongoose";
 import { openAccounts, type BootstrapResult } from "../../src/accounts/index.js";
 import { SessionStore } from "../../src/auth/session-store.js";
 import { startEngine } from "../../src/embedded-mongo/index.js";
-import { EnumerationStore } from "../../src/enumerations/store.js";
+import { EnumerationStore } from "../../src/records/enumerations/store.js";
 import type { RecordOperations } from "../../src/records/operations/index.js";
 import { openRecords } from "../../src/records/setup.js";
 import { registry } from "../../src/registry/index.js";

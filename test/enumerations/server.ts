@@ -11,7 +11,7 @@ import type { PermissionMap } from "../../src/auth/permissions.js";
 import { sessionMiddleware } from "../../src/auth/session-middleware.js";
 import { SessionStore } from "../../src/auth/session-store.js";
 import { startEngine } from "../../src/embedded-mongo/index.js";
-import { enumerationRoutes } from "../../src/enumerations/index.js";
+import { enumerationRoutes } from "../../src/records/enumerations/index.js";
 import { ErrorFilter } from "../../src/errors/error-filter.js";
 import { bodyParsers } from "../../src/http/body-parsers.js";
 import { recordControllers } from "../../src/records/http/index.js";

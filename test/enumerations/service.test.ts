@@ -11,7 +11,7 @@ import { openAccounts } from "../../src/accounts/index.js";
 import { SessionStore } from "../../src/auth/session-store.js";
 import { loadConfig } from "../../src/config.js";
 import { startEngine, type RunningEngine } from "../../src/embedded-mongo/index.js";
-import { UPDATE_ENUMERATION } from "../../src/enumerations/index.js";
+import { UPDATE_ENUMERATION } from "../../src/records/enumerations/index.js";
 import type { RecordOperations } from "../../src/records/operations/index.js";
 import { openRecords } from "../../src/records/setup.js";
 import { createServer } from "../../src/server.js";

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import mongoose, { type Connection } from "mongoose";
 import { startEngine, type RunningEngine } from "../../src/embedded-mongo/index.js";
-import { EnumerationCache, EnumerationStore } from "../../src/enumerations/index.js";
+import { EnumerationCache, EnumerationStore } from "../../src/records/enumerations/index.js";
 import type { EnumerationSeed } from "../../src/registry/enumerations.js";
 
 let engine: RunningEngine;

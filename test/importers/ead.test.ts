@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { Readable } from "node:stream";
 import v8 from "node:v8";
 import vm from "node:vm";
-import { enumerationOperations } from "../../src/enumerations/index.js";
+import { enumerationOperations } from "../../src/records/enumerations/index.js";
 import { eadParser } from "../../src/importers/ead.js";
 import { parseExpression, parseNormal } from "../../src/importers/ead/dates.js";
 import { splitExtent } from "../../src/importers/ead/extents.js";

@@ -4,7 +4,7 @@ import type { Document } from "mongodb";
 import type { ApiError } from "../../src/errors/api-error.js";
 import type { JsonObject } from "../../src/registry/index.js";
 import { LOCK_VERSION_MISSING, LOCK_VERSION_STALE } from "../../src/records/operations/update.js";
-import type { PageEnvelope } from "../../src/records/operations/types.js";
+import type { PageEnvelope } from "../../src/records/types.js";
 import { admin, openHarness, type RecordsHarness } from "./harness.js";
 
 let h: RecordsHarness;

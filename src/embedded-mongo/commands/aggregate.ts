@@ -10,7 +10,7 @@ import { CommandError, ErrorCodes, badValue } from "../errors.js";
 import { cloneValue } from "../query/clone.js";
 import { preparePipeline } from "../query/pipeline.js";
 import { parseSort } from "../query/sort.js";
-import type { CollectionAccess } from "./access.js";
+import type { CollectionAccess } from "../access.js";
 import type { CommandHandler } from "./context.js";
 import { documentArray, optionalDocument, nonNegativeInteger } from "./params.js";
 

@@ -4,7 +4,7 @@ import type { Document } from "bson";
 import type { CursorManager } from "../cursors.js";
 import type { Catalog } from "../store/catalog.js";
 import type { SessionManager } from "../txn/sessions.js";
-import type { CollectionAccess } from "./access.js";
+import type { CollectionAccess } from "../access.js";
 
 export interface EngineInfo {
   /** host:port this engine answers on, as reported in hello. */

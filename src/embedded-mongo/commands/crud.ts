@@ -7,7 +7,7 @@ import { project } from "../query/projection.js";
 import { parseSort } from "../query/sort.js";
 import { applyUpdate, buildUpsert, classifyUpdate } from "../query/update.js";
 import { compareValues } from "../bson-order.js";
-import { WriteBlocked, type CollectionAccess } from "./access.js";
+import { WriteBlocked, type CollectionAccess } from "../access.js";
 import type { CommandContext, CommandHandler } from "./context.js";
 import { documentArray, nonNegativeInteger, optionalBoolean, optionalDocument, optionalNumber, targetCollection } from "./params.js";
 

@@ -4,7 +4,7 @@
 import { Binary, type Document } from "bson";
 import { CommandError, ErrorCodes } from "../errors.js";
 import type { Catalog } from "../store/catalog.js";
-import { WriteBlocked } from "../commands/access.js";
+import { WriteBlocked } from "../access.js";
 import { TRANSIENT, Transaction } from "./transaction.js";
 
 const IDLE_TIMEOUT_MS = 30 * 60 * 1000;

@@ -4,7 +4,7 @@
 // transaction has written, or that was committed after this transaction started, is a
 // WriteConflict (112) carrying the TransientTransactionError label so drivers retry.
 import type { Document } from "bson";
-import { scalarIndexed, type CollectionAccess, type FoundRecord } from "../commands/access.js";
+import { scalarIndexed, type CollectionAccess, type FoundRecord } from "../access.js";
 import { CommandError, ErrorCodes } from "../errors.js";
 import { compileFilter } from "../query/filter.js";
 import { sortRecords } from "../query/sort.js";

@@ -5,7 +5,7 @@
 import { lookupTable } from "../../registry/dictionary.js";
 import type { JsonValue } from "../../registry/index.js";
 import type { PendingRecord } from "../pending.js";
-import { agentTypeLabel, type AgentType, type FileAgents, type NameFields } from "../eac/agent-records.js";
+import { agentTypeLabel, type AgentType, type FileAgents, type NameFields } from "../agent-records.js";
 import type { FileSubjects } from "./subject-records.js";
 import type { TemplateRow } from "./template-row.js";
 

@@ -9,7 +9,7 @@ import type { EnumeratedValues } from "../csv/enumerated-values.js";
 import { withoutEndPunctuation } from "../marc/marc-record.js";
 import { childElements, textOf } from "../xml/xml-element.js";
 import type { XmlElement } from "../xml/xml-reader.js";
-import { sortName, type AgentType, type NameFields } from "./agent-records.js";
+import { sortName, type AgentType, type NameFields } from "../agent-records.js";
 import { structuredDates } from "./eac-dates.js";
 
 /** Part localType (lower case) -> name field, by agent type. */

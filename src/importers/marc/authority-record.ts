@@ -7,7 +7,7 @@
 import type { JsonValue } from "../../registry/index.js";
 import { ImportError } from "../pending.js";
 import { archivalDate } from "../source-dates.js";
-import type { NameFields } from "../eac/agent-records.js";
+import type { NameFields } from "../agent-records.js";
 import { notImportedMessage, type MappedRecords, type MarcMapping } from "./bibliographic-record.js";
 import { marcName } from "./marc-names.js";
 import { fieldsOf, noteText, value, values, type DataField, type MarcRecord } from "./marc-record.js";

@@ -9,7 +9,7 @@ import { ImportError, type PendingRecord, type SourceLocation } from "../pending
 import { archivalDate, yearSpan } from "../source-dates.js";
 import type { EnumeratedValues } from "../csv/enumerated-values.js";
 import type { FileSubjects } from "../csv/subject-records.js";
-import type { FileAgents, NameFields } from "../eac/agent-records.js";
+import type { FileAgents, NameFields } from "../agent-records.js";
 import { marcName, marcRelator, nameSource, nameSubdivisions } from "./marc-names.js";
 import { isNoteField, marcNote } from "./marc-notes.js";
 import { fieldsOf, noteText, value, values, withoutEndPunctuation, type DataField, type MarcRecord } from "./marc-record.js";

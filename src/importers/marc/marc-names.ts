@@ -4,7 +4,7 @@
 import { lookupTable } from "../../registry/dictionary.js";
 import type { JsonValue } from "../../registry/index.js";
 import type { EnumeratedValues } from "../csv/enumerated-values.js";
-import type { AgentType, NameFields } from "../eac/agent-records.js";
+import type { AgentType, NameFields } from "../agent-records.js";
 import { values, withoutEndPunctuation, type DataField } from "./marc-record.js";
 
 export interface MarcName {

@@ -4,7 +4,7 @@
 // so much text and so many elements, so a file cannot make one record fill the memory.
 import { ImportError } from "../pending.js";
 import { DEFAULT_XML_LIMITS, type XmlLimits } from "./xml-limits.js";
-import type { XmlElement, XmlOpenEvent } from "./xml-reader.js";
+import type { XmlElement, XmlOpenEvent } from "./xml-events.js";
 
 /** An element with no children yet, from its opening event. */
 export function emptyElement(event: XmlOpenEvent): XmlElement {

@@ -1,5 +1,5 @@
 // Reading an XmlElement subtree (from xmlSubtrees): its text, its children by name.
-import type { XmlElement } from "./xml-reader.js";
+import type { XmlElement } from "./xml-events.js";
 
 /** Runs of whitespace (spaces, tabs, line breaks) as one space, trimmed. */
 export const normaliseSpace = (text: string): string => text.replace(/\s+/g, " ").trim();

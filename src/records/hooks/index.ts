@@ -1,5 +1,5 @@
 // Which record types have hooks. A type without behaviour beyond its schema has none.
-import type { OperationDeps } from "../operations/deps.js";
+import type { OperationDeps } from "../deps.js";
 import type { RecordOperations } from "../operations/index.js";
 import { repositoryHooks } from "./repository.js";
 import type { RecordHooks } from "./types.js";

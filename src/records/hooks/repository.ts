@@ -1,7 +1,7 @@
 // The repository: what its schema cannot say. A new repository gets the standard groups
 // (contract §8), and deleting one deletes every record inside it (contract §9).
 import { standardGroups } from "../../repositories/standard-groups.js";
-import type { OperationDeps } from "../operations/deps.js";
+import type { OperationDeps } from "../deps.js";
 import type { RecordOperations } from "../operations/index.js";
 import type { RecordHooks } from "./types.js";
 

@@ -3,7 +3,7 @@
 // operations call whatever hooks a type registered; they never test a type name.
 import type { ClientSession } from "mongodb";
 import type { JsonObject } from "../../registry/index.js";
-import type { Actor, Scope } from "../operations/types.js";
+import type { Actor, Scope } from "../types.js";
 
 export interface CreatedRecord {
   type: string;

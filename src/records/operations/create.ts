@@ -10,11 +10,11 @@ import type { FieldErrors, JsonObject, RecordType } from "../../registry/index.j
 import type { StoredRecord } from "../../storage/record-store.js";
 import { insertNodes } from "../trees/node-writes.js";
 import { isTreeNodeType } from "../trees/tree-links.js";
-import type { OperationDeps } from "./deps.js";
+import type { OperationDeps } from "../deps.js";
 import { linkProblemsOfMany } from "./links.js";
 import { recordType, requireRepository } from "./locate.js";
 import { checkRecord, problemsOf, type PreparedRecord } from "./prepare.js";
-import type { Actor, Scope, WriteResult } from "./types.js";
+import type { Actor, Scope, WriteResult } from "../types.js";
 import { asDuplicateIdentifier } from "./write-errors.js";
 
 /** One record of a batch: its input and, when others in the batch link to it, the id it was given beforehand. */

@@ -8,11 +8,11 @@ import { conflict } from "../../errors/api-error.js";
 import { TREE_PARENT_FIELD, type JsonObject } from "../../registry/index.js";
 import { deleteNode } from "../trees/node-writes.js";
 import { isTreeNodeType } from "../trees/tree-links.js";
-import type { OperationDeps } from "./deps.js";
+import type { OperationDeps } from "../deps.js";
 import { removeLinksTo } from "./links.js";
 import { findStored, recordFilter, recordType } from "./locate.js";
 import { shapeRecord } from "./shape.js";
-import type { Actor, DeleteResult, Scope } from "./types.js";
+import type { Actor, DeleteResult, Scope } from "../types.js";
 
 /**
  * Deletes a record and whatever its links cascade to, in one transaction: a failure anywhere in

@@ -7,17 +7,17 @@ import { TreeMoves } from "./tree-moves.js";
 import { TreeViews } from "./tree-views.js";
 import { checkRecords, createRecord, createRecords, type NewRecord } from "./create.js";
 import { deleteRecord } from "./delete.js";
-import type { OperationDeps } from "./deps.js";
+import type { OperationDeps } from "../deps.js";
 import { listRecords } from "./list.js";
 import { recordType } from "./locate.js";
 import { readRecord } from "./read.js";
 import { shapeRecord } from "./shape.js";
-import type { Actor, DeleteResult, ListQuery, ListResult, ReadOptions, Scope, WriteResult } from "./types.js";
+import type { Actor, DeleteResult, ListQuery, ListResult, ReadOptions, Scope, WriteResult } from "../types.js";
 import { updateRecord } from "./update.js";
 
 export { BatchRecordError, type NewRecord } from "./create.js";
-export type { OperationDeps } from "./deps.js";
-export * from "./types.js";
+export type { OperationDeps } from "../deps.js";
+export * from "../types.js";
 
 export class RecordOperations {
   /** Tree reads (tree/root, waypoints, children) for types with x-tree. */

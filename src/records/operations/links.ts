@@ -4,8 +4,8 @@
 import type { ClientSession } from "mongodb";
 import type { JsonObject, JsonValue, RefPath } from "../../registry/index.js";
 import { addFieldError, fieldErrors, type FieldErrors } from "../../registry/validation-errors.js";
-import type { OperationDeps } from "./deps.js";
-import type { Scope } from "./types.js";
+import type { OperationDeps } from "../deps.js";
+import type { Scope } from "../types.js";
 
 export interface FoundLink {
   /** Slash path of the ref string in the record, e.g. `related_accessions/1/ref`. */

@@ -4,12 +4,12 @@
 import { badRequest } from "../../errors/api-error.js";
 import { dictionary, type JsonObject, type RecordType } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
-import type { OperationDeps } from "./deps.js";
+import type { OperationDeps } from "../deps.js";
 import { readWithin } from "./bounded-read.js";
 import { recordType, requireRepository } from "./locate.js";
 import { resolveRefs } from "./resolve.js";
 import { shapeRecord } from "./shape.js";
-import type { ListQuery, ListResult, Scope } from "./types.js";
+import type { ListQuery, ListResult, Scope } from "../types.js";
 
 /** Fields a list can sort by without sorting the whole repository: those an index orders. */
 export function sortableFields(type: RecordType): string[] {

@@ -6,8 +6,8 @@ import type { ClientSession } from "mongodb";
 import { ApiError, notFound } from "../../errors/api-error.js";
 import type { RecordType } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
-import type { OperationDeps } from "./deps.js";
-import type { Scope } from "./types.js";
+import type { OperationDeps } from "../deps.js";
+import type { Scope } from "../types.js";
 
 export function recordType(deps: OperationDeps, typeName: string, scope: Scope): RecordType {
   const type = deps.registry.get(typeName);

@@ -4,10 +4,10 @@ import { ApiError } from "../../errors/api-error.js";
 import { randomBytes } from "node:crypto";
 import type { JsonObject, JsonValue, RecordType } from "../../registry/index.js";
 import { fieldErrors, mergeFieldErrors, type FieldErrors } from "../../registry/validation-errors.js";
-import type { OperationDeps } from "./deps.js";
+import type { OperationDeps } from "../deps.js";
 import { assertSafeKeys } from "./input-safety.js";
 import { linkProblems } from "./links.js";
-import type { Scope } from "./types.js";
+import type { Scope } from "../types.js";
 
 export interface PreparedRecord {
   fields: JsonObject;

@@ -1,10 +1,10 @@
 // Read (contract §4, §6): one record as JSON, with resolve[].
 import type { JsonObject } from "../../registry/index.js";
-import type { OperationDeps } from "./deps.js";
+import type { OperationDeps } from "../deps.js";
 import { findStored, recordType } from "./locate.js";
 import { resolveRefs } from "./resolve.js";
 import { shapeRecord } from "./shape.js";
-import type { ReadOptions, Scope } from "./types.js";
+import type { ReadOptions, Scope } from "../types.js";
 
 export async function readRecord(deps: OperationDeps, typeName: string, scope: Scope, id: number, options: ReadOptions = {}): Promise<JsonObject> {
   const type = recordType(deps, typeName, scope);

@@ -17,7 +17,7 @@
 // to the next, so the shared objects form no cycle.
 import type { JsonObject, JsonValue } from "../../registry/index.js";
 import { calculateObjectSize } from "bson";
-import type { OperationDeps } from "./deps.js";
+import type { OperationDeps } from "../deps.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import { shapeRecord } from "./shape.js";
 

@@ -4,9 +4,9 @@
 import { ApiError, badRequest, conflict, notFound } from "../../errors/api-error.js";
 import { TREE_PARENT_FIELD } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
-import type { OperationDeps } from "./deps.js";
+import type { OperationDeps } from "../deps.js";
 import { findStored, recordType } from "./locate.js";
-import type { Actor, Scope, WriteResult } from "./types.js";
+import type { Actor, Scope, WriteResult } from "../types.js";
 import { asDuplicateIdentifier } from "./write-errors.js";
 import { moveNode, treeKeys, type TreeChange } from "../trees/placement.js";
 import { isTreeNodeType, linkPath, nodeLinks, scopeFilter, type NodeLinks, type TreeNodeType } from "../trees/tree-links.js";

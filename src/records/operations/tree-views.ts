@@ -8,11 +8,11 @@ import type { ClientSession } from "mongodb";
 import { badRequest, notFound } from "../../errors/api-error.js";
 import { TREE_PARENT_FIELD, type JsonObject, type JsonValue } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
-import type { OperationDeps } from "./deps.js";
+import type { OperationDeps } from "../deps.js";
 import { readWithin } from "./bounded-read.js";
 import { findStored, recordType } from "./locate.js";
 import { shapeRecord } from "./shape.js";
-import type { Scope } from "./types.js";
+import type { Scope } from "../types.js";
 import { childCount, childrenFilter, isTreeNodeType, nodeLinks, scopeFilter, type TreeNodeType } from "../trees/tree-links.js";
 
 export const WAYPOINT_SIZE = 200;

@@ -3,10 +3,10 @@
 import { conflict } from "../../errors/api-error.js";
 import { replaceNode } from "../trees/node-writes.js";
 import { isTreeNodeType } from "../trees/tree-links.js";
-import type { OperationDeps } from "./deps.js";
+import type { OperationDeps } from "../deps.js";
 import { findStored, recordFilter, recordType } from "./locate.js";
 import { prepareRecord } from "./prepare.js";
-import type { Actor, Scope, WriteResult } from "./types.js";
+import type { Actor, Scope, WriteResult } from "../types.js";
 import { asDuplicateIdentifier } from "./write-errors.js";
 
 export const LOCK_VERSION_MISSING = "You must provide a lock_version in your request";

@@ -2,7 +2,7 @@
 // naming the field (contract §7), not a 500.
 import { ApiError } from "../../errors/api-error.js";
 import { duplicateKeyPattern } from "../../storage/record-store.js";
-import type { OperationDeps } from "./deps.js";
+import type { OperationDeps } from "../deps.js";
 
 export function asDuplicateIdentifier(deps: OperationDeps, type: string, error: unknown): unknown {
   const keyPattern = duplicateKeyPattern(error);

@@ -4,8 +4,8 @@
 import type { ClientSession } from "mongodb";
 import { TREE_PARENT_FIELD } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
-import type { OperationDeps } from "../operations/deps.js";
-import type { Scope } from "../operations/types.js";
+import type { OperationDeps } from "../deps.js";
+import type { Scope } from "../types.js";
 import { closeGap, moveNode, NewNodePlacement, requestedPosition, treeKeys, type Placement, type TreeChange } from "./placement.js";
 import { nodeLinks, type NodeLinks, type TreeNodeType } from "./tree-links.js";
 

@@ -11,8 +11,8 @@ import type { ClientSession, ObjectId } from "mongodb";
 import { ApiError, badRequest, conflict } from "../../errors/api-error.js";
 import { TREE_PARENT_FIELD, type JsonObject } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
-import type { OperationDeps } from "../operations/deps.js";
-import type { Scope } from "../operations/types.js";
+import type { OperationDeps } from "../deps.js";
+import type { Scope } from "../types.js";
 import { childCount, childrenFilter, holderOf, linkPath, nodeLinks, scopeFilter, type NodeLinks, type TreeNodeType } from "./tree-links.js";
 
 /** Where a node is stored in its tree. */

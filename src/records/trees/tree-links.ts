@@ -5,8 +5,8 @@ import type { ClientSession } from "mongodb";
 import { isJsonObject } from "../../registry/json.js";
 import { TREE_PARENT_FIELD, type JsonObject, type JsonValue, type RecordType, type RefPath, type TreeShape } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
-import type { OperationDeps } from "../operations/deps.js";
-import type { Scope } from "../operations/types.js";
+import type { OperationDeps } from "../deps.js";
+import type { Scope } from "../types.js";
 
 /** A record type that forms trees, with its x-tree settings. */
 export type TreeNodeType = RecordType & { readonly tree: TreeShape };

@@ -2,9 +2,9 @@
 // transaction: the committed implementation writes through the catalog (and so the
 // journal); the transactional one (txn/transaction.ts) buffers writes in an overlay.
 import type { Document } from "bson";
-import type { Catalog } from "../store/catalog.js";
-import type { Collection } from "../store/collection.js";
-import { countRecords, selectRecords, type ReadRequest } from "../store/executor.js";
+import type { Catalog } from "./store/catalog.js";
+import type { Collection } from "./store/collection.js";
+import { countRecords, selectRecords, type ReadRequest } from "./store/executor.js";
 
 export interface FoundRecord {
   rid: number;

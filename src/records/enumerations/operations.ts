@@ -4,12 +4,12 @@
 // A value is removed only when no record holds it (409 naming one that does) and it is not
 // read-only (a value the schemas rely on: 409). Every write invalidates the values cache, so
 // the next record write in this process validates against the new list.
-import { badRequest, conflict, notFound } from "../errors/api-error.js";
-import type { Actor, WriteResult } from "../records/operations/types.js";
-import { LOCK_VERSION_MISSING, LOCK_VERSION_STALE } from "../records/operations/update.js";
-import type { JsonObject } from "../registry/json.js";
-import type { Registry } from "../registry/registry.js";
-import type { RecordStore } from "../storage/record-store.js";
+import { badRequest, conflict, notFound } from "../../errors/api-error.js";
+import type { Actor, WriteResult } from "../types.js";
+import { LOCK_VERSION_MISSING, LOCK_VERSION_STALE } from "../operations/update.js";
+import type { JsonObject } from "../../registry/json.js";
+import type { Registry } from "../../registry/registry.js";
+import type { RecordStore } from "../../storage/record-store.js";
 import type { EnumerationCache } from "./cache.js";
 import { parseEnumerationInput } from "./input.js";
 import { enumerationUri, shapeEnumeration, shapeEnumerationValue } from "./shape.js";

@@ -1,9 +1,11 @@
-// Scalar parameters of the account routes (api-contract §1): from the query string or a form
-// body, and for login also from a JSON object body. A missing parameter, one given twice, or
-// a bad value is a 400 naming it; an empty value counts as missing.
-import { badRequest } from "../errors/api-error.js";
-import { parameterValues, parseListQuery } from "../records/http/list-params.js";
-import type { ListQuery } from "../records/operations/index.js";
+// Scalar parameters of the routes served outside the record controllers (accounts,
+// enumerations, imports, exports; api-contract §1), read with the record routes' own list-params
+// kit: from the query string or a form body, and for login also from a JSON object body. A
+// missing parameter, one given twice, or a bad value is a 400 naming it; an empty value counts
+// as missing.
+import { badRequest } from "../../errors/api-error.js";
+import { parameterValues, parseListQuery } from "./list-params.js";
+import type { ListQuery } from "../operations/index.js";
 
 /** What these readers need of an express request (any route's, whatever its typed params). */
 export interface ParamRequest {

@@ -2,9 +2,9 @@
 // enumeration_value.rb): its values both as `values` (strings, in order) and as
 // `enumeration_values` (objects with uri, position, suppressed, readonly), plus `readonly_values`.
 // `relationships` names the record fields that hold its values (`<type>/<path>`).
-import type { JsonObject } from "../registry/json.js";
-import type { EnumerationSeed } from "../registry/enumerations.js";
-import { isoSeconds } from "../records/operations/shape.js";
+import type { JsonObject } from "../../registry/json.js";
+import type { EnumerationSeed } from "../../registry/enumerations.js";
+import { isoSeconds } from "../operations/shape.js";
 import type { StoredEnumeration, StoredValue } from "./store.js";
 
 export const ENUMERATIONS_PATH = "/config/enumerations";

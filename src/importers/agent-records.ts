@@ -1,8 +1,8 @@
 // Agents as the parsers hand them on: one pending record per distinct agent of a file, matched
 // against the agents already stored so that importing again links the existing agent instead
 // of creating a second one. Shared by the EAC-CPF, MARCXML and CSV parsers.
-import type { JsonValue } from "../../registry/index.js";
-import type { PendingRecord, SourceLocation } from "../pending.js";
+import type { JsonValue } from "../registry/index.js";
+import type { PendingRecord, SourceLocation } from "./pending.js";
 
 export const AGENT_TYPES = ["agent_person", "agent_family", "agent_corporate_entity"] as const;
 export type AgentType = (typeof AGENT_TYPES)[number];

@@ -1,14 +1,14 @@
 // What every operation works with.
-import type { Registry, RecordValidator } from "../../registry/index.js";
-import type { RecordStore } from "../../storage/record-store.js";
-import type { EnumerationCache } from "../../enumerations/cache.js";
-import type { RecordHooks } from "../hooks/types.js";
+import type { Registry, RecordValidator } from "../registry/index.js";
+import type { RecordStore } from "../storage/record-store.js";
+import type { EnumerationCache } from "./enumerations/cache.js";
+import type { RecordHooks } from "./hooks/types.js";
 
 export interface OperationDeps {
   store: RecordStore;
   registry: Registry;
   validator: RecordValidator;
-  /** The enumerations' current values (src/enumerations/): the validator reads them. */
+  /** The enumerations' current values (src/records/enumerations/): the validator reads them. */
   enumerations: EnumerationCache;
   /** Hooks by record type name (only types that need them). */
   hooks: Readonly<Record<string, RecordHooks>>;

@@ -3,10 +3,10 @@
 // What the server shows (uri, enumeration_values, readonly_values, audit fields, ...) is
 // ignored, so a client can send back what it read; anything else is a 400 naming the field.
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { badRequest } from "../errors/api-error.js";
-import { assertSafeKeys } from "../records/operations/input-safety.js";
-import { isJsonObject, type JsonObject } from "../registry/json.js";
-import { fieldErrors, notAnObject, toFieldErrors } from "../registry/validation-errors.js";
+import { badRequest } from "../../errors/api-error.js";
+import { assertSafeKeys } from "../operations/input-safety.js";
+import { isJsonObject, type JsonObject } from "../../registry/json.js";
+import { fieldErrors, notAnObject, toFieldErrors } from "../../registry/validation-errors.js";
 
 export interface EnumerationInput {
   name: string;

@@ -1,7 +1,7 @@
 // The vocabulary of the record operations (api-contract.md §3-§6), shared by HTTP, the
 // importers and the account routes. Operations are transport-free: they take plain values,
 // return plain values and throw ApiError (errors/api-error.ts) for what a caller got wrong.
-import type { JsonObject } from "../../registry/index.js";
+import type { JsonObject } from "../registry/index.js";
 
 /** Who performs a write (created_by / last_modified_by). */
 export interface Actor {

@@ -9,8 +9,8 @@
 // remembers which were), so a value an administrator removed does not come back at the next
 // start. A read-only value (one the schemas rely on) missing from the store is always put back.
 import type { Collection, Connection } from "mongoose";
-import type { EnumerationSeed } from "../registry/enumerations.js";
-import { duplicateKeyPattern } from "../storage/record-store.js";
+import type { EnumerationSeed } from "../../registry/enumerations.js";
+import { duplicateKeyPattern } from "../../storage/record-store.js";
 
 export const ENUMERATIONS_COLLECTION = "arca_enumerations";
 // The record store's counters (src/storage/record-store.ts: one `{_id, seq}` per sequence),

@@ -3,9 +3,9 @@
 // read by validation through a cache, edited at /config/enumerations.
 import type { Connection } from "mongoose";
 import type { Router } from "express";
-import type { AccessControl } from "../auth/access-control.js";
-import type { OperationDeps } from "../records/operations/deps.js";
-import type { Registry } from "../registry/registry.js";
+import type { AccessControl } from "../../auth/access-control.js";
+import type { OperationDeps } from "../deps.js";
+import type { Registry } from "../../registry/registry.js";
 import { EnumerationCache, type EnumerationCacheOptions } from "./cache.js";
 import { EnumerationOperations } from "./operations.js";
 import { enumerationRoutes as routes } from "./routes.js";

@@ -1,9 +1,10 @@
-// Who is calling an account route and what they may do. No session, or a session whose user
+// Who is calling a route served outside the record controllers (accounts, enumerations,
+// imports, exports) and what they may do. No session, or a session whose user
 // has since been deleted or deactivated, is 403 `Access denied`, like a missing permission.
 import type { Response } from "express";
-import type { AccessControl } from "../auth/access-control.js";
-import { hasPermission, type PermissionMap } from "../auth/permissions.js";
-import { principalOf } from "../auth/session-middleware.js";
+import type { AccessControl } from "./access-control.js";
+import { hasPermission, type PermissionMap } from "./permissions.js";
+import { principalOf } from "./session-middleware.js";
 import { accessDenied } from "../errors/api-error.js";
 import type { Actor } from "../records/operations/index.js";
 

@@ -9,11 +9,11 @@
 // globally or in any repository: enumerations are shared by every repository, as agents and
 // subjects are, and the standard repository groups grant it, as in ArchivesSpace.
 import { Router, type Response } from "express";
-import { callerOf, type Caller } from "../accounts/caller.js";
-import { idParam } from "../accounts/request-params.js";
-import type { AccessControl } from "../auth/access-control.js";
-import { hasPermissionAnywhere } from "../auth/permissions.js";
-import { accessDenied } from "../errors/api-error.js";
+import { callerOf, type Caller } from "../../auth/caller.js";
+import { idParam } from "../http/request-params.js";
+import type { AccessControl } from "../../auth/access-control.js";
+import { hasPermissionAnywhere } from "../../auth/permissions.js";
+import { accessDenied } from "../../errors/api-error.js";
 import type { EnumerationOperations } from "./operations.js";
 import { ENUMERATION_VALUES_PATH, ENUMERATIONS_PATH } from "./shape.js";
 

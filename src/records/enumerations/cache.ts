@@ -7,7 +7,7 @@
 // apply at once. Another process sharing the store (a second Arca on the same MongoDB) sees an
 // enumeration change after at most `ttlMs` (default 10 s): until then it may still accept a
 // value just removed, or refuse one just added.
-import type { EnumerationSeed, EnumerationValues } from "../registry/enumerations.js";
+import type { EnumerationSeed, EnumerationValues } from "../../registry/enumerations.js";
 import type { EnumerationStore } from "./store.js";
 
 export interface EnumerationCacheOptions {

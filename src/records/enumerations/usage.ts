@@ -2,9 +2,9 @@
 // query per enumerated field that uses the enumeration (the registry's enumeration paths), each
 // stopping at the first match. The fields are not indexed: removing a value is a rare
 // administrator's act, and an index per enumerated field would cost every record write.
-import type { EnumerationPath } from "../registry/enumerations.js";
-import type { Registry } from "../registry/registry.js";
-import type { RecordStore } from "../storage/record-store.js";
+import type { EnumerationPath } from "../../registry/enumerations.js";
+import type { Registry } from "../../registry/registry.js";
+import type { RecordStore } from "../../storage/record-store.js";
 
 export interface ValueUser {
   /** The record's uri. */

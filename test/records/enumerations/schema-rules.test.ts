@@ -1,11 +1,11 @@
 // x-enumeration in a schema: what `npm run generate` refuses (with the file or type and the
 // reason), and what the validator does with it when no store is involved (the seed values).
 import { afterAll, describe, expect, it } from "@jest/globals";
-import { generate } from "../../src/registry/build/generate.js";
-import { messageOf, SchemaDefinitionError } from "../../src/registry/errors.js";
-import { Registry } from "../../src/registry/registry.js";
-import { RecordValidator } from "../../src/registry/validation.js";
-import { removeTempDirs, schemaDirWith } from "../registry/helpers.js";
+import { generate } from "../../../src/registry/build/generate.js";
+import { messageOf, SchemaDefinitionError } from "../../../src/registry/errors.js";
+import { Registry } from "../../../src/registry/registry.js";
+import { RecordValidator } from "../../../src/registry/validation.js";
+import { removeTempDirs, schemaDirWith } from "../../registry/helpers.js";
 
 afterAll(removeTempDirs);
 

@@ -2,9 +2,9 @@
 // ArchivesSpace's /config/enumerations, adding, reordering and removing values, records validated
 // against the values as they are now, and every error a client can cause.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { PERMISSIONS } from "../../src/auth/permissions.js";
-import { LOCK_VERSION_MISSING, LOCK_VERSION_STALE } from "../../src/records/operations/update.js";
-import { registry } from "../../src/registry/index.js";
+import { PERMISSIONS } from "../../../src/auth/permissions.js";
+import { LOCK_VERSION_MISSING, LOCK_VERSION_STALE } from "../../../src/records/operations/update.js";
+import { registry } from "../../../src/registry/index.js";
 import { startEnumerationServer, type EnumerationServer } from "./server.js";
 
 type Json = Record<string, unknown>;

@@ -6,17 +6,17 @@ import "@tsed/platform-express"; // PlatformTest/bootstrap hang without it in th
 import { Configuration } from "@tsed/di";
 import { PlatformExpress } from "@tsed/platform-express";
 import mongoose, { type Connection } from "mongoose";
-import type { AccessControl } from "../../src/auth/access-control.js";
-import type { PermissionMap } from "../../src/auth/permissions.js";
-import { sessionMiddleware } from "../../src/auth/session-middleware.js";
-import { SessionStore } from "../../src/auth/session-store.js";
-import { startEngine } from "../../src/embedded-mongo/index.js";
-import { enumerationRoutes } from "../../src/records/enumerations/index.js";
-import { ErrorFilter } from "../../src/errors/error-filter.js";
-import { bodyParsers } from "../../src/http/body-parsers.js";
-import { recordControllers } from "../../src/records/http/index.js";
-import type { RecordOperations } from "../../src/records/operations/index.js";
-import { openRecords, type RecordsOptions } from "../../src/records/setup.js";
+import type { AccessControl } from "../../../src/auth/access-control.js";
+import type { PermissionMap } from "../../../src/auth/permissions.js";
+import { sessionMiddleware } from "../../../src/auth/session-middleware.js";
+import { SessionStore } from "../../../src/auth/session-store.js";
+import { startEngine } from "../../../src/embedded-mongo/index.js";
+import { enumerationRoutes } from "../../../src/records/enumerations/index.js";
+import { ErrorFilter } from "../../../src/errors/error-filter.js";
+import { bodyParsers } from "../../../src/http/body-parsers.js";
+import { recordControllers } from "../../../src/records/http/index.js";
+import type { RecordOperations } from "../../../src/records/operations/index.js";
+import { openRecords, type RecordsOptions } from "../../../src/records/setup.js";
 
 @Configuration({
   httpsPort: false,

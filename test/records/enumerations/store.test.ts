@@ -2,9 +2,9 @@
 // an upgrade, and how soon a change made by another process sharing the store is seen.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import mongoose, { type Connection } from "mongoose";
-import { startEngine, type RunningEngine } from "../../src/embedded-mongo/index.js";
-import { EnumerationCache, EnumerationStore } from "../../src/records/enumerations/index.js";
-import type { EnumerationSeed } from "../../src/registry/enumerations.js";
+import { startEngine, type RunningEngine } from "../../../src/embedded-mongo/index.js";
+import { EnumerationCache, EnumerationStore } from "../../../src/records/enumerations/index.js";
+import type { EnumerationSeed } from "../../../src/registry/enumerations.js";
 
 let engine: RunningEngine;
 let connection: Connection;

@@ -19,7 +19,7 @@ import os from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { spawnEngine } from "../src/embedded-mongo/launcher.js";
-import { ADMIN_PASSWORD, check, summariseProfile, type CpuProfile, exited, httpJson, int, log, machineFacts, mib, procMemory, ROOT, setLogPrefix, startArca, waitForQuiet, writeResults } from "./bench-common.js";
+import { ADMIN_PASSWORD, check, summariseProfile, type CpuProfile, exited, httpJson, int, log, machineFacts, mib, procMemory, ROOT, setLogPrefix, startArca, waitForQuiet, writeResults } from "./common.js";
 
 // --profile: a fifth of the file, the command under --cpu-prof, the profile summarised.
 const PROFILE = process.argv.includes("--profile");

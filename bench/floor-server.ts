@@ -6,7 +6,7 @@
 // engine must) and one socket write. So its ops/s bound what any engine on this machine, this
 // Node and this driver could reach, however fast its query path.
 //
-//   node dist/scripts/bench-floor-server.js <engine port> [<unix socket path>]
+//   node dist-bench/bench/floor-server.js <engine port> [<unix socket path>]
 //
 // Prints `listening on 127.0.0.1:<port>` when ready (after the Unix socket, if one was given,
 // is listening too); exits when its stdin closes.

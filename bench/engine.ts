@@ -321,11 +321,11 @@ async function timedSpawn(dataDir: string, fsync: "always" | "interval"): Promis
 }
 
 /**
- * Starts bench-floor-server.ts in a child process in front of the engine: it answers every find
+ * Starts floor-server.ts in a child process in front of the engine: it answers every find
  * with one canned reply, so a findOne loop through it measures the round trip alone.
  */
 function spawnFloorServer(enginePort: number, socketPath: string): Promise<{ uri: string; socketUri: string; pid: number; stop: () => void }> {
-  const script = join(dirname(fileURLToPath(import.meta.url)), "bench-floor-server.js");
+  const script = join(dirname(fileURLToPath(import.meta.url)), "floor-server.js");
   const child = spawn(process.execPath, [script, String(enginePort), socketPath], { stdio: ["pipe", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     let stdout = "";
@@ -670,7 +670,7 @@ async function main(): Promise<void> {
     row({ section: "2", measurement: "findOne by unique key, 100k coll", result: opsResult(byKey), target: ">= 5,000 ops/s", met: byKey.opsPerSec >= 5_000, method: loopMethod("findOne({repo_id: 2, id: random 1..100,000})"), otherCpu: cpu.findOneByKey });
     row({ section: "2", measurement: "findOne by unique key, 100k coll, Unix socket", result: opsResult(byKeyUnix), target: ">= 5,000 ops/s", met: byKeyUnix.opsPerSec >= 5_000, method: loopMethod("the same over the engine's Unix domain socket (--socket)"), otherCpu: cpu.findOneByKeyUnix });
     const floorMethod = (transport: string) =>
-      loopMethod(`the same findOne ${transport} through scripts/bench-floor-server.ts, which decodes each request and writes one canned reply (no query, no encoding): what any engine could reach with this driver and Node here`);
+      loopMethod(`the same findOne ${transport} through bench/floor-server.ts, which decodes each request and writes one canned reply (no query, no encoding): what any engine could reach with this driver and Node here`);
     row({ section: "2", measurement: "floor: findOne answered with a canned reply", result: opsResult(floor).replace("engine", "floor server"), method: floorMethod("over TCP"), otherCpu: cpu.findOneFloor });
     row({ section: "2", measurement: "floor: the same, Unix socket", result: opsResult(floorUnix).replace("engine", "floor server"), method: floorMethod("over a Unix socket"), otherCpu: cpu.findOneFloorUnix });
     row({ section: "2", measurement: "findOne by _id, 100k coll", result: opsResult(byObjectId), method: loopMethod("findOne({_id: random existing ObjectId})"), otherCpu: cpu.findOneById });

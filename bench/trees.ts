@@ -1,7 +1,7 @@
 // Benchmark of the large-tree reads (issue 4 §7): "tree/root and a tree/waypoint of a resource
 // with 100,000 archival objects: p50 within 2x of the same calls on a resource with 1,000."
 // Arca runs as a child process (`node dist/src/main.js`, what `npm start` runs) on one embedded
-// engine, also a child process, as in bench-service.ts; the client is this process, one request
+// engine, also a child process, as in service.ts; the client is this process, one request
 // in flight. Loopback only.
 //
 //   npm run bench:trees                  the measurements (3-6 minutes on the 2-core machine)
@@ -56,7 +56,7 @@ import {
   type ProfileSummary,
   type Ranked,
   type ServiceProcess,
-} from "./bench-common.js";
+} from "./common.js";
 
 setLogPrefix("bench-trees");
 
@@ -232,7 +232,7 @@ function spawnEngineWith(nodeArgs: string[], dataDir: string): Promise<EnginePro
   });
 }
 
-/** Waits for the engine to finish a compaction the bulk insert started (as bench-service.ts does). */
+/** Waits for the engine to finish a compaction the bulk insert started (as service.ts does). */
 async function settleEngine(dataDir: string): Promise<{ waitedMillis: number; files: Array<{ name: string; bytes: number }> }> {
   let files = await listDir(dataDir);
   const journalBytes = () => files.filter((f) => /^journal\.\d+\.log$/.test(f.name)).reduce((s, f) => s + f.bytes, 0);

@@ -22,10 +22,10 @@ import os from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ADMIN_PASSWORD, ARCA_MAIN, latencyStats, log, machineFacts, mib, ms, procMemory, setLogPrefix, startService, writeResults, type LatencyStats } from "./bench-common.js";
-import { histogram, request, Tally } from "./bench-load/client.js";
-import { HOSTILE_KINDS, runHostile, setUpHostile } from "./bench-load/hostile.js";
-import { call, login, REPO, runWorkload, seed } from "./bench-load/workload.js";
+import { ADMIN_PASSWORD, ARCA_MAIN, latencyStats, log, machineFacts, mib, ms, procMemory, setLogPrefix, startService, writeResults, type LatencyStats } from "./common.js";
+import { histogram, request, Tally } from "./load/client.js";
+import { HOSTILE_KINDS, runHostile, setUpHostile } from "./load/hostile.js";
+import { call, login, REPO, runWorkload, seed } from "./load/workload.js";
 
 setLogPrefix("bench:load");
 

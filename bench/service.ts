@@ -5,7 +5,7 @@
 //
 //   npm run bench                    the measurements (about 2.5 minutes)
 //   npm run bench -- --profile       one Arca load run under `node --cpu-prof`, summarised
-//   node dist/scripts/bench-service.js --bare-server   the bare app (the benchmark starts it)
+//   node dist-bench/bench/service.js --bare-server   the bare app (the benchmark starts it)
 //
 // Every loop is bounded (by a count or a few seconds). Results are printed as a markdown table
 // and written as JSON to $TMPDIR/arca-bench-results/service.json (service-profile.json for
@@ -52,7 +52,7 @@ import {
   type ProfileSummary,
   type Ranked,
   type ServiceProcess,
-} from "./bench-common.js";
+} from "./common.js";
 
 // ---------------------------------------------------------------------------------------------
 // Parameters
@@ -79,7 +79,7 @@ const THIS_SCRIPT = fileURLToPath(import.meta.url);
 
 // ---------------------------------------------------------------------------------------------
 // Helpers: nearest-rank percentiles, /proc for RSS and CPU, the HTTP client, child processes,
-// profile summaries are in bench-common.ts (shared with bench-trees.ts).
+// profile summaries are in common.ts (shared with trees.ts).
 
 function startBare(engineUri: string): Promise<ServiceProcess> {
   return startService("bare app", [], THIS_SCRIPT, ["--bare-server"], { MONGODB_URI: engineUri, MONGODB_DB: DB_NAME });

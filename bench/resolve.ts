@@ -2,11 +2,11 @@
 // resolve[]=linked_agents&resolve[]=subjects&resolve[]=top_container (10 links): throughput at
 // least half of the same GET without resolve." Arca runs as a child process (`node
 // dist/src/main.js`, what `npm start` runs) on one embedded engine, also a child process, as in
-// bench-service.ts; the load generator is this process. Loopback only.
+// service.ts; the load generator is this process. Loopback only.
 //
 //   npm run bench                    bench-service, then this (about 70 s for this part)
 //   npm run bench -- --profile       also: one run of each GET under `node --cpu-prof`, summarised
-//   node dist/scripts/bench-resolve.js [--profile]   this part alone (after `npm run build`)
+//   node dist-bench/bench/resolve.js [--profile]   this part alone (after `npm run build`)
 //
 // Every loop is bounded (by a count or a few seconds). Results are printed as a markdown table
 // and written as JSON to $TMPDIR/arca-bench-results/resolve.json (resolve-profile.json).
@@ -50,7 +50,7 @@ const ARCA_MAIN = join(ROOT, "dist", "src", "main.js");
 type Variant = "plain" | "resolve";
 
 // ---------------------------------------------------------------------------------------------
-// Helpers (as in bench-service.ts: nearest-rank percentiles, /proc for CPU and idle)
+// Helpers (as in service.ts: nearest-rank percentiles, /proc for CPU and idle)
 
 interface LatencyStats {
   runs: number;
@@ -497,7 +497,7 @@ async function tearDown(setup: Setup | undefined, arca?: ServiceProcess): Promis
 
 async function bench(): Promise<void> {
   const startedAt = new Date();
-  const machine = machineFacts("npm run bench (dist/scripts/bench-resolve.js)");
+  const machine = machineFacts("npm run bench (dist-bench/bench/resolve.js)");
   log(`machine: ${JSON.stringify(machine)}`);
   const quiet = await waitForQuiet();
   let setup: Setup | undefined;
@@ -630,7 +630,7 @@ async function profiledRun(variant: Variant, setup: Setup): Promise<{ run: LoadR
 
 async function profileRun(): Promise<void> {
   const startedAt = new Date();
-  const machine = machineFacts("npm run bench -- --profile (dist/scripts/bench-resolve.js --profile)");
+  const machine = machineFacts("npm run bench -- --profile (dist-bench/bench/resolve.js --profile)");
   const quiet = await waitForQuiet();
   let setup: Setup | undefined;
   try {

@@ -1,7 +1,7 @@
-// Helpers shared by the service-level benchmarks (bench-service.ts, bench-trees.ts): nearest-rank
+// Helpers shared by the service-level benchmarks (service.ts, trees.ts): nearest-rank
 // percentiles, /proc for RSS and CPU, waiting for a quiet machine, a loopback HTTP client, Arca
 // as a child process, results and machine facts, and the summary of a `node --cpu-prof` profile.
-// Taken out of bench-service.ts unchanged.
+// Taken out of service.ts unchanged.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
@@ -28,7 +28,7 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 export const ARCA_MAIN = join(ROOT, "dist", "src", "main.js");
 
 // ---------------------------------------------------------------------------------------------
-// Helpers (the approach of bench-engine.ts: nearest-rank percentiles, /proc for RSS and CPU)
+// Helpers (the approach of engine.ts: nearest-rank percentiles, /proc for RSS and CPU)
 
 export interface LatencyStats {
   runs: number;

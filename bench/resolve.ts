@@ -10,20 +10,41 @@
 //
 // Every loop is bounded (by a count or a few seconds). Results are printed as a markdown table
 // and written as JSON to $TMPDIR/arca-bench-results/resolve.json (resolve-profile.json).
-import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import http from "node:http";
-import { createServer as createNetServer } from "node:net";
 import os from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
 import { spawnEngine, type EngineProcess } from "../src/embedded-mongo/launcher.js";
+import {
+  ADMIN_PASSWORD,
+  CLOCK_TICK_MICROS,
+  check,
+  cpuWindow,
+  frameHome,
+  frameName,
+  httpCall,
+  httpJson,
+  int,
+  latencyStats,
+  log,
+  machineFacts,
+  ms,
+  safeTicks,
+  setLogPrefix,
+  startArca,
+  waitForQuiet,
+  writeResults,
+  type CpuProfile,
+  type LatencyStats,
+  type ServiceProcess,
+} from "./common.js";
+
 
 // ---------------------------------------------------------------------------------------------
 // Parameters
+
+setLogPrefix("bench-resolve");
 
 const REPO_ID = 2;
 const ARCHIVAL_OBJECTS = 200;
@@ -38,207 +59,9 @@ const MEASURE_MS = 10_000;
 const ROUNDS = 2; // plain, resolve, plain, resolve
 const CHECK_EVERY = 10; // parse and check every 10th load response in full
 const TARGET_RATIO = 0.5;
-const QUIET_IDLE_PERCENT = 90;
-const QUIET_MAX_WAIT_MS = 60_000;
-const ADMIN_PASSWORD = "bench-admin-password";
-const DB_NAME = "arca";
-const CLOCK_TICK_MICROS = 10_000; // USER_HZ = 100 on Linux
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const ARCA_MAIN = join(ROOT, "dist", "src", "main.js");
-
 type Variant = "plain" | "resolve";
 
-// ---------------------------------------------------------------------------------------------
-// Helpers (as in service.ts: nearest-rank percentiles, /proc for CPU and idle)
-
-interface LatencyStats {
-  runs: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-}
-
-function latencyStats(samples: number[]): LatencyStats {
-  const sorted = Float64Array.from(samples).sort();
-  const rank = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-  return { runs: sorted.length, p50: rank(50), p95: rank(95), p99: rank(99), max: sorted[sorted.length - 1] };
-}
-
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-const ms = (v: number) => `${v.toFixed(2)} ms`;
-const int = (v: number) => Math.round(v).toLocaleString("en-US");
-
-function processTicks(pid: number | "self", withChildren: boolean): number {
-  const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ").map(Number);
-  const [utime, stime, cutime, cstime] = fields.slice(11, 15);
-  return utime + stime + (withChildren ? cutime + cstime : 0);
-}
-
-function safeTicks(pid: number): number {
-  try {
-    return processTicks(pid, false);
-  } catch {
-    return 0;
-  }
-}
-
-function machineTicks(): { busy: number; total: number } {
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
-  const busy = user + nice + system + irq + softirq + (steal ?? 0);
-  return { busy, total: busy + idle + iowait };
-}
-
-/** Share of the machine's CPU used by processes other than this one and `livePids`, over a window. */
-function cpuWindow(livePids: () => number[]): () => number {
-  const own = () => processTicks("self", true) + livePids().reduce((sum, pid) => sum + safeTicks(pid), 0);
-  const machine0 = machineTicks();
-  const own0 = own();
-  return () => {
-    const machine1 = machineTicks();
-    const total = machine1.total - machine0.total;
-    const busy = machine1.busy - machine0.busy;
-    return total > 0 ? Math.max(0, (100 * (busy - (own() - own0))) / total) : 0;
-  };
-}
-
-/** Waits (at most a minute) for two consecutive 3 s windows with the machine ≥ 90 % idle. */
-async function waitForQuiet(): Promise<{ idlePercent: number; quiet: boolean }> {
-  const t0 = performance.now();
-  let quietWindows = 0;
-  while (true) {
-    const a = machineTicks();
-    await sleep(3_000);
-    const b = machineTicks();
-    const idlePercent = b.total > a.total ? 100 - (100 * (b.busy - a.busy)) / (b.total - a.total) : 100;
-    quietWindows = idlePercent >= QUIET_IDLE_PERCENT ? quietWindows + 1 : 0;
-    if (quietWindows >= 2) return { idlePercent, quiet: true };
-    if (performance.now() - t0 >= QUIET_MAX_WAIT_MS) {
-      log(`the machine did not become quiet within ${QUIET_MAX_WAIT_MS / 1000} s; measuring anyway (see the Other CPU column)`);
-      return { idlePercent, quiet: false };
-    }
-    log(`machine ${idlePercent.toFixed(0)} % idle; waiting for two quiet 3 s windows`);
-  }
-}
-
-function check(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new Error(`benchmark sanity check failed: ${message}`);
-}
-
-function log(line: string): void {
-  process.stderr.write(`[bench-resolve] ${line}\n`);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createNetServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-    probe.once("error", fail);
-  });
-}
-
-async function writeResults(name: string, raw: unknown): Promise<string> {
-  const out = join(os.tmpdir(), "arca-bench-results", name);
-  await mkdir(dirname(out), { recursive: true });
-  await writeFile(out, `${JSON.stringify(raw, null, 2)}\n`);
-  return out;
-}
-
-function machineFacts(command: string) {
-  return {
-    cpu: os.cpus()[0]?.model ?? "unknown",
-    cores: os.cpus().length,
-    totalMemoryMiB: Number((os.totalmem() / 1024 / 1024).toFixed(1)),
-    node: process.version,
-    platform: `${os.type()} ${os.release()} ${os.arch()}`,
-    command,
-    loadAverageAtStart: os.loadavg().map((v) => Number(v.toFixed(2))),
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// HTTP client
-
-function httpCall(agent: http.Agent, port: number, method: string, path: string, headers: http.OutgoingHttpHeaders = {}, body?: string): Promise<{ status: number; body: string }> {
-  return new Promise((done, fail) => {
-    const req = http.request({ agent, host: "127.0.0.1", port, method, path, headers: body === undefined ? headers : { ...headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", fail);
-    });
-    req.on("error", fail);
-    req.end(body);
-  });
-}
-
-async function httpJson(agent: http.Agent, port: number, method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const answer = await httpCall(agent, port, method, path, token ? { "X-ArchivesSpace-Session": token } : {}, body === undefined ? undefined : JSON.stringify(body));
-  let json: unknown;
-  try {
-    json = JSON.parse(answer.body);
-  } catch {
-    json = answer.body;
-  }
-  return { status: answer.status, json };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Arca as a child process
-
-interface ServiceProcess {
-  pid: number;
-  port: number;
-  stop(): Promise<void>;
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => child.once("exit", () => done()));
-}
-
-async function startArca(engineUri: string, dataDir: string, nodeArgs: string[] = []): Promise<ServiceProcess> {
-  const port = await freePort();
-  const env = { ...process.env, MONGODB_URI: engineUri, MONGODB_DB: DB_NAME, DATA_DIR: dataDir, ADMIN_PASSWORD, PORT: String(port), HOST: "127.0.0.1" };
-  const child = spawn(process.execPath, [...nodeArgs, ARCA_MAIN], { env, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  const keep = (chunk: Buffer) => (out = (out + chunk.toString()).slice(-8_000));
-  child.stderr!.on("data", keep);
-  return new Promise((done, fail) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      fail(new Error(`arca did not start within 60 s: ${out}`));
-    }, 60_000);
-    const onExit = (code: number | null, signal: string | null) => {
-      clearTimeout(timer);
-      fail(new Error(`arca exited (${signal ?? code}) before listening: ${out}`));
-    };
-    child.once("exit", onExit);
-    let listening = false;
-    child.stdout!.on("data", (chunk: Buffer) => {
-      keep(chunk);
-      if (listening || !out.includes("listening on")) return;
-      listening = true;
-      clearTimeout(timer);
-      child.off("exit", onExit);
-      done({
-        pid: child.pid!,
-        port,
-        async stop() {
-          if (child.exitCode !== null || child.signalCode !== null) return;
-          child.kill("SIGTERM");
-          const killer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-          await exited(child);
-          clearTimeout(killer);
-        },
-      });
-    });
-  });
-}
 
 // ---------------------------------------------------------------------------------------------
 // Data: a resource, its archival objects, and the agents, subjects and top containers they link
@@ -527,7 +350,7 @@ async function bench(): Promise<void> {
       [
         `## resolve[] benchmark (${startedAt.toISOString()})`,
         "",
-        `- Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.totalMemoryMiB} MiB RAM, ${machine.platform}, Node ${machine.node}; machine ${quiet.idlePercent.toFixed(0)} % idle before the run (${quiet.quiet ? "two quiet 3 s windows" : "NOT quiet after waiting 60 s"})`,
+        `- Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.totalMemory} RAM, ${machine.platform}, Node ${machine.node}; machine ${quiet.idlePercent.toFixed(0)} % idle before the run (${quiet.quiet ? "two quiet 3 s windows" : "NOT quiet after waiting 60 s"})`,
         `- Arca (\`node dist/src/main.js\`) on one embedded engine (spawnEngine, fsync always) over TCP; ${ARCHIVAL_OBJECTS} archival objects, each with ${LINKS.linked_agents} linked agents, ${LINKS.subjects} subjects and ${LINKS.top_container} instances whose sub_container links a top container, drawn from ${AGENT_POOL} agents (4 types), ${SUBJECT_POOL} subjects and ${CONTAINER_POOL} top containers`,
         `- GET /repositories/${REPO_ID}/archival_objects/<random> with and without \`?${RESOLVE_QUERY}\`; ${CONCURRENCY} keep-alive connections, ${WARMUP_MS / 1000} s warm-up + ${MEASURE_MS / 1000} s measured per run, alternating x${ROUNDS}; every response checked for 200, every ${CHECK_EVERY}th parsed (resolve: exactly 10 _resolved, each its ref's record)`,
         `- JSON: ${out}`,
@@ -546,34 +369,6 @@ async function bench(): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // --profile: one run of each GET against an Arca under `node --cpu-prof`, self time per request
 // by function and by where the code lives, and the difference.
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-
-interface CpuProfile {
-  nodes: ProfileNode[];
-  startTime: number;
-  samples: number[];
-  timeDeltas: number[];
-}
-
-function frameHome(url: string, functionName: string): string {
-  if (!url) return functionName.startsWith("(") ? functionName : `(native) ${functionName || "(anonymous)"}`;
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (pkg) return pkg[1];
-  if (url.startsWith("node:")) return `node: ${url.replace(/^node:(internal\/)?/, "").split("/")[0]}`;
-  const own = /\/dist\/(src\/.*)$/.exec(url);
-  return own ? `arca ${own[1].replace(/\.js$/, ".ts")}` : url;
-}
-
-function frameName(node: ProfileNode): string {
-  const { functionName, url, lineNumber } = node.callFrame;
-  if (!url) return functionName || "(anonymous)";
-  return `${functionName || "(anonymous)"} ${url.replace(/^file:\/\//, "").replace(/^.*\/node_modules\//, "").replace(/^.*\/dist\//, "")}:${lineNumber + 1}`;
-}
 
 /** Self and inclusive µs per request inside the window, by function and by home. */
 function summarise(profile: CpuProfile, window: [number, number], requests: number) {

@@ -7,7 +7,6 @@
 // minutes. Results are printed as a markdown table and written as JSON to
 // bench-results/engine.json when that path is gitignored, otherwise under os.tmpdir().
 import { execFileSync, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -17,6 +16,22 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { BSON, MongoClient, ObjectId, type Collection, type Document } from "mongodb";
 import { engineSocketUri, engineUri } from "../src/embedded-mongo/index.js";
 import { spawnEngine, type EngineProcess } from "../src/embedded-mongo/launcher.js";
+import {
+  CLOCK_TICK_MICROS,
+  COMPACT_THRESHOLD_BYTES,
+  check,
+  int,
+  latencyStats,
+  log,
+  machineTicks,
+  mib,
+  ms1,
+  processTicks,
+  procMemory,
+  RSS_SAMPLE_MS,
+  RssSampler,
+  type LatencyStats,
+} from "./common.js";
 
 // ---------------------------------------------------------------------------------------------
 // Parameters
@@ -34,101 +49,16 @@ const COUNT_RUNS = 500;
 const TIMED_LOOP_MS = 5_000;
 const TIMED_LOOP_MAX_OPS = 200_000;
 const RESTARTS = 3;
-const RSS_SAMPLE_MS = 25;
-/** The engine's default compaction threshold (engine.ts, compactAfterBytes). */
-const COMPACT_THRESHOLD_BYTES = 64 * 1024 * 1024;
 const MAX_COMPACTION_ROUNDS = 4;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-interface LatencyStats {
-  runs: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  mean: number;
-  min: number;
-  max: number;
-}
-
-/** Nearest-rank percentiles over the sorted samples, in milliseconds. */
-function latencyStats(samples: number[]): LatencyStats {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const rank = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-  return {
-    runs: sorted.length,
-    p50: rank(50),
-    p95: rank(95),
-    p99: rank(99),
-    mean: sorted.reduce((sum, v) => sum + v, 0) / sorted.length,
-    min: sorted[0],
-    max: sorted[sorted.length - 1],
-  };
-}
 
 function median(values: number[]): number {
   return latencyStats(values).p50;
 }
 
 const ms = (v: number) => `${v.toFixed(3)} ms`;
-const ms1 = (v: number) => `${v.toFixed(1)} ms`;
-const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-const int = (v: number) => Math.round(v).toLocaleString("en-US");
-
-/** Reads VmRSS and VmHWM (peak) of a process, in bytes. */
-function procMemory(pid: number): { rss: number; hwm: number } {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const field = (name: string) => {
-    const match = new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status);
-    if (!match) throw new Error(`no ${name} in /proc/${pid}/status`);
-    return Number(match[1]) * 1024;
-  };
-  return { rss: field("VmRSS"), hwm: field("VmHWM") };
-}
-
-/** Samples VmRSS of a process every few milliseconds and keeps the peak. */
-class RssSampler {
-  peak = 0;
-  samples = 0;
-  private timer: NodeJS.Timeout | undefined;
-  constructor(private readonly pid: number) {}
-  start(): this {
-    this.sample();
-    this.timer = setInterval(() => this.sample(), RSS_SAMPLE_MS);
-    return this;
-  }
-  stop(): number {
-    clearInterval(this.timer);
-    this.sample();
-    return this.peak;
-  }
-  private sample(): void {
-    try {
-      this.peak = Math.max(this.peak, procMemory(this.pid).rss);
-      this.samples++;
-    } catch {
-      // the process is gone
-    }
-  }
-}
-
-/** utime + stime (+ cutime + cstime when `withChildren`) of a process, in clock ticks. */
-function processTicks(pid: number | "self", withChildren: boolean): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  // Fields after the parenthesised command name; utime is field 14 of the whole line.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
-  const [utime, stime, cutime, cstime] = fields.slice(11, 15);
-  return utime + stime + (withChildren ? cutime + cstime : 0);
-}
-
-/** Busy and total clock ticks of the whole machine, from /proc/stat. */
-function machineTicks(): { busy: number; total: number } {
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
-  const busy = user + nice + system + irq + softirq + (steal ?? 0);
-  return { busy, total: busy + idle + iowait };
-}
-
 /**
  * Measures how much CPU other processes on the machine used over a window, as a share of
  * the whole machine: the benchmark and its engines are separated out (the live engines by
@@ -191,8 +121,6 @@ interface LoopResult {
   clientCpuMicros: number;
 }
 
-const CLOCK_TICK_MICROS = 10_000; // USER_HZ = 100 on Linux
-
 async function timedLoop(enginePid: number, durationMs: number, op: (i: number) => Promise<void>): Promise<LoopResult> {
   const samples: number[] = [];
   const engineTicks0 = processTicks(enginePid, false);
@@ -236,14 +164,6 @@ async function measureInterleaved(warmup: number, runs: number, ops: Array<() =>
     }
   }
   return samples.map(latencyStats);
-}
-
-function check(condition: boolean, message: string): void {
-  if (!condition) throw new Error(`benchmark sanity check failed: ${message}`);
-}
-
-function log(line: string): void {
-  process.stderr.write(`[bench] ${line}\n`);
 }
 
 // A realistic archival-object-like record (~320 bytes of BSON).

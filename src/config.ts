@@ -47,6 +47,10 @@ export interface LoginThrottleConfig {
   maxDelaySeconds: number;
   /** A key's failures are forgotten after this long without one. */
   forgetAfterSeconds: number;
+  /** A refused (429) attempt is answered after this long at most (less when the key frees sooner): a tarpit. */
+  refusalDelayMs: number;
+  /** Refusals held back at once, at most; past it they are answered at once, so the tarpit cannot hoard sockets. */
+  refusalMaxWaiting: number;
 }
 
 export interface ImportConfig {
@@ -91,6 +95,13 @@ function positiveInteger(env: Env, name: string, fallback: number): number {
   return Number(raw);
 }
 
+function nonNegativeInteger(env: Env, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  return Number(raw);
+}
+
 function flag(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name]?.trim().toLowerCase();
   if (!raw) return fallback;
@@ -125,6 +136,8 @@ export function loadConfig(env: Env = process.env): Config {
         freeFailures: positiveInteger(env, "LOGIN_FREE_FAILURES", 5),
         maxDelaySeconds: positiveInteger(env, "LOGIN_MAX_DELAY_SECONDS", 60),
         forgetAfterSeconds: positiveInteger(env, "LOGIN_FORGET_AFTER_SECONDS", 900),
+        refusalDelayMs: nonNegativeInteger(env, "LOGIN_REFUSAL_DELAY_MS", 1000),
+        refusalMaxWaiting: positiveInteger(env, "LOGIN_REFUSAL_MAX_WAITING", 256),
       },
     },
     imports: {

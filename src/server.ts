@@ -63,9 +63,14 @@ export async function createServer(config: Config, services?: ServerServices): P
     const recordTypes = services.operations.deps.registry.types.filter((type) => !ACCOUNT_RECORD_TYPES.includes(type.name));
     controllers.push(...recordControllers({ operations: services.operations, accessControl: services.accounts.accessControl }, recordTypes));
   }
-  return PlatformExpress.bootstrap(Server, {
+  const platform = await PlatformExpress.bootstrap(Server, {
     httpPort: `${config.http.host}:${config.http.port}`,
     mount: { "/": controllers },
     middlewares,
   });
+  // No ETag: express would hash every response body for it, and no archival client sends
+  // If-None-Match (ArchivesSpace sends no ETag); lock_version is how clients detect change.
+  // No X-Powered-By: it only tells an attacker what to look up.
+  platform.app.getApp().set("etag", false).disable("x-powered-by");
+  return platform;
 }

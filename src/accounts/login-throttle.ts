@@ -12,10 +12,17 @@
 // `maxEntries` keys the least recently failed one is dropped. Keys are digests, so a flood of
 // long usernames costs a fixed amount per entry.
 //
+// A refusal is a tarpit: it is answered only after `refusalDelayMs` (or sooner, when the key
+// frees sooner). A client that retries as soon as it is answered, as a flood does, then gets
+// about one answer a second per connection instead of hundreds, and the time is a timer's, not
+// the CPU's. At most `refusalMaxWaiting` refusals wait at once; past that they are answered at
+// once, so an attacker with many connections cannot make the tarpit hold sockets without end.
+//
 // The client address is express's req.ip with "trust proxy" off (the default, kept): the peer
 // of the TCP connection, never a header a client can set. Behind a reverse proxy every client
 // then shares the proxy's address, and only the per-username throttle tells them apart.
 import { createHash } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { loadConfig, type LoginThrottleConfig } from "../config.js";
 import { ApiError } from "../errors/api-error.js";
 
@@ -25,6 +32,8 @@ export interface LoginThrottleOptions extends LoginThrottleConfig {
   now?: () => number;
   /** Where a throttle decision is written, one line each (never a password). */
   log?: (line: string) => void;
+  /** How a refusal waits (tests record it). */
+  sleep?: (ms: number) => Promise<unknown>;
 }
 
 /** The defaults of config.ts (LOGIN_FREE_FAILURES, LOGIN_MAX_DELAY_SECONDS, LOGIN_FORGET_AFTER_SECONDS), read from there. */
@@ -52,7 +61,11 @@ type KeyKind = "username" | "address";
 
 /** The answer to an attempt on a held key. */
 export class LoginThrottled extends ApiError {
-  constructor(readonly retryAfterSeconds: number) {
+  constructor(
+    readonly retryAfterSeconds: number,
+    /** When both keys are free again (the throttle's clock, ms). */
+    readonly freeAt: number,
+  ) {
     super(429, "Too many failed logins; try again later");
   }
 }
@@ -77,8 +90,14 @@ export class LoginThrottle {
       maxEntries: options.maxEntries ?? DEFAULT_MAX_ENTRIES,
       now: options.now ?? Date.now,
       log: options.log ?? defaultLog,
+      refusalDelayMs: options.refusalDelayMs ?? DEFAULT_LOGIN_THROTTLE.refusalDelayMs,
+      refusalMaxWaiting: options.refusalMaxWaiting ?? DEFAULT_LOGIN_THROTTLE.refusalMaxWaiting,
+      sleep: options.sleep ?? sleep,
     };
   }
+
+  /** Refusals waiting in the tarpit now. */
+  private waiting = 0;
 
   /** How many keys are remembered (tests: the table stays bounded). */
   get size(): number {
@@ -104,7 +123,24 @@ export class LoginThrottle {
     } else {
       held.refusedUnlogged++;
     }
-    throw new LoginThrottled(retryAfterSeconds);
+    throw new LoginThrottled(retryAfterSeconds, now + wait);
+  }
+
+  /**
+   * Waits before a refusal is answered (the tarpit above); at once when too many already wait.
+   * @returns the seconds still to wait once it is answered (its Retry-After)
+   */
+  async holdBack(refusal: LoginThrottled): Promise<number> {
+    const ms = Math.min(this.config.refusalDelayMs, refusal.freeAt - this.config.now());
+    if (ms > 0 && this.waiting < this.config.refusalMaxWaiting) {
+      this.waiting++;
+      try {
+        await this.config.sleep(ms);
+      } finally {
+        this.waiting--;
+      }
+    }
+    return Math.max(1, Math.ceil((refusal.freeAt - this.config.now()) / 1000));
   }
 
   /** A failed login: counts against both keys, and holds each that is past its free failures. */

@@ -35,7 +35,7 @@ export function sessionRoutes({ users, credentials, sessions, access, throttle }
       // Held keys are refused before any password work; unknown and known usernames alike.
       throttle.admit(username, address);
     } catch (error) {
-      if (error instanceof LoginThrottled) res.setHeader("Retry-After", String(error.retryAfterSeconds));
+      if (error instanceof LoginThrottled) res.setHeader("Retry-After", String(await throttle.holdBack(error)));
       throw error;
     }
     // The password is checked even for an unknown user, so both take the same time.

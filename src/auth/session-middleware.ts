@@ -40,10 +40,17 @@ export function principalOf(res: Response): Principal | undefined {
 
 export function sessionMiddleware(store: SessionStore, headers: SessionHeaders): RequestHandler {
   const authenticator = new passport.Passport();
+  const tokenOf = (req: { get(name: string): string | undefined }): string | undefined => {
+    for (const name of headers.names) {
+      const value = req.get(name)?.trim();
+      if (value) return value;
+    }
+    return undefined;
+  };
   authenticator.use(
     STRATEGY,
     new CustomStrategy((req, done) => {
-      const token = headers.names.map((name) => req.get(name)?.trim()).find((value) => value);
+      const token = tokenOf(req);
       if (!token) return done(null, false);
       store.lookup(token).then(
         (found) => {
@@ -55,6 +62,9 @@ export function sessionMiddleware(store: SessionStore, headers: SessionHeaders):
     }),
   );
   return (req, res, next) => {
+    // No token, nothing to check: the strategy would only answer "anonymous", and passport's
+    // per-request set-up is most of what an anonymous request (a login, a flood) costs here.
+    if (tokenOf(req) === undefined) return next();
     authenticator.authenticate(STRATEGY, { session: false }, (error: unknown, principal: Principal | false) => {
       if (error) return next(error);
       if (principal) res.locals.principal = principal;

@@ -7,6 +7,7 @@ import type { Document } from "bson";
 import type { Engine } from "./engine.js";
 import { CommandError, ErrorCodes } from "./errors.js";
 import { HEADER_SIZE, MAX_MESSAGE_SIZE, ProtocolError, encodeReply, parseMessage, type RequestMessage } from "./wire/message.js";
+import type { WrittenReply } from "./wire/reply-writer.js";
 
 export const LOOPBACK = "127.0.0.1";
 
@@ -103,11 +104,14 @@ export class WireServer {
       reply = new CommandError(ErrorCodes.InternalError, error instanceof Error ? error.message : String(error)).toReply();
     }
     if (request.noReply || socket.destroyed) return;
+    let encoded: WrittenReply;
     try {
-      socket.write(encodeReply(request, reply));
+      encoded = encodeReply(request, reply);
     } catch (error) {
       const fallback = new CommandError(ErrorCodes.BSONObjectTooLarge, `reply could not be encoded: ${error instanceof Error ? error.message : String(error)}`).toReply();
-      socket.write(encodeReply(request, fallback));
+      encoded = encodeReply(request, fallback);
     }
+    // Called once the bytes are written, or with an error if the socket closes first.
+    socket.write(encoded.bytes, () => encoded.release());
   }
 }

@@ -7,8 +7,6 @@ import type { RequestHandler } from "express";
 export const DEFAULT_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 export const securityHeaders: RequestHandler = (_req, res, next) => {
-  // express sets it before any middleware runs; it only tells an attacker what to look up.
-  res.removeHeader("X-Powered-By");
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Content-Security-Policy", DEFAULT_CONTENT_SECURITY_POLICY);
   res.setHeader("Referrer-Policy", "no-referrer");

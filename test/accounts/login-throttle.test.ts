@@ -131,12 +131,67 @@ describe("LoginThrottle", () => {
   });
 });
 
+describe("LoginThrottle's tarpit", () => {
+  /** A throttle whose refusals wait on promises the test releases, the clock moved as they do. */
+  function tarpit(refusalDelayMs: number, refusalMaxWaiting: number) {
+    const clock = new Clock();
+    const waits: Array<{ ms: number; release: () => void }> = [];
+    const sleep = (ms: number) => new Promise<void>((release) => waits.push({ ms, release }));
+    const throttle = new LoginThrottle({ freeFailures: 1, maxDelaySeconds: 8, forgetAfterSeconds: 600, now: clock.now, log: () => undefined, refusalDelayMs, refusalMaxWaiting, sleep });
+    /** A refusal whose keys are free in `seconds`. */
+    const refusal = (seconds: number) => new LoginThrottled(seconds, clock.ms + seconds * 1000);
+    const release = (index: number) => {
+      clock.advance(waits[index].ms / 1000);
+      waits[index].release();
+    };
+    return { throttle, waits, refusal, release };
+  }
+
+  it("holds a refusal back for the configured delay, or until the keys free if that is sooner, then gives the wait left", async () => {
+    const { throttle, waits, refusal, release } = tarpit(1500, 10);
+    const long = throttle.holdBack(refusal(8));
+    expect(waits.map((wait) => wait.ms)).toEqual([1500]);
+    release(0);
+    expect(await long).toBe(7); // 6.5 s left, rounded up
+    const short = throttle.holdBack(refusal(1));
+    expect(waits.map((wait) => wait.ms)).toEqual([1500, 1000]);
+    release(1);
+    expect(await short).toBe(1); // never less than 1
+  });
+
+  it("answers at once when as many refusals as allowed already wait, and holds again once one has left", async () => {
+    const { throttle, waits, refusal, release } = tarpit(1000, 2);
+    const held = [throttle.holdBack(refusal(4)), throttle.holdBack(refusal(4))];
+    expect(await throttle.holdBack(refusal(4))).toBe(4); // resolved with nothing released
+    expect(waits).toHaveLength(2);
+    release(0);
+    await held[0];
+    const again = throttle.holdBack(refusal(4));
+    expect(waits).toHaveLength(3);
+    release(1);
+    release(2);
+    await Promise.all([held[1], again]);
+  });
+
+  it("holds nothing back when the delay is set to 0", async () => {
+    const { throttle, waits, refusal } = tarpit(0, 10);
+    expect(await throttle.holdBack(refusal(3))).toBe(3);
+    expect(waits).toHaveLength(0);
+  });
+});
+
 describe("POST /users/:username/login, throttled", () => {
   const clock = new Clock();
   const lines: string[] = [];
+  const tarpitWaits: number[] = [];
   let app: AccountsApp;
   beforeAll(async () => {
-    app = await startAccountsApp({ loginThrottle: { freeFailures: 2, maxDelaySeconds: 4, forgetAfterSeconds: 900, now: clock.now, log: (line) => lines.push(line) } });
+    // The tarpit's wait is recorded rather than slept: the refusal is still answered after it.
+    const sleep = (ms: number) => {
+      tarpitWaits.push(ms);
+      return Promise.resolve();
+    };
+    app = await startAccountsApp({ loginThrottle: { freeFailures: 2, maxDelaySeconds: 4, forgetAfterSeconds: 900, now: clock.now, log: (line) => lines.push(line), refusalDelayMs: 1000, sleep } });
   });
   afterAll(() => app.close());
 
@@ -150,6 +205,10 @@ describe("POST /users/:username/login, throttled", () => {
     expect(held.headers.get("retry-after")).toBe("1");
     clock.advance(1);
     expect((await attempt("admin", "admin")).status).toBe(200);
+  });
+
+  it("holds each refusal back in the tarpit before answering it, and only refusals", () => {
+    expect(tarpitWaits).toEqual([1000]);
   });
 
   it("holds the client address across usernames, and frees it after the delay", async () => {

@@ -87,11 +87,12 @@ describe("security headers", () => {
     ["a JSON answer", "/"],
     ["an error", "/no/such/thing"],
     ["the version text", "/version"],
-  ])("%s: nosniff, a restrictive policy, no X-Powered-By", async (_name, path) => {
+  ])("%s: nosniff, a restrictive policy, no X-Powered-By, no ETag (no body is hashed)", async (_name, path) => {
     const { headers } = await send(path);
     expect(headers.get("x-content-type-options")).toBe("nosniff");
     expect(headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(headers.get("x-powered-by")).toBeNull();
+    expect(headers.get("etag")).toBeNull();
   });
 
   it("/docs has its own policy, which lets its inline style (its only resource) apply", async () => {

@@ -3,7 +3,7 @@
 // OP_MSG. Replies are always a single kind-0 section.
 import { deserialize, serialize, type Document } from "bson";
 import { crc32c } from "../durability/crc32c.js";
-import { ReplyWriter, Unwritable } from "./reply-writer.js";
+import { ReplyWriter, Unwritable, type WrittenReply } from "./reply-writer.js";
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -121,15 +121,17 @@ function replyPrefix(request: RequestMessage): Buffer {
   return prefix;
 }
 
-export function encodeReply(request: RequestMessage, reply: Document): Buffer {
+/** The reply message; `release()` once the socket has written its bytes (the buffer is reused). */
+export function encodeReply(request: RequestMessage, reply: Document): WrittenReply {
   const prefix = replyPrefix(request);
-  let message: Buffer;
+  let message: WrittenReply;
   try {
     message = writer.write(prefix, reply);
   } catch (error) {
     if (!(error instanceof Unwritable)) throw error;
-    message = Buffer.concat([prefix, serialize(reply)]); // bson writes what the writer does not, or says why it cannot
+    // bson writes what the writer does not, or says why it cannot
+    message = { bytes: Buffer.concat([prefix, serialize(reply)]), release: () => undefined };
   }
-  message.writeInt32LE(message.length, 0);
+  message.bytes.writeInt32LE(message.bytes.length, 0);
   return message;
 }

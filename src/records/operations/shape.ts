@@ -13,27 +13,43 @@ export function isoSeconds(date: Date): string {
   return iso.length === 24 ? `${iso.slice(0, 19)}Z` : iso.replace(/\.\d{3}Z$/, "Z");
 }
 
+/** Keys of a stored document that are the store's, not the record's. */
+const STORAGE_KEYS: ReadonlySet<string> = new Set(["_id", "id", "repo_id", "tree_parent"]);
+
+// Plain loops rather than entries/map/filter: every record read runs this over every field,
+// and it was the largest Arca-side cost of a GET in the profile (BENCHMARKS.md).
 function withoutNulls(value: unknown): JsonValue | undefined {
   if (value === null || value === undefined) return undefined;
+  if (typeof value !== "object") return value as JsonValue;
   if (value instanceof Date) return isoSeconds(value);
-  if (Array.isArray(value)) return value.map(withoutNulls).filter((v): v is JsonValue => v !== undefined);
-  if (typeof value === "object") {
-    // keys: stored fields, which passed the schema and assertSafeKeys when written
-    const out: Record<string, JsonValue> = {};
-    for (const [key, inner] of Object.entries(value)) {
-      const kept = withoutNulls(inner);
-      if (kept !== undefined) out[key] = kept;
+  if (Array.isArray(value)) {
+    const out: JsonValue[] = [];
+    for (const item of value) {
+      const kept = withoutNulls(item);
+      if (kept !== undefined) out.push(kept);
     }
     return out;
   }
-  return value as JsonValue;
+  return withoutNullFields(value, undefined);
+}
+
+/** An object's fields without nulls, leaving out `skip`'s keys. */
+function withoutNullFields(value: object, skip: ReadonlySet<string> | undefined): Record<string, JsonValue> {
+  // keys: stored fields, which passed the schema and assertSafeKeys when written
+  const out: Record<string, JsonValue> = {};
+  const fields = value as Record<string, unknown>;
+  for (const key of Object.keys(fields)) {
+    if (skip?.has(key)) continue;
+    const kept = withoutNulls(fields[key]);
+    if (kept !== undefined) out[key] = kept;
+  }
+  return out;
 }
 
 export function shapeRecord(registry: Registry, type: RecordType, stored: StoredRecord): JsonObject {
-  const { _id, id, repo_id, tree_parent, ...fields } = stored;
-  const record = (withoutNulls(fields) ?? {}) as Record<string, JsonValue>;
+  const record = withoutNullFields(stored, STORAGE_KEYS);
   record.jsonmodel_type = type.name;
-  record.uri = registry.uriFor(type.name, id, repo_id);
-  if (repo_id !== undefined) record.repository = { ref: registry.uriFor(registry.scopeHolderType().name, repo_id) };
+  record.uri = registry.uriFor(type.name, stored.id, stored.repo_id);
+  if (stored.repo_id !== undefined) record.repository = { ref: registry.uriFor(registry.scopeHolderType().name, stored.repo_id) };
   return record;
 }

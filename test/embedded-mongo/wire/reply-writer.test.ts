@@ -45,7 +45,9 @@ describe("ReplyWriter", () => {
   const writer = new ReplyWriter(1024);
 
   it.each(written)("writes %s exactly as bson serialises them", (_name, doc) => {
-    expect(Buffer.compare(writer.write(NO_PREFIX, doc), Buffer.from(serialize(doc)))).toBe(0);
+    const written = writer.write(NO_PREFIX, doc);
+    expect(Buffer.compare(written.bytes, Buffer.from(serialize(doc)))).toBe(0);
+    written.release();
   });
 
   it.each(refused)("leaves %s to bson", (_name, doc) => {
@@ -60,10 +62,44 @@ describe("ReplyWriter", () => {
   });
 
   it("puts the prefix first and is reusable after a large or refused reply", () => {
-    writer.write(NO_PREFIX, { big: "y".repeat(100_000) });
+    writer.write(NO_PREFIX, { big: "y".repeat(100_000) }).release();
     expect(() => writer.write(NO_PREFIX, { f: () => 1 })).toThrow(Unwritable);
-    const out = writer.write(Uint8Array.of(9, 8, 7), { a: 1 });
+    const out = writer.write(Uint8Array.of(9, 8, 7), { a: 1 }).bytes;
     expect([...out.subarray(0, 3)]).toEqual([9, 8, 7]);
     expect(Buffer.compare(out.subarray(3), Buffer.from(serialize({ a: 1 })))).toBe(0);
+  });
+
+  it("never lends a buffer whose reply is not yet released, and reuses a released one without growing it again", () => {
+    const lender = new ReplyWriter(1024);
+    const big = { big: "z".repeat(300_000) };
+    const first = lender.write(NO_PREFIX, big);
+    const second = lender.write(NO_PREFIX, { a: 1 }); // while the first is still being written out
+    expect(second.bytes.buffer).not.toBe(first.bytes.buffer);
+    expect(Buffer.compare(first.bytes, Buffer.from(serialize(big)))).toBe(0); // untouched by the second
+    second.release();
+    first.release();
+    first.release(); // a second release gives nothing back twice
+    expect(lender.spareBuffers).toHaveLength(2);
+    const again = lender.write(NO_PREFIX, big); // the last given back is lent first
+    expect(again.bytes.buffer).toBe(first.bytes.buffer); // the grown buffer, reused
+    expect(Buffer.compare(again.bytes, Buffer.from(serialize(big)))).toBe(0);
+    again.release();
+  });
+
+  it("keeps a bounded number of buffers, and none larger than 2 MiB", () => {
+    const lender = new ReplyWriter(1024);
+    const replies = Array.from({ length: 20 }, () => lender.write(NO_PREFIX, { a: 1 }));
+    const huge = lender.write(NO_PREFIX, { big: "h".repeat(3 * 1024 * 1024) });
+    huge.release();
+    expect(lender.spareBuffers).toHaveLength(0); // grown past 2 MiB: not kept
+    for (const reply of replies) reply.release();
+    expect(lender.spareBuffers).toHaveLength(8);
+    expect(Math.max(...lender.spareBuffers.map((buf) => buf.length))).toBeLessThanOrEqual(2 * 1024 * 1024);
+  });
+
+  it("takes back the buffer of a reply it could not write", () => {
+    const lender = new ReplyWriter(1024);
+    expect(() => lender.write(NO_PREFIX, { f: () => 1 })).toThrow(Unwritable);
+    expect(lender.spareBuffers).toHaveLength(1);
   });
 });

@@ -38,7 +38,9 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ IMPORT_LIMIT_BYTES: "lots" })).toThrow(/IMPORT_LIMIT_BYTES/);
     expect(config.auth).toMatchObject({ adminPassword: "admin", usingDefaultPassword: true, sessionIdleSeconds: 3600, sessionMaxAgeSeconds: 604800, sessionHeaders: ["X-Service-Session", "X-ArchivesSpace-Session"] });
     expect(config.records).toEqual({ resolveMaxRefs: 1000, resolveMaxBytes: 4 * 1024 * 1024, responseMaxBytes: 128 * 1024 * 1024 });
-    expect(config.auth.loginThrottle).toEqual({ freeFailures: 5, maxDelaySeconds: 60, forgetAfterSeconds: 900 });
+    expect(config.auth.loginThrottle).toEqual({ freeFailures: 5, maxDelaySeconds: 60, forgetAfterSeconds: 900, refusalDelayMs: 1000, refusalMaxWaiting: 256 });
+    // The tarpit can be turned off with 0; the other settings must be positive.
+    expect(loadConfig({ LOGIN_REFUSAL_DELAY_MS: "0" }).auth.loginThrottle.refusalDelayMs).toBe(0);
     expect(config.imports).toEqual({ maxXmlDepth: 256, maxXmlTextBytes: 8 * 1024 * 1024, journalLeaseSeconds: 30, maxJsonBatchBytes: 32 * 1024 * 1024 });
     expect(loadConfig({ RESPONSE_MAX_BYTES: "5000", LOGIN_FREE_FAILURES: "2", IMPORT_MAX_XML_DEPTH: "40" })).toMatchObject({
       records: { responseMaxBytes: 5000 },
@@ -55,6 +57,8 @@ describe("loadConfig", () => {
     [{ RESOLVE_MAX_BYTES: "lots" }, /RESOLVE_MAX_BYTES must be a positive whole number/],
     [{ RESPONSE_MAX_BYTES: "-1" }, /RESPONSE_MAX_BYTES must be a positive whole number/],
     [{ LOGIN_MAX_DELAY_SECONDS: "1.5" }, /LOGIN_MAX_DELAY_SECONDS must be a positive whole number/],
+    [{ LOGIN_REFUSAL_DELAY_MS: "-5" }, /LOGIN_REFUSAL_DELAY_MS must be a whole number/],
+    [{ LOGIN_REFUSAL_MAX_WAITING: "0" }, /LOGIN_REFUSAL_MAX_WAITING must be a positive whole number/],
     [{ IMPORT_MAX_XML_TEXT_BYTES: "0" }, /IMPORT_MAX_XML_TEXT_BYTES must be a positive whole number/],
     [{ ENGINE_FSYNC: "sometimes" }, /ENGINE_FSYNC must be one of always, interval/],
     [{ STORE_CONNECT_TIMEOUT_MS: "soon" }, /STORE_CONNECT_TIMEOUT_MS must be a positive whole number/],

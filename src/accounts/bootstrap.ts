@@ -4,7 +4,7 @@
 // every start-up; it only creates what is missing, so a second run changes nothing, and an admin
 // password changed since is never reset. Race-safe: several nodes may start at once on one fresh
 // store, and each thing is still created exactly once (unique indexes decide, losers re-read).
-import { GLOBAL_REPOSITORY_ID, PERMISSIONS } from "../auth/permissions.js";
+import { allPermissions, GLOBAL_REPOSITORY_ID } from "../auth/permissions.js";
 import type { Actor, RecordOperations, Scope } from "../records/operations/index.js";
 import type { JsonObject } from "../registry/index.js";
 import { duplicateKeyPattern, type StoredRecord } from "../storage/record-store.js";
@@ -128,7 +128,7 @@ function ensureAdministratorsGroup(operations: RecordOperations): Promise<boolea
       group_code: ADMINISTRATORS_GROUP,
       description: "Administrators",
       member_usernames: [ADMIN_USERNAME],
-      grants_permissions: [...PERMISSIONS],
+      grants_permissions: allPermissions(),
     },
   );
 }

@@ -56,6 +56,12 @@ const settingsKeywords: KeywordDefinition[] = [
     },
   },
   {
+    // Permission codes a type brings with it: code -> level ("repository" or "global").
+    keyword: "x-permission-codes",
+    schemaType: "object",
+    metaSchema: { type: "object", propertyNames: { pattern: "^[a-z][a-z0-9_]*$" }, additionalProperties: SCOPE },
+  },
+  {
     keyword: "x-indexes",
     schemaType: "array",
     metaSchema: {

@@ -5,6 +5,7 @@ import { enumerationSeeds, findEnumerationPaths, type EnumerationPath, type Enum
 import { SchemaDefinitionError, UnknownRecordTypeError } from "./errors.js";
 import { indexesFor, indexForKeyPattern, type IndexSpec } from "./indexes.js";
 import { isJsonObject, type JsonObject } from "./json.js";
+import { BUILT_IN_PERMISSION_LEVELS, type PermissionLevel } from "./permission-codes.js";
 import type {
   IdentifierSettings,
   PermissionSettings,
@@ -82,6 +83,38 @@ function findScopeHolder(types: readonly RecordType[]): RecordType | undefined {
   return holder;
 }
 
+/**
+ * ArchivesSpace's permission codes and those the types declare with x-permission-codes, once
+ * every x-permissions code is checked to be one of them: a typo is an error naming its schema.
+ */
+function checkedPermissionCodes(types: readonly RecordType[]): ReadonlyMap<string, PermissionLevel> {
+  const levels = new Map(BUILT_IN_PERMISSION_LEVELS);
+  const declaredBy = new Map<string, string>();
+  for (const type of types) {
+    const declared = type.schema["x-permission-codes"];
+    if (!isJsonObject(declared)) continue;
+    for (const [code, level] of Object.entries(declared)) {
+      if (BUILT_IN_PERMISSION_LEVELS.has(code)) throw new SchemaDefinitionError(type.name, `x-permission-codes: ${code} is already one of ArchivesSpace's permission codes`);
+      // Several types may share a code (as ArchivesSpace's types share theirs), at one level.
+      const ownLevel: PermissionLevel = level === "global" ? "global" : "repository";
+      const other = declaredBy.get(code);
+      if (other !== undefined && levels.get(code) !== ownLevel) {
+        throw new SchemaDefinitionError(type.name, `x-permission-codes: ${code} is declared by ${other} at the ${levels.get(code)} level`);
+      }
+      declaredBy.set(code, type.name);
+      levels.set(code, ownLevel);
+    }
+  }
+  for (const type of types) {
+    for (const [operation, code] of Object.entries(type.permissions)) {
+      if (code !== null && !levels.has(code)) {
+        throw new SchemaDefinitionError(type.name, `x-permissions.${operation}: "${code}" is not a permission code (ArchivesSpace's, or one a schema declares in x-permission-codes)`);
+      }
+    }
+  }
+  return levels;
+}
+
 /** `/repositories/2/accessions/5` -> ["2", "/accessions"]; `/agents/people/3` -> [undefined, "/agents/people"]. */
 const URI_SHAPE = /^(?:\/repositories\/([1-9][0-9]*))?(\/.+)\/[1-9][0-9]*$/;
 
@@ -126,6 +159,8 @@ export class Registry {
   }
   /** Every enumeration the types use, by name, with its seed values. */
   readonly enumerations: ReadonlyMap<string, EnumerationSeed>;
+  /** Every permission code x-permissions may name, with its level: ArchivesSpace's and the types' own (x-permission-codes). */
+  readonly permissionLevels: ReadonlyMap<string, PermissionLevel>;
   private readonly byName = new Map<string, RecordType>();
   private readonly patterns = new Map<string, UriPattern>();
   /** Patterns by scope and URI prefix (`repository:/accessions`, `global:/agents/people`). */
@@ -154,6 +189,7 @@ export class Registry {
     this.types = types;
     this.scopeHolder = findScopeHolder(types);
     this.enumerations = new Map(enumerationSeeds(types).map((seed) => [seed.name, seed]));
+    this.permissionLevels = checkedPermissionCodes(types);
     for (const type of types) {
       if (type.tree === null) continue;
       const rootType = this.byName.get(type.tree.rootType);

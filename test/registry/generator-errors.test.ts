@@ -17,6 +17,7 @@ function thing(overrides: Record<string, unknown> = {}, properties: Record<strin
     "x-collection": "things",
     "x-scope": "repository",
     "x-permissions": { read: "view_repository", create: "update_thing", update: "update_thing", delete: "delete_thing" },
+    "x-permission-codes": { update_thing: "repository", delete_thing: "repository" },
     allOf: [{ $ref: "shared/repository_record_base.schema.json" }],
     properties: { name: { type: "string" }, ...properties },
     required: ["name"],
@@ -34,7 +35,7 @@ const holder = {
   "x-collection": "holders",
   "x-scope": "global",
   "x-scope-holder": true,
-  "x-permissions": { read: null, create: "create_holder", update: "create_holder", delete: "delete_holder" },
+  "x-permissions": { read: null, create: "create_repository", update: "create_repository", delete: "delete_repository" },
   allOf: [{ $ref: "shared/record_base.schema.json" }],
   properties: { name: { type: "string" } },
   unevaluatedProperties: false,
@@ -77,6 +78,38 @@ describe("generate() refuses", () => {
   it("a type without x-permissions", async () => {
     const { "x-permissions": _p, ...schema } = thing();
     expect(await generationError({ thing: schema })).toMatch(/thing\.schema\.json: x-permissions is required/);
+  });
+
+  describe("permission codes", () => {
+    it("an x-permissions code that is neither ArchivesSpace's nor declared, naming the schema and the operation", async () => {
+      const typo = thing({ "x-permissions": { read: "view_repositry", create: "update_thing", update: "update_thing", delete: "delete_thing" } });
+      expect(await generationError({ thing: typo })).toMatch(/^thing: x-permissions\.read: "view_repositry" is not a permission code/);
+      const { "x-permission-codes": _codes, ...undeclared } = thing();
+      expect(await generationError({ thing: undeclared })).toMatch(/^thing: x-permissions\.create: "update_thing" is not a permission code/);
+    });
+
+    it("a declared code that is already ArchivesSpace's, or declared by another type at another level", async () => {
+      expect(await generationError({ thing: thing({ "x-permission-codes": { update_thing: "repository", delete_thing: "repository", manage_users: "global" } }) })).toMatch(
+        /thing: x-permission-codes: manage_users is already one of ArchivesSpace's/,
+      );
+      const other = thing({ title: "Other", "x-record-type": "other", "x-collection": "others", "x-permission-codes": { update_thing: "global" } });
+      expect(await generationError({ other, thing: thing() })).toMatch(/x-permission-codes: update_thing is declared by (thing|other) at the (repository|global) level/);
+      // At the same level, two types share it.
+      const sharing = thing({ title: "Other", "x-record-type": "other", "x-collection": "others" });
+      expect((await generate(schemaDirWith(withHolder({ other: sharing, thing: thing() })))).manifest.types).toHaveLength(3);
+    });
+
+    it("a declared code's level other than repository or global", async () => {
+      expect(await generationError({ thing: thing({ "x-permission-codes": { update_thing: "planet", delete_thing: "repository" } }) })).toMatch(/x-permission-codes/);
+    });
+
+    it("nothing, and gives each declared code its level", async () => {
+      const output = await generate(schemaDirWith(withHolder({ thing: thing({ "x-permission-codes": { update_thing: "repository", delete_thing: "global" } }) })));
+      const { Registry } = await import("../../src/registry/registry.js");
+      const levels = new Registry(output.manifest).permissionLevels;
+      expect([levels.get("update_thing"), levels.get("delete_thing"), levels.get("view_repository"), levels.get("manage_users")]).toEqual(["repository", "global", "repository", "global"]);
+      expect(levels.get("update_thnig")).toBeUndefined();
+    });
   });
 
   it("an x- value of the wrong shape (checked by the keyword's meta-schema)", async () => {

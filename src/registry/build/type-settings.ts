@@ -16,7 +16,7 @@ import type {
 import { resolveLocalRef, subschemasOf } from "../schema-walk.js";
 
 /** Keywords that only mean something on a record type's top-level schema. */
-const ROOT_ONLY = ["x-record-type", "x-collection", "x-scope", "x-scope-holder", "x-uri-prefix", "x-identifiers", "x-unique", "x-permissions", "x-indexes", "x-tree"];
+const ROOT_ONLY = ["x-record-type", "x-collection", "x-scope", "x-scope-holder", "x-uri-prefix", "x-identifiers", "x-unique", "x-permissions", "x-permission-codes", "x-indexes", "x-tree"];
 
 // Fields the store keeps beside the record's own: they may be indexed without being declared.
 const STORE_FIELDS = new Set(["id", "repo_id"]);

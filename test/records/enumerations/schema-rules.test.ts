@@ -18,6 +18,7 @@ function thing(properties: Record<string, unknown>, name = "thing"): Record<stri
     "x-collection": `${name}s`,
     "x-scope": "global",
     "x-permissions": { read: null, create: "update_thing", update: "update_thing", delete: "delete_thing" },
+    "x-permission-codes": { update_thing: "repository", delete_thing: "repository" },
     allOf: [{ $ref: "shared/record_base.schema.json" }],
     properties,
     unevaluatedProperties: false,

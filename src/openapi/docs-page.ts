@@ -1,13 +1,21 @@
-// `GET /docs`: a small, self-contained HTML page made from the OpenAPI document: every path
-// with its methods, what each needs, and a link to each record type's schema. No script, no
-// external style or font: the page works offline and under a `default-src 'none'` policy.
+// `GET /docs`: the API explorer (Swagger UI, src/openapi/explorer.ts) on the OpenAPI document,
+// with, for a browser without scripts, a plain listing made from the same document inside
+// <noscript>: every path with its methods, what each needs, and a link to each record type's
+// schema. Nothing is loaded from anywhere but Arca itself.
 import { lookupTable } from "../registry/dictionary.js";
 import type { Registry } from "../registry/registry.js";
 import type { OpenApiDocument } from "./document.js";
+import { EXPLORER_ASSETS_PATH } from "./explorer.js";
 import { HTTP_METHODS, openApiPath, type Operation } from "./model.js";
 
-/** The page's Content-Security-Policy: nothing but its own inline style. */
-export const DOCS_CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/**
+ * The page's Content-Security-Policy: scripts, styles and the explorer's requests to Arca only;
+ * inline styles (the listing's, and those Swagger UI sets on its elements) and data: images
+ * (its icons).
+ */
+export const DOCS_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
+  "font-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const ESCAPES: Record<string, string> = lookupTable({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" });
 
@@ -29,7 +37,7 @@ function access(operation: Operation): string {
 }
 
 const STYLE = `
-body { font: 15px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; padding: 0 1rem; color: #1d1d1f; }
+noscript { display: block; font: 15px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; padding: 0 1rem; color: #1d1d1f; }
 code { font: 13px ui-monospace, monospace; background: #f2f2f4; padding: 0 .2em; border-radius: 3px; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bottom: 1px solid #ddd; }
@@ -65,9 +73,15 @@ export function docsPage(document: OpenApiDocument, registry: Registry): string 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="${EXPLORER_ASSETS_PATH}/favicon.png">
+<link rel="stylesheet" href="${EXPLORER_ASSETS_PATH}/swagger-ui.css">
 <style>${STYLE}</style>
 </head>
 <body>
+<div id="explorer"></div>
+<script src="${EXPLORER_ASSETS_PATH}/swagger-ui-bundle.js"></script>
+<script src="${EXPLORER_ASSETS_PATH}/explorer.js"></script>
+<noscript>
 <h1>${escapeHtml(title)}</h1>
 <p>${prose(document.info.description)}</p>
 <p>The machine-readable description: <a href="/openapi.json">/openapi.json</a> (OpenAPI ${escapeHtml(document.openapi)}). All schemas at once: <a href="/schemas">/schemas</a>.</p>
@@ -82,6 +96,7 @@ ${rows.join("\n")}
 <ul>
 ${schemas.join("\n")}
 </ul>
+</noscript>
 </body>
 </html>
 `;

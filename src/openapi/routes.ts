@@ -1,11 +1,12 @@
-// The schema and documentation routes (issue 4 §5): `GET /schemas`, `GET /schemas/:name`,
-// `GET /openapi.json`, `GET /docs`. None needs a session (api-contract.md §2). The document,
+// The schema and documentation routes: `GET /schemas`, `GET /schemas/:name`, `GET /openapi.json`,
+// `GET /docs` and the explorer's files under /docs/assets. None needs a session. The document,
 // the page and the bodies are built once, when the router is made at start-up.
 import { Router } from "express";
 import { ApiError } from "../errors/api-error.js";
 import type { Registry } from "../registry/registry.js";
 import { DOCS_CONTENT_SECURITY_POLICY, docsPage } from "./docs-page.js";
 import { openApiDocument, type OpenApiOptions } from "./document.js";
+import { EXPLORER_ASSET_NOT_FOUND, EXPLORER_ASSETS_PATH, explorerAssets } from "./explorer.js";
 import { SCHEMA_NOT_FOUND } from "./service-routes.js";
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -16,6 +17,7 @@ export function openApiRoutes(registry: Registry, version: string, options: Open
   const page = docsPage(document, registry);
   const schemasJson = JSON.stringify(Object.fromEntries(registry.types.map((type) => [type.name, type.schema])));
   const schemaJson = new Map(registry.types.map((type) => [type.name, JSON.stringify(type.schema)]));
+  const assets = explorerAssets();
 
   const router = Router();
 
@@ -36,6 +38,14 @@ export function openApiRoutes(registry: Registry, version: string, options: Open
   router.get("/docs", (_req, res) => {
     res.setHeader("Content-Security-Policy", DOCS_CONTENT_SECURITY_POLICY);
     res.type("text/html; charset=utf-8").send(page);
+  });
+
+  router.get(`${EXPLORER_ASSETS_PATH}/:file`, (req, res) => {
+    const asset = assets.get(req.params.file);
+    if (asset === undefined) throw new ApiError(404, EXPLORER_ASSET_NOT_FOUND);
+    // The same for every caller and until the next release: a browser may keep it an hour.
+    res.setHeader("Cache-Control", "public, max-age=3600");
+    res.type(asset.type).send(asset.body);
   });
 
   return router;

@@ -1,5 +1,6 @@
 // The routes about the service itself: `GET /`, `GET /version` (src/http/system-controller.ts)
 // and the schema and documentation routes (./routes.ts). None needs a session.
+import { EXPLORER_ASSET_NAMES, EXPLORER_ASSET_NOT_FOUND, EXPLORER_ASSETS_PATH } from "./explorer.js";
 import { commonResponses, jsonResponse, type DocumentContext, type Paths } from "./model.js";
 
 export const SCHEMA_NOT_FOUND = "Schema not found";
@@ -76,10 +77,29 @@ export function servicePaths(ctx: DocumentContext, version: string): Paths {
     "/docs": {
       get: {
         operationId: "get_docs",
-        summary: "The API documentation, as a web page",
-        description: "Needs no session. Every path with its methods, and a link to each schema; self-contained (no external scripts or styles).",
+        summary: "The API explorer, as a web page",
+        description:
+          "Needs no session. Swagger UI on this document, served by Arca itself (nothing loaded from elsewhere): every operation, its schemas, and " +
+          "`Try it out` with the session token entered under `Authorize`. Without scripts: every path with its methods, and a link to each schema.",
         tags: schemas,
         responses: { "200": { description: "The page.", content: { "text/html": { schema: { type: "string" } } } }, ...commonResponses() },
+      },
+    },
+    [`${EXPLORER_ASSETS_PATH}/{file}`]: {
+      parameters: [{ name: "file", in: "path", required: true, description: "One of the explorer's files.", schema: { type: "string", enum: [...EXPLORER_ASSET_NAMES] } }],
+      get: {
+        operationId: "get_docs_asset",
+        summary: "A file of the API explorer (its script, style or icon)",
+        description: "Needs no session. From the swagger-ui-dist package, and the script that starts it on this document.",
+        tags: schemas,
+        responses: {
+          "200": {
+            description: "The file.",
+            content: { "text/css": { schema: { type: "string" } }, "text/javascript": { schema: { type: "string" } }, "image/png": { schema: { type: "string", format: "binary" } } },
+          },
+          "404": jsonResponse("No explorer file has this name.", ctx.fixedRef("Error"), { error: EXPLORER_ASSET_NOT_FOUND }),
+          ...commonResponses(),
+        },
       },
     },
   };

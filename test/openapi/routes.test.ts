@@ -101,20 +101,44 @@ describe("GET /openapi.json", () => {
 });
 
 describe("GET /docs", () => {
-  it("is a self-contained HTML page", async () => {
+  it("is the explorer's page, loading only Arca's own files", async () => {
     const reply = await fetch(`${real.url}/docs`);
     expect(reply.status).toBe(200);
     expect(reply.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    expect(reply.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(reply.headers.get("content-security-policy")).toContain("default-src 'none'; script-src 'self'");
     const page = await reply.text();
     expect(page).toMatch(/^<!doctype html>/);
-    expect(page).not.toMatch(/<script|<link|<iframe|@import|url\(/i);
+    expect(page).toContain('<div id="explorer"></div>');
+    expect(page).toContain('<script src="/docs/assets/swagger-ui-bundle.js"></script>');
+    expect(page).toContain('<script src="/docs/assets/explorer.js"></script>');
+    expect(page).not.toMatch(/<iframe|@import|url\(/i);
     expect(page).not.toMatch(/(src|href)="(https?:)?\/\//i);
     expect(page).toContain(`Arca API ${VERSION}`);
     expect(page).toContain('href="/openapi.json"');
   });
 
-  it("lists every path of the document with its methods, and links every schema", async () => {
+  it("serves the explorer's files from memory, by name only", async () => {
+    const expected: Array<[string, string, RegExp]> = [
+      ["swagger-ui-bundle.js", "text/javascript; charset=utf-8", /SwaggerUIBundle/],
+      ["swagger-ui.css", "text/css; charset=utf-8", /\.swagger-ui/],
+      ["explorer.js", "text/javascript; charset=utf-8", /url: "\/openapi\.json"[\s\S]*validatorUrl: null/],
+    ];
+    for (const [name, type, content] of expected) {
+      const reply = await fetch(`${real.url}/docs/assets/${name}`);
+      expect([name, reply.status, reply.headers.get("content-type"), reply.headers.get("cache-control")]).toEqual([name, 200, type, "public, max-age=3600"]);
+      expect(await reply.text()).toMatch(content);
+    }
+    const icon = await fetch(`${real.url}/docs/assets/favicon.png`);
+    expect([icon.status, icon.headers.get("content-type")]).toEqual([200, "image/png"]);
+    expect(Buffer.from(await icon.arrayBuffer()).subarray(1, 4).toString()).toBe("PNG");
+    // Any other name, a file of the package the page does not use, or a climb out: 404.
+    for (const name of ["index.html", "package.json", "..%2Fpackage.json", "%2E%2E%2F%2E%2E%2Fpackage.json", "swagger-ui-bundle.js.map"]) {
+      const reply = await fetch(`${real.url}/docs/assets/${name}`);
+      expect([name, reply.status, await reply.json()]).toEqual([name, 404, { error: "No explorer file has this name" }]);
+    }
+  });
+
+  it("lists every path of the document with its methods, and links every schema, for a browser without scripts", async () => {
     const page = await (await fetch(`${real.url}/docs`)).text();
     const document = openApiDocument(registry, VERSION);
     for (const [path, item] of Object.entries(document.paths)) {

@@ -1,6 +1,7 @@
 // A running Arca HTTP server on a free loopback port, for tests that speak HTTP to it: either
 // the service's own routes only (startApp), or the whole service as src/main.ts builds it
 // over a fresh in-memory engine (startFullApp), with the admin logged in.
+import type { Application } from "express";
 import mongoose from "mongoose";
 import { openAccounts } from "../../src/accounts/index.js";
 import { SessionStore } from "../../src/auth/session-store.js";
@@ -17,6 +18,8 @@ export interface RunningApp {
 export interface FullApp extends RunningApp {
   /** The bootstrap admin's session token. */
   adminToken: string;
+  /** The express application under Ts.ED (tests read its route table). */
+  express: Application;
 }
 
 export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
@@ -50,6 +53,7 @@ export async function startFullApp(env: Record<string, string> = {}): Promise<Fu
   return {
     url,
     adminToken: session,
+    express: platform.app.getApp(),
     async stop() {
       await platform.stop();
       await connection.close();

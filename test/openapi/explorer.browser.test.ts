@@ -30,13 +30,13 @@ const HTTP_METHODS = ["get", "post", "put", "delete"] as const;
 
   beforeAll(async () => {
     app = await startFullApp();
-    const document = (await (await fetch(`${app.url}/openapi.json`)).json()) as {
+    const description = (await (await fetch(`${app.url}/openapi.json`)).json()) as {
       paths: Record<string, Partial<Record<string, { operationId: string }>>>;
       components: { schemas: Record<string, { title?: string }> };
     };
     // Swagger UI heads each schema with its title, or its name when it has none.
-    schemaNames = Object.entries(document.components.schemas).map(([name, schema]) => schema.title ?? name);
-    operations = Object.entries(document.paths).flatMap(([path, item]) =>
+    schemaNames = Object.entries(description.components.schemas).map(([name, schema]) => schema.title ?? name);
+    operations = Object.entries(description.paths).flatMap(([path, item]) =>
       HTTP_METHODS.flatMap((method) => (item[method] === undefined ? [] : [{ operationId: item[method].operationId, path, method }])),
     );
     browser = await playwright.chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-background-networking"] });
@@ -51,7 +51,9 @@ const HTTP_METHODS = ["get", "post", "put", "delete"] as const;
       if (!request.url().startsWith(app.url) && !request.url().startsWith("data:")) problems.push(`outside request: ${request.url()}`);
     });
     await page.goto(`${app.url}/docs`);
-    await page.waitForFunction((count) => document.querySelectorAll(".opblock").length >= count, operations.length, { timeout: 30_000 });
+    // Runs in the page (the project's types have no DOM library, hence the cast).
+    const blocksShown = (count: number) => (globalThis as unknown as { document: { querySelectorAll(selector: string): { length: number } } }).document.querySelectorAll(".opblock").length >= count;
+    await page.waitForFunction(blocksShown, operations.length, { timeout: 30_000 });
   }, 60_000);
 
   afterAll(async () => {

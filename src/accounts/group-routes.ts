@@ -46,7 +46,6 @@ export function groupRoutes({ operations, access }: GroupRoutesDeps): Router {
     const repoId = idParam(req, "repo_id");
     const who = await caller(res, "create", repoId);
     const result = await operations.create(GROUP, { repoId }, await prepareGroupInput(req.body, await context(who, repoId)), who);
-    access.invalidate();
     res.json(result);
   });
 
@@ -61,7 +60,6 @@ export function groupRoutes({ operations, access }: GroupRoutesDeps): Router {
     const who = await caller(res, "update", repoId);
     const id = idParam(req, "id");
     const result = await operations.update(GROUP, { repoId }, id, await prepareGroupInput(req.body, await context(who, repoId, id)), who);
-    access.invalidate();
     res.json(result);
   });
 
@@ -71,7 +69,6 @@ export function groupRoutes({ operations, access }: GroupRoutesDeps): Router {
     const id = idParam(req, "id");
     await assertMayChangeGroup(await context(who, repoId, id));
     const result = await operations.delete(GROUP, { repoId }, id, who);
-    access.invalidate();
     res.json(result);
   });
 

@@ -38,7 +38,7 @@ export interface AccountsOptions {
 }
 
 export interface Accounts {
-  /** The AccessControl for the record routes; `invalidate()` it after writing users or groups elsewhere. */
+  /** The AccessControl for the record routes; emptied after every committed write to users, groups or repositories. */
   accessControl: AccountAccessControl;
   users: UserAccounts;
   /** Login, logout, current-user, /users, /repositories and /repositories/:id/groups. */
@@ -52,6 +52,12 @@ export async function openAccounts(options: AccountsOptions): Promise<Accounts> 
   const credentials = new CredentialStore(options.connection);
   const bootstrap = await bootstrapAccounts(operations, credentials, { adminPassword: options.adminPassword });
   const accessControl = new AccountAccessControl(operations.deps.store, options.permissionCache);
+  // Whatever writes a user, a group or a repository (a route, an importer, a hook, start-up),
+  // what anyone may do is recomputed once the write has committed.
+  const grantsAccess = new Set(ACCOUNT_RECORD_TYPES);
+  operations.deps.changes.subscribe((change) => {
+    if (grantsAccess.has(change.type)) accessControl.invalidate();
+  });
   const users = new UserAccounts(operations, credentials, sessions, accessControl);
   const routes = Router();
   // Session routes first: /users/current-user must not be taken for /users/:id.

@@ -64,10 +64,7 @@ export function repositoryRoutes({ operations, access }: RepositoryRoutesDeps): 
   router.delete("/repositories/:id", async (req, res) => {
     const actor = await actorFor(res, "delete");
     const id = visibleId(idParam(req, "id"));
-    const result = await operations.delete(REPOSITORY, {}, id, actor);
-    // Its groups went with it, and with them their members' grants there.
-    access.invalidate();
-    res.json(result);
+    res.json(await operations.delete(REPOSITORY, {}, id, actor));
   });
 
   return router;

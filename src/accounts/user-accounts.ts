@@ -78,6 +78,7 @@ export class UserAccounts {
       await this.operations.delete(USER, {}, result.id, actor).catch(() => undefined);
       throw error;
     }
+    // removeFromAllGroups writes groups outside the record operations, which tell no one of it.
     this.access.invalidate();
     return result;
   }
@@ -94,7 +95,6 @@ export class UserAccounts {
     const requested = usernameIn(record);
     if (requested !== undefined && requested !== username) throw badRequest({ username: ["A username cannot be changed"] });
     const result = await this.operations.update(USER, {}, id, record, actor);
-    this.access.invalidate();
     if (password !== undefined) {
       await this.credentials.set(username, password);
       await this.sessions.endAllFor(username, keepToken);
@@ -111,6 +111,7 @@ export class UserAccounts {
     await removeFromAllGroups(this.operations.deps.store, username, actor, this.operations.deps.now());
     await this.credentials.remove(username);
     await this.sessions.endAllFor(username);
+    // removeFromAllGroups writes groups outside the record operations, which tell no one of it.
     this.access.invalidate();
     return result;
   }

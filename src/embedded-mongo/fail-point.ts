@@ -1,6 +1,7 @@
 // MongoDB's `failCommand` fail point, for tests that must see what a store failure half-way
 // through an operation leaves behind: `{configureFailPoint: "failCommand", mode, data}` makes
-// the next matching commands fail with `data.errorCode`. Modes as MongoDB has them:
+// the next matching commands fail with `data.errorCode` (and `data.errorLabels`, such as
+// TransientTransactionError, which makes a driver retry the transaction). Modes as MongoDB has them:
 // "alwaysOn", "off", `{times: n}` (the next n matching commands) and `{skip: n}` (every one
 // after the first n). The same test then runs unchanged against a real server started with
 // `enableTestCommands=1`. Off unless the engine is opened with `testCommands`.
@@ -10,6 +11,7 @@ import { CommandError, ErrorCodes } from "./errors.js";
 interface Armed {
   commands: ReadonlySet<string>;
   errorCode: number;
+  labels: readonly string[];
   /** Matching commands still let through before failures start. */
   skip: number;
   /** Failures left; undefined: no end. */
@@ -35,13 +37,15 @@ export class FailPoint {
     const data = (command.data ?? {}) as Document;
     if (!Array.isArray(data.failCommands) || !data.failCommands.every((name) => typeof name === "string")) throw new CommandError(ErrorCodes.BadValue, "failCommand: data.failCommands must list command names");
     const errorCode = data.errorCode === undefined ? ErrorCodes.InternalError : nonNegative(data.errorCode, "data.errorCode");
+    const labels: unknown = data.errorLabels ?? [];
+    if (!Array.isArray(labels) || !labels.every((label) => typeof label === "string")) throw new CommandError(ErrorCodes.BadValue, "failCommand: data.errorLabels must list labels");
     let skip = 0;
     let times: number | undefined;
     if (mode === "alwaysOn") times = undefined;
     else if (mode !== null && typeof mode === "object" && "times" in mode) times = nonNegative((mode as Document).times, "mode.times");
     else if (mode !== null && typeof mode === "object" && "skip" in mode) skip = nonNegative((mode as Document).skip, "mode.skip");
     else throw new CommandError(ErrorCodes.BadValue, 'failCommand: mode must be "alwaysOn", "off", {times: n} or {skip: n}');
-    this.armed = { commands: new Set(data.failCommands as string[]), errorCode, skip, times };
+    this.armed = { commands: new Set(data.failCommands as string[]), errorCode, labels, skip, times };
     return { count: 0, ok: 1 };
   }
 
@@ -57,6 +61,6 @@ export class FailPoint {
       if (armed.times === 0) return;
       armed.times--;
     }
-    throw new CommandError(armed.errorCode, "Failing command via 'failCommand' failpoint");
+    throw new CommandError(armed.errorCode, "Failing command via 'failCommand' failpoint", {}, [...armed.labels]);
   }
 }

@@ -2,6 +2,7 @@
 import type { Registry, RecordValidator } from "../registry/index.js";
 import type { RecordStore } from "../storage/record-store.js";
 import type { EnumerationCache } from "./enumerations/cache.js";
+import type { RecordChanges } from "./changes.js";
 import type { RecordHooks } from "./hooks/types.js";
 
 export interface OperationDeps {
@@ -12,6 +13,8 @@ export interface OperationDeps {
   enumerations: EnumerationCache;
   /** Hooks by record type name (only types that need them). */
   hooks: Readonly<Record<string, RecordHooks>>;
+  /** Every committed write, told to its listeners (caches, and later search and feeds). */
+  changes: RecordChanges;
   now: () => Date;
   /** The most refs one response resolves (contract §6: RESOLVE_MAX_REFS, default 1000). */
   resolveMaxRefs: number;

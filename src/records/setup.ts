@@ -4,6 +4,7 @@ import { loadConfig } from "../config.js";
 import { openEnumerations, type EnumerationCacheOptions } from "./enumerations/index.js";
 import { RecordValidator, registry as generatedRegistry, type Registry } from "../registry/index.js";
 import { RecordStore } from "../storage/record-store.js";
+import { RecordChanges } from "./changes.js";
 import { recordHooks } from "./hooks/index.js";
 import { RecordOperations, type OperationDeps } from "./operations/index.js";
 
@@ -39,6 +40,7 @@ export async function openRecords(connection: Connection, options: RecordsOption
     validator: new RecordValidator(registry, enumerations),
     enumerations,
     hooks: {},
+    changes: new RecordChanges(store),
     now,
     resolveMaxRefs: options.resolveMaxRefs,
     resolveMaxBytes: options.resolveMaxBytes ?? DEFAULT_RESOLVE_MAX_BYTES,

@@ -23,6 +23,8 @@ const LOCKS = "arca_locks";
 export class RecordStore {
   /** Lock documents known to exist, so the upsert that creates one runs once per key and process. */
   private readonly knownLocks = new Set<string>();
+  /** What to run after each running transaction of this store commits (afterCommit). */
+  private readonly commitCallbacks = new Map<ClientSession, Array<() => void>>();
 
   constructor(
     readonly connection: Connection,
@@ -41,10 +43,31 @@ export class RecordStore {
   async transaction<T>(work: (session: ClientSession) => Promise<T>): Promise<T> {
     const session = await this.connection.startSession();
     try {
-      return await session.withTransaction(() => work(session));
+      const result = await session.withTransaction(() => {
+        // Each attempt starts with no callbacks: a retried attempt registers its own again.
+        this.commitCallbacks.set(session, []);
+        return work(session);
+      });
+      const callbacks = this.commitCallbacks.get(session) ?? [];
+      this.commitCallbacks.delete(session);
+      for (const callback of callbacks) callback();
+      return result;
     } finally {
+      this.commitCallbacks.delete(session);
       await session.endSession();
     }
+  }
+
+  /**
+   * Runs `callback` once what was written with `session` is committed: at the end of that
+   * transaction (never, if it aborts), or at once when there is no transaction (`session`
+   * undefined, or one this store did not start: that write is already done). For what must
+   * follow a write only once it is visible to everyone, such as emptying a cache.
+   */
+  afterCommit(session: ClientSession | undefined, callback: () => void): void {
+    const pending = session === undefined ? undefined : this.commitCallbacks.get(session);
+    if (pending === undefined) callback();
+    else pending.push(callback);
   }
 
   /**

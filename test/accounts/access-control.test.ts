@@ -5,6 +5,7 @@ import { AccountAccessControl } from "../../src/accounts/access-control.js";
 import { bootstrapAccounts } from "../../src/accounts/bootstrap.js";
 import { CredentialStore } from "../../src/accounts/credential-store.js";
 import { admin, openHarness, type RecordsHarness } from "../records/harness.js";
+import { startAccountsApp, type AccountsApp } from "./harness.js";
 
 let harness: RecordsHarness;
 let clock = 1_000_000;
@@ -45,5 +46,29 @@ describe("AccountAccessControl", () => {
     expect(await access.permissionsOf("ann")).toEqual({ "/repositories/2": ["view_repository"] }); // cached
     access.invalidate();
     expect(await access.permissionsOf("ann")).toEqual({});
+  });
+});
+
+describe("the access cache of openAccounts", () => {
+  let app: AccountsApp;
+  beforeAll(async () => {
+    app = await startAccountsApp();
+  });
+  afterAll(() => app.close());
+
+  it("is emptied by a group or user written through the record operations directly, as an importer or a hook writes them", async () => {
+    const { operations, accounts } = app;
+    await operations.create("repository", {}, { repo_code: "CACHE", name: "Cache" }, admin);
+    await operations.create("user", {}, { username: "bea", name: "Bea" }, admin);
+    const access = accounts.accessControl;
+    expect(await access.permissionsOf("bea")).toEqual({}); // now cached (10 s by default)
+    const [viewers] = await operations.find("group", { group_code: "repository-viewers" });
+    const repoId = Number(String((viewers!.repository as { ref: string }).ref).split("/").pop());
+    const id = Number(String(viewers!.uri).split("/").pop());
+    await operations.update("group", { repoId }, id, { ...viewers, member_usernames: ["bea"] }, admin);
+    expect(await access.permissionsOf("bea")).toEqual({ [`/repositories/${repoId}`]: ["view_repository"] });
+    const bea = (await operations.find("user", { username: "bea" }))[0]!;
+    await operations.update("user", {}, Number(String(bea.uri).split("/").pop()), { ...bea, is_active_user: false }, admin);
+    expect(await access.permissionsOf("bea")).toBeUndefined();
   });
 });

@@ -37,6 +37,19 @@ describe("FailPoint", () => {
     expect(failures(point, "delete", 3)).toEqual([true, true, true]);
   });
 
+  it("gives the failure the configured error labels (a transient one makes a driver retry the transaction)", () => {
+    const point = new FailPoint();
+    point.configure({ configureFailPoint: "failCommand", mode: { times: 1 }, data: { failCommands: ["insert"], errorCode: 112, errorLabels: ["TransientTransactionError"] } });
+    let caught: unknown;
+    try {
+      point.check("insert");
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as CommandError).toReply()).toMatchObject({ ok: 0, code: 112, errorLabels: ["TransientTransactionError"] });
+    expect(() => point.configure({ configureFailPoint: "failCommand", mode: "alwaysOn", data: { failCommands: ["find"], errorLabels: "Transient" } })).toThrow(/errorLabels/);
+  });
+
   it("refuses an unknown fail point, mode or command list", () => {
     const point = new FailPoint();
     expect(() => point.configure({ configureFailPoint: "other", mode: "alwaysOn" })).toThrow(/unknown fail point/);

@@ -65,6 +65,7 @@ async function deleteWithin(deps: OperationDeps, cascade: Cascade, typeName: str
       const { _id, ...fields } = doc;
       if (!removeLinksTo(fields as JsonObject, refPath, uri)) continue;
       await collection.replaceOne({ _id }, { ...fields, lock_version: (doc.lock_version as number) + 1, system_mtime: now, last_modified_by: actor.username }, { session });
+      deps.changes.written({ type: referrer, operation: "update", id: doc.id as number, scope: { repoId: doc.repo_id as number | undefined } }, session);
     }
   }
   if (isTreeNodeType(type)) {
@@ -73,5 +74,6 @@ async function deleteWithin(deps: OperationDeps, cascade: Cascade, typeName: str
   } else {
     await deps.store.collection(type.name).deleteOne(recordFilter(type, id, scope), { session });
   }
+  deps.changes.written({ type: type.name, operation: "delete", id, scope }, session);
   return { status: "Deleted", id };
 }

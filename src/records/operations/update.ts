@@ -50,5 +50,6 @@ export async function updateRecord(deps: OperationDeps, typeName: string, scope:
     throw asDuplicateIdentifier(deps, type.name, error);
   }
   if (!written) throw conflict(LOCK_VERSION_STALE);
+  deps.changes.written({ type: type.name, operation: "update", id, scope });
   return { status: "Updated", id, lock_version: lockVersion + 1, stale: stale || moved ? true : null, uri: deps.registry.uriFor(type.name, id, scope.repoId), warnings: [] };
 }

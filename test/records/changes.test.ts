@@ -1,0 +1,107 @@
+// Every committed write is told to the change listeners (src/records/changes.ts), whichever
+// operation made it and however many records it touched, once it has committed: never for a
+// write that was rolled back, and once for a transaction the driver had to retry.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
+import type { RecordChange } from "../../src/records/changes.js";
+import { startRecordServer, type RecordServer } from "./http/server.js";
+
+let server: RecordServer;
+const heard: RecordChange[] = [];
+const system = { username: "system" };
+
+beforeAll(async () => {
+  server = await startRecordServer(undefined, { testCommands: true, monitorCommands: true });
+  server.ops.deps.changes.subscribe((change) => heard.push(change));
+});
+afterAll(() => server.stop());
+beforeEach(() => {
+  heard.length = 0;
+});
+
+const failPoint = (command: "delete" | "commitTransaction", mode: { skip: number } | { times: number }, errorLabels: string[] = []) =>
+  server.connection.db!.admin().command({ configureFailPoint: "failCommand", mode, data: { failCommands: [command], errorCode: 112, errorLabels } });
+const failPointOff = () => server.connection.db!.admin().command({ configureFailPoint: "failCommand", mode: "off" });
+
+/** "operation type id" of what was heard, in order. */
+const told = () => heard.map((change) => `${change.operation} ${change.type} ${change.id}`);
+
+/** A repository with a resource holding a series of two files. */
+async function holdings(code: string): Promise<{ repoId: number; resourceId: number; nodeIds: number[] }> {
+  const repoId = (await server.ops.create("repository", {}, { repo_code: code, name: code }, system)).id;
+  const scope = { repoId };
+  const resourceId = (
+    await server.ops.create("resource", scope, {
+      title: "Papers",
+      id_0: code,
+      level: "collection",
+      finding_aid_language: "eng",
+      finding_aid_script: "Latn",
+      lang_materials: [{ language_and_script: { language: "eng", script: "Latn" } }],
+      dates: [{ date_type: "inclusive", label: "creation", expression: "1900-1950" }],
+      extents: [{ portion: "whole", number: "1", extent_type: "linear_feet" }],
+    }, system)
+  ).id;
+  const resource = { ref: `/repositories/${repoId}/resources/${resourceId}` };
+  const series = (await server.ops.create("archival_object", scope, { title: "Series", level: "series", resource }, system)).id;
+  const parent = { ref: `/repositories/${repoId}/archival_objects/${series}` };
+  const files = [];
+  for (const title of ["One", "Two"]) files.push((await server.ops.create("archival_object", scope, { title, level: "file", resource, parent }, system)).id);
+  return { repoId, resourceId, nodeIds: [series, ...files] };
+}
+
+describe("change listeners", () => {
+  it("hear a create, with what its hook wrote in the same transaction (a repository's standard groups)", async () => {
+    const repoId = (await server.ops.create("repository", {}, { repo_code: "changes-1", name: "Changes" }, system)).id;
+    expect(heard[0]).toEqual({ type: "repository", operation: "create", id: repoId, scope: {} });
+    const groups = heard.slice(1);
+    expect(groups.length).toBeGreaterThan(0);
+    for (const change of groups) expect(change).toMatchObject({ type: "group", operation: "create", scope: { repoId } });
+  });
+
+  it("hear an update, a tree move and a delete with everything it cascaded to", async () => {
+    const { repoId, resourceId, nodeIds } = await holdings("changes-2");
+    heard.length = 0;
+    const scope = { repoId };
+    const resource = await server.ops.read("resource", scope, resourceId);
+    await server.ops.update("resource", scope, resourceId, { ...resource, title: "Renamed" }, system);
+    await server.ops.treeMoves.moveUnder("archival_object", scope, nodeIds[2]!, undefined, 0, system);
+    expect(told()).toEqual([`update resource ${resourceId}`, `update archival_object ${nodeIds[2]}`]);
+    heard.length = 0;
+    await server.ops.delete("resource", scope, resourceId, system);
+    expect(told().sort()).toEqual([`delete resource ${resourceId}`, ...nodeIds.map((id) => `delete archival_object ${id}`)].sort());
+  });
+
+  it("hear nothing of a delete that failed half-way and was rolled back", async () => {
+    const { repoId, resourceId } = await holdings("changes-3");
+    heard.length = 0;
+    await failPoint("delete", { skip: 2 });
+    try {
+      await expect(server.ops.delete("resource", { repoId }, resourceId, system)).rejects.toThrow();
+    } finally {
+      await failPointOff();
+    }
+    expect(heard).toEqual([]);
+  });
+
+  it("hear each change once when the driver retried the transaction", async () => {
+    const { repoId, resourceId, nodeIds } = await holdings("changes-4");
+    heard.length = 0;
+    // Every delete of the cascade is made, then the commit fails as a write conflict would: the
+    // driver runs the whole transaction again, and its deletes are made (and recorded) twice.
+    await failPoint("commitTransaction", { times: 1 }, ["TransientTransactionError"]);
+    const commits: string[] = [];
+    const client = server.connection.getClient();
+    const onCommit = (event: { commandName: string }) => {
+      if (event.commandName === "commitTransaction") commits.push(event.commandName);
+    };
+    client.on("commandStarted", onCommit);
+    try {
+      await server.ops.delete("resource", { repoId }, resourceId, system);
+    } finally {
+      client.off("commandStarted", onCommit);
+      await failPointOff();
+    }
+    expect(commits.length).toBe(2); // the retry happened
+    expect(told().sort()).toEqual([`delete resource ${resourceId}`, ...nodeIds.map((id) => `delete archival_object ${id}`)].sort());
+  });
+});

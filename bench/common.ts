@@ -43,7 +43,8 @@ export interface LatencyStats {
 /** Nearest-rank percentiles over the samples, in milliseconds. */
 export function latencyStats(samples: number[]): LatencyStats {
   const sorted = Float64Array.from(samples).sort();
-  const rank = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+  const rank = (p: number) =>
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
   return {
     runs: sorted.length,
     p50: rank(50),
@@ -105,7 +106,10 @@ export class RssSampler {
 /** utime + stime (+ reaped children's when `withChildren`) of a process, in clock ticks. */
 export function processTicks(pid: number | "self", withChildren: boolean): number {
   const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ").map(Number);
+  const fields = text
+    .slice(text.lastIndexOf(")") + 2)
+    .split(" ")
+    .map(Number);
   const [utime, stime, cutime, cstime] = fields.slice(11, 15);
   return utime + stime + (withChildren ? cutime + cstime : 0);
 }
@@ -119,7 +123,12 @@ export function safeTicks(pid: number): number {
 }
 
 export function machineTicks(): { busy: number; total: number } {
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync("/proc/stat", "utf8")
+    .split("\n")[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   const busy = user + nice + system + irq + softirq + (steal ?? 0);
   return { busy, total: busy + idle + iowait };
 }
@@ -153,7 +162,9 @@ export async function waitForQuiet(): Promise<{ idlePercent: number; waitedMs: n
     const waitedMs = performance.now() - t0;
     if (quietWindows >= 2) return { idlePercent, waitedMs, quiet: true };
     if (waitedMs >= QUIET_MAX_WAIT_MS) {
-      log(`the machine did not become quiet within ${QUIET_MAX_WAIT_MS / 1000} s; measuring anyway (see the Other CPU column)`);
+      log(
+        `the machine did not become quiet within ${QUIET_MAX_WAIT_MS / 1000} s; measuring anyway (see the Other CPU column)`,
+      );
       return { idlePercent, waitedMs, quiet: false };
     }
     log(`machine ${idlePercent.toFixed(0)} % idle; waiting for two quiet 3 s windows`);
@@ -199,7 +210,6 @@ export async function listDir(dir: string): Promise<Array<{ name: string; bytes:
   return files.filter((f): f is { name: string; bytes: number } => f !== undefined);
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // HTTP client
 
@@ -208,21 +218,55 @@ export interface HttpAnswer {
   body: string;
 }
 
-export function httpCall(agent: http.Agent, port: number, method: string, path: string, headers: http.OutgoingHttpHeaders = {}, body?: string): Promise<HttpAnswer> {
+export function httpCall(
+  agent: http.Agent,
+  port: number,
+  method: string,
+  path: string,
+  headers: http.OutgoingHttpHeaders = {},
+  body?: string,
+): Promise<HttpAnswer> {
   return new Promise((done, fail) => {
-    const req = http.request({ agent, host: "127.0.0.1", port, method, path, headers: body === undefined ? headers : { ...headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", fail);
-    });
+    const req = http.request(
+      {
+        agent,
+        host: "127.0.0.1",
+        port,
+        method,
+        path,
+        headers:
+          body === undefined
+            ? headers
+            : { ...headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", fail);
+      },
+    );
     req.on("error", fail);
     req.end(body);
   });
 }
 
-export async function httpJson(agent: http.Agent, port: number, method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const answer = await httpCall(agent, port, method, path, token ? { "X-ArchivesSpace-Session": token } : {}, body === undefined ? undefined : JSON.stringify(body));
+export async function httpJson(
+  agent: http.Agent,
+  port: number,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
+  const answer = await httpCall(
+    agent,
+    port,
+    method,
+    path,
+    token ? { "X-ArchivesSpace-Session": token } : {},
+    body === undefined ? undefined : JSON.stringify(body),
+  );
   let json: unknown;
   try {
     json = JSON.parse(answer.body);
@@ -231,7 +275,6 @@ export async function httpJson(agent: http.Agent, port: number, method: string, 
   }
   return { status: answer.status, json };
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Child processes
@@ -252,10 +295,19 @@ export function exited(child: ChildProcess): Promise<void> {
 }
 
 /** Starts `node <nodeArgs> <entry> <args>` and waits for "listening on" on its stdout. */
-export async function startService(name: string, nodeArgs: string[], entry: string, args: string[], env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
+export async function startService(
+  name: string,
+  nodeArgs: string[],
+  entry: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<ServiceProcess> {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, entry, ...args], { env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...nodeArgs, entry, ...args], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   const keep = (chunk: Buffer) => (out = (out + chunk.toString()).slice(-8_000));
   child.stderr!.on("data", keep);
@@ -296,9 +348,13 @@ export async function startService(name: string, nodeArgs: string[], entry: stri
 }
 
 export function startArca(engineUri: string, dataDir: string, nodeArgs: string[] = []): Promise<ServiceProcess> {
-  return startService("arca", nodeArgs, ARCA_MAIN, [], { MONGODB_URI: engineUri, DATA_DIR: dataDir, ADMIN_PASSWORD, MONGODB_DB: DB_NAME });
+  return startService("arca", nodeArgs, ARCA_MAIN, [], {
+    MONGODB_URI: engineUri,
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD,
+    MONGODB_DB: DB_NAME,
+  });
 }
-
 
 export function machineFacts(command: string) {
   return {
@@ -319,7 +375,6 @@ export async function writeResults(name: string, raw: unknown): Promise<string> 
   await writeFile(out, `${JSON.stringify(raw, null, 2)}\n`);
   return out;
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // --profile: one Arca load run under `node --cpu-prof`, summarised by function and by package
@@ -350,7 +405,11 @@ export function frameHome(url: string, functionName: string): string {
   if (pkg) return pkg[1];
   if (url.startsWith("node:")) {
     if (url.includes("async_hooks")) return "node: async_hooks (AsyncLocalStorage, promise hooks)";
-    const module = url.replace(/^node:(internal\/)?/, "").split("/")[0].replace(/^_?http_?.*$/, "http").replace(/^(stream_base_commons|streams|stream)$/, "streams");
+    const module = url
+      .replace(/^node:(internal\/)?/, "")
+      .split("/")[0]
+      .replace(/^_?http_?.*$/, "http")
+      .replace(/^(stream_base_commons|streams|stream)$/, "streams");
     return `node: ${module}`;
   }
   const own = /\/dist\/(src\/.*)$/.exec(url);
@@ -362,7 +421,11 @@ export function frameName(node: ProfileNode): string {
   const { functionName, url, lineNumber } = node.callFrame;
   const name = functionName || "(anonymous)";
   if (!url) return name;
-  const short = url.replace(/^file:\/\//, "").replace(/^.*\/node_modules\//, "").replace(/^.*\/dist\//, "").replace(/\.js$/, url.includes("/dist/src/") ? ".ts" : ".js");
+  const short = url
+    .replace(/^file:\/\//, "")
+    .replace(/^.*\/node_modules\//, "")
+    .replace(/^.*\/dist\//, "")
+    .replace(/\.js$/, url.includes("/dist/src/") ? ".ts" : ".js");
   return `${name} ${short}:${lineNumber + 1}`;
 }
 
@@ -385,7 +448,11 @@ export interface ProfileSummary {
   byNearestArcaFrame: Ranked[];
 }
 
-export function summariseProfile(profile: CpuProfile, window: [number, number] | undefined, requests: number): ProfileSummary {
+export function summariseProfile(
+  profile: CpuProfile,
+  window: [number, number] | undefined,
+  requests: number,
+): ProfileSummary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -433,7 +500,12 @@ export function summariseProfile(profile: CpuProfile, window: [number, number] |
     [...map.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, n)
-      .map(([key, micros]) => ({ key, ms: Number((micros / 1000).toFixed(1)), percent: Number(((100 * micros) / busy).toFixed(1)), microsPerRequest: Number((micros / requests).toFixed(1)) }));
+      .map(([key, micros]) => ({
+        key,
+        ms: Number((micros / 1000).toFixed(1)),
+        percent: Number(((100 * micros) / busy).toFixed(1)),
+        microsPerRequest: Number((micros / requests).toFixed(1)),
+      }));
   return {
     windowMicros: window ? window[1] - window[0] : profile.endTime - profile.startTime,
     busyMicros: busy,
@@ -445,4 +517,3 @@ export function summariseProfile(profile: CpuProfile, window: [number, number] |
     byNearestArcaFrame: ranked(nearestArca, 25),
   };
 }
-

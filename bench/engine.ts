@@ -65,13 +65,15 @@ const ms = (v: number) => `${v.toFixed(3)} ms`;
  * their /proc stat, exited ones through this process's reaped-children counters).
  */
 function cpuWindow(livePids: () => number[]): () => { otherCpuPercent: number; ownCpuPercent: number } {
-  const own = () => processTicks("self", true) + livePids().reduce((sum, pid) => {
-    try {
-      return sum + processTicks(pid, false);
-    } catch {
-      return sum; // exited between listing and reading; counted once reaped
-    }
-  }, 0);
+  const own = () =>
+    processTicks("self", true) +
+    livePids().reduce((sum, pid) => {
+      try {
+        return sum + processTicks(pid, false);
+      } catch {
+        return sum; // exited between listing and reading; counted once reaped
+      }
+    }, 0);
   const machine0 = machineTicks();
   const own0 = own();
   return () => {
@@ -107,7 +109,8 @@ async function listDir(dir: string): Promise<DirFile[]> {
   return files.filter((f): f is DirFile => f !== undefined);
 }
 
-const describeFiles = (files: DirFile[]) => files.map((f) => `${f.name} (${f.bytes.toLocaleString("en-US")} B)`).join(", ");
+const describeFiles = (files: DirFile[]) =>
+  files.map((f) => `${f.name} (${f.bytes.toLocaleString("en-US")} B)`).join(", ");
 const hasSnapshot = (files: DirFile[]) => files.some((f) => /^snapshot\.\d+\.bson$/.test(f.name));
 
 /** Runs `op` sequentially for up to `durationMs` (and at most TIMED_LOOP_MAX_OPS times). */
@@ -152,7 +155,11 @@ async function timedLoop(enginePid: number, durationMs: number, op: (i: number) 
  * time, in an order that rotates from round to round, so drift (GC, JIT, the machine) is
  * shared by all of them rather than charged to whichever ran first.
  */
-async function measureInterleaved(warmup: number, runs: number, ops: Array<() => Promise<void>>): Promise<LatencyStats[]> {
+async function measureInterleaved(
+  warmup: number,
+  runs: number,
+  ops: Array<() => Promise<void>>,
+): Promise<LatencyStats[]> {
   for (let i = 0; i < warmup; i++) for (const op of ops) await op();
   const samples: number[][] = ops.map(() => []);
   for (let i = 0; i < runs; i++) {
@@ -214,7 +221,9 @@ function markdownTable(): string {
   for (const r of rows) {
     const met = r.met === undefined ? "" : r.met ? "yes" : "**NO**";
     const other = r.otherCpu === undefined ? "" : `${r.otherCpu.toFixed(0)}%`;
-    lines.push(`| ${r.section} | ${escape(r.measurement)} | ${escape(r.result)} | ${escape(r.target ?? "")} | ${met} | ${other} | ${escape(r.method)} |`);
+    lines.push(
+      `| ${r.section} | ${escape(r.measurement)} | ${escape(r.result)} | ${escape(r.target ?? "")} | ${met} | ${other} | ${escape(r.method)} |`,
+    );
   }
   return lines.join("\n");
 }
@@ -233,10 +242,19 @@ function resultsPath(): string {
 // ---------------------------------------------------------------------------------------------
 // The benchmark
 
-async function timedSpawn(dataDir: string, fsync: "always" | "interval"): Promise<{ engine: EngineProcess; millis: number }> {
+async function timedSpawn(
+  dataDir: string,
+  fsync: "always" | "interval",
+): Promise<{ engine: EngineProcess; millis: number }> {
   const t0 = performance.now();
   // The Unix socket sits beside the data directory, as a co-located service would use it.
-  const engine = await spawnEngine({ dataDir, port: 0, fsync, socketPath: join(dirname(dataDir), `${fsync}.sock`), startTimeoutMs: 120_000 });
+  const engine = await spawnEngine({
+    dataDir,
+    port: 0,
+    fsync,
+    socketPath: join(dirname(dataDir), `${fsync}.sock`),
+    startTimeoutMs: 120_000,
+  });
   return { engine, millis: performance.now() - t0 };
 }
 
@@ -244,16 +262,27 @@ async function timedSpawn(dataDir: string, fsync: "always" | "interval"): Promis
  * Starts floor-server.ts in a child process in front of the engine: it answers every find
  * with one canned reply, so a findOne loop through it measures the round trip alone.
  */
-function spawnFloorServer(enginePort: number, socketPath: string): Promise<{ uri: string; socketUri: string; pid: number; stop: () => void }> {
+function spawnFloorServer(
+  enginePort: number,
+  socketPath: string,
+): Promise<{ uri: string; socketUri: string; pid: number; stop: () => void }> {
   const script = join(dirname(fileURLToPath(import.meta.url)), "floor-server.js");
-  const child = spawn(process.execPath, [script, String(enginePort), socketPath], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [script, String(enginePort), socketPath], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   return new Promise((resolve, reject) => {
     let stdout = "";
     child.once("exit", (code) => reject(new Error(`bench-floor-server exited with ${code} before listening`)));
     child.stdout!.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
       const match = /listening on 127\.0\.0\.1:(\d+)/.exec(stdout);
-      if (match) resolve({ uri: engineUri(Number(match[1])), socketUri: engineSocketUri(socketPath), pid: child.pid!, stop: () => child.kill() });
+      if (match)
+        resolve({
+          uri: engineUri(Number(match[1])),
+          socketUri: engineSocketUri(socketPath),
+          pid: child.pid!,
+          stop: () => child.kill(),
+        });
     });
   });
 }
@@ -357,14 +386,18 @@ async function main(): Promise<void> {
     const avgDoc = largeBytes / LARGE_DOCS;
     raw.avgDocBytes = avgDoc;
     check((await large.estimatedDocumentCount()) === LARGE_DOCS, "100k collection holds 100,000 documents");
-    log(`loaded: avg doc ${avgDoc.toFixed(0)} B BSON; 1k doc sizes ${Math.min(...docBytes)}..${Math.max(...docBytes)} B`);
+    log(
+      `loaded: avg doc ${avgDoc.toFixed(0)} B BSON; 1k doc sizes ${Math.min(...docBytes)}..${Math.max(...docBytes)} B`,
+    );
 
     await sleep(500);
     const afterLoad = procMemory(engine.pid);
     raw.rssAfterLoad = afterLoad;
     const filesAfterLoad = await listDir(dataDir);
     raw.filesAfterLoad = filesAfterLoad;
-    const journalBytesAfterLoad = filesAfterLoad.filter((f) => f.name.startsWith("journal.")).reduce((s, f) => s + f.bytes, 0);
+    const journalBytesAfterLoad = filesAfterLoad
+      .filter((f) => f.name.startsWith("journal."))
+      .reduce((s, f) => s + f.bytes, 0);
     const compactedDuringLoad = hasSnapshot(filesAfterLoad);
 
     // --- 6. Journal replay: SIGKILL, then time restarts until "listening".
@@ -395,21 +428,38 @@ async function main(): Promise<void> {
     db = client.db("bench");
     const small2 = db.collection("list_1k");
     const large2 = db.collection("list_100k");
-    check((await large2.countDocuments({ repo_id: REPO_ID })) === LARGE_DOCS, "all 100,000 documents survived the SIGKILL + replay");
-    check((await small2.countDocuments({ repo_id: REPO_ID })) === SMALL_DOCS, "all 1,000 documents survived the SIGKILL + replay");
+    check(
+      (await large2.countDocuments({ repo_id: REPO_ID })) === LARGE_DOCS,
+      "all 100,000 documents survived the SIGKILL + replay",
+    );
+    check(
+      (await small2.countDocuments({ repo_id: REPO_ID })) === SMALL_DOCS,
+      "all 1,000 documents survived the SIGKILL + replay",
+    );
 
     // --- 1. Indexed list query flatness, with the RSS sampler running (7c).
     const endQueries = phase();
     const sampler = new RssSampler(engine.pid).start();
     const page = async (coll: Collection, pageNo: number) => {
-      const docs = await coll.find({ repo_id: REPO_ID }).sort({ id: 1 }).skip((pageNo - 1) * PAGE_SIZE).limit(PAGE_SIZE).toArray();
+      const docs = await coll
+        .find({ repo_id: REPO_ID })
+        .sort({ id: 1 })
+        .skip((pageNo - 1) * PAGE_SIZE)
+        .limit(PAGE_SIZE)
+        .toArray();
       return docs;
     };
     const firstIds = (await page(small2, 1)).map((d) => d.id);
-    check(JSON.stringify(firstIds) === JSON.stringify([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), `1k page 1 is ids 1..10 (got ${firstIds})`);
+    check(
+      JSON.stringify(firstIds) === JSON.stringify([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
+      `1k page 1 is ids 1..10 (got ${firstIds})`,
+    );
     const deepIds = (await page(large2, DEEP_PAGE)).map((d) => d.id);
     const expectedDeep = Array.from({ length: PAGE_SIZE }, (_, i) => (DEEP_PAGE - 1) * PAGE_SIZE + 1 + i);
-    check(JSON.stringify(deepIds) === JSON.stringify(expectedDeep), `100k page ${DEEP_PAGE} is ids ${expectedDeep[0]}..${expectedDeep.at(-1)} (got ${deepIds})`);
+    check(
+      JSON.stringify(deepIds) === JSON.stringify(expectedDeep),
+      `100k page ${DEEP_PAGE} is ids ${expectedDeep[0]}..${expectedDeep.at(-1)} (got ${deepIds})`,
+    );
 
     const [q1k, q100k, qDeep] = await measureInterleaved(QUERY_WARMUP, QUERY_RUNS, [
       async () => void (await page(small2, 1)),
@@ -423,7 +473,13 @@ async function main(): Promise<void> {
     const queryPeak = sampler.stop();
     endQueries("queries");
     const hwmAfterQueries = procMemory(engine.pid).hwm;
-    raw.queries = { page1_1k: q1k, page1_100k: q100k, [`page${DEEP_PAGE}_100k`]: qDeep, count_1k: c1k, count_100k: c100k };
+    raw.queries = {
+      page1_1k: q1k,
+      page1_100k: q100k,
+      [`page${DEEP_PAGE}_100k`]: qDeep,
+      count_1k: c1k,
+      count_100k: c100k,
+    };
     raw.rssPeakDuringQueries = { peakSampled: queryPeak, samples: sampler.samples, vmHwmSinceRestart: hwmAfterQueries };
 
     // --- 2. findOne by unique key, and by _id.
@@ -446,7 +502,8 @@ async function main(): Promise<void> {
     const byKeyUnix = await timedLoop(engine.pid, TIMED_LOOP_MS, async () => {
       const id = randomId(LARGE_DOCS);
       const doc = await unixColl.findOne({ repo_id: REPO_ID, id });
-      if (!doc || doc.id !== id) throw new Error(`findOne({repo_id: 2, id: ${id}}) over the Unix socket returned ${doc?.id}`);
+      if (!doc || doc.id !== id)
+        throw new Error(`findOne({repo_id: 2, id: ${id}}) over the Unix socket returned ${doc?.id}`);
     });
     endPhase("findOneByKeyUnix");
     // The floor: the same loops against a server that answers each find with a canned reply.
@@ -469,7 +526,8 @@ async function main(): Promise<void> {
     const byObjectId = await timedLoop(engine.pid, TIMED_LOOP_MS, async () => {
       const _id = largeIds[randomId(LARGE_DOCS) - 1];
       const doc = await large2.findOne({ _id });
-      if (!doc || !_id.equals(doc._id as ObjectId)) throw new Error(`findOne({_id: ${_id.toHexString()}}) found nothing`);
+      if (!doc || !_id.equals(doc._id as ObjectId))
+        throw new Error(`findOne({_id: ${_id.toHexString()}}) found nothing`);
     });
     endPhase("findOneById");
     raw.findOne = { byKey, byKeyUnix, floor, floorUnix, byObjectId };
@@ -478,7 +536,10 @@ async function main(): Promise<void> {
     endPhase = phase();
     const updates = await timedLoop(engine.pid, TIMED_LOOP_MS, async (i) => {
       const id = randomId(LARGE_DOCS);
-      const result = await large2.updateOne({ repo_id: REPO_ID, id }, { $set: { title: `Updated folder ${id} (${i})`, updated_at: new Date() } });
+      const result = await large2.updateOne(
+        { repo_id: REPO_ID, id },
+        { $set: { title: `Updated folder ${id} (${i})`, updated_at: new Date() } },
+      );
       if (result.matchedCount !== 1) throw new Error(`updateOne id ${id} matched ${result.matchedCount}`);
     });
     endPhase("updateOne");
@@ -488,7 +549,11 @@ async function main(): Promise<void> {
     const inserts = db.collection("inserts");
     await inserts.createIndex({ repo_id: 1, id: 1 }, { unique: true });
     endPhase = phase();
-    const insertAlways = await timedLoop(engine.pid, TIMED_LOOP_MS, async (i) => void (await inserts.insertOne(makeDoc(REPO_ID, i + 1))));
+    const insertAlways = await timedLoop(
+      engine.pid,
+      TIMED_LOOP_MS,
+      async (i) => void (await inserts.insertOne(makeDoc(REPO_ID, i + 1))),
+    );
     endPhase("insertOneAlways");
     raw.insertOneAlways = insertAlways;
 
@@ -522,12 +587,19 @@ async function main(): Promise<void> {
       // Compaction runs in the background once the journal passes the threshold: give it time
       // to publish the snapshot and delete the generation it supersedes.
       filesCompacted = await listDir(dataDir);
-      const journalBytes = filesCompacted.filter((f) => /^journal\.\d+\.log$/.test(f.name)).reduce((sum, f) => sum + f.bytes, 0);
+      const journalBytes = filesCompacted
+        .filter((f) => /^journal\.\d+\.log$/.test(f.name))
+        .reduce((sum, f) => sum + f.bytes, 0);
       if (journalBytes < COMPACT_THRESHOLD_BYTES && !hasSnapshot(filesCompacted)) continue;
       for (let waited = 0; waited < 30_000; waited += 100) {
         filesCompacted = await listDir(dataDir);
         const journals = filesCompacted.filter((f) => /^journal\.\d+\.log$/.test(f.name));
-        if (hasSnapshot(filesCompacted) && journals.length === 1 && !filesCompacted.some((f) => f.name.endsWith(".tmp"))) break;
+        if (
+          hasSnapshot(filesCompacted) &&
+          journals.length === 1 &&
+          !filesCompacted.some((f) => f.name.endsWith(".tmp"))
+        )
+          break;
         await sleep(100);
       }
     }
@@ -549,7 +621,10 @@ async function main(): Promise<void> {
         engines.push(engine);
       }
       client = await connect(engine.uri);
-      check((await client.db("bench").collection("list_100k").countDocuments({ repo_id: REPO_ID })) === LARGE_DOCS, "100,000 documents after the compacted restart");
+      check(
+        (await client.db("bench").collection("list_100k").countDocuments({ repo_id: REPO_ID })) === LARGE_DOCS,
+        "100,000 documents after the compacted restart",
+      );
     }
     endPhase("compactedRestart");
     raw.compactedRestartMillis = compactedRestartMillis;
@@ -564,7 +639,11 @@ async function main(): Promise<void> {
     const intervalInserts = intervalClient.db("bench").collection("inserts");
     await intervalInserts.createIndex({ repo_id: 1, id: 1 }, { unique: true });
     endPhase = phase();
-    const insertInterval = await timedLoop(intervalStarted.engine.pid, TIMED_LOOP_MS, async (i) => void (await intervalInserts.insertOne(makeDoc(REPO_ID, i + 1))));
+    const insertInterval = await timedLoop(
+      intervalStarted.engine.pid,
+      TIMED_LOOP_MS,
+      async (i) => void (await intervalInserts.insertOne(makeDoc(REPO_ID, i + 1))),
+    );
     endPhase("insertOneInterval");
     raw.insertOneInterval = insertInterval;
     await closeClient(intervalClient);
@@ -576,33 +655,129 @@ async function main(): Promise<void> {
     const flat = (v: number) => v <= 2 * q1k.p50;
     const qMethod = `find({repo_id: 2}).sort({id: 1}).skip(k).limit(10).toArray(); ${QUERY_WARMUP} warmup + ${QUERY_RUNS} timed runs of each of the 3 queries, sequential (one in flight), interleaved round-robin with rotating order; one client; index {repo_id: 1, id: 1}; engine restarted after SIGKILL + replay`;
     const pct = (s: LatencyStats) => `p50 ${ms(s.p50)} / p95 ${ms(s.p95)} / p99 ${ms(s.p99)} (max ${ms1(s.max)})`;
-    row({ section: "1", measurement: "1k coll, page 1 (skip 0)", result: pct(q1k), method: qMethod, otherCpu: cpu.queries });
-    row({ section: "1", measurement: "100k coll, page 1 (skip 0)", result: `${pct(q100k)}; p50 = ${(q100k.p50 / q1k.p50).toFixed(2)}x 1k`, target: "p50 <= 2x 1k p50", met: flat(q100k.p50), method: qMethod, otherCpu: cpu.queries });
-    row({ section: "1", measurement: `100k coll, page ${DEEP_PAGE.toLocaleString("en-US")} (skip 49,990)`, result: `${pct(qDeep)}; p50 = ${(qDeep.p50 / q1k.p50).toFixed(2)}x 1k`, target: "p50 <= 2x 1k p50", met: flat(qDeep.p50), method: qMethod, otherCpu: cpu.queries });
+    row({
+      section: "1",
+      measurement: "1k coll, page 1 (skip 0)",
+      result: pct(q1k),
+      method: qMethod,
+      otherCpu: cpu.queries,
+    });
+    row({
+      section: "1",
+      measurement: "100k coll, page 1 (skip 0)",
+      result: `${pct(q100k)}; p50 = ${(q100k.p50 / q1k.p50).toFixed(2)}x 1k`,
+      target: "p50 <= 2x 1k p50",
+      met: flat(q100k.p50),
+      method: qMethod,
+      otherCpu: cpu.queries,
+    });
+    row({
+      section: "1",
+      measurement: `100k coll, page ${DEEP_PAGE.toLocaleString("en-US")} (skip 49,990)`,
+      result: `${pct(qDeep)}; p50 = ${(qDeep.p50 / q1k.p50).toFixed(2)}x 1k`,
+      target: "p50 <= 2x 1k p50",
+      met: flat(qDeep.p50),
+      method: qMethod,
+      otherCpu: cpu.queries,
+    });
     const cMethod = `countDocuments({repo_id: 2}); ${COUNT_WARMUP} warmup + ${COUNT_RUNS} timed runs on each collection, sequential, interleaved`;
-    row({ section: "1", measurement: "countDocuments, 1k coll", result: `p50 ${ms(c1k.p50)} (p95 ${ms(c1k.p95)}, p99 ${ms(c1k.p99)})`, method: cMethod, otherCpu: cpu.queries });
-    row({ section: "1", measurement: "countDocuments, 100k coll", result: `p50 ${ms(c100k.p50)} (p95 ${ms(c100k.p95)}, p99 ${ms(c100k.p99)})`, method: cMethod, otherCpu: cpu.queries });
+    row({
+      section: "1",
+      measurement: "countDocuments, 1k coll",
+      result: `p50 ${ms(c1k.p50)} (p95 ${ms(c1k.p95)}, p99 ${ms(c1k.p99)})`,
+      method: cMethod,
+      otherCpu: cpu.queries,
+    });
+    row({
+      section: "1",
+      measurement: "countDocuments, 100k coll",
+      result: `p50 ${ms(c100k.p50)} (p95 ${ms(c100k.p95)}, p99 ${ms(c100k.p99)})`,
+      method: cMethod,
+      otherCpu: cpu.queries,
+    });
 
-    const loopMethod = (what: string) => `${what}; one client, sequential (await each), ${TIMED_LOOP_MS / 1000} s wall clock; ops/s = ops / elapsed; CPU/op from /proc/<engine pid>/stat and process.cpuUsage()`;
+    const loopMethod = (what: string) =>
+      `${what}; one client, sequential (await each), ${TIMED_LOOP_MS / 1000} s wall clock; ops/s = ops / elapsed; CPU/op from /proc/<engine pid>/stat and process.cpuUsage()`;
     const opsResult = (r: LoopResult) =>
       `${int(r.opsPerSec)} ops/s (${int(r.ops)} ops; p50 ${ms(r.latency.p50)}, p99 ${ms(r.latency.p99)}; CPU/op: engine ${int(r.engineCpuMicros)} µs, client ${int(r.clientCpuMicros)} µs)`;
-    row({ section: "2", measurement: "baseline: ping round trip", result: opsResult(ping), method: loopMethod("db.command({ping: 1}): no data access, the floor for any command"), otherCpu: cpu.ping });
-    row({ section: "2", measurement: "findOne by unique key, 100k coll", result: opsResult(byKey), target: ">= 5,000 ops/s", met: byKey.opsPerSec >= 5_000, method: loopMethod("findOne({repo_id: 2, id: random 1..100,000})"), otherCpu: cpu.findOneByKey });
-    row({ section: "2", measurement: "findOne by unique key, 100k coll, Unix socket", result: opsResult(byKeyUnix), target: ">= 5,000 ops/s", met: byKeyUnix.opsPerSec >= 5_000, method: loopMethod("the same over the engine's Unix domain socket (--socket)"), otherCpu: cpu.findOneByKeyUnix });
+    row({
+      section: "2",
+      measurement: "baseline: ping round trip",
+      result: opsResult(ping),
+      method: loopMethod("db.command({ping: 1}): no data access, the floor for any command"),
+      otherCpu: cpu.ping,
+    });
+    row({
+      section: "2",
+      measurement: "findOne by unique key, 100k coll",
+      result: opsResult(byKey),
+      target: ">= 5,000 ops/s",
+      met: byKey.opsPerSec >= 5_000,
+      method: loopMethod("findOne({repo_id: 2, id: random 1..100,000})"),
+      otherCpu: cpu.findOneByKey,
+    });
+    row({
+      section: "2",
+      measurement: "findOne by unique key, 100k coll, Unix socket",
+      result: opsResult(byKeyUnix),
+      target: ">= 5,000 ops/s",
+      met: byKeyUnix.opsPerSec >= 5_000,
+      method: loopMethod("the same over the engine's Unix domain socket (--socket)"),
+      otherCpu: cpu.findOneByKeyUnix,
+    });
     const floorMethod = (transport: string) =>
-      loopMethod(`the same findOne ${transport} through bench/floor-server.ts, which decodes each request and writes one canned reply (no query, no encoding): what any engine could reach with this driver and Node here`);
-    row({ section: "2", measurement: "floor: findOne answered with a canned reply", result: opsResult(floor).replace("engine", "floor server"), method: floorMethod("over TCP"), otherCpu: cpu.findOneFloor });
-    row({ section: "2", measurement: "floor: the same, Unix socket", result: opsResult(floorUnix).replace("engine", "floor server"), method: floorMethod("over a Unix socket"), otherCpu: cpu.findOneFloorUnix });
-    row({ section: "2", measurement: "findOne by _id, 100k coll", result: opsResult(byObjectId), method: loopMethod("findOne({_id: random existing ObjectId})"), otherCpu: cpu.findOneById });
-    row({ section: "3", measurement: "insertOne, fsync always", result: opsResult(insertAlways), method: loopMethod("insertOne(~320 B doc) into a collection with a unique {repo_id, id} index"), otherCpu: cpu.insertOneAlways });
-    row({ section: "3", measurement: "insertOne, fsync interval (100 ms)", result: opsResult(insertInterval), method: loopMethod("same, fresh engine with --fsync interval"), otherCpu: cpu.insertOneInterval });
-    row({ section: "4", measurement: "updateOne by key, fsync always, 100k coll", result: opsResult(updates), method: loopMethod("updateOne({repo_id: 2, id: random}, {$set: {title, updated_at}})"), otherCpu: cpu.updateOne });
+      loopMethod(
+        `the same findOne ${transport} through bench/floor-server.ts, which decodes each request and writes one canned reply (no query, no encoding): what any engine could reach with this driver and Node here`,
+      );
+    row({
+      section: "2",
+      measurement: "floor: findOne answered with a canned reply",
+      result: opsResult(floor).replace("engine", "floor server"),
+      method: floorMethod("over TCP"),
+      otherCpu: cpu.findOneFloor,
+    });
+    row({
+      section: "2",
+      measurement: "floor: the same, Unix socket",
+      result: opsResult(floorUnix).replace("engine", "floor server"),
+      method: floorMethod("over a Unix socket"),
+      otherCpu: cpu.findOneFloorUnix,
+    });
+    row({
+      section: "2",
+      measurement: "findOne by _id, 100k coll",
+      result: opsResult(byObjectId),
+      method: loopMethod("findOne({_id: random existing ObjectId})"),
+      otherCpu: cpu.findOneById,
+    });
+    row({
+      section: "3",
+      measurement: "insertOne, fsync always",
+      result: opsResult(insertAlways),
+      method: loopMethod("insertOne(~320 B doc) into a collection with a unique {repo_id, id} index"),
+      otherCpu: cpu.insertOneAlways,
+    });
+    row({
+      section: "3",
+      measurement: "insertOne, fsync interval (100 ms)",
+      result: opsResult(insertInterval),
+      method: loopMethod("same, fresh engine with --fsync interval"),
+      otherCpu: cpu.insertOneInterval,
+    });
+    row({
+      section: "4",
+      measurement: "updateOne by key, fsync always, 100k coll",
+      result: opsResult(updates),
+      method: loopMethod("updateOne({repo_id: 2, id: random}, {$set: {title, updated_at}})"),
+      otherCpu: cpu.updateOne,
+    });
     if (updateManyMillis.length > 0) {
       row({
         section: "4",
         measurement: "updateMany of 100,000 docs, fsync always",
         result: `${updateManyMillis.map(ms1).join(", ")} (${int(LARGE_DOCS / (updateManyMillis[0] / 1000))} docs/s); meanwhile another client's ping took up to ${ms1(Math.max(...pingDuringUpdateMany))} (${pingDuringUpdateMany.length} pings)`,
-        method: "updateMany({repo_id: 2}, {$inc: {lock_version: 1}}) on the 100k collection, one call timed (run to grow the journal for section 6b), while a second client sends ping every 10 ms and records each round trip",
+        method:
+          "updateMany({repo_id: 2}, {$inc: {lock_version: 1}}) on the 100k collection, one call timed (run to grow the journal for section 6b), while a second client sends ping every 10 ms and records each round trip",
         otherCpu: cpu.updateMany,
       });
     }
@@ -630,9 +805,24 @@ async function main(): Promise<void> {
       otherCpu: cpu.compactedRestart,
     });
     const rssMethod = "VmRSS from /proc/<engine pid>/status";
-    row({ section: "7", measurement: "engine RSS idle after start", result: mib(idle.rss), method: `${rssMethod}, 1 s after listening, empty dir` });
-    row({ section: "7", measurement: "engine RSS after loading 101k docs", result: `${mib(afterLoad.rss)} (VmHWM ${mib(afterLoad.hwm)}); after SIGKILL + replay: ${mib(afterReplay.rss)} (VmHWM ${mib(afterReplay.hwm)})`, method: `${rssMethod}, 0.5 s after the last insertMany / after restart` });
-    row({ section: "7", measurement: "engine RSS peak during query runs", result: `${mib(queryPeak)} (sampled ${sampler.samples}x); VmHWM since restart ${mib(hwmAfterQueries)}`, method: `${rssMethod} sampled every ${RSS_SAMPLE_MS} ms during section 1` });
+    row({
+      section: "7",
+      measurement: "engine RSS idle after start",
+      result: mib(idle.rss),
+      method: `${rssMethod}, 1 s after listening, empty dir`,
+    });
+    row({
+      section: "7",
+      measurement: "engine RSS after loading 101k docs",
+      result: `${mib(afterLoad.rss)} (VmHWM ${mib(afterLoad.hwm)}); after SIGKILL + replay: ${mib(afterReplay.rss)} (VmHWM ${mib(afterReplay.hwm)})`,
+      method: `${rssMethod}, 0.5 s after the last insertMany / after restart`,
+    });
+    row({
+      section: "7",
+      measurement: "engine RSS peak during query runs",
+      result: `${mib(queryPeak)} (sampled ${sampler.samples}x); VmHWM since restart ${mib(hwmAfterQueries)}`,
+      method: `${rssMethod} sampled every ${RSS_SAMPLE_MS} ms during section 1`,
+    });
 
     const totalSeconds = (performance.now() - benchStart) / 1000;
     raw.totalSeconds = totalSeconds;
@@ -640,7 +830,9 @@ async function main(): Promise<void> {
     raw.loadAverageAtEnd = loadAtEnd;
     wholeRun("wholeRun");
     raw.rows = rows;
-    raw.targets = rows.filter((r) => r.target).map((r) => ({ measurement: r.measurement, target: r.target, met: r.met }));
+    raw.targets = rows
+      .filter((r) => r.target)
+      .map((r) => ({ measurement: r.measurement, target: r.target, met: r.met }));
 
     const out = resultsPath();
     await mkdir(dirname(out), { recursive: true });
@@ -660,7 +852,11 @@ async function main(): Promise<void> {
     ].join("\n");
     process.stdout.write(`${header}${markdownTable()}\n`);
     const missed = rows.filter((r) => r.target && !r.met);
-    process.stdout.write(missed.length === 0 ? "\nAll targets met.\n" : `\nTargets missed: ${missed.map((r) => r.measurement).join("; ")}\n`);
+    process.stdout.write(
+      missed.length === 0
+        ? "\nAll targets met.\n"
+        : `\nTargets missed: ${missed.map((r) => r.measurement).join("; ")}\n`,
+    );
   } finally {
     for (const client of [...clients]) await client.close().catch(() => undefined);
     for (const engine of engines) await engine.kill().catch(() => undefined);

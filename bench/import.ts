@@ -1,4 +1,4 @@
-// Benchmark of the import (issue 5 §6 and §4): a generated EAD 2002 finding aid with 100,000
+// Benchmark of the import: a generated EAD 2002 finding aid with 100,000
 // components (100 series of 999 files, with containers, dates, agents, subjects and a note per
 // file, over 50 MB) imported through the command (`node dist/src/importers/cli.js`, what
 // `npm run import` runs, with its node flags) into an embedded engine (its own process) that a running Arca uses.
@@ -19,7 +19,24 @@ import os from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { spawnEngine } from "../src/embedded-mongo/launcher.js";
-import { ADMIN_PASSWORD, check, summariseProfile, type CpuProfile, exited, httpJson, int, log, machineFacts, mib, procMemory, ROOT, setLogPrefix, startArca, waitForQuiet, writeResults } from "./common.js";
+import {
+  ADMIN_PASSWORD,
+  check,
+  summariseProfile,
+  type CpuProfile,
+  exited,
+  httpJson,
+  int,
+  log,
+  machineFacts,
+  mib,
+  procMemory,
+  ROOT,
+  setLogPrefix,
+  startArca,
+  waitForQuiet,
+  writeResults,
+} from "./common.js";
 
 // --profile: a fifth of the file, the command under --cpu-prof, the profile summarised.
 const PROFILE = process.argv.includes("--profile");
@@ -40,7 +57,8 @@ const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;
 /** Writes the finding aid; returns its size in bytes. */
 async function writeEad(path: string): Promise<number> {
   const out = createWriteStream(path);
-  const write = (text: string) => (out.write(text) ? Promise.resolve() : new Promise<void>((done) => out.once("drain", () => done())));
+  const write = (text: string) =>
+    out.write(text) ? Promise.resolve() : new Promise<void>((done) => out.once("drain", () => done()));
   await write(`<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE ead PUBLIC "+//ISBN 1-931666-00-8//DTD ead.dtd (Encoded Archival Description (EAD) Version 2002)//EN" "ead.dtd">
 <ead xmlns="urn:isbn:1-931666-22-9" xmlns:xlink="http://www.w3.org/1999/xlink">
@@ -91,17 +109,33 @@ async function bench(): Promise<void> {
     const agent = new http.Agent({ keepAlive: true });
     const login = await httpJson(agent, arca.port, "POST", `/users/admin/login?password=${ADMIN_PASSWORD}`);
     const token = login.json.session as string;
-    const repo = await httpJson(agent, arca.port, "POST", "/repositories", token, { repo_code: "bench", name: "Bench" });
+    const repo = await httpJson(agent, arca.port, "POST", "/repositories", token, {
+      repo_code: "bench",
+      name: "Bench",
+    });
     check(repo.status === 200, `repository: ${JSON.stringify(repo.json)}`);
     const quiet = await waitForQuiet();
 
     // The command, sampled every 25 ms: its RSS when the store is open (the baseline) and its peak.
     const started = performance.now();
     const profileDir = join(work, "profile");
-    const cli = spawn(process.execPath, [...(process.env.CLI_NODE_ARGS ?? IMPORT_NODE_ARGS).split(" ").filter(Boolean), ...(PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), CLI, "--repo", String(repo.json.id), "--format", "ead", file], {
-      env: { ...process.env, MONGODB_URI: engine.uri, MONGODB_DB: "arca" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const cli = spawn(
+      process.execPath,
+      [
+        ...(process.env.CLI_NODE_ARGS ?? IMPORT_NODE_ARGS).split(" ").filter(Boolean),
+        ...(PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
+        CLI,
+        "--repo",
+        String(repo.json.id),
+        "--format",
+        "ead",
+        file,
+      ],
+      {
+        env: { ...process.env, MONGODB_URI: engine.uri, MONGODB_DB: "arca" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     let baseline: number | undefined;
@@ -132,32 +166,90 @@ async function bench(): Promise<void> {
     const resources = await httpJson(agent, arca.port, "GET", `/repositories/${repo.json.id}/resources?page=1`, token);
     const resource = resources.json.results[0] as { uri: string; title: string };
     const root = await httpJson(agent, arca.port, "GET", `${resource.uri}/tree/root`, token);
-    const objects = await httpJson(agent, arca.port, "GET", `/repositories/${repo.json.id}/archival_objects?page=1&page_size=1`, token);
+    const objects = await httpJson(
+      agent,
+      arca.port,
+      "GET",
+      `/repositories/${repo.json.id}/archival_objects?page=1&page_size=1`,
+      token,
+    );
     check(root.json.child_count === SERIES, `tree/root child_count ${root.json.child_count}`);
     check(objects.json.total === COMPONENTS, `archival objects: ${objects.json.total}`);
-    const containers = await httpJson(agent, arca.port, "GET", `/repositories/${repo.json.id}/top_containers?page=1&page_size=1`, token);
+    const containers = await httpJson(
+      agent,
+      arca.port,
+      "GET",
+      `/repositories/${repo.json.id}/top_containers?page=1&page_size=1`,
+      token,
+    );
 
     const perSecond = COMPONENTS / importSeconds;
     const growth = peak - (baseline ?? peak);
     const rows = [
-      ["generated EAD", `${int(COMPONENTS)} components (${SERIES} series x ${FILES_PER_SERIES} files), ${mib(bytes)}, ${int(containers.json.total)} top containers`, "", ""],
-      ["import (check pass + write pass), as the command reports it", `${importSeconds.toFixed(1)} s = ${int(perSecond)} components/s`, `>= ${int(TARGET_PER_SECOND)}/s`, perSecond >= TARGET_PER_SECOND ? "yes" : "**NO**"],
+      [
+        "generated EAD",
+        `${int(COMPONENTS)} components (${SERIES} series x ${FILES_PER_SERIES} files), ${mib(bytes)}, ${int(containers.json.total)} top containers`,
+        "",
+        "",
+      ],
+      [
+        "import (check pass + write pass), as the command reports it",
+        `${importSeconds.toFixed(1)} s = ${int(perSecond)} components/s`,
+        `>= ${int(TARGET_PER_SECOND)}/s`,
+        perSecond >= TARGET_PER_SECOND ? "yes" : "**NO**",
+      ],
       ["command wall time (start, store, import, exit)", `${wallSeconds.toFixed(1)} s`, "", ""],
-      ["command RSS: at store open / peak / growth", `${mib(baseline ?? 0)} / ${mib(peak)} / ${mib(growth)}`, `growth < ${mib(RSS_GROWTH_LIMIT)}`, growth < RSS_GROWTH_LIMIT ? "yes" : "**NO**"],
+      [
+        "command RSS: at store open / peak / growth",
+        `${mib(baseline ?? 0)} / ${mib(peak)} / ${mib(growth)}`,
+        `growth < ${mib(RSS_GROWTH_LIMIT)}`,
+        growth < RSS_GROWTH_LIMIT ? "yes" : "**NO**",
+      ],
       ["engine RSS before / peak", `${mib(engineBefore)} / ${mib(enginePeak)}`, "", ""],
     ];
     const facts = machineFacts("npm run bench:import");
-    const table = ["| Measurement | Result | Target | Met? |", "|---|---|---|---|", ...rows.map((row) => `| ${row.join(" | ")} |`)].join("\n");
-    process.stdout.write(`\n## Import benchmark (${new Date().toISOString()})\n\n- Machine: ${facts.cpu}, ${facts.cores} cores, ${facts.totalMemory} RAM, ${facts.platform}, Node ${facts.node}; ${quiet.idlePercent} % idle before the run\n- Command output:\n\n\`\`\`\n${stdout.trim()}\n\`\`\`\n\n${table}\n`);
+    const table = [
+      "| Measurement | Result | Target | Met? |",
+      "|---|---|---|---|",
+      ...rows.map((row) => `| ${row.join(" | ")} |`),
+    ].join("\n");
+    process.stdout.write(
+      `\n## Import benchmark (${new Date().toISOString()})\n\n- Machine: ${facts.cpu}, ${facts.cores} cores, ${facts.totalMemory} RAM, ${facts.platform}, Node ${facts.node}; ${quiet.idlePercent} % idle before the run\n- Command output:\n\n\`\`\`\n${stdout.trim()}\n\`\`\`\n\n${table}\n`,
+    );
     if (PROFILE) {
       const [name] = await readdir(profileDir);
-      const summary = summariseProfile(JSON.parse(await readFile(join(profileDir, name as string), "utf8")) as CpuProfile, undefined, COMPONENTS);
+      const summary = summariseProfile(
+        JSON.parse(await readFile(join(profileDir, name as string), "utf8")) as CpuProfile,
+        undefined,
+        COMPONENTS,
+      );
       process.stdout.write(`\n### The command's CPU profile (${int(summary.busyMicros / 1000)} ms busy)\n\n`);
-      for (const [title, ranked] of [["by module", summary.byHome], ["self time", summary.selfTop], ["inclusive", summary.inclusiveTop]] as const) {
-        process.stdout.write(`${title}:\n${ranked.slice(0, 25).map((r) => `  ${r.percent.toFixed(1).padStart(5)}%  ${r.key}`).join("\n")}\n`);
+      for (const [title, ranked] of [
+        ["by module", summary.byHome],
+        ["self time", summary.selfTop],
+        ["inclusive", summary.inclusiveTop],
+      ] as const) {
+        process.stdout.write(
+          `${title}:\n${ranked
+            .slice(0, 25)
+            .map((r) => `  ${r.percent.toFixed(1).padStart(5)}%  ${r.key}`)
+            .join("\n")}\n`,
+        );
       }
     }
-    const out = await writeResults(PROFILE ? "import-profile.json" : "import.json", { facts, bytes, importSeconds, wallSeconds, perSecond, baseline, peak, growth, engineBefore, enginePeak, stdout });
+    const out = await writeResults(PROFILE ? "import-profile.json" : "import.json", {
+      facts,
+      bytes,
+      importSeconds,
+      wallSeconds,
+      perSecond,
+      baseline,
+      peak,
+      growth,
+      engineBefore,
+      enginePeak,
+      stdout,
+    });
     log(`JSON: ${out}`);
   } finally {
     await arca?.stop();

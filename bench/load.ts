@@ -1,6 +1,6 @@
-// Load benchmark (issue 10 §9): Arca as `npm start` runs it (`node dist/src/main.js`, its
+// Load benchmark: Arca as `npm start` runs it (`node dist/src/main.js`, its
 // embedded engine a child of its own) on loopback, under 200 keep-alive connections of mixed
-// reads, lists, resolves, creates, updates and imports, with the hostile requests of issue 10
+// reads, lists, resolves, creates, updates and imports, with the hostile requests
 // in parallel on connections of their own. Measures: 5xx (target 0), GET latency under load
 // against an idle baseline measured first (target: p99 of a record read ≤ 3× idle), and the RSS
 // of the service and of its engine sampled through the run (the peak is stated).
@@ -22,7 +22,20 @@ import os from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ADMIN_PASSWORD, ARCA_MAIN, latencyStats, log, machineFacts, mib, ms, procMemory, setLogPrefix, startService, writeResults, type LatencyStats } from "./common.js";
+import {
+  ADMIN_PASSWORD,
+  ARCA_MAIN,
+  latencyStats,
+  log,
+  machineFacts,
+  mib,
+  ms,
+  procMemory,
+  setLogPrefix,
+  startService,
+  writeResults,
+  type LatencyStats,
+} from "./common.js";
 import { histogram, request, Tally } from "./load/client.js";
 import { HOSTILE_KINDS, runHostile, setUpHostile } from "./load/hostile.js";
 import { call, login, REPO, runWorkload, seed } from "./load/workload.js";
@@ -34,7 +47,8 @@ function flag(name: string, env: string, fallback: number): number {
   const raw = at >= 0 ? process.argv[at + 1] : process.env[env];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} (${env}) must be a positive number, got ${raw}`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`--${name} (${env}) must be a positive number, got ${raw}`);
   return value;
 }
 
@@ -45,8 +59,13 @@ const IDLE_READS = flag("idle-reads", "LOAD_IDLE_READS", 1_000);
 const HOSTILE_LIST = (() => {
   const at = process.argv.indexOf("--hostile");
   const raw = at >= 0 ? process.argv[at + 1] : (process.env.LOAD_HOSTILE ?? HOSTILE_KINDS.join(","));
-  const kinds = raw.split(",").map((k) => k.trim().toLowerCase()).filter((k) => k !== "" && k !== "none");
-  for (const kind of kinds) if (!(HOSTILE_KINDS as readonly string[]).includes(kind)) throw new Error(`--hostile takes a list of ${HOSTILE_KINDS.join(", ")} (or none), got ${kind}`);
+  const kinds = raw
+    .split(",")
+    .map((k) => k.trim().toLowerCase())
+    .filter((k) => k !== "" && k !== "none");
+  for (const kind of kinds)
+    if (!(HOSTILE_KINDS as readonly string[]).includes(kind))
+      throw new Error(`--hostile takes a list of ${HOSTILE_KINDS.join(", ")} (or none), got ${kind}`);
   return process.argv.includes("--no-hostile") ? [] : kinds;
 })();
 const HOSTILE = HOSTILE_LIST.length > 0;
@@ -96,7 +115,11 @@ interface GetFigures {
   p99Ratio: number;
 }
 
-async function idleBaseline(port: number, token: string, accessionIds: number[]): Promise<{ read: LatencyStats; list: LatencyStats; resolve: LatencyStats }> {
+async function idleBaseline(
+  port: number,
+  token: string,
+  accessionIds: number[],
+): Promise<{ read: LatencyStats; list: LatencyStats; resolve: LatencyStats }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const runs = async (count: number, path: (i: number) => string) => {
     const samples: number[] = [];
@@ -109,8 +132,14 @@ async function idleBaseline(port: number, token: string, accessionIds: number[])
   };
   const pick = (i: number) => accessionIds[(i * 7919) % accessionIds.length];
   const read = await runs(IDLE_READS, (i) => `/repositories/${REPO}/accessions/${pick(i)}`);
-  const list = await runs(Math.ceil(IDLE_READS / 3), (i) => `/repositories/${REPO}/accessions?page=${1 + (i % 20)}&page_size=25`);
-  const resolve = await runs(Math.ceil(IDLE_READS / 3), (i) => `/repositories/${REPO}/accessions/${pick(i)}?resolve[]=related_resources`);
+  const list = await runs(
+    Math.ceil(IDLE_READS / 3),
+    (i) => `/repositories/${REPO}/accessions?page=${1 + (i % 20)}&page_size=25`,
+  );
+  const resolve = await runs(
+    Math.ceil(IDLE_READS / 3),
+    (i) => `/repositories/${REPO}/accessions/${pick(i)}?resolve[]=related_resources`,
+  );
   agent.destroy();
   return { read, list, resolve };
 }
@@ -149,7 +178,9 @@ async function main(): Promise<void> {
     rssEngine?.sample();
     const rssBefore = { arca: rssArca.last, engine: rssEngine?.last ?? 0 };
 
-    log(`load: ${CONNECTIONS} connections at ~${RATE} req/s for ${SECONDS} s${HOSTILE ? ", hostile requests in parallel" : ""}`);
+    log(
+      `load: ${CONNECTIONS} connections at ~${RATE} req/s for ${SECONDS} s${HOSTILE ? ", hostile requests in parallel" : ""}`,
+    );
     const tally = new Tally();
     const t0 = performance.now();
     const stopAt = t0 + SECONDS * 1000;
@@ -159,18 +190,41 @@ async function main(): Promise<void> {
       rssArca.sample();
       rssEngine?.sample();
     }, RSS_SAMPLE_MS);
-    const progress = setInterval(() => log(`${((performance.now() - t0) / 1000).toFixed(0)} s: ${[...tally.kinds.values()].reduce((s, k) => s + k.count, 0)} requests, 5xx ${tally.serverErrors()}, RSS arca ${mib(rssArca.last)}, engine ${mib(rssEngine?.last ?? 0)}`), 10_000);
-    await Promise.all([runWorkload({ port: arca.port, seeded, connections: CONNECTIONS, thinkMs: (CONNECTIONS / RATE) * 1000, until, tally }), HOSTILE && setup ? runHostile({ ...hostileOptions, until }, setup) : Promise.resolve()]);
+    const progress = setInterval(
+      () =>
+        log(
+          `${((performance.now() - t0) / 1000).toFixed(0)} s: ${[...tally.kinds.values()].reduce((s, k) => s + k.count, 0)} requests, 5xx ${tally.serverErrors()}, RSS arca ${mib(rssArca.last)}, engine ${mib(rssEngine?.last ?? 0)}`,
+        ),
+      10_000,
+    );
+    await Promise.all([
+      runWorkload({
+        port: arca.port,
+        seeded,
+        connections: CONNECTIONS,
+        thinkMs: (CONNECTIONS / RATE) * 1000,
+        until,
+        tally,
+      }),
+      HOSTILE && setup ? runHostile({ ...hostileOptions, until }, setup) : Promise.resolve(),
+    ]);
     const elapsed = (performance.now() - t0) / 1000;
     clearInterval(sampler);
     clearInterval(progress);
     await sleep(200);
     const survived = alive();
     // Still answering after it all?
-    const after = survived ? await request(false, arca.port, { method: "GET", path: `/repositories/${REPO}/accessions/${seeded.accessionIds[0]}`, headers: { "X-ArchivesSpace-Session": token } }) : undefined;
+    const after = survived
+      ? await request(false, arca.port, {
+          method: "GET",
+          path: `/repositories/${REPO}/accessions/${seeded.accessionIds[0]}`,
+          headers: { "X-ArchivesSpace-Session": token },
+        })
+      : undefined;
 
     const hostile = hostileOptions.tally;
-    const latency = (kind: string) => latencyStats(tally.kinds.get(kind)?.latencies.length ? tally.kinds.get(kind)!.latencies : [0]);
+    const latency = (kind: string) =>
+      latencyStats(tally.kinds.get(kind)?.latencies.length ? tally.kinds.get(kind)!.latencies : [0]);
     const gets: Record<"read" | "list" | "resolve", GetFigures> = {
       read: { idle: idle.read, load: latency("read"), p99Ratio: latency("read").p99 / idle.read.p99 },
       list: { idle: idle.list, load: latency("list"), p99Ratio: latency("list").p99 / idle.list.p99 },
@@ -187,11 +241,28 @@ async function main(): Promise<void> {
       "",
       row(["GET", "idle p50 / p95 / p99", "under load p50 / p95 / p99", "p99 ratio", "target ≤ 3×"]),
       row(["---", "---", "---", "---", "---"]),
-      ...Object.entries(gets).map(([name, g]) => row([name, stats(g.idle), stats(g.load), `${g.p99Ratio.toFixed(2)}×`, name === "read" ? (g.p99Ratio <= TARGET_P99_RATIO ? "met" : "NOT met") : "(shown)"])),
+      ...Object.entries(gets).map(([name, g]) =>
+        row([
+          name,
+          stats(g.idle),
+          stats(g.load),
+          `${g.p99Ratio.toFixed(2)}×`,
+          name === "read" ? (g.p99Ratio <= TARGET_P99_RATIO ? "met" : "NOT met") : "(shown)",
+        ]),
+      ),
       "",
       row(["requests", "count", "statuses", "connection errors", "5xx", "p50 / p99"]),
       row(["---", "---", "---", "---", "---", "---"]),
-      ...[...mixed, ...hostile.kinds.entries()].map(([kind, k]) => row([kind, k.count, histogram(k.statuses), histogram(k.errors) || "0", k.serverErrors + (k.example5xx ? ` (${k.example5xx.replace(/\|/g, "/").slice(0, 120)})` : ""), k.latencies.length ? `${ms(latencyStats(k.latencies).p50)} / ${ms(latencyStats(k.latencies).p99)}` : "-"])),
+      ...[...mixed, ...hostile.kinds.entries()].map(([kind, k]) =>
+        row([
+          kind,
+          k.count,
+          histogram(k.statuses),
+          histogram(k.errors) || "0",
+          k.serverErrors + (k.example5xx ? ` (${k.example5xx.replace(/\|/g, "/").slice(0, 120)})` : ""),
+          k.latencies.length ? `${ms(latencyStats(k.latencies).p50)} / ${ms(latencyStats(k.latencies).p99)}` : "-",
+        ]),
+      ),
       "",
       row(["RSS", "before load", "peak during load", "at the end"]),
       row(["---", "---", "---", "---"]),
@@ -201,14 +272,44 @@ async function main(): Promise<void> {
     process.stdout.write(`${lines.join("\n")}\n`);
     const file = await writeResults("load.json", {
       machine,
-      parameters: { seconds: SECONDS, connections: CONNECTIONS, rate: RATE, hostile: HOSTILE, idleReads: IDLE_READS, seedAccessions: SEED_ACCESSIONS, seedResources: SEED_RESOURCES, hostileOptions: { ...hostileOptions, token: undefined, tally: undefined, until: undefined, kinds: HOSTILE_LIST } },
+      parameters: {
+        seconds: SECONDS,
+        connections: CONNECTIONS,
+        rate: RATE,
+        hostile: HOSTILE,
+        idleReads: IDLE_READS,
+        seedAccessions: SEED_ACCESSIONS,
+        seedResources: SEED_RESOURCES,
+        hostileOptions: {
+          ...hostileOptions,
+          token: undefined,
+          tally: undefined,
+          until: undefined,
+          kinds: HOSTILE_LIST,
+        },
+      },
       elapsedSeconds: elapsed,
       survived,
       serverErrors,
       gets,
       targets: { zero5xx: serverErrors === 0, readP99WithinRatio: gets.read.p99Ratio <= TARGET_P99_RATIO, survived },
-      rss: { arca: { before: rssBefore.arca, peak: rssArca.peak, end: rssArca.last, samples: rssArca.samples }, engine: { pid: enginePid, before: rssBefore.engine, peak: rssEngine?.peak ?? 0, end: rssEngine?.last ?? 0 } },
-      requests: Object.fromEntries([...mixed, ...hostile.kinds.entries()].map(([kind, k]) => [kind, { count: k.count, statuses: Object.fromEntries(k.statuses), errors: Object.fromEntries(k.errors), serverErrors: k.serverErrors, example5xx: k.example5xx, latency: k.latencies.length ? latencyStats(k.latencies) : undefined }])),
+      rss: {
+        arca: { before: rssBefore.arca, peak: rssArca.peak, end: rssArca.last, samples: rssArca.samples },
+        engine: { pid: enginePid, before: rssBefore.engine, peak: rssEngine?.peak ?? 0, end: rssEngine?.last ?? 0 },
+      },
+      requests: Object.fromEntries(
+        [...mixed, ...hostile.kinds.entries()].map(([kind, k]) => [
+          kind,
+          {
+            count: k.count,
+            statuses: Object.fromEntries(k.statuses),
+            errors: Object.fromEntries(k.errors),
+            serverErrors: k.serverErrors,
+            example5xx: k.example5xx,
+            latency: k.latencies.length ? latencyStats(k.latencies) : undefined,
+          },
+        ]),
+      ),
     });
     log(`results written to ${file}`);
     if (!survived) log(`Arca's last output:\n${arca.output()}`);
@@ -219,6 +320,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bench:load failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `bench:load failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

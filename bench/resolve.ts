@@ -1,4 +1,4 @@
-// Benchmark of resolve[] over HTTP (issue 4 §7): "GET of an archival object with
+// Benchmark of resolve[] over HTTP: "GET of an archival object with
 // resolve[]=linked_agents&resolve[]=subjects&resolve[]=top_container (10 links): throughput at
 // least half of the same GET without resolve." Arca runs as a child process (`node
 // dist/src/main.js`, what `npm start` runs) on one embedded engine, also a child process, as in
@@ -13,7 +13,7 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import http from "node:http";
 import os from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { spawnEngine, type EngineProcess } from "../src/embedded-mongo/launcher.js";
 import {
@@ -40,7 +40,6 @@ import {
   type ServiceProcess,
 } from "./common.js";
 
-
 // ---------------------------------------------------------------------------------------------
 // Parameters
 
@@ -66,14 +65,73 @@ const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.le
 // ---------------------------------------------------------------------------------------------
 // Data: a resource, its archival objects, and the agents, subjects and top containers they link
 
-const NAMES = ["Abbott", "Baptiste", "Castellanos", "Delacroix", "Eriksen", "Fairweather", "Gallagher", "Hargreaves", "Ibarra", "Jablonski", "Kowalczyk", "Lindqvist"];
-const TOPICS = ["Whaling", "Shipbuilding", "Abolitionists", "Lighthouses", "Textile industry", "Temperance", "Railroads", "Printing", "Immigration", "Public health", "Astronomy", "Cartography"];
+const NAMES = [
+  "Abbott",
+  "Baptiste",
+  "Castellanos",
+  "Delacroix",
+  "Eriksen",
+  "Fairweather",
+  "Gallagher",
+  "Hargreaves",
+  "Ibarra",
+  "Jablonski",
+  "Kowalczyk",
+  "Lindqvist",
+];
+const TOPICS = [
+  "Whaling",
+  "Shipbuilding",
+  "Abolitionists",
+  "Lighthouses",
+  "Textile industry",
+  "Temperance",
+  "Railroads",
+  "Printing",
+  "Immigration",
+  "Public health",
+  "Astronomy",
+  "Cartography",
+];
 
 const AGENT_KINDS = [
-  { path: "/agents/people", body: (i: number) => ({ names: [{ primary_name: NAMES[i % NAMES.length], rest_of_name: `Person ${i}`, name_order: "inverted", source: "local" }], dates_of_existence: [{ date_label: "existence", date_type_structured: "range", structured_date_range: { begin_date_standardized: `${1800 + i}`, end_date_standardized: `${1870 + i}` } }] }) },
-  { path: "/agents/corporate_entities", body: (i: number) => ({ names: [{ primary_name: `${NAMES[i % NAMES.length]} & Sons ${i}`, subordinate_name_1: "Counting house", source: "local" }] }) },
-  { path: "/agents/families", body: (i: number) => ({ names: [{ family_name: `${NAMES[i % NAMES.length]} family ${i}`, family_type: "Merchants", source: "local" }] }) },
-  { path: "/agents/software", body: (i: number) => ({ names: [{ software_name: `Scanner ${i}`, version: "1.0", manufacturer: "Acme" }] }) },
+  {
+    path: "/agents/people",
+    body: (i: number) => ({
+      names: [
+        { primary_name: NAMES[i % NAMES.length], rest_of_name: `Person ${i}`, name_order: "inverted", source: "local" },
+      ],
+      dates_of_existence: [
+        {
+          date_label: "existence",
+          date_type_structured: "range",
+          structured_date_range: { begin_date_standardized: `${1800 + i}`, end_date_standardized: `${1870 + i}` },
+        },
+      ],
+    }),
+  },
+  {
+    path: "/agents/corporate_entities",
+    body: (i: number) => ({
+      names: [
+        {
+          primary_name: `${NAMES[i % NAMES.length]} & Sons ${i}`,
+          subordinate_name_1: "Counting house",
+          source: "local",
+        },
+      ],
+    }),
+  },
+  {
+    path: "/agents/families",
+    body: (i: number) => ({
+      names: [{ family_name: `${NAMES[i % NAMES.length]} family ${i}`, family_type: "Merchants", source: "local" }],
+    }),
+  },
+  {
+    path: "/agents/software",
+    body: (i: number) => ({ names: [{ software_name: `Scanner ${i}`, version: "1.0", manufacturer: "Acme" }] }),
+  },
 ];
 
 interface Pools {
@@ -85,26 +143,50 @@ interface Pools {
 
 function archivalObjectBody(i: number, pools: Pools): Record<string, unknown> {
   const year = 1850 + (i % 100);
-  const pick = (pool: string[], n: number, offset: number) => Array.from({ length: n }, (_, k) => pool[(i * n + k + offset) % pool.length]);
+  const pick = (pool: string[], n: number, offset: number) =>
+    Array.from({ length: n }, (_, k) => pool[(i * n + k + offset) % pool.length]);
   return {
     resource: { ref: pools.resource },
     level: "file",
     title: `${NAMES[i % NAMES.length]} correspondence, ${year}-${year + 5} (file ${i})`,
     component_id: `F-${String(i).padStart(4, "0")}`,
     publish: true,
-    dates: [{ date_type: "inclusive", label: "creation", begin: String(year), end: String(year + 5), expression: `${year}-${year + 5}` }],
+    dates: [
+      {
+        date_type: "inclusive",
+        label: "creation",
+        begin: String(year),
+        end: String(year + 5),
+        expression: `${year}-${year + 5}`,
+      },
+    ],
     extents: [{ portion: "whole", number: "1", extent_type: "files" }],
-    notes: [{ jsonmodel_type: "note_singlepart", type: "abstract", content: [`Letters exchanged by the ${NAMES[i % NAMES.length]} family between ${year} and ${year + 5}.`] }],
-    linked_agents: pick(pools.agents, LINKS.linked_agents, 0).map((ref, k) => ({ ref, role: k === 0 ? "creator" : "subject" })),
+    notes: [
+      {
+        jsonmodel_type: "note_singlepart",
+        type: "abstract",
+        content: [`Letters exchanged by the ${NAMES[i % NAMES.length]} family between ${year} and ${year + 5}.`],
+      },
+    ],
+    linked_agents: pick(pools.agents, LINKS.linked_agents, 0).map((ref, k) => ({
+      ref,
+      role: k === 0 ? "creator" : "subject",
+    })),
     subjects: pick(pools.subjects, LINKS.subjects, 3).map((ref) => ({ ref })),
-    instances: pick(pools.containers, LINKS.top_container, 5).map((ref, k) => ({ instance_type: "mixed_materials", sub_container: { top_container: { ref }, type_2: "folder", indicator_2: String(k + 1) } })),
+    instances: pick(pools.containers, LINKS.top_container, 5).map((ref, k) => ({
+      instance_type: "mixed_materials",
+      sub_container: { top_container: { ref }, type_2: "folder", indicator_2: String(k + 1) },
+    })),
   };
 }
 
 async function createData(agent: http.Agent, port: number, token: string): Promise<{ pools: Pools; ids: number[] }> {
   const create = async (path: string, body: unknown): Promise<{ uri: string; id: number }> => {
     const answer = await httpJson(agent, port, "POST", path, token, body);
-    check(answer.status === 200 && answer.json?.status === "Created", `create at ${path}: ${answer.status} ${JSON.stringify(answer.json)}`);
+    check(
+      answer.status === 200 && answer.json?.status === "Created",
+      `create at ${path}: ${answer.status} ${JSON.stringify(answer.json)}`,
+    );
     return { uri: answer.json.uri as string, id: answer.json.id as number };
   };
   const repo = await create("/repositories", { repo_code: "bench", name: "Bench" });
@@ -117,34 +199,58 @@ async function createData(agent: http.Agent, port: number, token: string): Promi
   }
   const subjects: string[] = [];
   for (let i = 0; i < SUBJECT_POOL; i++) {
-    subjects.push((await create("/subjects", { source: "local", vocabulary, terms: [{ term: `${TOPICS[i % TOPICS.length]} ${i}`, term_type: "topical", vocabulary }], scope_note: `Records about ${TOPICS[i % TOPICS.length].toLowerCase()}.` })).uri);
+    subjects.push(
+      (
+        await create("/subjects", {
+          source: "local",
+          vocabulary,
+          terms: [{ term: `${TOPICS[i % TOPICS.length]} ${i}`, term_type: "topical", vocabulary }],
+          scope_note: `Records about ${TOPICS[i % TOPICS.length].toLowerCase()}.`,
+        })
+      ).uri,
+    );
   }
   const containers: string[] = [];
   for (let i = 0; i < CONTAINER_POOL; i++) {
-    containers.push((await create(`/repositories/${REPO_ID}/top_containers`, { indicator: String(i + 1), type: "box", barcode: `3900${String(i).padStart(6, "0")}` })).uri);
+    containers.push(
+      (
+        await create(`/repositories/${REPO_ID}/top_containers`, {
+          indicator: String(i + 1),
+          type: "box",
+          barcode: `3900${String(i).padStart(6, "0")}`,
+        })
+      ).uri,
+    );
   }
-  const resource = (await create(`/repositories/${REPO_ID}/resources`, {
-    title: "Bench family papers",
-    id_0: "BENCH",
-    level: "collection",
-    extents: [{ portion: "whole", number: "20", extent_type: "linear_feet" }],
-    dates: [{ date_type: "inclusive", label: "creation", begin: "1850", end: "1955" }],
-    lang_materials: [{ language_and_script: { language: "eng" } }],
-    finding_aid_language: "eng",
-    finding_aid_script: "Latn",
-  })).uri;
+  const resource = (
+    await create(`/repositories/${REPO_ID}/resources`, {
+      title: "Bench family papers",
+      id_0: "BENCH",
+      level: "collection",
+      extents: [{ portion: "whole", number: "20", extent_type: "linear_feet" }],
+      dates: [{ date_type: "inclusive", label: "creation", begin: "1850", end: "1955" }],
+      lang_materials: [{ language_and_script: { language: "eng" } }],
+      finding_aid_language: "eng",
+      finding_aid_script: "Latn",
+    })
+  ).uri;
   const pools = { agents, subjects, containers, resource };
   const ids: number[] = [];
-  for (let i = 0; i < ARCHIVAL_OBJECTS; i++) ids.push((await create(`/repositories/${REPO_ID}/archival_objects`, archivalObjectBody(i, pools))).id);
+  for (let i = 0; i < ARCHIVAL_OBJECTS; i++)
+    ids.push((await create(`/repositories/${REPO_ID}/archival_objects`, archivalObjectBody(i, pools))).id);
   return { pools, ids };
 }
 
 /** Every `_resolved` in a parsed response, at any depth. */
-function resolvedSites(value: unknown, found: Array<{ ref: unknown; uri: unknown }> = []): Array<{ ref: unknown; uri: unknown }> {
+function resolvedSites(
+  value: unknown,
+  found: Array<{ ref: unknown; uri: unknown }> = [],
+): Array<{ ref: unknown; uri: unknown }> {
   if (Array.isArray(value)) for (const item of value) resolvedSites(item, found);
   else if (value !== null && typeof value === "object") {
     const object = value as Record<string, unknown>;
-    if (object._resolved && typeof object._resolved === "object") found.push({ ref: object.ref, uri: (object._resolved as Record<string, unknown>).uri });
+    if (object._resolved && typeof object._resolved === "object")
+      found.push({ ref: object.ref, uri: (object._resolved as Record<string, unknown>).uri });
     for (const inner of Object.values(object)) resolvedSites(inner, found);
   }
   return found;
@@ -153,7 +259,8 @@ function resolvedSites(value: unknown, found: Array<{ ref: unknown; uri: unknown
 /** The checks every CHECK_EVERY-th response gets: the right record, and exactly the 10 links resolved (or none). */
 function checkBody(variant: Variant, id: number, body: string): string | undefined {
   const doc = JSON.parse(body) as Record<string, unknown>;
-  if (doc.uri !== `/repositories/${REPO_ID}/archival_objects/${id}`) return `wrong record for id ${id}: ${body.slice(0, 200)}`;
+  if (doc.uri !== `/repositories/${REPO_ID}/archival_objects/${id}`)
+    return `wrong record for id ${id}: ${body.slice(0, 200)}`;
   const sites = resolvedSites(doc);
   if (variant === "plain") return sites.length === 0 ? undefined : `plain GET of ${id} has ${sites.length} _resolved`;
   if (sites.length !== 10) return `resolve GET of ${id} has ${sites.length} _resolved, not 10`;
@@ -179,7 +286,13 @@ interface LoadResult {
   monotonicWindowMicros: [number, number];
 }
 
-async function loadRun(variant: Variant, app: ServiceProcess, engine: EngineProcess, token: string, ids: number[]): Promise<LoadResult> {
+async function loadRun(
+  variant: Variant,
+  app: ServiceProcess,
+  engine: EngineProcess,
+  token: string,
+  ids: number[],
+): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const headers: http.OutgoingHttpHeaders = { "X-ArchivesSpace-Session": token };
   const suffix = variant === "resolve" ? `?${RESOLVE_QUERY}` : "";
@@ -190,8 +303,22 @@ async function loadRun(variant: Variant, app: ServiceProcess, engine: EngineProc
   let responseBytes = 0;
   let firstError = "";
   let stopped = false;
-  type Snapshot = { t: number; mono: number; app: number; engine: number; client: NodeJS.CpuUsage; other: () => number };
-  const snapshot = (): Snapshot => ({ t: performance.now(), mono: Number(process.hrtime.bigint() / 1000n), app: safeTicks(app.pid), engine: safeTicks(engine.pid), client: process.cpuUsage(), other: cpuWindow(() => [app.pid, engine.pid]) });
+  type Snapshot = {
+    t: number;
+    mono: number;
+    app: number;
+    engine: number;
+    client: NodeJS.CpuUsage;
+    other: () => number;
+  };
+  const snapshot = (): Snapshot => ({
+    t: performance.now(),
+    mono: Number(process.hrtime.bigint() / 1000n),
+    app: safeTicks(app.pid),
+    engine: safeTicks(engine.pid),
+    client: process.cpuUsage(),
+    other: cpuWindow(() => [app.pid, engine.pid]),
+  });
   let begin: Snapshot | undefined;
   let end: (Omit<Snapshot, "other"> & { other: number }) | undefined;
   const windowDone = new Promise<void>((done) => {
@@ -210,7 +337,13 @@ async function loadRun(variant: Variant, app: ServiceProcess, engine: EngineProc
       const id = ids[Math.floor(Math.random() * ids.length)];
       const t0 = performance.now();
       try {
-        const answer = await httpCall(agent, app.port, "GET", `/repositories/${REPO_ID}/archival_objects/${id}${suffix}`, headers);
+        const answer = await httpCall(
+          agent,
+          app.port,
+          "GET",
+          `/repositories/${REPO_ID}/archival_objects/${id}${suffix}`,
+          headers,
+        );
         const t1 = performance.now();
         if (answer.status !== 200) {
           errors++;
@@ -257,12 +390,18 @@ async function loadRun(variant: Variant, app: ServiceProcess, engine: EngineProc
     latency: latencyStats(samples),
     checked,
     responseBytes: Math.round(responseBytes / Math.max(1, checked)),
-    cpuPerRequestMicros: { app: appMicros / requests, engine: engineMicros / requests, client: clientMicros / requests },
+    cpuPerRequestMicros: {
+      app: appMicros / requests,
+      engine: engineMicros / requests,
+      client: clientMicros / requests,
+    },
     cpuPercentOfCore: { app: appMicros / 1e4 / seconds, engine: engineMicros / 1e4 / seconds },
     otherCpuPercent: end.other,
     monotonicWindowMicros: [begin.mono, end.mono],
   };
-  log(`GET ${variant}: ${int(result.reqPerSec)} req/s, p50 ${ms(result.latency.p50)}, p99 ${ms(result.latency.p99)}; CPU/req app ${int(result.cpuPerRequestMicros.app)} µs, engine ${int(result.cpuPerRequestMicros.engine)} µs; ${int(result.responseBytes)} B/response; other CPU ${result.otherCpuPercent.toFixed(0)} %`);
+  log(
+    `GET ${variant}: ${int(result.reqPerSec)} req/s, p50 ${ms(result.latency.p50)}, p99 ${ms(result.latency.p99)}; CPU/req app ${int(result.cpuPerRequestMicros.app)} µs, engine ${int(result.cpuPerRequestMicros.engine)} µs; ${int(result.responseBytes)} B/response; other CPU ${result.otherCpuPercent.toFixed(0)} %`,
+  );
   return result;
 }
 
@@ -280,23 +419,41 @@ interface Setup {
 
 async function setUp(): Promise<Setup> {
   const scratch = await mkdtemp(join(os.tmpdir(), "arca-bench-resolve-"));
-  const engine = await spawnEngine({ dataDir: join(scratch, "engine"), port: 0, fsync: "always", startTimeoutMs: 60_000 });
+  const engine = await spawnEngine({
+    dataDir: join(scratch, "engine"),
+    port: 0,
+    fsync: "always",
+    startTimeoutMs: 60_000,
+  });
   log(`engine pid ${engine.pid} at ${engine.uri}`);
   let arca: ServiceProcess | undefined;
   try {
     arca = await startArca(engine.uri, join(scratch, "arca-data"));
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    const login = await httpJson(agent, arca.port, "POST", `/users/admin/login?password=${encodeURIComponent(ADMIN_PASSWORD)}&expiring=False`);
-    check(login.status === 200 && typeof login.json?.session === "string", `admin login: ${login.status} ${JSON.stringify(login.json)}`);
+    const login = await httpJson(
+      agent,
+      arca.port,
+      "POST",
+      `/users/admin/login?password=${encodeURIComponent(ADMIN_PASSWORD)}&expiring=False`,
+    );
+    check(
+      login.status === 200 && typeof login.json?.session === "string",
+      `admin login: ${login.status} ${JSON.stringify(login.json)}`,
+    );
     const token = login.json.session as string;
     const t0 = performance.now();
     const { ids } = await createData(agent, arca.port, token);
-    log(`created ${AGENT_POOL} agents, ${SUBJECT_POOL} subjects, ${CONTAINER_POOL} top containers, a resource and ${ARCHIVAL_OBJECTS} archival objects in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    log(
+      `created ${AGENT_POOL} agents, ${SUBJECT_POOL} subjects, ${CONTAINER_POOL} top containers, a resource and ${ARCHIVAL_OBJECTS} archival objects in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
     const path = `/repositories/${REPO_ID}/archival_objects/${ids[0]}`;
     const plain = await httpJson(agent, arca.port, "GET", path, token);
     const resolved = await httpJson(agent, arca.port, "GET", `${path}?${RESOLVE_QUERY}`, token);
     check(plain.status === 200 && resolved.status === 200, `sample GETs: ${plain.status}, ${resolved.status}`);
-    check(checkBody("resolve", ids[0], JSON.stringify(resolved.json)) === undefined, `sample resolve GET: ${checkBody("resolve", ids[0], JSON.stringify(resolved.json))}`);
+    check(
+      checkBody("resolve", ids[0], JSON.stringify(resolved.json)) === undefined,
+      `sample resolve GET: ${checkBody("resolve", ids[0], JSON.stringify(resolved.json))}`,
+    );
     agent.destroy();
     return { scratch, engine, arca, token, ids, sample: { plain: plain.json, resolved: resolved.json } };
   } catch (error) {
@@ -328,24 +485,50 @@ async function bench(): Promise<void> {
     setup = await setUp();
     const runs: Record<Variant, LoadResult[]> = { plain: [], resolve: [] };
     for (let round = 0; round < ROUNDS; round++) {
-      for (const variant of ["plain", "resolve"] as const) runs[variant].push(await loadRun(variant, setup.arca, setup.engine, setup.token, setup.ids));
+      for (const variant of ["plain", "resolve"] as const)
+        runs[variant].push(await loadRun(variant, setup.arca, setup.engine, setup.token, setup.ids));
     }
     const plainRps = mean(runs.plain.map((r) => r.reqPerSec));
     const resolveRps = mean(runs.resolve.map((r) => r.reqPerSec));
     const ratio = resolveRps / plainRps;
-    const runText = (r: LoadResult) => `${int(r.reqPerSec)} req/s, p50 ${ms(r.latency.p50)}, p99 ${ms(r.latency.p99)} (${int(r.requests)} req; CPU/req app ${int(r.cpuPerRequestMicros.app)} µs, engine ${int(r.cpuPerRequestMicros.engine)} µs; ${int(r.responseBytes)} B/response)`;
+    const runText = (r: LoadResult) =>
+      `${int(r.reqPerSec)} req/s, p50 ${ms(r.latency.p50)}, p99 ${ms(r.latency.p99)} (${int(r.requests)} req; CPU/req app ${int(r.cpuPerRequestMicros.app)} µs, engine ${int(r.cpuPerRequestMicros.engine)} µs; ${int(r.responseBytes)} B/response)`;
     const rows: Array<[string, string, string, string, string]> = [];
     for (let round = 0; round < ROUNDS; round++) {
       for (const variant of ["plain", "resolve"] as const) {
         const r = runs[variant][round];
-        rows.push([`GET archival object, ${variant === "plain" ? "no resolve" : "resolve[] x3 (10 links)"}, run ${round + 1}`, runText(r), "", "", `${r.otherCpuPercent.toFixed(0)}%`]);
+        rows.push([
+          `GET archival object, ${variant === "plain" ? "no resolve" : "resolve[] x3 (10 links)"}, run ${round + 1}`,
+          runText(r),
+          "",
+          "",
+          `${r.otherCpuPercent.toFixed(0)}%`,
+        ]);
       }
     }
-    const meanOf = (variant: Variant) => `${int(mean(runs[variant].map((r) => r.reqPerSec)))} req/s, p50 ${ms(mean(runs[variant].map((r) => r.latency.p50)))}, p99 ${ms(mean(runs[variant].map((r) => r.latency.p99)))}`;
+    const meanOf = (variant: Variant) =>
+      `${int(mean(runs[variant].map((r) => r.reqPerSec)))} req/s, p50 ${ms(mean(runs[variant].map((r) => r.latency.p50)))}, p99 ${ms(mean(runs[variant].map((r) => r.latency.p99)))}`;
     rows.push(["GET archival object, no resolve (mean of runs)", meanOf("plain"), "", "", ""]);
     rows.push(["GET archival object, resolve[] x3 (mean of runs)", meanOf("resolve"), "", "", ""]);
-    rows.push(["throughput with resolve / without", `${(100 * ratio).toFixed(0)} %`, `>= ${100 * TARGET_RATIO} %`, ratio >= TARGET_RATIO ? "yes" : "**NO**", ""]);
-    const out = await writeResults("resolve.json", { startedAt: startedAt.toISOString(), machine, quietBeforeStart: quiet, runs, plainRps, resolveRps, ratio, rows, sample: setup.sample, loadAverageAtEnd: os.loadavg() });
+    rows.push([
+      "throughput with resolve / without",
+      `${(100 * ratio).toFixed(0)} %`,
+      `>= ${100 * TARGET_RATIO} %`,
+      ratio >= TARGET_RATIO ? "yes" : "**NO**",
+      "",
+    ]);
+    const out = await writeResults("resolve.json", {
+      startedAt: startedAt.toISOString(),
+      machine,
+      quietBeforeStart: quiet,
+      runs,
+      plainRps,
+      resolveRps,
+      ratio,
+      rows,
+      sample: setup.sample,
+      loadAverageAtEnd: os.loadavg(),
+    });
     process.stdout.write(
       [
         `## resolve[] benchmark (${startedAt.toISOString()})`,
@@ -404,12 +587,23 @@ function summarise(profile: CpuProfile, window: [number, number], requests: numb
     }
   }
   const perRequest = (map: Map<string, number>) => new Map([...map].map(([k, v]) => [k, v / requests]));
-  return { busyPerRequest: busy / requests, byHome: perRequest(byHome), byFunction: perRequest(byFunction), inclusive: perRequest(inclusive) };
+  return {
+    busyPerRequest: busy / requests,
+    byHome: perRequest(byHome),
+    byFunction: perRequest(byFunction),
+    inclusive: perRequest(inclusive),
+  };
 }
 
-async function profiledRun(variant: Variant, setup: Setup): Promise<{ run: LoadResult; summary: ReturnType<typeof summarise>; file: string }> {
+async function profiledRun(
+  variant: Variant,
+  setup: Setup,
+): Promise<{ run: LoadResult; summary: ReturnType<typeof summarise>; file: string }> {
   const dir = await mkdtemp(join(os.tmpdir(), `arca-bench-resolve-profile-${variant}-`));
-  const arca = await startArca(setup.engine.uri, join(setup.scratch, "arca-data"), ["--cpu-prof", `--cpu-prof-dir=${dir}`]);
+  const arca = await startArca(setup.engine.uri, join(setup.scratch, "arca-data"), [
+    "--cpu-prof",
+    `--cpu-prof-dir=${dir}`,
+  ]);
   try {
     const run = await loadRun(variant, arca, setup.engine, setup.token, setup.ids);
     await arca.stop(); // SIGTERM -> exit: node writes the profile
@@ -442,13 +636,26 @@ async function profileRun(): Promise<void> {
     const byHome = compare("byHome", 25);
     const byFunction = compare("byFunction", 25);
     const inclusive = compare("inclusive", 30);
-    const out = await writeResults("resolve-profile.json", { startedAt: startedAt.toISOString(), machine, quiet, plain: plain.run, resolve: resolved.run, byHome, byFunction, inclusive, files: [plain.file, resolved.file] });
+    const out = await writeResults("resolve-profile.json", {
+      startedAt: startedAt.toISOString(),
+      machine,
+      quiet,
+      plain: plain.run,
+      resolve: resolved.run,
+      byHome,
+      byFunction,
+      inclusive,
+      files: [plain.file, resolved.file],
+    });
     const table = (title: string, rows: Array<{ key: string; plain: number; resolve: number; extra: number }>) => [
       `### ${title}`,
       "",
       "| where | no resolve µs/req | resolve µs/req | extra µs/req |",
       "|---|---|---|---|",
-      ...rows.map((r) => `| ${r.key.replace(/\|/g, "\\|")} | ${r.plain.toFixed(1)} | ${r.resolve.toFixed(1)} | ${r.extra.toFixed(1)} |`),
+      ...rows.map(
+        (r) =>
+          `| ${r.key.replace(/\|/g, "\\|")} | ${r.plain.toFixed(1)} | ${r.resolve.toFixed(1)} | ${r.extra.toFixed(1)} |`,
+      ),
       "",
     ];
     process.stdout.write(

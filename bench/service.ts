@@ -1,4 +1,4 @@
-// Benchmark of the service over HTTP (issue 3 §9): Arca as a child process (`node
+// Benchmark of the service over HTTP: Arca as a child process (`node
 // dist/src/main.js`, what `npm start` runs) against one embedded engine, also a child process,
 // compared with a bare express 5 + mongoose app that answers the same GET from the same
 // database with no auth and no shaping. Loopback only.
@@ -91,7 +91,9 @@ function startBare(engineUri: string): Promise<ServiceProcess> {
 // object), answered with res.json. No auth, no repository check, no shaping.
 
 async function bareServer(): Promise<void> {
-  const connection = await mongoose.createConnection(process.env.MONGODB_URI!, { dbName: process.env.MONGODB_DB ?? DB_NAME }).asPromise();
+  const connection = await mongoose
+    .createConnection(process.env.MONGODB_URI!, { dbName: process.env.MONGODB_DB ?? DB_NAME })
+    .asPromise();
   const accessions = connection.collection("accessions");
   const app = express();
   app.get("/repositories/:repo/accessions/:id", async (req, res) => {
@@ -132,7 +134,13 @@ interface LoadResult {
   monotonicWindowMicros: [number, number];
 }
 
-async function loadRun(target: "arca" | "bare", app: ServiceProcess, engine: EngineProcess, token: string | undefined, ids: number): Promise<LoadResult> {
+async function loadRun(
+  target: "arca" | "bare",
+  app: ServiceProcess,
+  engine: EngineProcess,
+  token: string | undefined,
+  ids: number,
+): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const headers: http.OutgoingHttpHeaders = token ? { "X-ArchivesSpace-Session": token } : {};
   const starts: number[] = [];
@@ -143,7 +151,14 @@ async function loadRun(target: "arca" | "bare", app: ServiceProcess, engine: Eng
   let stopped = false;
   const sampler = new RssSampler(app.pid).start();
 
-  type Snapshot = { t: number; mono: number; app: number; engine: number; client: NodeJS.CpuUsage; other: () => number };
+  type Snapshot = {
+    t: number;
+    mono: number;
+    app: number;
+    engine: number;
+    client: NodeJS.CpuUsage;
+    other: () => number;
+  };
   const snapshot = (): Snapshot => ({
     t: performance.now(),
     mono: Number(process.hrtime.bigint() / 1000n),
@@ -168,7 +183,9 @@ async function loadRun(target: "arca" | "bare", app: ServiceProcess, engine: Eng
 
   const checkBody = (id: number, body: string): boolean => {
     const doc = JSON.parse(body) as Record<string, unknown>;
-    return target === "arca" ? doc.uri === `/repositories/${REPO_ID}/accessions/${id}` && typeof doc.title === "string" : doc.id === id && doc.repo_id === REPO_ID;
+    return target === "arca"
+      ? doc.uri === `/repositories/${REPO_ID}/accessions/${id}` && typeof doc.title === "string"
+      : doc.id === id && doc.repo_id === REPO_ID;
   };
 
   const worker = async () => {
@@ -226,8 +243,16 @@ async function loadRun(target: "arca" | "bare", app: ServiceProcess, engine: Eng
     latency: latencyStats(samples),
     errors,
     checked,
-    cpuPerRequestMicros: { app: appMicros / requests, engine: engineMicros / requests, client: clientMicros / requests },
-    cpuPercentOfCore: { app: appMicros / 1e4 / seconds, engine: engineMicros / 1e4 / seconds, client: clientMicros / 1e4 / seconds },
+    cpuPerRequestMicros: {
+      app: appMicros / requests,
+      engine: engineMicros / requests,
+      client: clientMicros / requests,
+    },
+    cpuPercentOfCore: {
+      app: appMicros / 1e4 / seconds,
+      engine: engineMicros / 1e4 / seconds,
+      client: clientMicros / 1e4 / seconds,
+    },
     otherCpuPercent: end.other,
     appRssPeak,
     rssSamples: sampler.samples,
@@ -242,8 +267,28 @@ async function loadRun(target: "arca" | "bare", app: ServiceProcess, engine: Eng
 // ---------------------------------------------------------------------------------------------
 // Data
 
-const SURNAMES = ["Abbott", "Baptiste", "Castellanos", "Delacroix", "Eriksen", "Fairweather", "Gallagher", "Hargreaves", "Ibarra", "Jablonski", "Kowalczyk", "Lindqvist"];
-const SUBJECTS = ["correspondence and diaries", "business records", "photographs and negatives", "sermons and lecture notes", "architectural drawings", "oral history recordings"];
+const SURNAMES = [
+  "Abbott",
+  "Baptiste",
+  "Castellanos",
+  "Delacroix",
+  "Eriksen",
+  "Fairweather",
+  "Gallagher",
+  "Hargreaves",
+  "Ibarra",
+  "Jablonski",
+  "Kowalczyk",
+  "Lindqvist",
+];
+const SUBJECTS = [
+  "correspondence and diaries",
+  "business records",
+  "photographs and negatives",
+  "sermons and lecture notes",
+  "architectural drawings",
+  "oral history recordings",
+];
 
 /** An accession as a cataloguer would enter it (~1 KB of JSON). */
 function accessionBody(i: number): Record<string, unknown> {
@@ -263,8 +308,23 @@ function accessionBody(i: number): Record<string, unknown> {
     content_description: `The ${family} family papers comprise ${subject}, ledgers, clippings and printed ephemera documenting three generations of the family and their business and civic life between ${year} and ${year + 20}. Includes letters exchanged with relatives abroad, and a small number of photographs.`,
     condition_description: "Good; some foxing on early letters. Two ledgers have detached boards.",
     provenance: `Donated by a descendant of the ${family} family in 2026.`,
-    dates: [{ date_type: "inclusive", label: "creation", begin: String(year), end: String(year + 20), expression: `${year}-${year + 20}` }],
-    extents: [{ portion: "whole", number: String(1 + (i % 40)), extent_type: "linear_feet", container_summary: `${2 + (i % 30)} record cartons` }],
+    dates: [
+      {
+        date_type: "inclusive",
+        label: "creation",
+        begin: String(year),
+        end: String(year + 20),
+        expression: `${year}-${year + 20}`,
+      },
+    ],
+    extents: [
+      {
+        portion: "whole",
+        number: String(1 + (i % 40)),
+        extent_type: "linear_feet",
+        container_summary: `${2 + (i % 30)} record cartons`,
+      },
+    ],
   };
 }
 
@@ -286,7 +346,9 @@ function markdownTable(rows: Row[]): string {
   for (const r of rows) {
     const met = r.met === undefined ? "" : r.met ? "yes" : "**NO**";
     const other = r.otherCpu === undefined ? "" : `${r.otherCpu.toFixed(0)}%`;
-    lines.push(`| ${r.section} | ${escape(r.measurement)} | ${escape(r.result)} | ${escape(r.target ?? "")} | ${met} | ${other} |`);
+    lines.push(
+      `| ${r.section} | ${escape(r.measurement)} | ${escape(r.result)} | ${escape(r.target ?? "")} | ${met} | ${other} |`,
+    );
   }
   return lines.join("\n");
 }
@@ -300,7 +362,10 @@ interface Setup {
   arca: ServiceProcess;
   agent: http.Agent;
   token: string;
-  creates: { sequential: { seconds: number; latency: LatencyStats }; concurrent: { seconds: number; latency: LatencyStats } };
+  creates: {
+    sequential: { seconds: number; latency: LatencyStats };
+    concurrent: { seconds: number; latency: LatencyStats };
+  };
   arcaIdleRss: number;
   otherCpu: Record<string, number>;
   livePids: Set<number>;
@@ -314,7 +379,12 @@ async function setUp(arcaNodeArgs: string[] = []): Promise<Setup> {
     const done = cpuWindow(() => [...livePids]);
     return (name: string) => (otherCpu[name] = Number(done().toFixed(1)));
   };
-  const engine = await spawnEngine({ dataDir: join(scratch, "engine"), port: 0, fsync: "always", startTimeoutMs: 60_000 });
+  const engine = await spawnEngine({
+    dataDir: join(scratch, "engine"),
+    port: 0,
+    fsync: "always",
+    startTimeoutMs: 60_000,
+  });
   livePids.add(engine.pid);
   log(`engine pid ${engine.pid} at ${engine.uri}; scratch ${scratch}`);
   const arca = await startArca(engine.uri, join(scratch, "arca-data"), arcaNodeArgs);
@@ -324,16 +394,34 @@ async function setUp(arcaNodeArgs: string[] = []): Promise<Setup> {
   const arcaIdleRss = procMemory(arca.pid).rss;
 
   const agent = new http.Agent({ keepAlive: true, maxSockets: CREATE_CLIENTS });
-  const login = await httpJson(agent, arca.port, "POST", `/users/admin/login?password=${encodeURIComponent(ADMIN_PASSWORD)}&expiring=False`);
-  check(login.status === 200 && typeof login.json?.session === "string", `admin login: ${login.status} ${JSON.stringify(login.json)}`);
+  const login = await httpJson(
+    agent,
+    arca.port,
+    "POST",
+    `/users/admin/login?password=${encodeURIComponent(ADMIN_PASSWORD)}&expiring=False`,
+  );
+  check(
+    login.status === 200 && typeof login.json?.session === "string",
+    `admin login: ${login.status} ${JSON.stringify(login.json)}`,
+  );
   const token = login.json.session as string;
   const repo = await httpJson(agent, arca.port, "POST", "/repositories", token, { repo_code: "bench", name: "Bench" });
   check(repo.status === 200 && repo.json?.id === REPO_ID, `repository: ${repo.status} ${JSON.stringify(repo.json)}`);
 
   const create = async (i: number): Promise<number> => {
     const t0 = performance.now();
-    const answer = await httpJson(agent, arca.port, "POST", `/repositories/${REPO_ID}/accessions`, token, accessionBody(i));
-    check(answer.status === 200 && answer.json?.status === "Created", `create accession ${i}: ${answer.status} ${JSON.stringify(answer.json)}`);
+    const answer = await httpJson(
+      agent,
+      arca.port,
+      "POST",
+      `/repositories/${REPO_ID}/accessions`,
+      token,
+      accessionBody(i),
+    );
+    check(
+      answer.status === 200 && answer.json?.status === "Created",
+      `create accession ${i}: ${answer.status} ${JSON.stringify(answer.json)}`,
+    );
     return performance.now() - t0;
   };
   // Creates, sequential: one request in flight.
@@ -356,12 +444,17 @@ async function setUp(arcaNodeArgs: string[] = []): Promise<Setup> {
   const conSeconds = (performance.now() - t0) / 1000;
   endPhase("createConcurrent");
   const all = await httpJson(agent, arca.port, "GET", `/repositories/${REPO_ID}/accessions?all_ids=True`, token);
-  check(Array.isArray(all.json) && all.json.length === SMALL && all.json[0] === 1 && all.json[SMALL - 1] === SMALL, `ids 1..${SMALL} after the creates`);
+  check(
+    Array.isArray(all.json) && all.json.length === SMALL && all.json[0] === 1 && all.json[SMALL - 1] === SMALL,
+    `ids 1..${SMALL} after the creates`,
+  );
   const creates = {
     sequential: { seconds: seqSeconds, latency: latencyStats(seqSamples) },
     concurrent: { seconds: conSeconds, latency: latencyStats(conSamples) },
   };
-  log(`creates: ${SEQUENTIAL_CREATES} sequential in ${seqSeconds.toFixed(2)} s, ${CONCURRENT_CREATES} with ${CREATE_CLIENTS} clients in ${conSeconds.toFixed(2)} s`);
+  log(
+    `creates: ${SEQUENTIAL_CREATES} sequential in ${seqSeconds.toFixed(2)} s, ${CONCURRENT_CREATES} with ${CREATE_CLIENTS} clients in ${conSeconds.toFixed(2)} s`,
+  );
   return { scratch, engine, arca, agent, token, creates, arcaIdleRss, otherCpu, livePids };
 }
 
@@ -393,15 +486,31 @@ async function bench(): Promise<void> {
 
     // --- List pages at 1k (sequential, interleaved like bench-engine's measureInterleaved).
     const listPage = async (page: number) => {
-      const answer = await httpCall(agent, arca.port, "GET", `/repositories/${REPO_ID}/accessions?page=${page}&page_size=${PAGE_SIZE}`, { "X-ArchivesSpace-Session": token });
+      const answer = await httpCall(
+        agent,
+        arca.port,
+        "GET",
+        `/repositories/${REPO_ID}/accessions?page=${page}&page_size=${PAGE_SIZE}`,
+        { "X-ArchivesSpace-Session": token },
+      );
       if (answer.status !== 200) throw new Error(`list page ${page}: ${answer.status} ${answer.body.slice(0, 200)}`);
       return answer.body;
     };
     const checkPage = async (page: number, total: number) => {
-      const envelope = JSON.parse(await listPage(page)) as { total: number; this_page: number; results: Array<{ uri: string }> };
+      const envelope = JSON.parse(await listPage(page)) as {
+        total: number;
+        this_page: number;
+        results: Array<{ uri: string }>;
+      };
       const firstId = (page - 1) * PAGE_SIZE + 1;
-      check(envelope.total === total && envelope.this_page === page && envelope.results.length === PAGE_SIZE, `page ${page}: total ${envelope.total}, ${envelope.results.length} results`);
-      check(envelope.results[0].uri === `/repositories/${REPO_ID}/accessions/${firstId}`, `page ${page} starts at id ${firstId} (got ${envelope.results[0].uri})`);
+      check(
+        envelope.total === total && envelope.this_page === page && envelope.results.length === PAGE_SIZE,
+        `page ${page}: total ${envelope.total}, ${envelope.results.length} results`,
+      );
+      check(
+        envelope.results[0].uri === `/repositories/${REPO_ID}/accessions/${firstId}`,
+        `page ${page} starts at id ${firstId} (got ${envelope.results[0].uri})`,
+      );
     };
     const measurePages = async (pages: number[]): Promise<LatencyStats[]> => {
       for (let i = 0; i < LIST_WARMUP; i++) for (const p of pages) await listPage(p);
@@ -429,10 +538,18 @@ async function bench(): Promise<void> {
     livePids.add(bare.pid);
     log(`bare app pid ${bare.pid} on port ${bare.port}`);
     const probe = await httpCall(agent, bare.port, "GET", `/repositories/${REPO_ID}/accessions/1`);
-    check(probe.status === 200 && (JSON.parse(probe.body) as { id: number }).id === 1, `bare app answers accession 1: ${probe.status}`);
+    check(
+      probe.status === 200 && (JSON.parse(probe.body) as { id: number }).id === 1,
+      `bare app answers accession 1: ${probe.status}`,
+    );
     const arcaProbe = await httpJson(agent, arca.port, "GET", `/repositories/${REPO_ID}/accessions/1`, token);
     check(arcaProbe.status === 200, `arca answers accession 1: ${arcaProbe.status}`);
-    raw.sampleResponses = { arcaBytes: Buffer.byteLength(JSON.stringify(arcaProbe.json)), bareBytes: Buffer.byteLength(probe.body), arca: arcaProbe.json, bare: JSON.parse(probe.body) };
+    raw.sampleResponses = {
+      arcaBytes: Buffer.byteLength(JSON.stringify(arcaProbe.json)),
+      bareBytes: Buffer.byteLength(probe.body),
+      arca: arcaProbe.json,
+      bare: JSON.parse(probe.body),
+    };
     const arcaRuns: LoadResult[] = [];
     const bareRuns: LoadResult[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -455,21 +572,34 @@ async function bench(): Promise<void> {
     for (let start = SMALL + 1; start <= LARGE; start += INSERT_BATCH) {
       const batch: Document[] = [];
       for (let k = start; k < Math.min(start + INSERT_BATCH, LARGE + 1); k++) {
-        batch.push({ ...shape, id: k, id_1: String(k).padStart(6, "0"), title: `${SURNAMES[k % SURNAMES.length]} family papers (accession ${k})` });
+        batch.push({
+          ...shape,
+          id: k,
+          id_1: String(k).padStart(6, "0"),
+          title: `${SURNAMES[k % SURNAMES.length]} family papers (accession ${k})`,
+        });
       }
       await accessions.insertMany(batch);
     }
-    await db.collection<{ _id: string; seq: number }>("arca_counters").updateOne({ _id: "accession" }, { $set: { seq: LARGE } });
+    await db
+      .collection<{ _id: string; seq: number }>("arca_counters")
+      .updateOne({ _id: "accession" }, { $set: { seq: LARGE } });
     const insertSeconds = (performance.now() - tInsert) / 1000;
     endPhase("bulkInsert");
-    check((await accessions.countDocuments({ repo_id: REPO_ID })) === LARGE, `${LARGE} accessions after the bulk insert`);
+    check(
+      (await accessions.countDocuments({ repo_id: REPO_ID })) === LARGE,
+      `${LARGE} accessions after the bulk insert`,
+    );
     log(`bulk insert of ${LARGE - SMALL} accessions: ${insertSeconds.toFixed(1)} s`);
     // The insert grows the journal past the engine's compaction threshold; let the snapshot
     // land before timing, so compaction is not charged to the 100k list.
     const dataDir = join(setup.scratch, "engine");
     let files = await listDir(dataDir);
     const journalBytes = () => files.filter((f) => /^journal\.\d+\.log$/.test(f.name)).reduce((s, f) => s + f.bytes, 0);
-    const settled = () => files.some((f) => /^snapshot\.\d+\.bson$/.test(f.name)) && files.filter((f) => /^journal\.\d+\.log$/.test(f.name)).length === 1 && !files.some((f) => f.name.endsWith(".tmp"));
+    const settled = () =>
+      files.some((f) => /^snapshot\.\d+\.bson$/.test(f.name)) &&
+      files.filter((f) => /^journal\.\d+\.log$/.test(f.name)).length === 1 &&
+      !files.some((f) => f.name.endsWith(".tmp"));
     const tCompact = performance.now();
     if (journalBytes() >= COMPACT_THRESHOLD_BYTES || files.some((f) => f.name.startsWith("snapshot."))) {
       for (let waited = 0; waited < 60_000 && !settled(); waited += 200) {
@@ -484,12 +614,20 @@ async function bench(): Promise<void> {
     await checkPage(1, LARGE);
     await checkPage(DEEP_PAGE, LARGE);
     const last = await httpJson(agent, arca.port, "GET", `/repositories/${REPO_ID}/accessions/${LARGE}`, token);
-    check(last.status === 200 && last.json.uri === `/repositories/${REPO_ID}/accessions/${LARGE}`, `accession ${LARGE} reads through Arca`);
+    check(
+      last.status === 200 && last.json.uri === `/repositories/${REPO_ID}/accessions/${LARGE}`,
+      `accession ${LARGE} reads through Arca`,
+    );
     endPhase = phase();
     const [list100k, list100kDeep] = await measurePages([1, DEEP_PAGE]);
     endPhase("list100k");
     log(`list at 100k: page 1 p50 ${ms(list100k.p50)}, page ${DEEP_PAGE} p50 ${ms(list100kDeep.p50)}`);
-    raw.list = { page1_1k: list1k, [`page${lastSmallPage}_1k`]: list1kLast, page1_100k: list100k, [`page${DEEP_PAGE}_100k`]: list100kDeep };
+    raw.list = {
+      page1_1k: list1k,
+      [`page${lastSmallPage}_1k`]: list1kLast,
+      page1_100k: list100k,
+      [`page${DEEP_PAGE}_100k`]: list100kDeep,
+    };
     const engineRss = procMemory(engine.pid);
     raw.engineRssAt100k = engineRss;
 
@@ -516,13 +654,29 @@ async function bench(): Promise<void> {
     const { creates } = setup;
     const createResult = (c: { seconds: number; latency: LatencyStats }, n: number) =>
       `${int(n / c.seconds)} creates/s (${n} in ${c.seconds.toFixed(2)} s; p50 ${ms(c.latency.p50)}, p99 ${ms(c.latency.p99)})`;
-    rows.push({ section: "1", measurement: "create accession (POST), sequential", result: createResult(creates.sequential, SEQUENTIAL_CREATES), otherCpu: otherCpu.createSequential });
-    rows.push({ section: "1", measurement: `create accession (POST), ${CREATE_CLIENTS} concurrent clients`, result: createResult(creates.concurrent, CONCURRENT_CREATES), otherCpu: otherCpu.createConcurrent });
+    rows.push({
+      section: "1",
+      measurement: "create accession (POST), sequential",
+      result: createResult(creates.sequential, SEQUENTIAL_CREATES),
+      otherCpu: otherCpu.createSequential,
+    });
+    rows.push({
+      section: "1",
+      measurement: `create accession (POST), ${CREATE_CLIENTS} concurrent clients`,
+      result: createResult(creates.concurrent, CONCURRENT_CREATES),
+      otherCpu: otherCpu.createConcurrent,
+    });
     const runText = (r: LoadResult) => `${int(r.reqPerSec)} req/s, p50 ${ms(r.latency.p50)}, p99 ${ms(r.latency.p99)}`;
-    const cpuText = (r: LoadResult) => `CPU/req app ${int(r.cpuPerRequestMicros.app)} µs, engine ${int(r.cpuPerRequestMicros.engine)} µs, client ${int(r.cpuPerRequestMicros.client)} µs`;
+    const cpuText = (r: LoadResult) =>
+      `CPU/req app ${int(r.cpuPerRequestMicros.app)} µs, engine ${int(r.cpuPerRequestMicros.engine)} µs, client ${int(r.cpuPerRequestMicros.client)} µs`;
     for (let round = 0; round < ROUNDS; round++) {
       for (const r of [arcaRuns[round], bareRuns[round]]) {
-        rows.push({ section: "3", measurement: `GET accession, ${r.target === "arca" ? "Arca" : "bare"}, run ${round + 1}`, result: `${runText(r)} (${int(r.requests)} req; ${cpuText(r)})`, otherCpu: r.otherCpuPercent });
+        rows.push({
+          section: "3",
+          measurement: `GET accession, ${r.target === "arca" ? "Arca" : "bare"}, run ${round + 1}`,
+          result: `${runText(r)} (${int(r.requests)} req; ${cpuText(r)})`,
+          otherCpu: r.otherCpuPercent,
+        });
       }
     }
     const arcaRps = median(arcaRuns.map((r) => r.reqPerSec));
@@ -531,20 +685,78 @@ async function bench(): Promise<void> {
     const bareP99 = median(bareRuns.map((r) => r.latency.p99));
     const arcaP50 = median(arcaRuns.map((r) => r.latency.p50));
     const bareP50 = median(bareRuns.map((r) => r.latency.p50));
-    rows.push({ section: "3", measurement: "GET accession, Arca (median of runs)", result: `${int(arcaRps)} req/s, p50 ${ms(arcaP50)}, p99 ${ms(arcaP99)}` });
-    rows.push({ section: "3", measurement: "GET accession, bare (median of runs)", result: `${int(bareRps)} req/s, p50 ${ms(bareP50)}, p99 ${ms(bareP99)}` });
-    rows.push({ section: "3", measurement: "throughput Arca / bare", result: `${((100 * arcaRps) / bareRps).toFixed(0)} %`, target: ">= 60 %", met: arcaRps >= 0.6 * bareRps });
-    rows.push({ section: "3", measurement: "p99 Arca / bare", result: `${(arcaP99 / bareP99).toFixed(2)}x`, target: "<= 2x", met: arcaP99 <= 2 * bareP99 });
+    rows.push({
+      section: "3",
+      measurement: "GET accession, Arca (median of runs)",
+      result: `${int(arcaRps)} req/s, p50 ${ms(arcaP50)}, p99 ${ms(arcaP99)}`,
+    });
+    rows.push({
+      section: "3",
+      measurement: "GET accession, bare (median of runs)",
+      result: `${int(bareRps)} req/s, p50 ${ms(bareP50)}, p99 ${ms(bareP99)}`,
+    });
+    rows.push({
+      section: "3",
+      measurement: "throughput Arca / bare",
+      result: `${((100 * arcaRps) / bareRps).toFixed(0)} %`,
+      target: ">= 60 %",
+      met: arcaRps >= 0.6 * bareRps,
+    });
+    rows.push({
+      section: "3",
+      measurement: "p99 Arca / bare",
+      result: `${(arcaP99 / bareP99).toFixed(2)}x`,
+      target: "<= 2x",
+      met: arcaP99 <= 2 * bareP99,
+    });
     const pct = (s: LatencyStats) => `p50 ${ms(s.p50)} / p95 ${ms(s.p95)} (p99 ${ms(s.p99)})`;
     const flat = (s: LatencyStats) => s.p50 <= 2 * list1k.p50;
-    rows.push({ section: "4", measurement: "list page 1, 1k accessions", result: pct(list1k), otherCpu: otherCpu.list1k });
-    rows.push({ section: "4", measurement: `list page ${lastSmallPage} (last), 1k accessions`, result: pct(list1kLast), otherCpu: otherCpu.list1k });
-    rows.push({ section: "4", measurement: "list page 1, 100k accessions", result: `${pct(list100k)}; p50 = ${(list100k.p50 / list1k.p50).toFixed(2)}x 1k`, target: "flat: p50 <= 2x 1k page 1", met: flat(list100k), otherCpu: otherCpu.list100k });
-    rows.push({ section: "4", measurement: `list page ${DEEP_PAGE.toLocaleString("en-US")}, 100k accessions`, result: `${pct(list100kDeep)}; p50 = ${(list100kDeep.p50 / list1k.p50).toFixed(2)}x 1k`, target: "flat: p50 <= 2x 1k page 1", met: flat(list100kDeep), otherCpu: otherCpu.list100k });
-    rows.push({ section: "4", measurement: `bulk insert of ${int(LARGE - SMALL)} accessions (driver)`, result: `${insertSeconds.toFixed(1)} s; then ${ms1((raw.compaction as { waitedMillis: number }).waitedMillis)} waiting for the engine's compaction`, otherCpu: otherCpu.bulkInsert });
+    rows.push({
+      section: "4",
+      measurement: "list page 1, 1k accessions",
+      result: pct(list1k),
+      otherCpu: otherCpu.list1k,
+    });
+    rows.push({
+      section: "4",
+      measurement: `list page ${lastSmallPage} (last), 1k accessions`,
+      result: pct(list1kLast),
+      otherCpu: otherCpu.list1k,
+    });
+    rows.push({
+      section: "4",
+      measurement: "list page 1, 100k accessions",
+      result: `${pct(list100k)}; p50 = ${(list100k.p50 / list1k.p50).toFixed(2)}x 1k`,
+      target: "flat: p50 <= 2x 1k page 1",
+      met: flat(list100k),
+      otherCpu: otherCpu.list100k,
+    });
+    rows.push({
+      section: "4",
+      measurement: `list page ${DEEP_PAGE.toLocaleString("en-US")}, 100k accessions`,
+      result: `${pct(list100kDeep)}; p50 = ${(list100kDeep.p50 / list1k.p50).toFixed(2)}x 1k`,
+      target: "flat: p50 <= 2x 1k page 1",
+      met: flat(list100kDeep),
+      otherCpu: otherCpu.list100k,
+    });
+    rows.push({
+      section: "4",
+      measurement: `bulk insert of ${int(LARGE - SMALL)} accessions (driver)`,
+      result: `${insertSeconds.toFixed(1)} s; then ${ms1((raw.compaction as { waitedMillis: number }).waitedMillis)} waiting for the engine's compaction`,
+      otherCpu: otherCpu.bulkInsert,
+    });
     rows.push({ section: "5", measurement: "Arca RSS idle", result: mib(setup.arcaIdleRss) });
-    rows.push({ section: "5", measurement: "Arca RSS peak under GET load", result: `${mib(Math.max(...arcaRuns.map((r) => r.appRssPeak)))} (bare app: ${mib(Math.max(...bareRuns.map((r) => r.appRssPeak)))})` });
-    rows.push({ section: "5", measurement: "Arca cold start (spawn -> listening)", result: `mean ${ms1(coldStarts.reduce((a, b) => a + b, 0) / coldStarts.length)} (${coldStarts.map(ms1).join(", ")}); first start on the empty database ${ms1(arca.startMillis)}`, otherCpu: otherCpu.coldStart });
+    rows.push({
+      section: "5",
+      measurement: "Arca RSS peak under GET load",
+      result: `${mib(Math.max(...arcaRuns.map((r) => r.appRssPeak)))} (bare app: ${mib(Math.max(...bareRuns.map((r) => r.appRssPeak)))})`,
+    });
+    rows.push({
+      section: "5",
+      measurement: "Arca cold start (spawn -> listening)",
+      result: `mean ${ms1(coldStarts.reduce((a, b) => a + b, 0) / coldStarts.length)} (${coldStarts.map(ms1).join(", ")}); first start on the empty database ${ms1(arca.startMillis)}`,
+      otherCpu: otherCpu.coldStart,
+    });
 
     const totalSeconds = (performance.now() - benchStart) / 1000;
     const loadAtEnd = os.loadavg().map((v) => Number(v.toFixed(2)));
@@ -575,7 +787,11 @@ async function bench(): Promise<void> {
     ].join("\n");
     process.stdout.write(`${header}${markdownTable(rows)}\n`);
     const missed = rows.filter((r) => r.target && !r.met);
-    process.stdout.write(missed.length === 0 ? "\nAll targets met.\n" : `\nTargets missed: ${missed.map((r) => r.measurement).join("; ")}\n`);
+    process.stdout.write(
+      missed.length === 0
+        ? "\nAll targets met.\n"
+        : `\nTargets missed: ${missed.map((r) => r.measurement).join("; ")}\n`,
+    );
   } finally {
     await client?.close().catch(() => undefined);
     setup?.agent.destroy();
@@ -586,7 +802,13 @@ async function bench(): Promise<void> {
 }
 
 /** Runs the load against `app` (started with --cpu-prof into `profDir`), stops it, reads its profile. */
-async function profiledLoad(target: "arca" | "bare", app: ServiceProcess, engine: EngineProcess, token: string | undefined, profDir: string) {
+async function profiledLoad(
+  target: "arca" | "bare",
+  app: ServiceProcess,
+  engine: EngineProcess,
+  token: string | undefined,
+  profDir: string,
+) {
   const run = await loadRun(target, app, engine, token, SMALL);
   await app.stop(); // SIGTERM -> process.exit(0): node writes the profile on exit
   const files = (await readdir(profDir)).filter((f) => f.endsWith(".cpuprofile"));
@@ -608,7 +830,10 @@ async function profileRun(): Promise<void> {
   try {
     setup = await setUp(["--cpu-prof", `--cpu-prof-dir=${arcaDir}`]);
     const arca = await profiledLoad("arca", setup.arca, setup.engine, setup.token, arcaDir);
-    bare = await startService("bare app", ["--cpu-prof", `--cpu-prof-dir=${bareDir}`], THIS_SCRIPT, ["--bare-server"], { MONGODB_URI: setup.engine.uri, MONGODB_DB: DB_NAME });
+    bare = await startService("bare app", ["--cpu-prof", `--cpu-prof-dir=${bareDir}`], THIS_SCRIPT, ["--bare-server"], {
+      MONGODB_URI: setup.engine.uri,
+      MONGODB_DB: DB_NAME,
+    });
     const baseline = await profiledLoad("bare", bare, setup.engine, undefined, bareDir);
     // Self time per request, Arca against bare, by where the code lives.
     const bareByHome = new Map(baseline.summary.byHome.map((r) => [r.key, r.microsPerRequest]));
@@ -617,11 +842,30 @@ async function profileRun(): Promise<void> {
       .map((key) => ({ key, arca: arcaByHome.get(key) ?? 0, bare: bareByHome.get(key) ?? 0 }))
       .map((r) => ({ ...r, extra: Number((r.arca - r.bare).toFixed(1)) }))
       .sort((a, b) => b.extra - a.extra);
-    const out = await writeResults("service-profile.json", { startedAt: startedAt.toISOString(), machine, quietBeforeStart: quiet, arca, bare: baseline, comparison });
+    const out = await writeResults("service-profile.json", {
+      startedAt: startedAt.toISOString(),
+      machine,
+      quietBeforeStart: quiet,
+      arca,
+      bare: baseline,
+      comparison,
+    });
 
     const perReq = (s: ProfileSummary) => s.busyMicros / s.requests;
     const table = (title: string, rows: Ranked[], n: number) =>
-      [`### ${title}`, "", "| function / package | ms | % of busy | µs/request |", "|---|---|---|---|", ...rows.slice(0, n).map((r) => `| ${r.key.replace(/\|/g, "\\|")} | ${r.ms.toFixed(1)} | ${r.percent.toFixed(1)} | ${r.microsPerRequest.toFixed(1)} |`), ""].join("\n");
+      [
+        `### ${title}`,
+        "",
+        "| function / package | ms | % of busy | µs/request |",
+        "|---|---|---|---|",
+        ...rows
+          .slice(0, n)
+          .map(
+            (r) =>
+              `| ${r.key.replace(/\|/g, "\\|")} | ${r.ms.toFixed(1)} | ${r.percent.toFixed(1)} | ${r.microsPerRequest.toFixed(1)} |`,
+          ),
+        "",
+      ].join("\n");
     const runLine = (name: string, r: LoadResult, s: ProfileSummary) =>
       `- ${name} under --cpu-prof: ${int(r.reqPerSec)} req/s, p50 ${ms(r.latency.p50)}, p99 ${ms(r.latency.p99)}; CPU/req (from /proc) app ${int(r.cpuPerRequestMicros.app)} µs, engine ${int(r.cpuPerRequestMicros.engine)} µs, client ${int(r.cpuPerRequestMicros.client)} µs; app ${r.cpuPercentOfCore.app.toFixed(0)} % of a core; other CPU ${r.otherCpuPercent.toFixed(0)} %; main thread sampled busy ${int(perReq(s))} µs/request (${(s.busyMicros / 1000).toFixed(0)} ms of ${(s.windowMicros / 1000).toFixed(0)} ms${s.cutToWindow ? ", cut to the measured window" : ", whole process life"})`;
     process.stdout.write(
@@ -637,7 +881,9 @@ async function profileRun(): Promise<void> {
         "",
         "| package / module | Arca µs/req | bare µs/req | extra µs/req |",
         "|---|---|---|---|",
-        ...comparison.slice(0, 30).map((r) => `| ${r.key} | ${r.arca.toFixed(1)} | ${r.bare.toFixed(1)} | ${r.extra.toFixed(1)} |`),
+        ...comparison
+          .slice(0, 30)
+          .map((r) => `| ${r.key} | ${r.arca.toFixed(1)} | ${r.bare.toFixed(1)} | ${r.extra.toFixed(1)} |`),
         `| **total (main thread, sampled)** | ${perReq(arca.summary).toFixed(1)} | ${perReq(baseline.summary).toFixed(1)} | ${(perReq(arca.summary) - perReq(baseline.summary)).toFixed(1)} |`,
         "",
         table("Arca: self time by function", arca.summary.selfTop, 30),

@@ -1,4 +1,4 @@
-// Benchmark of the large-tree reads (issue 4 §7): "tree/root and a tree/waypoint of a resource
+// Benchmark of the large-tree reads: "tree/root and a tree/waypoint of a resource
 // with 100,000 archival objects: p50 within 2x of the same calls on a resource with 1,000."
 // Arca runs as a child process (`node dist/src/main.js`, what `npm start` runs) on one embedded
 // engine, also a child process, as in service.ts; the client is this process, one request
@@ -80,7 +80,16 @@ const COLLECTION = "archival_objects"; // record-types/archival_object.schema.js
 // ---------------------------------------------------------------------------------------------
 // The archival objects: the same fields for both resources
 
-const SUBJECTS = ["Correspondence", "Ledgers and account books", "Photographs", "Sermons and lecture notes", "Architectural drawings", "Oral history recordings", "Clippings", "Minutes"];
+const SUBJECTS = [
+  "Correspondence",
+  "Ledgers and account books",
+  "Photographs",
+  "Sermons and lecture notes",
+  "Architectural drawings",
+  "Oral history recordings",
+  "Clippings",
+  "Minutes",
+];
 
 interface NodeFields {
   title: string;
@@ -92,17 +101,29 @@ interface NodeFields {
 function topFields(position: number): NodeFields {
   if (position === 0) return { title: "Correspondence", component_id: "S1", level: "series" };
   const year = 1850 + (position % 150);
-  return { title: `${SUBJECTS[position % SUBJECTS.length]}, ${year}-${year + 1 + (position % 9)}`, component_id: `F${position}`, level: "file" };
+  return {
+    title: `${SUBJECTS[position % SUBJECTS.length]}, ${year}-${year + 1 + (position % 9)}`,
+    component_id: `F${position}`,
+    level: "file",
+  };
 }
 
 /** The `k`th node under the series. */
 function nestedFields(k: number): NodeFields {
-  return { title: `Letter to ${["J. Abbott", "M. Baptiste", "R. Castellanos", "E. Delacroix"][k % 4]}, ${1880 + (k % 40)}`, component_id: `S1-${k + 1}`, level: "item" };
+  return {
+    title: `Letter to ${["J. Abbott", "M. Baptiste", "R. Castellanos", "E. Delacroix"][k % 4]}, ${1880 + (k % 40)}`,
+    component_id: `S1-${k + 1}`,
+    level: "item",
+  };
 }
 
 /** The body a client POSTs. */
 function nodeBody(fields: NodeFields, resourceUri: string, parentUri?: string): Record<string, unknown> {
-  return { ...fields, resource: { ref: resourceUri }, ...(parentUri === undefined ? {} : { parent: { ref: parentUri } }) };
+  return {
+    ...fields,
+    resource: { ref: resourceUri },
+    ...(parentUri === undefined ? {} : { parent: { ref: parentUri } }),
+  };
 }
 
 /**
@@ -110,7 +131,15 @@ function nodeBody(fields: NodeFields, resourceUri: string, parentUri?: string): 
  * trees/node-writes.ts): the validated fields (restrictions_apply defaulted, ref_id generated:
  * 32 hex), the server fields, then the tree's storage field and the position it was placed at.
  */
-function storedNode(fields: NodeFields, resourceUri: string, parentUri: string | undefined, id: number, position: number, refId: string, now: Date): Document {
+function storedNode(
+  fields: NodeFields,
+  resourceUri: string,
+  parentUri: string | undefined,
+  id: number,
+  position: number,
+  refId: string,
+  now: Date,
+): Document {
   return {
     ...nodeBody(fields, resourceUri, parentUri),
     restrictions_apply: false,
@@ -159,13 +188,25 @@ interface Setup {
   livePids: Set<number>;
 }
 
-async function call(setup: Pick<Setup, "agent" | "arca" | "token">, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+async function call(
+  setup: Pick<Setup, "agent" | "arca" | "token">,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
   return httpJson(setup.agent, setup.arca.port, method, path, setup.token, body);
 }
 
-async function created(setup: Pick<Setup, "agent" | "arca" | "token">, path: string, body: unknown): Promise<{ id: number; uri: string }> {
+async function created(
+  setup: Pick<Setup, "agent" | "arca" | "token">,
+  path: string,
+  body: unknown,
+): Promise<{ id: number; uri: string }> {
   const answer = await call(setup, "POST", path, body);
-  check(answer.status === 200 && answer.json?.status === "Created", `POST ${path}: ${answer.status} ${JSON.stringify(answer.json)}`);
+  check(
+    answer.status === 200 && answer.json?.status === "Created",
+    `POST ${path}: ${answer.status} ${JSON.stringify(answer.json)}`,
+  );
   return { id: answer.json.id as number, uri: answer.json.uri as string };
 }
 
@@ -184,7 +225,9 @@ function newResource(setup: Pick<Setup, "agent" | "arca" | "token">, n: number, 
 
 /** Ids as Arca allocates them (RecordStore.nextId), `n` at once. Returns the first. */
 async function allocateIds(db: Db, n: number): Promise<number> {
-  const counter = await db.collection<{ _id: string; seq: number }>("arca_counters").findOneAndUpdate({ _id: "archival_object" }, { $inc: { seq: n } }, { upsert: true, returnDocument: "after" });
+  const counter = await db
+    .collection<{ _id: string; seq: number }>("arca_counters")
+    .findOneAndUpdate({ _id: "archival_object" }, { $inc: { seq: n } }, { upsert: true, returnDocument: "after" });
   check(counter, "the archival_object id counter answered");
   return counter.seq - n + 1;
 }
@@ -194,9 +237,16 @@ async function allocateIds(db: Db, n: number): Promise<number> {
  * (--cpu-prof, which NODE_OPTIONS does not accept).
  */
 function spawnEngineWith(nodeArgs: string[], dataDir: string): Promise<EngineProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, cliPath(), "--port", "0", "--fsync", "always", "--exit-with-parent", "--dbpath", dataDir], { stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, cliPath(), "--port", "0", "--fsync", "always", "--exit-with-parent", "--dbpath", dataDir],
+    { stdio: ["pipe", "pipe", "pipe"] },
+  );
   child.stdin!.on("error", () => undefined);
-  const exited = () => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((done) => child.once("exit", () => done())));
+  const exited = () =>
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise<void>((done) => child.once("exit", () => done()));
   return new Promise((done, fail) => {
     let out = "";
     const timer = setTimeout(() => {
@@ -233,10 +283,15 @@ function spawnEngineWith(nodeArgs: string[], dataDir: string): Promise<EnginePro
 }
 
 /** Waits for the engine to finish a compaction the bulk insert started (as service.ts does). */
-async function settleEngine(dataDir: string): Promise<{ waitedMillis: number; files: Array<{ name: string; bytes: number }> }> {
+async function settleEngine(
+  dataDir: string,
+): Promise<{ waitedMillis: number; files: Array<{ name: string; bytes: number }> }> {
   let files = await listDir(dataDir);
   const journalBytes = () => files.filter((f) => /^journal\.\d+\.log$/.test(f.name)).reduce((s, f) => s + f.bytes, 0);
-  const settled = () => files.some((f) => /^snapshot\.\d+\.bson$/.test(f.name)) && files.filter((f) => /^journal\.\d+\.log$/.test(f.name)).length === 1 && !files.some((f) => f.name.endsWith(".tmp"));
+  const settled = () =>
+    files.some((f) => /^snapshot\.\d+\.bson$/.test(f.name)) &&
+    files.filter((f) => /^journal\.\d+\.log$/.test(f.name)).length === 1 &&
+    !files.some((f) => f.name.endsWith(".tmp"));
   const t0 = performance.now();
   if (journalBytes() >= COMPACT_THRESHOLD_BYTES || files.some((f) => f.name.startsWith("snapshot."))) {
     for (let waited = 0; waited < 60_000 && !settled(); waited += 200) {
@@ -256,9 +311,10 @@ async function setUp(arcaNodeArgs: string[], engineNodeArgs: string[]): Promise<
     const done = cpuWindow(() => [...livePids]);
     return (name: string) => (otherCpu[name] = Number(done().toFixed(1)));
   };
-  const engine = engineNodeArgs.length === 0
-    ? await spawnEngine({ dataDir: join(scratch, "engine"), port: 0, fsync: "always", startTimeoutMs: 60_000 })
-    : await spawnEngineWith(engineNodeArgs, join(scratch, "engine"));
+  const engine =
+    engineNodeArgs.length === 0
+      ? await spawnEngine({ dataDir: join(scratch, "engine"), port: 0, fsync: "always", startTimeoutMs: 60_000 })
+      : await spawnEngineWith(engineNodeArgs, join(scratch, "engine"));
   livePids.add(engine.pid);
   log(`engine pid ${engine.pid} at ${engine.uri}; scratch ${scratch}`);
   const arca = await startArca(engine.uri, join(scratch, "arca-data"), arcaNodeArgs);
@@ -268,8 +324,16 @@ async function setUp(arcaNodeArgs: string[], engineNodeArgs: string[]): Promise<
   facts.rssIdle = { arca: procMemory(arca.pid).rss, engine: procMemory(engine.pid).rss };
 
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const login = await httpJson(agent, arca.port, "POST", `/users/admin/login?password=${encodeURIComponent(ADMIN_PASSWORD)}&expiring=False`);
-  check(login.status === 200 && typeof login.json?.session === "string", `admin login: ${login.status} ${JSON.stringify(login.json)}`);
+  const login = await httpJson(
+    agent,
+    arca.port,
+    "POST",
+    `/users/admin/login?password=${encodeURIComponent(ADMIN_PASSWORD)}&expiring=False`,
+  );
+  check(
+    login.status === 200 && typeof login.json?.session === "string",
+    `admin login: ${login.status} ${JSON.stringify(login.json)}`,
+  );
   const session = { agent, arca, token: login.json.session as string };
   const repo = await call(session, "POST", "/repositories", { repo_code: "bench", name: "Bench" });
   check(repo.status === 200 && repo.json?.id === REPO_ID, `repository: ${repo.status} ${JSON.stringify(repo.json)}`);
@@ -287,13 +351,23 @@ async function setUp(arcaNodeArgs: string[], engineNodeArgs: string[]): Promise<
   };
   const tCreate = performance.now();
   const seriesA = await timedCreate(nodeBody(topFields(0), resourceA.uri));
-  const a: Tree = { label: "A", uri: resourceA.uri, size: SMALL, top: [seriesA.id], nested: [], seriesUri: seriesA.uri };
-  for (let k = 0; k < NESTED; k++) a.nested.push((await timedCreate(nodeBody(nestedFields(k), resourceA.uri, seriesA.uri))).id);
+  const a: Tree = {
+    label: "A",
+    uri: resourceA.uri,
+    size: SMALL,
+    top: [seriesA.id],
+    nested: [],
+    seriesUri: seriesA.uri,
+  };
+  for (let k = 0; k < NESTED; k++)
+    a.nested.push((await timedCreate(nodeBody(nestedFields(k), resourceA.uri, seriesA.uri))).id);
   for (let p = 1; p < SMALL; p++) a.top.push((await timedCreate(nodeBody(topFields(p), resourceA.uri))).id);
   const createSeconds = (performance.now() - tCreate) / 1000;
   endPhase("httpCreates");
   facts.httpCreates = { count: createSamples.length, seconds: createSeconds, latency: latencyStats(createSamples) };
-  log(`resource A: ${createSamples.length} archival objects created over HTTP in ${createSeconds.toFixed(1)} s (p50 ${ms(latencyStats(createSamples).p50)})`);
+  log(
+    `resource A: ${createSamples.length} archival objects created over HTTP in ${createSeconds.toFixed(1)} s (p50 ${ms(latencyStats(createSamples).p50)})`,
+  );
 
   // --- The stored shape: rebuild A's documents from their values and compare.
   const client = new MongoClient(engine.uri, { maxPoolSize: 1 });
@@ -304,9 +378,22 @@ async function setUp(arcaNodeArgs: string[], engineNodeArgs: string[]): Promise<
     const stored = await nodes.findOne({ repo_id: REPO_ID, id });
     check(stored, `archival object ${id} is stored`);
     const { _id: _ignored, ...doc } = stored;
-    const rebuilt = storedNode(fields, resourceA.uri, parentUri, id, position, doc.ref_id as string, doc.create_time as Date);
+    const rebuilt = storedNode(
+      fields,
+      resourceA.uri,
+      parentUri,
+      id,
+      position,
+      doc.ref_id as string,
+      doc.create_time as Date,
+    );
     check(/^[0-9a-f]{32}$/.test(doc.ref_id as string), `ref_id of ${id} is 32 hex (${doc.ref_id})`);
-    check(doc.create_time instanceof Date && isDeepStrictEqual(doc.system_mtime, doc.create_time) && isDeepStrictEqual(doc.user_mtime, doc.create_time), `the times of ${id} are one Date`);
+    check(
+      doc.create_time instanceof Date &&
+        isDeepStrictEqual(doc.system_mtime, doc.create_time) &&
+        isDeepStrictEqual(doc.user_mtime, doc.create_time),
+      `the times of ${id} are one Date`,
+    );
     check(
       isDeepStrictEqual(doc, rebuilt) && Object.keys(doc).join() === Object.keys(rebuilt).join(),
       `the bulk documents have Arca's stored shape:\n  stored  ${JSON.stringify(doc)}\n  rebuilt ${JSON.stringify(rebuilt)}`,
@@ -320,7 +407,9 @@ async function setUp(arcaNodeArgs: string[], engineNodeArgs: string[]): Promise<
 
   // --- Resource B with the driver: the series, its 300 items, then 99,999 files.
   const b: Tree = { label: "B", uri: resourceB.uri, size: LARGE, top: [], nested: [], seriesUri: "" };
-  const specs: Array<{ fields: NodeFields; parent?: "series"; position: number }> = [{ fields: topFields(0), position: 0 }];
+  const specs: Array<{ fields: NodeFields; parent?: "series"; position: number }> = [
+    { fields: topFields(0), position: 0 },
+  ];
   for (let k = 0; k < NESTED; k++) specs.push({ fields: nestedFields(k), parent: "series", position: k });
   for (let p = 1; p < LARGE; p++) specs.push({ fields: topFields(p), position: p });
   endPhase = phase();
@@ -333,22 +422,39 @@ async function setUp(arcaNodeArgs: string[], engineNodeArgs: string[]): Promise<
       const id = firstId + i;
       if (spec.parent === undefined && spec.position === 0) b.seriesUri = aoUri(id);
       (spec.parent === undefined ? b.top : b.nested).push(id);
-      return storedNode(spec.fields, resourceB.uri, spec.parent === undefined ? undefined : b.seriesUri, id, spec.position, randomBytes(16).toString("hex"), now);
+      return storedNode(
+        spec.fields,
+        resourceB.uri,
+        spec.parent === undefined ? undefined : b.seriesUri,
+        id,
+        spec.position,
+        randomBytes(16).toString("hex"),
+        now,
+      );
     });
     await nodes.insertMany(docs);
   }
   const insertSeconds = (performance.now() - tInsert) / 1000;
   endPhase("bulkInsert");
   check(b.top.length === LARGE && b.nested.length === NESTED, "B's ids by position");
-  check((await nodes.countDocuments({ repo_id: REPO_ID, "resource.ref": resourceB.uri })) === LARGE + NESTED, `${LARGE + NESTED} archival objects in B`);
+  check(
+    (await nodes.countDocuments({ repo_id: REPO_ID, "resource.ref": resourceB.uri })) === LARGE + NESTED,
+    `${LARGE + NESTED} archival objects in B`,
+  );
   log(`resource B: ${int(specs.length)} archival objects inserted with the driver in ${insertSeconds.toFixed(1)} s`);
   facts.bulkInsert = { count: specs.length, seconds: insertSeconds, batch: INSERT_BATCH };
   facts.compaction = await settleEngine(join(scratch, "engine"));
-  log(`engine files: ${(facts.compaction as { files: Array<{ name: string; bytes: number }> }).files.map((f) => `${f.name} (${int(f.bytes)} B)`).join(", ")}`);
+  log(
+    `engine files: ${(facts.compaction as { files: Array<{ name: string; bytes: number }> }).files.map((f) => `${f.name} (${int(f.bytes)} B)`).join(", ")}`,
+  );
 
   // --- A later API create gets the next id after the seeded ones (the counter was bumped).
   const resourceC = await newResource(session, 3, "Bench papers C");
-  const after = await created(session, `/repositories/${REPO_ID}/archival_objects`, nodeBody(topFields(1), resourceC.uri));
+  const after = await created(
+    session,
+    `/repositories/${REPO_ID}/archival_objects`,
+    nodeBody(topFields(1), resourceC.uri),
+  );
   const lastSeeded = Math.max(...b.top, ...b.nested);
   check(after.id === lastSeeded + 1, `an API create after the seed gets id ${lastSeeded + 1} (got ${after.id})`);
   facts.rssSeeded = { arca: procMemory(arca.pid).rss, engine: procMemory(engine.pid).rss };
@@ -375,11 +481,17 @@ function waypointProblem(tree: Tree, json: any, offset: number, nested: boolean)
   const ids = nested ? tree.nested : tree.top;
   const from = offset * WAYPOINT_SIZE;
   const expected = Math.max(0, Math.min(WAYPOINT_SIZE, ids.length - from));
-  if (!Array.isArray(json) || json.length !== expected) return `offset ${offset}: ${Array.isArray(json) ? json.length : typeof json} entries, expected ${expected}`;
+  if (!Array.isArray(json) || json.length !== expected)
+    return `offset ${offset}: ${Array.isArray(json) ? json.length : typeof json} entries, expected ${expected}`;
   const parentId = nested ? tree.top[0] : null;
   for (let i = 0; i < json.length; i++) {
     const entry = json[i];
-    if (entry.position !== from + i || entry.uri !== aoUri(ids[from + i]) || entry.parent_id !== parentId || entry.jsonmodel_type !== "archival_object") {
+    if (
+      entry.position !== from + i ||
+      entry.uri !== aoUri(ids[from + i]) ||
+      entry.parent_id !== parentId ||
+      entry.jsonmodel_type !== "archival_object"
+    ) {
       return `offset ${offset}, entry ${i}: ${JSON.stringify(entry)}; expected position ${from + i}, ${aoUri(ids[from + i])}, parent_id ${parentId}`;
     }
   }
@@ -388,14 +500,26 @@ function waypointProblem(tree: Tree, json: any, offset: number, nested: boolean)
 
 function rootProblem(tree: Tree, json: any): string {
   const first = json?.precomputed_waypoints?.[""]?.["0"];
-  if (json?.child_count !== tree.size || json.waypoints !== Math.ceil(tree.size / WAYPOINT_SIZE) || json.waypoint_size !== WAYPOINT_SIZE || json.uri !== tree.uri || json.jsonmodel_type !== "resource") {
+  if (
+    json?.child_count !== tree.size ||
+    json.waypoints !== Math.ceil(tree.size / WAYPOINT_SIZE) ||
+    json.waypoint_size !== WAYPOINT_SIZE ||
+    json.uri !== tree.uri ||
+    json.jsonmodel_type !== "resource"
+  ) {
     return `root: ${JSON.stringify({ ...json, precomputed_waypoints: undefined })}`;
   }
   if (!Array.isArray(first)) return "root: no precomputed waypoint 0";
   const wp = waypointProblem(tree, first, 0, false);
   if (wp) return `root's precomputed waypoint: ${wp}`;
   const series = first[0];
-  if (series.child_count !== NESTED || series.waypoints !== Math.ceil(NESTED / WAYPOINT_SIZE) || series.title !== "Correspondence" || series.level !== "series" || series.component_id !== "S1") {
+  if (
+    series.child_count !== NESTED ||
+    series.waypoints !== Math.ceil(NESTED / WAYPOINT_SIZE) ||
+    series.title !== "Correspondence" ||
+    series.level !== "series" ||
+    series.component_id !== "S1"
+  ) {
     return `root's first child: ${JSON.stringify(series)}`;
   }
   return "";
@@ -410,7 +534,13 @@ function callsOf(tree: Tree): TreeCall[] {
     check: (json) => waypointProblem(tree, json, offset, false),
   });
   return [
-    { key: `root${tree.label}`, name: "tree/root", tree, path: `${tree.uri}/tree/root`, check: (json) => rootProblem(tree, json) },
+    {
+      key: `root${tree.label}`,
+      name: "tree/root",
+      tree,
+      path: `${tree.uri}/tree/root`,
+      check: (json) => rootProblem(tree, json),
+    },
     waypoint("first", "tree/waypoint offset=0", 0),
     waypoint("middle", "tree/waypoint, middle offset", midOffset(tree)),
     waypoint("last", "tree/waypoint, last offset", lastOffset(tree)),
@@ -438,26 +568,52 @@ async function verify(setup: Setup): Promise<Record<string, unknown>> {
       const problem = c.check(await getJson(setup, c.path));
       check(problem === "", `${tree.label} ${c.name}: ${problem}`);
     }
-    const second = await getJson(setup, `${tree.uri}/tree/waypoint?offset=1&parent_node=${encodeURIComponent(tree.seriesUri)}`);
-    check(waypointProblem(tree, second, 1, true) === "", `${tree.label} nested waypoint 1: ${waypointProblem(tree, second, 1, true)}`);
+    const second = await getJson(
+      setup,
+      `${tree.uri}/tree/waypoint?offset=1&parent_node=${encodeURIComponent(tree.seriesUri)}`,
+    );
+    check(
+      waypointProblem(tree, second, 1, true) === "",
+      `${tree.label} nested waypoint 1: ${waypointProblem(tree, second, 1, true)}`,
+    );
     const past = await getJson(setup, `${tree.uri}/tree/waypoint?offset=${lastOffset(tree) + 1}`);
     check(Array.isArray(past) && past.length === 0, `${tree.label}: the waypoint past the last is empty`);
   }
   // Deep in B: waypoint 400 is positions 80,000..80,199, in order.
   const deep = await getJson(setup, `${b.uri}/tree/waypoint?offset=400`);
-  check(waypointProblem(b, deep, 400, false) === "" && deep[0].position === 80_000 && deep[199].position === 80_199, `B waypoint 400: ${waypointProblem(b, deep, 400, false)}`);
+  check(
+    waypointProblem(b, deep, 400, false) === "" && deep[0].position === 80_000 && deep[199].position === 80_199,
+    `B waypoint 400: ${waypointProblem(b, deep, 400, false)}`,
+  );
   // The API-created and the seeded trees read the same: the same keys in the same order.
   const entryA = (await getJson(setup, `${a.uri}/tree/waypoint?offset=0`))[1];
   const entryB = (await getJson(setup, `${b.uri}/tree/waypoint?offset=0`))[1];
-  check(Object.keys(entryA).join() === Object.keys(entryB).join(), `waypoint entries A ${JSON.stringify(entryA)} and B ${JSON.stringify(entryB)} have the same keys`);
+  check(
+    Object.keys(entryA).join() === Object.keys(entryB).join(),
+    `waypoint entries A ${JSON.stringify(entryA)} and B ${JSON.stringify(entryB)} have the same keys`,
+  );
   const { uri: _ua, ...restA } = entryA;
   const { uri: _ub, ...restB } = entryB;
-  check(isDeepStrictEqual(restA, restB), `waypoint entry 1 of A and B differ only in uri: ${JSON.stringify(entryA)} / ${JSON.stringify(entryB)}`);
+  check(
+    isDeepStrictEqual(restA, restB),
+    `waypoint entry 1 of A and B differ only in uri: ${JSON.stringify(entryA)} / ${JSON.stringify(entryB)}`,
+  );
   const recordA = await getJson(setup, aoUri(a.top[1]));
   const recordB = await getJson(setup, aoUri(b.top[1]));
-  check(Object.keys(recordA).join() === Object.keys(recordB).join(), `GET archival object: A keys ${Object.keys(recordA).join()} / B keys ${Object.keys(recordB).join()}`);
-  check(recordB.position === 1 && recordB.resource?.ref === b.uri && recordB.title === topFields(1).title && recordB.lock_version === 0, `GET a seeded archival object: ${JSON.stringify(recordB)}`);
-  log(`verified: tree/root child_count ${a.size} / ${b.size}, every waypoint measured, B waypoint 400 = positions 80,000..80,199, A and B entries and records alike`);
+  check(
+    Object.keys(recordA).join() === Object.keys(recordB).join(),
+    `GET archival object: A keys ${Object.keys(recordA).join()} / B keys ${Object.keys(recordB).join()}`,
+  );
+  check(
+    recordB.position === 1 &&
+      recordB.resource?.ref === b.uri &&
+      recordB.title === topFields(1).title &&
+      recordB.lock_version === 0,
+    `GET a seeded archival object: ${JSON.stringify(recordB)}`,
+  );
+  log(
+    `verified: tree/root child_count ${a.size} / ${b.size}, every waypoint measured, B waypoint 400 = positions 80,000..80,199, A and B entries and records alike`,
+  );
   return { waypointEntryA: entryA, waypointEntryB: entryB, archivalObjectA: recordA, archivalObjectB: recordB };
 }
 
@@ -512,8 +668,21 @@ async function measure(setup: Setup, calls: TreeCall[], warmup: number, runs: nu
   }
   return calls.map((c, k) => {
     const latency = latencyStats(samples[k]);
-    const cpuPerRequestMicros = { arca: (ticks[k].arca * CLOCK_TICK_MICROS) / samples[k].length, engine: (ticks[k].engine * CLOCK_TICK_MICROS) / samples[k].length };
-    return { key: c.key, name: c.name, tree: c.tree.label, path: c.path, latency, reqPerSec: 1000 / latency.mean, responseBytes: bytes[k], checked: checked[k], cpuPerRequestMicros };
+    const cpuPerRequestMicros = {
+      arca: (ticks[k].arca * CLOCK_TICK_MICROS) / samples[k].length,
+      engine: (ticks[k].engine * CLOCK_TICK_MICROS) / samples[k].length,
+    };
+    return {
+      key: c.key,
+      name: c.name,
+      tree: c.tree.label,
+      path: c.path,
+      latency,
+      reqPerSec: 1000 / latency.mean,
+      responseBytes: bytes[k],
+      checked: checked[k],
+      cpuPerRequestMicros,
+    };
   });
 }
 
@@ -553,16 +722,35 @@ async function bench(): Promise<void> {
     const rssPeak = { arca: samplers.arca.stop(), engine: samplers.engine.stop() };
     const rssAfter = { arca: procMemory(arca.pid), engine: procMemory(engine.pid) };
     raw.results = results;
-    raw.rss = { idle: facts.rssIdle, seeded: facts.rssSeeded, peakDuringMeasurement: rssPeak, afterMeasurement: rssAfter };
+    raw.rss = {
+      idle: facts.rssIdle,
+      seeded: facts.rssSeeded,
+      peakDuringMeasurement: rssPeak,
+      afterMeasurement: rssAfter,
+    };
 
     const byKey = new Map(results.map((r) => [r.key, r]));
     const pairs = callsOf(a).map((c) => {
       const small = byKey.get(c.key)!;
       const large = byKey.get(c.key.replace(/A$/, "B"))!;
       const ratio = large.latency.p50 / small.latency.p50;
-      return { name: c.name.replace(/middle offset/, `middle offset (A ${midOffset(a)}, B ${midOffset(b)})`).replace(/last offset/, `last offset (A ${lastOffset(a)}, B ${lastOffset(b)})`), small, large, ratio, met: ratio <= TARGET_RATIO };
+      return {
+        name: c.name
+          .replace(/middle offset/, `middle offset (A ${midOffset(a)}, B ${midOffset(b)})`)
+          .replace(/last offset/, `last offset (A ${lastOffset(a)}, B ${lastOffset(b)})`),
+        small,
+        large,
+        ratio,
+        met: ratio <= TARGET_RATIO,
+      };
     });
-    raw.ratios = pairs.map((p) => ({ name: p.name, p50Ratio: p.ratio, p95Ratio: p.large.latency.p95 / p.small.latency.p95, p99Ratio: p.large.latency.p99 / p.small.latency.p99, met: p.met }));
+    raw.ratios = pairs.map((p) => ({
+      name: p.name,
+      p50Ratio: p.ratio,
+      p95Ratio: p.large.latency.p95 / p.small.latency.p95,
+      p99Ratio: p.large.latency.p99 / p.small.latency.p99,
+      met: p.met,
+    }));
     const totalSeconds = (performance.now() - benchStart) / 1000;
     const loadAtEnd = os.loadavg().map((v) => Number(v.toFixed(2)));
     Object.assign(raw, { otherCpuPercentByPhase: otherCpu, measureSeconds, totalSeconds, loadAverageAtEnd: loadAtEnd });
@@ -584,14 +772,19 @@ async function bench(): Promise<void> {
       "",
       `| Call | A (${int(SMALL)}): p50 / p95 / p99 | A req/s | A CPU/req µs Arca + engine | B (${int(LARGE)}): p50 / p95 / p99 | B req/s | B CPU/req µs Arca + engine | p50 B/A | p99 B/A | Target p50 B/A | Met? |`,
       "|---|---|---|---|---|---|---|---|---|---|---|",
-      ...pairs.map((p) => `| ${p.name} | ${pct(p.small)} | ${int(p.small.reqPerSec)} | ${cpu(p.small)} | ${pct(p.large)} | ${int(p.large.reqPerSec)} | ${cpu(p.large)} | ${p.ratio.toFixed(2)}x | ${(p.large.latency.p99 / p.small.latency.p99).toFixed(2)}x | <= ${TARGET_RATIO}x | ${p.met ? "yes" : "**NO**"} |`),
+      ...pairs.map(
+        (p) =>
+          `| ${p.name} | ${pct(p.small)} | ${int(p.small.reqPerSec)} | ${cpu(p.small)} | ${pct(p.large)} | ${int(p.large.reqPerSec)} | ${cpu(p.large)} | ${p.ratio.toFixed(2)}x | ${(p.large.latency.p99 / p.small.latency.p99).toFixed(2)}x | <= ${TARGET_RATIO}x | ${p.met ? "yes" : "**NO**"} |`,
+      ),
       "",
       `- Response sizes: ${pairs.map((p) => `${p.name.split(" (")[0]} ${int(p.small.responseBytes)} / ${int(p.large.responseBytes)} B`).join("; ")}`,
       `- RSS, Arca: ${mib(idle.arca)} idle, ${mib(seeded.arca)} after the set-up, peak ${mib(rssPeak.arca)} while measuring; engine: ${mib(idle.engine)} idle, ${mib(seeded.engine)} after the seed, peak ${mib(rssPeak.engine)} while measuring (VmHWM ${mib(rssAfter.engine.hwm)})`,
     ];
     process.stdout.write(`${lines.join("\n")}\n`);
     const missed = pairs.filter((p) => !p.met);
-    process.stdout.write(missed.length === 0 ? "\nAll targets met.\n" : `\nTargets missed: ${missed.map((p) => p.name).join("; ")}\n`);
+    process.stdout.write(
+      missed.length === 0 ? "\nAll targets met.\n" : `\nTargets missed: ${missed.map((p) => p.name).join("; ")}\n`,
+    );
   } finally {
     await tearDown(setup);
   }
@@ -639,10 +832,28 @@ async function profileRun(): Promise<void> {
       arca: summariseProfile(arcaProfile.profile, w.window, w.result.latency.runs),
       engine: summariseProfile(engineProfile.profile, w.window, w.result.latency.runs),
     }));
-    const out = await writeResults("trees-profile.json", { startedAt: startedAt.toISOString(), machine, quietBeforeStart: quiet, summaries, profiles: [arcaProfile.file, engineProfile.file] });
+    const out = await writeResults("trees-profile.json", {
+      startedAt: startedAt.toISOString(),
+      machine,
+      quietBeforeStart: quiet,
+      summaries,
+      profiles: [arcaProfile.file, engineProfile.file],
+    });
     const perReq = (s: ProfileSummary) => s.busyMicros / s.requests;
     const table = (title: string, rows: Ranked[], n: number) =>
-      [`#### ${title}`, "", "| function / package | ms | % of busy | µs/request |", "|---|---|---|---|", ...rows.slice(0, n).map((r) => `| ${r.key.replace(/\|/g, "\\|")} | ${r.ms.toFixed(1)} | ${r.percent.toFixed(1)} | ${r.microsPerRequest.toFixed(1)} |`), ""].join("\n");
+      [
+        `#### ${title}`,
+        "",
+        "| function / package | ms | % of busy | µs/request |",
+        "|---|---|---|---|",
+        ...rows
+          .slice(0, n)
+          .map(
+            (r) =>
+              `| ${r.key.replace(/\|/g, "\\|")} | ${r.ms.toFixed(1)} | ${r.percent.toFixed(1)} | ${r.microsPerRequest.toFixed(1)} |`,
+          ),
+        "",
+      ].join("\n");
     const lines = [
       `## Tree reads under --cpu-prof (${startedAt.toISOString()})`,
       "",
@@ -652,7 +863,9 @@ async function profileRun(): Promise<void> {
       "",
       "| Call | p50 (profiled) | Arca busy µs/req | engine busy µs/req |",
       "|---|---|---|---|",
-      ...summaries.map((s) => `| ${s.name} | ${ms(s.latency.p50)} | ${int(perReq(s.arca))} | ${int(perReq(s.engine))} |`),
+      ...summaries.map(
+        (s) => `| ${s.name} | ${ms(s.latency.p50)} | ${int(perReq(s.arca))} | ${int(perReq(s.engine))} |`,
+      ),
       "",
     ];
     for (const s of summaries.filter((x) => x.key.endsWith("B") || x.key === "rootA")) {

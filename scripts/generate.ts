@@ -8,7 +8,9 @@ const root = process.cwd();
 try {
   const output = await generate(resolve(root, "record-types"));
   writeGenerated(resolve(root, "generated"), output);
-  console.log(`generated ${output.manifest.types.length} record types: ${output.manifest.types.map((type) => type.name).join(", ")}`);
+  console.log(
+    `generated ${output.manifest.types.length} record types: ${output.manifest.types.map((type) => type.name).join(", ")}`,
+  );
 } catch (error) {
   // A schema mistake is the author's to fix: say which file and what, without a stack trace.
   if (!(error instanceof SchemaDefinitionError)) throw error;

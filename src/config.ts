@@ -60,14 +60,19 @@ export interface ImportConfig {
   maxXmlTextBytes: number;
   /** How long an import journal entry's lease lasts without a heartbeat before another process may undo it. */
   journalLeaseSeconds: number;
-  /** The largest ArchivesSpace JSON batch file an import reads (a batch is parsed whole, unlike the streamed XML and CSV formats). */
+  /**
+   * The largest ArchivesSpace JSON batch file an import reads (a batch is parsed whole, unlike the streamed XML and CSV
+   * formats).
+   */
   maxJsonBatchBytes: number;
 }
 
 export interface RecordsConfig {
-  /** The most refs one response resolves (contract §6). */
+  /** The most refs one response resolves (docs/api.md §6). */
   resolveMaxRefs: number;
-  /** The most bytes of resolved records one response carries; past it, like past resolveMaxRefs, `_resolve_truncated`. */
+  /**
+   * The most bytes of resolved records one response carries; past it, like past resolveMaxRefs, `_resolve_truncated`.
+   */
   resolveMaxBytes: number;
   /** The most bytes of whole records one response carries (a list page, an id set, a node's children); past it, 400. */
   responseMaxBytes: number;
@@ -91,7 +96,8 @@ function text(env: Env, name: string, fallback: string): string {
 function positiveInteger(env: Env, name: string, fallback: number): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) <= 0) throw new ConfigError(`${name} must be a positive whole number, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || Number(raw) <= 0)
+    throw new ConfigError(`${name} must be a positive whole number, got "${raw}"`);
   return Number(raw);
 }
 
@@ -113,13 +119,15 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(", ")}, got "${raw}"`);
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new ConfigError(`${name} must be one of ${allowed.join(", ")}, got "${raw}"`);
   return raw as T;
 }
 
 export function loadConfig(env: Env = process.env): Config {
   const mongodbUri = env.MONGODB_URI?.trim() || undefined;
-  if (mongodbUri && !/^mongodb(\+srv)?:\/\//.test(mongodbUri)) throw new ConfigError("MONGODB_URI must start with mongodb:// or mongodb+srv://");
+  if (mongodbUri && !/^mongodb(\+srv)?:\/\//.test(mongodbUri))
+    throw new ConfigError("MONGODB_URI must start with mongodb:// or mongodb+srv://");
   const dbName = text(env, "MONGODB_DB", "arca");
   if (/[/\\. "$\0]/.test(dbName)) throw new ConfigError(`MONGODB_DB is not a valid database name: "${dbName}"`);
   const port = positiveInteger(env, "PORT", 8089);
@@ -131,7 +139,9 @@ export function loadConfig(env: Env = process.env): Config {
       usingDefaultPassword: !adminPassword,
       sessionIdleSeconds: positiveInteger(env, "SESSION_IDLE_SECONDS", 3600),
       sessionMaxAgeSeconds: positiveInteger(env, "SESSION_MAX_AGE_SECONDS", 7 * 24 * 3600),
-      sessionHeaders: flag(env, "ARCHIVESSPACE_SESSION_HEADER", true) ? ["X-Service-Session", "X-ArchivesSpace-Session"] : ["X-Service-Session"],
+      sessionHeaders: flag(env, "ARCHIVESSPACE_SESSION_HEADER", true)
+        ? ["X-Service-Session", "X-ArchivesSpace-Session"]
+        : ["X-Service-Session"],
       loginThrottle: {
         freeFailures: positiveInteger(env, "LOGIN_FREE_FAILURES", 5),
         maxDelaySeconds: positiveInteger(env, "LOGIN_MAX_DELAY_SECONDS", 60),

@@ -20,8 +20,12 @@ async function main(): Promise<void> {
   process.stdout.write(`arca: store: ${store.description}\n`);
   store.onLost((reason) => fail(`${reason}; stopping`));
   const operations = await openRecords(store.connection, config.records);
-  for (const line of describeRecovery(await recoverImports(operations, config.imports))) process.stdout.write(`arca: ${line}\n`);
-  const sessions = new SessionStore(store.connection, { idleSeconds: config.auth.sessionIdleSeconds, maxAgeSeconds: config.auth.sessionMaxAgeSeconds });
+  for (const line of describeRecovery(await recoverImports(operations, config.imports)))
+    process.stdout.write(`arca: ${line}\n`);
+  const sessions = new SessionStore(store.connection, {
+    idleSeconds: config.auth.sessionIdleSeconds,
+    maxAgeSeconds: config.auth.sessionMaxAgeSeconds,
+  });
   await sessions.init();
   const accounts = await openAccounts({
     connection: store.connection,
@@ -31,7 +35,9 @@ async function main(): Promise<void> {
     loginThrottle: config.auth.loginThrottle,
   });
   if (accounts.bootstrap.defaultAdminPasswordInUse) {
-    process.stderr.write("arca: WARNING: the admin user's password is the default 'admin'. Set ADMIN_PASSWORD before the first start, or change the password now.\n");
+    process.stderr.write(
+      "arca: WARNING: the admin user's password is the default 'admin'. Set ADMIN_PASSWORD before the first start, or change the password now.\n",
+    );
   }
   const platform = await createServer(config, { operations, sessions, accounts });
   await platform.listen();
@@ -49,6 +55,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof StoreUnavailableError || error instanceof BootstrapError) fail(error.message);
+  if (error instanceof ConfigError || error instanceof StoreUnavailableError || error instanceof BootstrapError)
+    fail(error.message);
   fail(error instanceof Error ? (error.stack ?? error.message) : String(error));
 });

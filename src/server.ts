@@ -1,7 +1,7 @@
 // The HTTP server: Ts.ED on express, with the contract's transport rules in front of every
 // route (security headers, no caching), then the session check (412s before routing, on
 // every route, from headers only), then the body parsers, which read a body only once the
-// caller is known (issue 10 §2: JSON whatever the Content-Type, every body bounded), then the
+// caller is known (JSON whatever the Content-Type, every body bounded), then the
 // routes: the service's own, the accounts', the enumerations', and one generic controller
 // per record type. Every error leaves through the one error filter.
 import "@tsed/ajv"; // a failed cast of a typed parameter becomes a 400, not a 500
@@ -57,11 +57,23 @@ export async function createServer(config: Config, services?: ServerServices): P
       services.accounts.routes,
       enumerationRoutes(services.operations.deps, services.accounts.accessControl),
       exportRoutes({ operations: services.operations, access: services.accounts.accessControl }),
-      importRoutes({ operations: services.operations, access: services.accounts.accessControl, maxFileBytes: config.http.importLimitBytes, limits: config.imports }),
+      importRoutes({
+        operations: services.operations,
+        access: services.accounts.accessControl,
+        maxFileBytes: config.http.importLimitBytes,
+        limits: config.imports,
+      }),
       openApiRoutes(services.operations.deps.registry, ARCA_VERSION, { sessionHeaders: config.auth.sessionHeaders }),
     );
-    const recordTypes = services.operations.deps.registry.types.filter((type) => !ACCOUNT_RECORD_TYPES.includes(type.name));
-    controllers.push(...recordControllers({ operations: services.operations, accessControl: services.accounts.accessControl }, recordTypes));
+    const recordTypes = services.operations.deps.registry.types.filter(
+      (type) => !ACCOUNT_RECORD_TYPES.includes(type.name),
+    );
+    controllers.push(
+      ...recordControllers(
+        { operations: services.operations, accessControl: services.accounts.accessControl },
+        recordTypes,
+      ),
+    );
   }
   const platform = await PlatformExpress.bootstrap(Server, {
     httpPort: `${config.http.host}:${config.http.port}`,

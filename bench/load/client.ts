@@ -33,17 +33,20 @@ export function request(agent: http.Agent | false, port: number, call: Call): Pr
     };
     const body = typeof call.body === "string" ? Buffer.from(call.body) : call.body;
     const headers = { ...(call.headers ?? {}), ...(body ? { "Content-Length": body.length } : {}) };
-    const req = http.request({ agent, host: "127.0.0.1", port, method: call.method, path: call.path, headers }, (res) => {
-      const keep = call.keepBytes ?? 64 * 1024;
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      res.on("data", (chunk: Buffer) => {
-        if (kept < keep) chunks.push(chunk);
-        kept += chunk.length;
-      });
-      res.on("end", () => finish(res.statusCode ?? 0, Buffer.concat(chunks).toString("utf8")));
-      res.on("error", (error) => finish(res.statusCode ?? 0, "", error.message));
-    });
+    const req = http.request(
+      { agent, host: "127.0.0.1", port, method: call.method, path: call.path, headers },
+      (res) => {
+        const keep = call.keepBytes ?? 64 * 1024;
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        res.on("data", (chunk: Buffer) => {
+          if (kept < keep) chunks.push(chunk);
+          kept += chunk.length;
+        });
+        res.on("end", () => finish(res.statusCode ?? 0, Buffer.concat(chunks).toString("utf8")));
+        res.on("error", (error) => finish(res.statusCode ?? 0, "", error.message));
+      },
+    );
     req.setTimeout(call.timeoutMs ?? 120_000, () => {
       finish(0, "", "timeout");
       req.destroy();
@@ -55,7 +58,17 @@ export function request(agent: http.Agent | false, port: number, call: Call): Pr
 
 /** Counts per kind: statuses, connection errors, 5xx with an example. */
 export class Tally {
-  readonly kinds = new Map<string, { count: number; statuses: Map<number, number>; errors: Map<string, number>; serverErrors: number; example5xx?: string; latencies: number[] }>();
+  readonly kinds = new Map<
+    string,
+    {
+      count: number;
+      statuses: Map<number, number>;
+      errors: Map<string, number>;
+      serverErrors: number;
+      example5xx?: string;
+      latencies: number[];
+    }
+  >();
 
   add(kind: string, result: Result, keepLatency = true): void {
     let entry = this.kinds.get(kind);

@@ -1,4 +1,4 @@
-// The hostile traffic of issue 10, run beside the ordinary load: C1's prototype-climbing
+// The hostile traffic, run beside the ordinary load: C1's prototype-climbing
 // resolve[] (no session), C2's multipart flood (streamed, scaled to stay safe on a shared
 // machine), H3's big resolve of one resource listed many times, H4's deeply nested JSON bodies
 // (gzipped), floods of wrong passwords, and H2's deeply nested EAD import. Each loop counts its
@@ -52,13 +52,34 @@ export async function setUpHostile(options: HostileOptions): Promise<HostileSetu
   if (made.status !== 200) throw new Error(`H3 set-up: resource answered ${made.status} ${made.body.slice(0, 300)}`);
   const resourceId = (JSON.parse(made.body) as { id: number }).id;
   const ref = { ref: `/repositories/${REPO}/resources/${resourceId}` };
-  const accession = await call(agent, options.port, options.token, "POST", `/repositories/${REPO}/accessions`, { title: "Lists one resource many times", id_0: "H3", related_resources: Array.from({ length: options.h3Refs }, () => ref) });
-  if (accession.status !== 200) throw new Error(`H3 set-up: accession answered ${accession.status} ${accession.body.slice(0, 300)}`);
+  const accession = await call(agent, options.port, options.token, "POST", `/repositories/${REPO}/accessions`, {
+    title: "Lists one resource many times",
+    id_0: "H3",
+    related_resources: Array.from({ length: options.h3Refs }, () => ref),
+  });
+  if (accession.status !== 200)
+    throw new Error(`H3 set-up: accession answered ${accession.status} ${accession.body.slice(0, 300)}`);
   const h3Accession = (JSON.parse(accession.body) as { id: number }).id;
-  const current = await call(agent, options.port, options.token, "GET", `/repositories/${REPO}/resources/${resourceId}`, undefined, 64 << 20);
+  const current = await call(
+    agent,
+    options.port,
+    options.token,
+    "GET",
+    `/repositories/${REPO}/resources/${resourceId}`,
+    undefined,
+    64 << 20,
+  );
   const record = JSON.parse(current.body) as Json;
-  const linked = await call(agent, options.port, options.token, "POST", `/repositories/${REPO}/resources/${resourceId}`, { ...record, related_accessions: [{ ref: `/repositories/${REPO}/accessions/${h3Accession}` }] });
-  if (linked.status !== 200) throw new Error(`H3 set-up: resource update answered ${linked.status} ${linked.body.slice(0, 300)}`);
+  const linked = await call(
+    agent,
+    options.port,
+    options.token,
+    "POST",
+    `/repositories/${REPO}/resources/${resourceId}`,
+    { ...record, related_accessions: [{ ref: `/repositories/${REPO}/accessions/${h3Accession}` }] },
+  );
+  if (linked.status !== 200)
+    throw new Error(`H3 set-up: resource update answered ${linked.status} ${linked.body.slice(0, 300)}`);
   agent.destroy();
   return { h3Accession };
 }
@@ -75,12 +96,22 @@ function multipartFlood(port: number, fields: number, fieldBytes: number): Promi
       settled = true;
       done({ status, body, error, ms: performance.now() - t0 });
     };
-    const req = http.request({ agent: false, host: "127.0.0.1", port, method: "POST", path: "/nonexistent", headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` } }, (res) => {
-      let body = "";
-      res.on("data", (chunk: Buffer) => (body = (body + chunk.toString()).slice(0, 2_000)));
-      res.on("end", () => finish(res.statusCode ?? 0, body));
-      res.on("error", (error) => finish(res.statusCode ?? 0, body, error.message));
-    });
+    const req = http.request(
+      {
+        agent: false,
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path: "/nonexistent",
+        headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
+      },
+      (res) => {
+        let body = "";
+        res.on("data", (chunk: Buffer) => (body = (body + chunk.toString()).slice(0, 2_000)));
+        res.on("end", () => finish(res.statusCode ?? 0, body));
+        res.on("error", (error) => finish(res.statusCode ?? 0, body, error.message));
+      },
+    );
     req.on("error", (error) => finish(0, "", error.message));
     req.setTimeout(120_000, () => req.destroy(new Error("timeout")));
     let written = 0;
@@ -112,20 +143,66 @@ export async function runHostile(options: HostileOptions, setup: HostileSetup): 
   let c1 = 0;
   let wrong = 0;
   const deepJson = gzipSync(Buffer.from(`${"[".repeat(4_500_000)}${"]".repeat(4_500_000)}`));
-  const deepEad = Buffer.from(`<?xml version="1.0"?><ead xmlns="urn:isbn:1-931666-22-9"><eadheader><eadid>deep</eadid></eadheader><archdesc level="collection"><did><unittitle>${"<emph>".repeat(20_000)}t${"</emph>".repeat(20_000)}</unittitle><unitid>DEEP</unitid></did></archdesc></ead>`);
+  const deepEad = Buffer.from(
+    `<?xml version="1.0"?><ead xmlns="urn:isbn:1-931666-22-9"><eadheader><eadid>deep</eadid></eadheader><archdesc level="collection"><did><unittitle>${"<emph>".repeat(20_000)}t${"</emph>".repeat(20_000)}</unittitle><unitid>DEEP</unitid></did></archdesc></ead>`,
+  );
   await Promise.all([
     // C1: no session, every prototype climb in turn.
-    loop("C1 resolve[] __proto__ (no session)", 50, () => request(agent, port, { method: "GET", path: `/agents/people?page=1&resolve[]=${encodeURIComponent(c1Paths[c1++ % c1Paths.length])}` })),
+    loop("C1 resolve[] __proto__ (no session)", 50, () =>
+      request(agent, port, {
+        method: "GET",
+        path: `/agents/people?page=1&resolve[]=${encodeURIComponent(c1Paths[c1++ % c1Paths.length])}`,
+      }),
+    ),
     // C2: two multipart bodies in flight, no session, to a route that does not exist.
-    ...[0, 1].map(() => loop("C2 multipart flood (no session)", 100, () => multipartFlood(port, options.multipartFields, options.multipartFieldBytes))),
+    ...[0, 1].map(() =>
+      loop("C2 multipart flood (no session)", 100, () =>
+        multipartFlood(port, options.multipartFields, options.multipartFieldBytes),
+      ),
+    ),
     // H3: one read resolving a big record listed many times, and the quadratic path.
-    loop("H3 big resolve[]", 200, () => request(agent, port, { method: "GET", path: `/repositories/${REPO}/accessions/${setup.h3Accession}?resolve[]=${c1 % 2 === 0 ? "related_resources" : "related_resources::related_accessions"}`, headers: { "X-ArchivesSpace-Session": token }, keepBytes: 1024 })),
+    loop("H3 big resolve[]", 200, () =>
+      request(agent, port, {
+        method: "GET",
+        path: `/repositories/${REPO}/accessions/${setup.h3Accession}?resolve[]=${c1 % 2 === 0 ? "related_resources" : "related_resources::related_accessions"}`,
+        headers: { "X-ArchivesSpace-Session": token },
+        keepBytes: 1024,
+      }),
+    ),
     // H4: 9 MB of nesting in 9 KB of gzip, with and without a session, two clients.
-    ...[0, 1].map((i) => loop("H4 deep JSON body (gzip)", 50, () => request(agent, port, { method: "POST", path: i === 0 ? `/repositories/${REPO}/accessions` : "/nonexistent", headers: { "Content-Type": "application/json", "Content-Encoding": "gzip", ...(i === 0 ? { "X-ArchivesSpace-Session": token } : {}) }, body: deepJson }))),
+    ...[0, 1].map((i) =>
+      loop("H4 deep JSON body (gzip)", 50, () =>
+        request(agent, port, {
+          method: "POST",
+          path: i === 0 ? `/repositories/${REPO}/accessions` : "/nonexistent",
+          headers: {
+            "Content-Type": "application/json",
+            "Content-Encoding": "gzip",
+            ...(i === 0 ? { "X-ArchivesSpace-Session": token } : {}),
+          },
+          body: deepJson,
+        }),
+      ),
+    ),
     // Wrong passwords: for admin, and for many usernames, as fast as one connection goes.
-    loop("wrong-password flood", 0, () => request(agent, port, { method: "POST", path: wrong++ % 2 === 0 ? `/users/admin/login?password=wrong-${wrong}` : `/users/nobody-${wrong % 50}/login?password=wrong` })),
+    loop("wrong-password flood", 0, () =>
+      request(agent, port, {
+        method: "POST",
+        path:
+          wrong++ % 2 === 0
+            ? `/users/admin/login?password=wrong-${wrong}`
+            : `/users/nobody-${wrong % 50}/login?password=wrong`,
+      }),
+    ),
     // H2: an EAD whose title holds 20,000 nested <emph>.
-    loop("H2 deep EAD import", 2_000, () => request(agent, port, { method: "POST", path: `/repositories/${REPO}/imports?format=ead`, headers: { "X-ArchivesSpace-Session": token, "Content-Type": "application/octet-stream" }, body: deepEad })),
+    loop("H2 deep EAD import", 2_000, () =>
+      request(agent, port, {
+        method: "POST",
+        path: `/repositories/${REPO}/imports?format=ead`,
+        headers: { "X-ArchivesSpace-Session": token, "Content-Type": "application/octet-stream" },
+        body: deepEad,
+      }),
+    ),
   ]);
   agent.destroy();
 }

@@ -31,41 +31,82 @@ function resource(n: number): Json {
 
 /** A small EAD 2002 finding aid with its own identifiers (an import that writes, not one that is skipped). */
 export function smallEad(key: string, components = 10): string {
-  const cs = Array.from({ length: components }, (_, i) => `<c01 level="file"><did><unittitle>Folder ${i + 1}</unittitle><unitdate>1900</unitdate></did></c01>`).join("");
+  const cs = Array.from(
+    { length: components },
+    (_, i) => `<c01 level="file"><did><unittitle>Folder ${i + 1}</unittitle><unitdate>1900</unitdate></did></c01>`,
+  ).join("");
   return `<?xml version="1.0" encoding="UTF-8"?>
 <ead xmlns="urn:isbn:1-931666-22-9"><eadheader><eadid>load-${key}</eadid><filedesc><titlestmt><titleproper>Load ${key}</titleproper></titlestmt></filedesc></eadheader>
 <archdesc level="collection"><did><unittitle>Load import ${key}</unittitle><unitid>IMP.${key}</unitid><unitdate normal="1900/1950" type="inclusive">1900-1950</unitdate><physdesc><extent>1 linear_feet</extent></physdesc><langmaterial><language langcode="eng">English</language></langmaterial></did>
 <dsc>${cs}</dsc></archdesc></ead>`;
 }
 
-export async function call(agent: http.Agent, port: number, token: string, method: string, path: string, body?: unknown, keepBytes?: number): Promise<Result> {
-  return request(agent, port, { method, path, headers: { "X-ArchivesSpace-Session": token, ...(body === undefined ? {} : { "Content-Type": "application/json" }) }, body: body === undefined ? undefined : JSON.stringify(body), keepBytes });
+export async function call(
+  agent: http.Agent,
+  port: number,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  keepBytes?: number,
+): Promise<Result> {
+  return request(agent, port, {
+    method,
+    path,
+    headers: {
+      "X-ArchivesSpace-Session": token,
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    keepBytes,
+  });
 }
 
 function must(result: Result, what: string): Json {
-  if (result.status !== 200) throw new Error(`load benchmark set-up: ${what} answered ${result.status} ${result.error ?? ""} ${result.body.slice(0, 500)}`);
+  if (result.status !== 200)
+    throw new Error(
+      `load benchmark set-up: ${what} answered ${result.status} ${result.error ?? ""} ${result.body.slice(0, 500)}`,
+    );
   return JSON.parse(result.body) as Json;
 }
 
 export async function login(port: number, username: string, password: string): Promise<string> {
-  const answer = await request(false, port, { method: "POST", path: `/users/${username}/login?password=${encodeURIComponent(password)}&expiring=false`, keepBytes: 1 << 20 });
+  const answer = await request(false, port, {
+    method: "POST",
+    path: `/users/${username}/login?password=${encodeURIComponent(password)}&expiring=false`,
+    keepBytes: 1 << 20,
+  });
   return must(answer, `login as ${username}`).session as string;
 }
 
 /** A repository with `resources` resources and `accessions` accessions, each linked to two resources. */
 export async function seed(port: number, token: string, resources: number, accessions: number): Promise<Seeded> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
-  must(await call(agent, port, token, "POST", "/repositories", { repo_code: "load", name: "Load" }), "create repository");
+  must(
+    await call(agent, port, token, "POST", "/repositories", { repo_code: "load", name: "Load" }),
+    "create repository",
+  );
   const resourceIds: number[] = [];
-  for (let i = 0; i < resources; i++) resourceIds.push(must(await call(agent, port, token, "POST", `/repositories/${REPO}/resources`, resource(i)), "create resource").id as number);
+  for (let i = 0; i < resources; i++)
+    resourceIds.push(
+      must(await call(agent, port, token, "POST", `/repositories/${REPO}/resources`, resource(i)), "create resource")
+        .id as number,
+    );
   const accessionIds: number[] = [];
   const batch = 8;
   for (let i = 0; i < accessions; i += batch) {
     const created = await Promise.all(
       Array.from({ length: Math.min(batch, accessions - i) }, (_, j) => {
         const n = i + j;
-        const related = [resourceIds[n % resources], resourceIds[(n + 1) % resources]].map((id) => ({ ref: `/repositories/${REPO}/resources/${id}` }));
-        return call(agent, port, token, "POST", `/repositories/${REPO}/accessions`, { title: `Seed accession ${n}`, id_0: "SEED", id_1: String(n), related_resources: related });
+        const related = [resourceIds[n % resources], resourceIds[(n + 1) % resources]].map((id) => ({
+          ref: `/repositories/${REPO}/resources/${id}`,
+        }));
+        return call(agent, port, token, "POST", `/repositories/${REPO}/accessions`, {
+          title: `Seed accession ${n}`,
+          id_0: "SEED",
+          id_1: String(n),
+          related_resources: related,
+        });
       }),
     );
     for (const result of created) accessionIds.push(must(result, "create accession").id as number);
@@ -122,23 +163,62 @@ export async function runWorkload(options: WorkloadOptions): Promise<void> {
       let result: Result;
       switch (op) {
         case "read":
-          result = await call(agent, port, seeded.token, "GET", `/repositories/${REPO}/accessions/${any(seeded.accessionIds)}`);
+          result = await call(
+            agent,
+            port,
+            seeded.token,
+            "GET",
+            `/repositories/${REPO}/accessions/${any(seeded.accessionIds)}`,
+          );
           break;
         case "list":
-          result = await call(agent, port, seeded.token, "GET", `/repositories/${REPO}/accessions?page=${1 + Math.floor(Math.random() * 20)}&page_size=25`);
+          result = await call(
+            agent,
+            port,
+            seeded.token,
+            "GET",
+            `/repositories/${REPO}/accessions?page=${1 + Math.floor(Math.random() * 20)}&page_size=25`,
+          );
           break;
         case "resolve":
-          result = Math.random() < 0.5 ? await call(agent, port, seeded.token, "GET", `/repositories/${REPO}/accessions/${any(seeded.accessionIds)}?resolve[]=related_resources`) : await call(agent, port, seeded.token, "GET", `/repositories/${REPO}/accessions?page=1&page_size=10&resolve[]=related_resources`);
+          result =
+            Math.random() < 0.5
+              ? await call(
+                  agent,
+                  port,
+                  seeded.token,
+                  "GET",
+                  `/repositories/${REPO}/accessions/${any(seeded.accessionIds)}?resolve[]=related_resources`,
+                )
+              : await call(
+                  agent,
+                  port,
+                  seeded.token,
+                  "GET",
+                  `/repositories/${REPO}/accessions?page=1&page_size=10&resolve[]=related_resources`,
+                );
           break;
         case "create": {
-          result = await call(agent, port, seeded.token, "POST", `/repositories/${REPO}/accessions`, { title: `Load ${w}.${n}`, id_0: "LOAD", id_1: String(w), id_2: String(n++), related_resources: [{ ref: `/repositories/${REPO}/resources/${any(seeded.resourceIds)}` }] });
+          result = await call(agent, port, seeded.token, "POST", `/repositories/${REPO}/accessions`, {
+            title: `Load ${w}.${n}`,
+            id_0: "LOAD",
+            id_1: String(w),
+            id_2: String(n++),
+            related_resources: [{ ref: `/repositories/${REPO}/resources/${any(seeded.resourceIds)}` }],
+          });
           if (result.status === 200) mine.push((JSON.parse(result.body) as { id: number }).id);
           break;
         }
         case "update": {
           const id = mine.length > 0 ? any(mine) : undefined;
           if (id === undefined) {
-            result = await call(agent, port, seeded.token, "GET", `/repositories/${REPO}/accessions/${any(seeded.accessionIds)}`);
+            result = await call(
+              agent,
+              port,
+              seeded.token,
+              "GET",
+              `/repositories/${REPO}/accessions/${any(seeded.accessionIds)}`,
+            );
             tally.add("read", result);
             continue;
           }
@@ -146,11 +226,19 @@ export async function runWorkload(options: WorkloadOptions): Promise<void> {
           tally.add("read", current);
           if (current.status !== 200) continue;
           const record = JSON.parse(current.body) as Json;
-          result = await call(agent, port, seeded.token, "POST", `/repositories/${REPO}/accessions/${id}`, { ...record, title: `${String(record.title)} (updated)`.slice(0, 200) });
+          result = await call(agent, port, seeded.token, "POST", `/repositories/${REPO}/accessions/${id}`, {
+            ...record,
+            title: `${String(record.title)} (updated)`.slice(0, 200),
+          });
           break;
         }
         case "import":
-          result = await request(agent, port, { method: "POST", path: `/repositories/${REPO}/imports?format=ead`, headers: { "X-ArchivesSpace-Session": seeded.token, "Content-Type": "application/octet-stream" }, body: smallEad(`${w}-${n++}-${Date.now()}`) });
+          result = await request(agent, port, {
+            method: "POST",
+            path: `/repositories/${REPO}/imports?format=ead`,
+            headers: { "X-ArchivesSpace-Session": seeded.token, "Content-Type": "application/octet-stream" },
+            body: smallEad(`${w}-${n++}-${Date.now()}`),
+          });
           break;
       }
       tally.add(op, result);

@@ -95,10 +95,16 @@ export class AccountAccessControl implements AccessControl {
     const names = [...new Set(usernames.map(normaliseUsername))];
     if (names.length === 0) return new Set();
     const [flagged, grouped] = await Promise.all([
-      this.store.collection("user").find({ username: { $in: names }, is_admin: true }, { projection: { username: 1 } }).toArray(),
+      this.store
+        .collection("user")
+        .find({ username: { $in: names }, is_admin: true }, { projection: { username: 1 } })
+        .toArray(),
       this.store
         .collection("group")
-        .find({ repo_id: GLOBAL_REPOSITORY_ID, grants_permissions: ADMINISTER_SYSTEM, member_usernames: { $in: names } }, { projection: { member_usernames: 1 } })
+        .find(
+          { repo_id: GLOBAL_REPOSITORY_ID, grants_permissions: ADMINISTER_SYSTEM, member_usernames: { $in: names } },
+          { projection: { member_usernames: 1 } },
+        )
         .toArray(),
     ]);
     const wanted = new Set(names);
@@ -116,14 +122,23 @@ export class AccountAccessControl implements AccessControl {
   }
 
   private async compute(username: string): Promise<PermissionMap | undefined> {
-    const user = await this.store.collection("user").findOne({ username }, { projection: { is_admin: 1, is_active_user: 1 } });
+    const user = await this.store
+      .collection("user")
+      .findOne({ username }, { projection: { is_admin: 1, is_active_user: 1 } });
     if (!user || user.is_active_user === false) return undefined;
     const groups = await this.store
       .collection("group")
       .find({ member_usernames: username }, { projection: { repo_id: 1, grants_permissions: 1 } })
       .toArray();
     const memberships = groups.flatMap((group) =>
-      group.repo_id === undefined ? [] : [{ repoId: group.repo_id, grants: Array.isArray(group.grants_permissions) ? (group.grants_permissions as string[]) : [] }],
+      group.repo_id === undefined
+        ? []
+        : [
+            {
+              repoId: group.repo_id,
+              grants: Array.isArray(group.grants_permissions) ? (group.grants_permissions as string[]) : [],
+            },
+          ],
     );
     return frozen(permissionMap(user.is_admin === true, memberships));
   }

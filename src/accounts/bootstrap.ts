@@ -1,4 +1,4 @@
-// What must exist before anyone can log in (api-contract §2, §8): the hidden global
+// What must exist before anyone can log in (docs/api.md §2, §8): the hidden global
 // repository (id 1), an `administrators` group in it granting every permission, and an
 // `admin` user in that group; and ArchivesSpace's default vocabulary (`/vocabularies/1`). Run at
 // every start-up; it only creates what is missing, so a second run changes nothing, and an admin
@@ -87,7 +87,13 @@ const FIRST_ID = 1;
  * winner's. The record is stored with id 1 when that is free (ArchivesSpace's `/users/1`,
  * `/vocabularies/1`) whichever node wins, so uris do not depend on the race, nor are ids used up by it.
  */
-async function ensureRecord(operations: RecordOperations, type: string, scope: Scope, filter: Record<string, unknown>, input: JsonObject): Promise<boolean> {
+async function ensureRecord(
+  operations: RecordOperations,
+  type: string,
+  scope: Scope,
+  filter: Record<string, unknown>,
+  input: JsonObject,
+): Promise<boolean> {
   const { store } = operations.deps;
   // Read before `exists`: a node that finds id 1 taken by the winner then also finds the winner's
   // record, instead of taking a counter id only to lose the insert and leave a gap.
@@ -115,7 +121,13 @@ async function ensureRecord(operations: RecordOperations, type: string, scope: S
 }
 
 function ensureAdminUser(operations: RecordOperations): Promise<boolean> {
-  return ensureRecord(operations, "user", {}, { username: ADMIN_USERNAME }, { username: ADMIN_USERNAME, name: "Administrator", is_admin: true });
+  return ensureRecord(
+    operations,
+    "user",
+    {},
+    { username: ADMIN_USERNAME },
+    { username: ADMIN_USERNAME, name: "Administrator", is_admin: true },
+  );
 }
 
 function ensureAdministratorsGroup(operations: RecordOperations): Promise<boolean> {
@@ -141,11 +153,16 @@ function ensureGlobalVocabulary(operations: RecordOperations): Promise<boolean> 
   return ensureRecord(operations, "vocabulary", {}, {}, { ref_id: "global", name: "global" });
 }
 
-export async function bootstrapAccounts(operations: RecordOperations, credentials: CredentialStore, options: BootstrapOptions = {}): Promise<BootstrapResult> {
+export async function bootstrapAccounts(
+  operations: RecordOperations,
+  credentials: CredentialStore,
+  options: BootstrapOptions = {},
+): Promise<BootstrapResult> {
   const created: string[] = [];
   if (await ensureGlobalRepository(operations)) created.push("global repository");
   if (await ensureAdminUser(operations)) created.push("admin user");
-  if (await credentials.setIfMissing(ADMIN_USERNAME, options.adminPassword || DEFAULT_ADMIN_PASSWORD)) created.push("admin password");
+  if (await credentials.setIfMissing(ADMIN_USERNAME, options.adminPassword || DEFAULT_ADMIN_PASSWORD))
+    created.push("admin password");
   if (await ensureAdministratorsGroup(operations)) created.push("administrators group");
   if (await ensureGlobalVocabulary(operations)) created.push("global vocabulary");
   return { defaultAdminPasswordInUse: await credentials.verify(ADMIN_USERNAME, DEFAULT_ADMIN_PASSWORD), created };

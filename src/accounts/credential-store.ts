@@ -1,4 +1,4 @@
-// Passwords live apart from the user record (api-contract §8), in `user_credentials`, keyed
+// Passwords live apart from the user record (docs/api.md §8), in `user_credentials`, keyed
 // by the normalised username, as scrypt hashes: a user record, however it is read or listed,
 // can never carry a password or its hash.
 import type { Collection, Connection } from "mongoose";
@@ -25,7 +25,11 @@ export class CredentialStore {
 
   async set(username: string, password: string): Promise<void> {
     const password_hash = await hashPassword(password);
-    await this.collection.updateOne({ _id: normaliseUsername(username) }, { $set: { password_hash } }, { upsert: true });
+    await this.collection.updateOne(
+      { _id: normaliseUsername(username) },
+      { $set: { password_hash } },
+      { upsert: true },
+    );
   }
 
   /** Sets the password only when the user has none yet (start-up must not reset a changed one). */

@@ -56,7 +56,9 @@ function grantErrors(codes: readonly string[], repoId: number): Map<string, stri
     const level = permissionLevel(code);
     if (level === undefined) errors.set(`grants_permissions/${index}`, [`Unknown permission code '${code}'`]);
     else if (level === "global" && repoId !== GLOBAL_REPOSITORY_ID) {
-      errors.set(`grants_permissions/${index}`, [`'${code}' is a global permission: only a group of the global repository may grant it`]);
+      errors.set(`grants_permissions/${index}`, [
+        `'${code}' is a global permission: only a group of the global repository may grant it`,
+      ]);
     }
   });
   return errors;
@@ -87,14 +89,16 @@ export async function assertMayChangeGroup(context: GroupWriteContext, after?: G
 
 /**
  * The body to store.
- * @throws ApiError 400 naming each bad code (`grants_permissions/<i>`) or member (`member_usernames/<i>`); 403 (assertMayChangeGroup)
+ * @throws ApiError 400 naming each bad code (`grants_permissions/<i>`) or member (`member_usernames/<i>`); 403
+ * (assertMayChangeGroup)
  */
 export async function prepareGroupInput(input: unknown, context: GroupWriteContext): Promise<unknown> {
   if (!isPlainObject(input)) return input;
   const body = { ...input };
   body.member_usernames ??= [];
   body.grants_permissions ??= [];
-  if (stringList(body.member_usernames)) body.member_usernames = [...new Set(body.member_usernames.map(normaliseUsername))];
+  if (stringList(body.member_usernames))
+    body.member_usernames = [...new Set(body.member_usernames.map(normaliseUsername))];
   if (stringList(body.grants_permissions)) {
     const errors = grantErrors(body.grants_permissions, context.repoId);
     if (errors.size > 0) throw badRequest(Object.fromEntries(errors));
@@ -106,7 +110,10 @@ export async function prepareGroupInput(input: unknown, context: GroupWriteConte
   const previous = new Set(context.before?.members ?? []);
   const added = members.filter((member) => !previous.has(member));
   // Both lookups run whatever their answers, so the work done is the same for either refusal.
-  const [known, admins] = await Promise.all([existingUsers(context.store, members), context.access.administratorsAmong(added)]);
+  const [known, admins] = await Promise.all([
+    existingUsers(context.store, members),
+    context.access.administratorsAmong(added),
+  ]);
   const mayAddAdmins = isAdministrator(context.caller);
   const errors = new Map<string, string[]>();
   members.forEach((member, index) => {

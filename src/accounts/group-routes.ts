@@ -1,4 +1,4 @@
-// The groups of a repository (api-contract §8), behind the permission the group schema
+// The groups of a repository (docs/api.md §8), behind the permission the group schema
 // declares (manage_repository) in that repository, and the rules of group-input.ts (levels,
 // members the caller may add, administrators' groups). Every write empties the permission
 // cache: a membership change applies to the member's existing sessions at once.
@@ -22,7 +22,8 @@ const ITEM = `${COLLECTION}/:id`;
 export function groupRoutes({ operations, access }: GroupRoutesDeps): Router {
   const router = Router();
   const { registry, store } = operations.deps;
-  const caller = (res: Response, operation: RecordOperation, repoId: number) => callerWith(access, res, registry.permission(GROUP, operation), repoId);
+  const caller = (res: Response, operation: RecordOperation, repoId: number) =>
+    callerWith(access, res, registry.permission(GROUP, operation), repoId);
   /** What a write is judged against; `id`: the group it changes, read once the caller may. */
   const context = async (who: Caller, repoId: number, id?: number): Promise<GroupWriteContext> => ({
     store,
@@ -39,13 +40,22 @@ export function groupRoutes({ operations, access }: GroupRoutesDeps): Router {
     const groupCode = scalarParam(req, "group_code");
     const ids = (await operations.list(GROUP, { repoId }, { mode: { kind: "allIds" } })) as number[];
     const groups = ids.length === 0 ? [] : await operations.list(GROUP, { repoId }, { mode: { kind: "idSet", ids } });
-    res.json(groupCode === undefined ? groups : (groups as Array<Record<string, unknown>>).filter((group) => group.group_code === groupCode));
+    res.json(
+      groupCode === undefined
+        ? groups
+        : (groups as Array<Record<string, unknown>>).filter((group) => group.group_code === groupCode),
+    );
   });
 
   router.post(COLLECTION, async (req, res) => {
     const repoId = idParam(req, "repo_id");
     const who = await caller(res, "create", repoId);
-    const result = await operations.create(GROUP, { repoId }, await prepareGroupInput(req.body, await context(who, repoId)), who);
+    const result = await operations.create(
+      GROUP,
+      { repoId },
+      await prepareGroupInput(req.body, await context(who, repoId)),
+      who,
+    );
     res.json(result);
   });
 
@@ -59,7 +69,13 @@ export function groupRoutes({ operations, access }: GroupRoutesDeps): Router {
     const repoId = idParam(req, "repo_id");
     const who = await caller(res, "update", repoId);
     const id = idParam(req, "id");
-    const result = await operations.update(GROUP, { repoId }, id, await prepareGroupInput(req.body, await context(who, repoId, id)), who);
+    const result = await operations.update(
+      GROUP,
+      { repoId },
+      id,
+      await prepareGroupInput(req.body, await context(who, repoId, id)),
+      who,
+    );
     res.json(result);
   });
 

@@ -1,5 +1,5 @@
 // Accounts: users, their passwords and sessions, groups and permissions, and the repositories
-// that groups belong to (api-contract §2, §8, §9). `openAccounts` runs the start-up bootstrap
+// that groups belong to (docs/api.md §2, §8, §9). `openAccounts` runs the start-up bootstrap
 // and hands back the AccessControl the record routes ask, and one express router to mount
 // after the body parsers and the session middleware.
 import { Router } from "express";
@@ -17,7 +17,13 @@ import { UserAccounts } from "./user-accounts.js";
 import { userRoutes } from "./user-routes.js";
 
 export { AccountAccessControl } from "./access-control.js";
-export { ADMIN_USERNAME, BootstrapError, DEFAULT_ADMIN_PASSWORD, GLOBAL_REPO_CODE, type BootstrapResult } from "./bootstrap.js";
+export {
+  ADMIN_USERNAME,
+  BootstrapError,
+  DEFAULT_ADMIN_PASSWORD,
+  GLOBAL_REPO_CODE,
+  type BootstrapResult,
+} from "./bootstrap.js";
 export { CredentialStore } from "./credential-store.js";
 export { DEFAULT_LOGIN_THROTTLE, LoginThrottle, type LoginThrottleOptions } from "./login-throttle.js";
 export { UserAccounts } from "./user-accounts.js";

@@ -1,4 +1,4 @@
-// Login throttling (issue 10, M3): failed logins are counted per username and per client
+// Login throttling: failed logins are counted per username and per client
 // address. Up to `freeFailures` failures cost nothing; from then on each failure holds the key
 // back for a delay that doubles per failure (1 s, 2 s, 4 s, ...) up to `maxDelaySeconds`, and
 // an attempt while a key is held is answered 429 with Retry-After, without a password check.
@@ -36,7 +36,10 @@ export interface LoginThrottleOptions extends LoginThrottleConfig {
   sleep?: (ms: number) => Promise<unknown>;
 }
 
-/** The defaults of config.ts (LOGIN_FREE_FAILURES, LOGIN_MAX_DELAY_SECONDS, LOGIN_FORGET_AFTER_SECONDS), read from there. */
+/**
+ * The defaults of config.ts (LOGIN_FREE_FAILURES, LOGIN_MAX_DELAY_SECONDS, LOGIN_FORGET_AFTER_SECONDS), read from
+ * there.
+ */
 export const DEFAULT_LOGIN_THROTTLE: LoginThrottleConfig = loadConfig({}).auth.loginThrottle;
 const DEFAULT_MAX_ENTRIES = 100_000;
 /** How much of a username a log line shows. */
@@ -117,7 +120,14 @@ export class LoginThrottle {
     const wait = Math.max(byName?.heldUntil ?? 0, byAddress?.heldUntil ?? 0) - now;
     const retryAfterSeconds = Math.max(1, Math.ceil(wait / 1000));
     if (now - held.refusalLoggedAt >= REFUSAL_LOG_INTERVAL_MS) {
-      this.write({ event: "login_throttled", username, address, held: byName ? (byAddress ? "both" : "username") : "address", retry_after_seconds: retryAfterSeconds, refused_unlogged: held.refusedUnlogged });
+      this.write({
+        event: "login_throttled",
+        username,
+        address,
+        held: byName ? (byAddress ? "both" : "username") : "address",
+        retry_after_seconds: retryAfterSeconds,
+        refused_unlogged: held.refusedUnlogged,
+      });
       held.refusalLoggedAt = now;
       held.refusedUnlogged = 0;
     } else {
@@ -146,10 +156,20 @@ export class LoginThrottle {
   /** A failed login: counts against both keys, and holds each that is past its free failures. */
   failed(username: string, address: string): void {
     const now = this.config.now();
-    for (const [kind, value] of [["username", username], ["address", address]] as const) {
+    for (const [kind, value] of [
+      ["username", username],
+      ["address", address],
+    ] as const) {
       const entry = this.countFailure(digest(kind, value), now);
       if (entry.heldUntil > now) {
-        this.write({ event: "login_hold", key: kind, username, address, failures: entry.failures, hold_seconds: Math.round((entry.heldUntil - now) / 1000) });
+        this.write({
+          event: "login_hold",
+          key: kind,
+          username,
+          address,
+          failures: entry.failures,
+          hold_seconds: Math.round((entry.heldUntil - now) / 1000),
+        });
       }
     }
   }
@@ -181,8 +201,15 @@ export class LoginThrottle {
     const failures = (previous?.failures ?? 0) + 1;
     const { freeFailures, maxDelaySeconds } = this.config;
     // The failure that uses up the free ones holds for 1 s, each after it twice as long.
-    const delaySeconds = failures < freeFailures ? 0 : Math.min(maxDelaySeconds, 2 ** Math.min(failures - freeFailures, 30));
-    const entry: Entry = { failures, lastFailureAt: now, heldUntil: now + delaySeconds * 1000, refusalLoggedAt: previous?.refusalLoggedAt ?? -Infinity, refusedUnlogged: previous?.refusedUnlogged ?? 0 };
+    const delaySeconds =
+      failures < freeFailures ? 0 : Math.min(maxDelaySeconds, 2 ** Math.min(failures - freeFailures, 30));
+    const entry: Entry = {
+      failures,
+      lastFailureAt: now,
+      heldUntil: now + delaySeconds * 1000,
+      refusalLoggedAt: previous?.refusalLoggedAt ?? -Infinity,
+      refusedUnlogged: previous?.refusedUnlogged ?? 0,
+    };
     // Re-inserted at the end: the Map's order is then least recently failed first.
     this.entries.delete(key);
     while (this.entries.size >= this.config.maxEntries) this.entries.delete(this.entries.keys().next().value!);
@@ -191,7 +218,10 @@ export class LoginThrottle {
   }
 
   private write(fields: { username: string } & Record<string, unknown>): void {
-    const username = fields.username.length > LOGGED_NAME_CHARS ? `${fields.username.slice(0, LOGGED_NAME_CHARS)}...` : fields.username;
+    const username =
+      fields.username.length > LOGGED_NAME_CHARS
+        ? `${fields.username.slice(0, LOGGED_NAME_CHARS)}...`
+        : fields.username;
     this.config.log(JSON.stringify({ ...fields, username }));
   }
 }

@@ -16,11 +16,20 @@ interface GroupMembershipFields {
  * read-modify-write per group through RecordOperations.update, which could lose to a
  * concurrent group edit; lock_version still moves on, as any other change to a group does.
  */
-export async function removeFromAllGroups(store: RecordStore, username: string, actor: Actor, now: Date): Promise<void> {
+export async function removeFromAllGroups(
+  store: RecordStore,
+  username: string,
+  actor: Actor,
+  now: Date,
+): Promise<void> {
   // Typed by the fields written: the driver's $pull typing needs them to be declared.
   const groups = store.connection.collection<GroupMembershipFields>(store.collection("group").collectionName);
   await groups.updateMany(
     { member_usernames: username },
-    { $pull: { member_usernames: username }, $inc: { lock_version: 1 }, $set: { system_mtime: now, last_modified_by: actor.username } },
+    {
+      $pull: { member_usernames: username },
+      $inc: { lock_version: 1 },
+      $set: { system_mtime: now, last_modified_by: actor.username },
+    },
   );
 }

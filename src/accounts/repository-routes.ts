@@ -1,4 +1,4 @@
-// Repositories (api-contract §9). Reading needs no session; writing needs what the repository
+// Repositories (docs/api.md §9). Reading needs no session; writing needs what the repository
 // schema declares, held globally. The hidden global repository (id 1) is never listed and
 // answers 404 to every item route, so it can be neither read, changed nor deleted. Creating
 // one goes through RecordOperations, whose repository hook adds the standard groups.
@@ -40,7 +40,9 @@ export function repositoryRoutes({ operations, access }: RepositoryRoutesDeps): 
 
   router.get("/repositories", async (_req, res) => {
     await actorFor(res, "read");
-    const ids = ((await operations.list(REPOSITORY, {}, { mode: { kind: "allIds" } })) as number[]).filter((id) => id !== GLOBAL_REPOSITORY_ID);
+    const ids = ((await operations.list(REPOSITORY, {}, { mode: { kind: "allIds" } })) as number[]).filter(
+      (id) => id !== GLOBAL_REPOSITORY_ID,
+    );
     res.json(ids.length === 0 ? [] : await operations.list(REPOSITORY, {}, { mode: { kind: "idSet", ids } }));
   });
 

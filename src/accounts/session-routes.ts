@@ -1,4 +1,4 @@
-// Login, logout and "who am I" (api-contract §2).
+// Login, logout and "who am I" (docs/api.md §2).
 import { Router } from "express";
 import type { SessionStore } from "../auth/session-store.js";
 import { principalOf } from "../auth/session-middleware.js";
@@ -41,7 +41,8 @@ export function sessionRoutes({ users, credentials, sessions, access, throttle }
     // The password is checked even for an unknown user, so both take the same time.
     const passwordMatches = await credentials.verify(username, password);
     const user = await users.findByUsername(username);
-    const permissions = passwordMatches && user && user.is_active_user !== false ? await access.permissionsOf(username) : undefined;
+    const permissions =
+      passwordMatches && user && user.is_active_user !== false ? await access.permissionsOf(username) : undefined;
     if (!permissions) {
       throttle.failed(username, address);
       throw loginFailed();

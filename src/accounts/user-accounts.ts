@@ -34,7 +34,13 @@ function usernameIn(input: unknown): string | undefined {
 
 /** The store's unique index answers a race the up-front check lost, in the contract's words. */
 function asUsernameInUse(error: unknown, username: string | undefined): unknown {
-  if (error instanceof ApiError && error.status === 400 && typeof error.detail === "object" && "username" in error.detail && username) {
+  if (
+    error instanceof ApiError &&
+    error.status === 400 &&
+    typeof error.detail === "object" &&
+    "username" in error.detail &&
+    username
+  ) {
     return usernameInUse(username);
   }
   return error;
@@ -88,12 +94,19 @@ export class UserAccounts {
    * session of the user ends (`keepToken`: the caller's own, when they change their own).
    * Usernames cannot change: credentials, sessions and memberships are keyed by them.
    */
-  async update(id: number, input: unknown, password: string | undefined, actor: Actor, keepToken?: string): Promise<WriteResult> {
+  async update(
+    id: number,
+    input: unknown,
+    password: string | undefined,
+    actor: Actor,
+    keepToken?: string,
+  ): Promise<WriteResult> {
     const existing = await this.read(id);
     const username = String(existing.username);
     const record = normalisedInput(input);
     const requested = usernameIn(record);
-    if (requested !== undefined && requested !== username) throw badRequest({ username: ["A username cannot be changed"] });
+    if (requested !== undefined && requested !== username)
+      throw badRequest({ username: ["A username cannot be changed"] });
     const result = await this.operations.update(USER, {}, id, record, actor);
     if (password !== undefined) {
       await this.credentials.set(username, password);

@@ -1,4 +1,4 @@
-// User administration (api-contract §8): every route needs the permission the user schema
+// User administration (docs/api.md §8): every route needs the permission the user schema
 // declares (manage_users), and touching an administrator (changing, deactivating, deleting one,
 // resetting its password, or making one) needs an administrator.
 import { Router, type Response } from "express";
@@ -18,7 +18,13 @@ export interface UserRoutesDeps {
 }
 
 function asksForAdmin(body: unknown): boolean {
-  return body !== null && typeof body === "object" && !Array.isArray(body) && Object.hasOwn(body, "is_admin") && (body as { is_admin?: unknown }).is_admin === true;
+  return (
+    body !== null &&
+    typeof body === "object" &&
+    !Array.isArray(body) &&
+    Object.hasOwn(body, "is_admin") &&
+    (body as { is_admin?: unknown }).is_admin === true
+  );
 }
 
 /**
@@ -26,10 +32,19 @@ function asksForAdmin(body: unknown): boolean {
  * take one over (reset its password, reactivate it, log in as it). Who is an administrator is
  * what they can do (administer_system by the flag or by a global group), not the stored flag.
  */
-async function assertMayTouch(access: AccountAccessControl, caller: Caller, target: JsonObject | undefined, body?: unknown): Promise<void> {
+async function assertMayTouch(
+  access: AccountAccessControl,
+  caller: Caller,
+  target: JsonObject | undefined,
+  body?: unknown,
+): Promise<void> {
   if (isAdministrator(caller)) return;
   if (body !== undefined && asksForAdmin(body)) throw accessDenied();
-  if (target !== undefined && (target.is_admin === true || (await access.isAdministratorAccount(String(target.username))))) throw accessDenied();
+  if (
+    target !== undefined &&
+    (target.is_admin === true || (await access.isAdministratorAccount(String(target.username))))
+  )
+    throw accessDenied();
 }
 
 export function userRoutes({ users, operations, access }: UserRoutesDeps): Router {

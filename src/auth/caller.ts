@@ -26,7 +26,12 @@ export async function callerOf(access: AccessControl, res: Response): Promise<Ca
  * The caller, once they hold `code` (a null code, from a schema's x-permissions, needs only a
  * session). With `repoId`, a grant in that repository counts as well as a global one.
  */
-export async function callerWith(access: AccessControl, res: Response, code: string | null, repoId?: number): Promise<Caller> {
+export async function callerWith(
+  access: AccessControl,
+  res: Response,
+  code: string | null,
+  repoId?: number,
+): Promise<Caller> {
   const caller = await callerOf(access, res);
   if (code !== null && !hasPermission(caller.permissions, code, repoId)) throw accessDenied();
   return caller;

@@ -37,7 +37,10 @@ export interface GroupMembership {
 /** Repository URI (or `_archivesspace`) -> permission codes, as the login response shows them. */
 export type PermissionMap = Record<string, string[]>;
 
-/** The codes a group grants in effect: in a repository, a global-level code (a group stored before levels were checked) grants nothing. */
+/**
+ * The codes a group grants in effect: in a repository, a global-level code (a group stored before levels were checked)
+ * grants nothing.
+ */
 export function effectiveGrants(repoId: number, grants: readonly string[]): string[] {
   if (repoId === GLOBAL_REPOSITORY_ID) return [...grants];
   return grants.filter((code) => permissionLevel(code) !== "global");
@@ -53,7 +56,8 @@ export function permissionMap(isAdmin: boolean, groups: readonly GroupMembership
   if (isAdmin) grant(GLOBAL_PERMISSIONS_KEY, LEVELS.keys());
   for (const group of groups) {
     const codes = effectiveGrants(group.repoId, group.grants);
-    if (codes.length > 0) grant(group.repoId === GLOBAL_REPOSITORY_ID ? GLOBAL_PERMISSIONS_KEY : `/repositories/${group.repoId}`, codes);
+    if (codes.length > 0)
+      grant(group.repoId === GLOBAL_REPOSITORY_ID ? GLOBAL_PERMISSIONS_KEY : `/repositories/${group.repoId}`, codes);
   }
   return Object.fromEntries([...map].map(([key, codes]) => [key, [...codes].sort()]));
 }

@@ -30,9 +30,7 @@ export interface SessionRecord {
 }
 
 export type SessionLookup =
-  | { status: "active"; username: string; expiring: boolean }
-  | { status: "gone" }
-  | { status: "expired" };
+  { status: "active"; username: string; expiring: boolean } | { status: "gone" } | { status: "expired" };
 
 /** How long an ended session is remembered, to answer SESSION_EXPIRED rather than SESSION_GONE. */
 const REMEMBER_EXPIRED_MS = 24 * 3600 * 1000;
@@ -119,7 +117,14 @@ export class SessionStore {
         this.cache.delete(id);
         return { status: "gone" };
       }
-      session = { username: record.username, expiring: record.expiring, createdAt: record.created_at.getTime(), lastUsedAt: record.last_used_at.getTime(), expiresAt: record.expires_at.getTime(), cachedAt: now };
+      session = {
+        username: record.username,
+        expiring: record.expiring,
+        createdAt: record.created_at.getTime(),
+        lastUsedAt: record.last_used_at.getTime(),
+        expiresAt: record.expires_at.getTime(),
+        cachedAt: now,
+      };
       this.remember(id, session);
     }
     if (now >= session.expiresAt) {
@@ -130,7 +135,16 @@ export class SessionStore {
       const expires = this.expiryFrom(true, session.createdAt, now);
       session.lastUsedAt = now;
       session.expiresAt = expires;
-      await this.model.updateOne({ _id: id }, { $set: { last_used_at: new Date(now), expires_at: new Date(expires), purge_at: new Date(expires + REMEMBER_EXPIRED_MS) } });
+      await this.model.updateOne(
+        { _id: id },
+        {
+          $set: {
+            last_used_at: new Date(now),
+            expires_at: new Date(expires),
+            purge_at: new Date(expires + REMEMBER_EXPIRED_MS),
+          },
+        },
+      );
     }
     return { status: "active", username: session.username, expiring: session.expiring };
   }

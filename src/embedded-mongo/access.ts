@@ -29,7 +29,9 @@ export class WriteBlocked extends Error {
 
   async wait(): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), Math.max(0, this.deadline - Date.now()))));
+    const expired = new Promise<boolean>(
+      (resolve) => (timer = setTimeout(() => resolve(true), Math.max(0, this.deadline - Date.now()))),
+    );
     const outcome = await Promise.race([this.finished.then(() => false), expired]);
     clearTimeout(timer);
     if (outcome) this.expire();
@@ -42,7 +44,9 @@ export type WriteGate = (ns: string, rid: number) => void;
 /** A complete index on `field` that has never gone multikey: no stored document holds an array there. */
 export function scalarIndexed(collection: Collection | undefined, field: string): boolean {
   if (!collection) return true;
-  return [...collection.indexes.values()].some((index) => index.fields.includes(field) && index.complete && !index.multikey);
+  return [...collection.indexes.values()].some(
+    (index) => index.fields.includes(field) && index.complete && !index.multikey,
+  );
 }
 
 export interface CollectionAccess {

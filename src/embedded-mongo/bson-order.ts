@@ -304,7 +304,10 @@ function compareDocuments(a: Record<string, unknown>, b: Record<string, unknown>
   return ka.length - kb.length;
 }
 
-/** Element by element; a prefix sorts first. (The server compares arrays as {"0":..,"1":..} documents, which is equivalent.) */
+/**
+ * Element by element; a prefix sorts first. (The server compares arrays as {"0":..,"1":..} documents, which is
+ * equivalent.)
+ */
 function compareArrays(a: readonly unknown[], b: readonly unknown[]): number {
   if (a === b) return 0;
   const n = a.length < b.length ? a.length : b.length;

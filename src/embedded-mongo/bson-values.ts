@@ -12,8 +12,15 @@ function bsonTypeOf(value: object): string | undefined {
 
 /** A plain embedded document: not an array, a BSON value class, a Date, a RegExp or binary. */
 export function isDocument(value: unknown): value is Document {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && bsonTypeOf(value) === undefined
-    && !(value instanceof Date) && !(value instanceof RegExp) && !(value instanceof Uint8Array);
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    bsonTypeOf(value) === undefined &&
+    !(value instanceof Date) &&
+    !(value instanceof RegExp) &&
+    !(value instanceof Uint8Array)
+  );
 }
 
 export function isNumeric(value: unknown): boolean {
@@ -94,5 +101,7 @@ export interface ObjectIdLike {
  * reading them avoids the Buffer the `id` getter allocates. Other layouts are read through `id`.
  */
 export function hasWords(oid: ObjectIdLike): oid is ObjectIdLike & { i0: number; i1: number; i2: number; i3: number } {
-  return typeof oid.i0 === "number" && typeof oid.i1 === "number" && typeof oid.i2 === "number" && typeof oid.i3 === "number";
+  return (
+    typeof oid.i0 === "number" && typeof oid.i1 === "number" && typeof oid.i2 === "number" && typeof oid.i3 === "number"
+  );
 }

@@ -25,8 +25,10 @@ const { values } = parseArgs({
 });
 
 const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got ${values.port}`);
-if (values.fsync !== "always" && values.fsync !== "interval") fail(`--fsync must be 'always' or 'interval', got ${values.fsync}`);
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  fail(`--port must be an integer from 0 to 65535, got ${values.port}`);
+if (values.fsync !== "always" && values.fsync !== "interval")
+  fail(`--fsync must be 'always' or 'interval', got ${values.fsync}`);
 
 try {
   const running = await startEngine({
@@ -44,7 +46,10 @@ try {
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    running.close().then(() => process.exit(0), (error: unknown) => fail(String(error)));
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => fail(String(error)),
+    );
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);

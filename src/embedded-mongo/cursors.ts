@@ -39,7 +39,11 @@ export class CursorManager {
     const key = id.toString();
     const cursor = this.cursors.get(key);
     if (!cursor) throw new CommandError(ErrorCodes.CursorNotFound, `cursor id ${key} not found`);
-    if (cursor.ns !== ns) throw new CommandError(ErrorCodes.Unauthorized, `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`);
+    if (cursor.ns !== ns)
+      throw new CommandError(
+        ErrorCodes.Unauthorized,
+        `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`,
+      );
     cursor.lastUsed = Date.now();
     const batch = this.take(cursor, batchSize ?? Number.MAX_SAFE_INTEGER);
     const exhausted = cursor.position >= cursor.docs.length;

@@ -46,7 +46,18 @@ function* encodeEach(mutations: Iterable<Mutation>): Generator<Uint8Array> {
 export const ENGINE_VERSION = "7.0.0";
 
 const WRITE_COMMANDS = new Set(["insert", "update", "delete", "findAndModify"]);
-const TRANSACTION_COMMANDS = new Set(["find", "getMore", "killCursors", "insert", "update", "delete", "findAndModify", "aggregate", "distinct", "count"]);
+const TRANSACTION_COMMANDS = new Set([
+  "find",
+  "getMore",
+  "killCursors",
+  "insert",
+  "update",
+  "delete",
+  "findAndModify",
+  "aggregate",
+  "distinct",
+  "count",
+]);
 
 const handlers: Record<string, CommandHandler> = { ...handshakeCommands, ...crudCommands, ...ddlCommands, aggregate };
 
@@ -73,11 +84,20 @@ export class Engine {
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
-    const info: EngineInfo = { hostAndPort: "127.0.0.1:0", startedAt: new Date(), version: ENGINE_VERSION, inMemory: !!options.inMemory, dataDir: options.dataDir };
+    const info: EngineInfo = {
+      hostAndPort: "127.0.0.1:0",
+      startedAt: new Date(),
+      version: ENGINE_VERSION,
+      inMemory: !!options.inMemory,
+      dataDir: options.dataDir,
+    };
     let dataDir: DataDirectory | undefined;
     if (!options.inMemory) {
       if (!options.dataDir) throw new Error("the embedded engine needs a data directory unless it runs in memory");
-      dataDir = await DataDirectory.open(options.dataDir, { fsync: options.fsync ?? "always", fsyncIntervalMs: options.fsyncIntervalMs });
+      dataDir = await DataDirectory.open(options.dataDir, {
+        fsync: options.fsync ?? "always",
+        fsyncIntervalMs: options.fsyncIntervalMs,
+      });
     }
     const engine = new Engine(options, dataDir, info);
     if (dataDir) {
@@ -103,7 +123,9 @@ export class Engine {
     });
   }
 
-  /** A client connection closed after its last command: its open transactions end (see SessionManager.connectionClosed). */
+  /**
+   * A client connection closed after its last command: its open transactions end (see SessionManager.connectionClosed).
+   */
   connectionClosed(connectionId: number): void {
     this.sessions.connectionClosed(connectionId);
   }
@@ -114,7 +136,11 @@ export class Engine {
     let reply: Document;
     let txn: Transaction | undefined;
     try {
-      if (this.failure) throw new CommandError(ErrorCodes.InternalError, `the engine stopped accepting commands after a journal failure: ${this.failure.message}`);
+      if (this.failure)
+        throw new CommandError(
+          ErrorCodes.InternalError,
+          `the engine stopped accepting commands after a journal failure: ${this.failure.message}`,
+        );
       const retried = WRITE_COMMANDS.has(name) ? this.sessions.retriedWrite(command) : undefined;
       if (retried) return retried;
       this.failPoint?.check(name);
@@ -123,7 +149,11 @@ export class Engine {
       else if (name === "abortTransaction") reply = this.sessions.abort(command);
       else {
         txn = this.sessions.transactionFor(command, connectionId);
-        if (txn && !TRANSACTION_COMMANDS.has(name)) throw new CommandError(ErrorCodes.OperationNotSupportedInTransaction, `Cannot run '${name}' in a multi-document transaction.`);
+        if (txn && !TRANSACTION_COMMANDS.has(name))
+          throw new CommandError(
+            ErrorCodes.OperationNotSupportedInTransaction,
+            `Cannot run '${name}' in a multi-document transaction.`,
+          );
         const handler = Object.hasOwn(handlers, name) ? handlers[name] : undefined;
         if (!handler) throw new CommandError(ErrorCodes.CommandNotFound, `no such command: '${name}'`);
         reply = await this.run(handler, this.context(command, db, connectionId, txn));
@@ -166,7 +196,8 @@ export class Engine {
       connectionId,
       inTransaction: !!txn,
       writeState: newWriteState(),
-      access: (collection: string): CollectionAccess => (txn ? txn.access(db, collection) : new CommittedAccess(catalog, db, collection, this.gate)),
+      access: (collection: string): CollectionAccess =>
+        txn ? txn.access(db, collection) : new CommittedAccess(catalog, db, collection, this.gate),
     };
   }
 
@@ -226,7 +257,12 @@ export class Engine {
           if (ttl === undefined) continue;
           const cutoff = new Date(now - ttl * 1000);
           const access = new CommittedAccess(this.catalog, db, collection.name, this.gate);
-          for (const { rid } of access.find({ filter: { [index.fields[0]]: { $lte: cutoff } }, sort: [], skip: 0, limit: 0 })) {
+          for (const { rid } of access.find({
+            filter: { [index.fields[0]]: { $lte: cutoff } },
+            sort: [],
+            skip: 0,
+            limit: 0,
+          })) {
             try {
               access.prepareWrite([rid]);
               access.remove(rid);

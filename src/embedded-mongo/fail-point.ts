@@ -19,7 +19,8 @@ interface Armed {
 }
 
 const nonNegative = (value: unknown, what: string): number => {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) throw new CommandError(ErrorCodes.BadValue, `failCommand: ${what} must be a non-negative integer`);
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0)
+    throw new CommandError(ErrorCodes.BadValue, `failCommand: ${what} must be a non-negative integer`);
   return value;
 };
 
@@ -28,23 +29,33 @@ export class FailPoint {
 
   /** The configureFailPoint command. */
   configure(command: Document): Document {
-    if (command.configureFailPoint !== "failCommand") throw new CommandError(ErrorCodes.BadValue, `unknown fail point: ${String(command.configureFailPoint)}`);
+    if (command.configureFailPoint !== "failCommand")
+      throw new CommandError(ErrorCodes.BadValue, `unknown fail point: ${String(command.configureFailPoint)}`);
     const mode: unknown = command.mode;
     if (mode === "off") {
       this.armed = undefined;
       return { count: 0, ok: 1 };
     }
     const data = (command.data ?? {}) as Document;
-    if (!Array.isArray(data.failCommands) || !data.failCommands.every((name) => typeof name === "string")) throw new CommandError(ErrorCodes.BadValue, "failCommand: data.failCommands must list command names");
-    const errorCode = data.errorCode === undefined ? ErrorCodes.InternalError : nonNegative(data.errorCode, "data.errorCode");
+    if (!Array.isArray(data.failCommands) || !data.failCommands.every((name) => typeof name === "string"))
+      throw new CommandError(ErrorCodes.BadValue, "failCommand: data.failCommands must list command names");
+    const errorCode =
+      data.errorCode === undefined ? ErrorCodes.InternalError : nonNegative(data.errorCode, "data.errorCode");
     const labels: unknown = data.errorLabels ?? [];
-    if (!Array.isArray(labels) || !labels.every((label) => typeof label === "string")) throw new CommandError(ErrorCodes.BadValue, "failCommand: data.errorLabels must list labels");
+    if (!Array.isArray(labels) || !labels.every((label) => typeof label === "string"))
+      throw new CommandError(ErrorCodes.BadValue, "failCommand: data.errorLabels must list labels");
     let skip = 0;
     let times: number | undefined;
     if (mode === "alwaysOn") times = undefined;
-    else if (mode !== null && typeof mode === "object" && "times" in mode) times = nonNegative((mode as Document).times, "mode.times");
-    else if (mode !== null && typeof mode === "object" && "skip" in mode) skip = nonNegative((mode as Document).skip, "mode.skip");
-    else throw new CommandError(ErrorCodes.BadValue, 'failCommand: mode must be "alwaysOn", "off", {times: n} or {skip: n}');
+    else if (mode !== null && typeof mode === "object" && "times" in mode)
+      times = nonNegative((mode as Document).times, "mode.times");
+    else if (mode !== null && typeof mode === "object" && "skip" in mode)
+      skip = nonNegative((mode as Document).skip, "mode.skip");
+    else
+      throw new CommandError(
+        ErrorCodes.BadValue,
+        'failCommand: mode must be "alwaysOn", "off", {times: n} or {skip: n}',
+      );
     this.armed = { commands: new Set(data.failCommands as string[]), errorCode, labels, skip, times };
     return { count: 0, ok: 1 };
   }

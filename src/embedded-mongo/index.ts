@@ -18,7 +18,9 @@ export interface RunningEngine {
   close(): Promise<void>;
 }
 
-export async function startEngine(options: EngineOptions & { port?: number; socketPath?: string }): Promise<RunningEngine> {
+export async function startEngine(
+  options: EngineOptions & { port?: number; socketPath?: string },
+): Promise<RunningEngine> {
   const engine = await Engine.open(options);
   const server = new WireServer(engine, options.log);
   let port: number;

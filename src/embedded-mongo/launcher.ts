@@ -35,8 +35,12 @@ export function cliPath(): string {
   const here = fileURLToPath(import.meta.url);
   const sibling = here.replace(/\.ts$/, ".js").replace(/launcher\.js$/, "cli.js");
   if (here.endsWith(".js") && existsSync(sibling)) return sibling;
-  const compiled = sibling.replace(/([\\/])src([\\/])embedded-mongo([\\/])cli\.js$/, "$1dist$1src$2embedded-mongo$3cli.js");
-  if (!existsSync(compiled)) throw new Error(`the compiled engine was not found at ${compiled}: run \`npm run build\` first`);
+  const compiled = sibling.replace(
+    /([\\/])src([\\/])embedded-mongo([\\/])cli\.js$/,
+    "$1dist$1src$2embedded-mongo$3cli.js",
+  );
+  if (!existsSync(compiled))
+    throw new Error(`the compiled engine was not found at ${compiled}: run \`npm run build\` first`);
   return compiled;
 }
 
@@ -46,7 +50,14 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 export function spawnEngine(options: SpawnOptions = {}): Promise<EngineProcess> {
-  const args = [cliPath(), "--port", String(options.port ?? 0), "--fsync", options.fsync ?? "always", "--exit-with-parent"];
+  const args = [
+    cliPath(),
+    "--port",
+    String(options.port ?? 0),
+    "--fsync",
+    options.fsync ?? "always",
+    "--exit-with-parent",
+  ];
   if (options.inMemory) args.push("--in-memory");
   if (options.dataDir) args.push("--dbpath", options.dataDir);
   if (options.ttlIntervalMs) args.push("--ttl-interval-ms", String(options.ttlIntervalMs));

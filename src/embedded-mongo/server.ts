@@ -6,7 +6,14 @@ import { createServer, type Server, type Socket } from "node:net";
 import type { Document } from "bson";
 import type { Engine } from "./engine.js";
 import { CommandError, ErrorCodes } from "./errors.js";
-import { HEADER_SIZE, MAX_MESSAGE_SIZE, ProtocolError, encodeReply, parseMessage, type RequestMessage } from "./wire/message.js";
+import {
+  HEADER_SIZE,
+  MAX_MESSAGE_SIZE,
+  ProtocolError,
+  encodeReply,
+  parseMessage,
+  type RequestMessage,
+} from "./wire/message.js";
 import type { WrittenReply } from "./wire/reply-writer.js";
 
 export const LOOPBACK = "127.0.0.1";
@@ -47,7 +54,8 @@ export class WireServer {
    * use the engine: the socket is made accessible to the engine's own user only.
    */
   async listenUnix(path: string): Promise<void> {
-    await rm(path, { force: true }); // a socket file left by a killed engine; the data dir lock guards against a live one
+    // a socket file left by a killed engine; the data dir lock guards against a live one
+    await rm(path, { force: true });
     await this.open((s, ready) => s.listen(path, ready));
     await chmod(path, 0o600); // only the engine's own user may connect: there is no authentication
   }
@@ -93,7 +101,9 @@ export class WireServer {
     try {
       request = parseMessage(message);
     } catch (error) {
-      this.log(`connection ${connectionId}: ${error instanceof ProtocolError ? error.message : String(error)}, closing`);
+      this.log(
+        `connection ${connectionId}: ${error instanceof ProtocolError ? error.message : String(error)}, closing`,
+      );
       socket.destroy();
       return;
     }
@@ -101,14 +111,20 @@ export class WireServer {
     try {
       reply = await this.engine.execute(request.command, request.db, connectionId);
     } catch (error) {
-      reply = new CommandError(ErrorCodes.InternalError, error instanceof Error ? error.message : String(error)).toReply();
+      reply = new CommandError(
+        ErrorCodes.InternalError,
+        error instanceof Error ? error.message : String(error),
+      ).toReply();
     }
     if (request.noReply || socket.destroyed) return;
     let encoded: WrittenReply;
     try {
       encoded = encodeReply(request, reply);
     } catch (error) {
-      const fallback = new CommandError(ErrorCodes.BSONObjectTooLarge, `reply could not be encoded: ${error instanceof Error ? error.message : String(error)}`).toReply();
+      const fallback = new CommandError(
+        ErrorCodes.BSONObjectTooLarge,
+        `reply could not be encoded: ${error instanceof Error ? error.message : String(error)}`,
+      ).toReply();
       encoded = encodeReply(request, fallback);
     }
     // Called once the bytes are written, or with an error if the socket closes first.

@@ -1,5 +1,5 @@
 // The errors a request can end in, each carrying the contract's status and JSON body
-// (api-contract.md §7). Operations throw these; the one filter (error-filter.ts) writes them.
+// (docs/api.md §7). Operations throw these; the one filter (error-filter.ts) writes them.
 
 export type ErrorDetail = string | Record<string, string[]>;
 

@@ -1,4 +1,4 @@
-// An error body is bounded whatever the error holds (issue 10 §8): a field-error map of
+// An error body is bounded whatever the error holds: a field-error map of
 // 100,000 entries or a 20 MB message would otherwise be echoed whole. The shapes stay the
 // contract's (§7): a string stays a string, a map of field to messages stays one; what was
 // left out is said, in the text itself for a long string and in `error_truncated` for a map.
@@ -30,7 +30,8 @@ function messagesOf(value: unknown): unknown {
 export function boundedDetail(detail: unknown): BoundedDetail {
   if (typeof detail === "string") return { detail: boundedText(detail) };
   if (detail === null || typeof detail !== "object" || Array.isArray(detail)) return { detail };
-  const entries: Iterable<[string, unknown]> = detail instanceof Map ? (detail as Map<string, unknown>).entries() : Object.entries(detail);
+  const entries: Iterable<[string, unknown]> =
+    detail instanceof Map ? (detail as Map<string, unknown>).entries() : Object.entries(detail);
   const bounded = Object.create(null) as Record<string, unknown>;
   let fields = 0;
   let fieldsLeftOut = 0;

@@ -22,7 +22,8 @@ export function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   const http = (error ?? {}) as HttpLikeError;
   const status = http.status ?? http.statusCode;
-  if (http.type === "entity.parse.failed") return new ApiError(400, `Had some trouble parsing your request: ${http.message ?? "malformed JSON"}`);
+  if (http.type === "entity.parse.failed")
+    return new ApiError(400, `Had some trouble parsing your request: ${http.message ?? "malformed JSON"}`);
   if (http.type === "entity.too.large" || status === 413) return new ApiError(413, "Request body too large");
   if (status === 404) return new ApiError(404, http.message ?? "Not found");
   if (status === 405) return new ApiError(405, http.message ?? "Method not allowed");
@@ -54,7 +55,11 @@ export class ErrorFilter implements ExceptionFilterMethods {
       return;
     }
     const id = randomUUID();
-    ctx.logger.error({ event: "unhandled_error", request_id: id, error: error instanceof Error ? error.stack : String(error) });
+    ctx.logger.error({
+      event: "unhandled_error",
+      request_id: id,
+      error: error instanceof Error ? error.stack : String(error),
+    });
     ctx.response.status(500).body({ error: "Internal error", id });
   }
 }

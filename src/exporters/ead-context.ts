@@ -18,7 +18,13 @@ export interface EadExportOptions {
   numberedCs: boolean;
 }
 
-export const DEFAULT_EXPORT_OPTIONS: EadExportOptions = { ead3: false, includeUnpublished: false, includeDaos: false, includeUris: false, numberedCs: false };
+export const DEFAULT_EXPORT_OPTIONS: EadExportOptions = {
+  ead3: false,
+  includeUnpublished: false,
+  includeDaos: false,
+  includeUris: false,
+  numberedCs: false,
+};
 
 export class EadContext {
   private containerCount = 0;
@@ -35,7 +41,9 @@ export class EadContext {
 
   /** Whether a record, note or link is exported: `publish: false` ones only when unpublished ones are asked for. */
   shown(item: JsonObject | undefined): item is JsonObject {
-    return item !== undefined && item.suppressed !== true && (item.publish !== false || this.options.includeUnpublished);
+    return (
+      item !== undefined && item.suppressed !== true && (item.publish !== false || this.options.includeUnpublished)
+    );
   }
 
   /** `audience="internal"` for an unpublished item (shown only with include_unpublished). */
@@ -55,7 +63,8 @@ export class EadContext {
   }
 
   /** `<name>` holding prose; nothing when there is no text. */
-  prose(name: string, value: string | undefined, attributes: Record<string, string | undefined> = {}): void { // keys: attribute names written in code
+  // keys: attribute names written in code
+  prose(name: string, value: string | undefined, attributes: Record<string, string | undefined> = {}): void {
     if (value === undefined || value.trim() === "") return;
     this.xml.open(name, attributes);
     this.content(value);
@@ -63,14 +72,16 @@ export class EadContext {
   }
 
   /** `<name>` holding prose, written even when empty (an element the schema requires). */
-  proseElement(name: string, value: string | undefined, attributes: Record<string, string | undefined> = {}): void { // keys: attribute names written in code
+  // keys: attribute names written in code
+  proseElement(name: string, value: string | undefined, attributes: Record<string, string | undefined> = {}): void {
     this.xml.open(name, attributes);
     if (value !== undefined) this.content(value);
     this.xml.close(name);
   }
 
   /** Block text: one `<p>` per paragraph (paragraphs are separated by blank lines). */
-  paragraphs(value: string | undefined, attributes: Record<string, string | undefined> = {}): void { // keys: attribute names written in code
+  // keys: attribute names written in code
+  paragraphs(value: string | undefined, attributes: Record<string, string | undefined> = {}): void {
     if (value === undefined) return;
     for (const paragraph of value.split(/\r?\n\s*\r?\n/)) this.prose("p", paragraph.trim(), attributes);
   }
@@ -81,7 +92,10 @@ export class EadContext {
    * paragraph break.
    */
   lines(values: readonly string[]): void {
-    const paragraphs = values.flatMap((value) => value.split(/\r?\n\s*\r?\n/)).map((value) => value.trim()).filter((value) => value !== "");
+    const paragraphs = values
+      .flatMap((value) => value.split(/\r?\n\s*\r?\n/))
+      .map((value) => value.trim())
+      .filter((value) => value !== "");
     paragraphs.forEach((value, index) => {
       if (index > 0) {
         this.xml.mixed();
@@ -95,7 +109,11 @@ export class EadContext {
    * An access term element (persname, subject, ...): its text as it is in EAD 2002, in `<part>`s
    * in EAD3 (one per given part, with its @localtype).
    */
-  accessTerm(name: string, attributes: Record<string, string | undefined>, parts: ReadonlyArray<{ text: string; localtype?: string }>): void {
+  accessTerm(
+    name: string,
+    attributes: Record<string, string | undefined>,
+    parts: ReadonlyArray<{ text: string; localtype?: string }>,
+  ): void {
     this.xml.open(name, attributes);
     if (this.ead3) for (const part of parts) this.xml.element("part", { localtype: part.localtype }, part.text);
     else this.xml.text(parts.map((part) => part.text).join(" -- "));

@@ -6,19 +6,37 @@ import type { JsonObject } from "../registry/index.js";
 import { isJsonObject } from "../registry/json.js";
 import type { EadContext } from "./ead-context.js";
 import { writeDescriptiveNotes, writeDidNotes } from "./ead-notes.js";
-import { agentElement, agentName, displayName, enumerationWords, list, physdescStructuredType, str, strings, subjectElement, termTexts } from "./ead-terms.js";
+import {
+  agentElement,
+  agentName,
+  displayName,
+  enumerationWords,
+  list,
+  physdescStructuredType,
+  str,
+  strings,
+  subjectElement,
+  termTexts,
+} from "./ead-terms.js";
 
 export type DescribedKind = "archdesc" | "component";
 
 /** The identifier EAD shows: a resource's id_0..id_3 joined with '.', a component's component_id. */
 export function unitId(record: JsonObject, kind: DescribedKind): string | undefined {
   if (kind === "component") return str(record.component_id);
-  const parts = ["id_0", "id_1", "id_2", "id_3"].map((field) => str(record[field])).filter((part): part is string => part !== undefined);
+  const parts = ["id_0", "id_1", "id_2", "id_3"]
+    .map((field) => str(record[field]))
+    .filter((part): part is string => part !== undefined);
   return parts.length === 0 ? undefined : parts.join(".");
 }
 
 /** Everything inside <archdesc> or <c> except the components below it. */
-export function writeDescription(ctx: EadContext, record: JsonObject, kind: DescribedKind, repositoryName?: string): void {
+export function writeDescription(
+  ctx: EadContext,
+  record: JsonObject,
+  kind: DescribedKind,
+  repositoryName?: string,
+): void {
   const xml = ctx.xml;
   xml.open("did");
   if (repositoryName !== undefined) {
@@ -30,7 +48,8 @@ export function writeDescription(ctx: EadContext, record: JsonObject, kind: Desc
   xml.optional("unitid", unitId(record, kind));
   if (ctx.options.includeUris) xml.optional("unitid", str(record.uri), { type: "aspace_uri" });
   if (ctx.options.includeUnpublished) {
-    for (const external of list(record.external_ids)) xml.optional("unitid", str(external.external_id), { audience: "internal", type: str(external.source) });
+    for (const external of list(record.external_ids))
+      xml.optional("unitid", str(external.external_id), { audience: "internal", type: str(external.source) });
   }
   writeOrigination(ctx, record);
   writeExtents(ctx, record);
@@ -75,7 +94,11 @@ function writeExtents(ctx: EadContext, record: JsonObject): void {
     const type = str(extent.extent_type);
     const summary = str(extent.container_summary);
     if (ctx.ead3) {
-      xml.open("physdescstructured", { coverage: str(extent.portion) ?? "whole", physdescstructuredtype: physdescStructuredType(type), audience: ctx.audience(extent) });
+      xml.open("physdescstructured", {
+        coverage: str(extent.portion) ?? "whole",
+        physdescstructuredtype: physdescStructuredType(type),
+        audience: ctx.audience(extent),
+      });
       xml.element("quantity", {}, number ?? "");
       xml.element("unittype", {}, type === undefined ? "" : enumerationWords(type));
       ctx.prose("physfacet", str(extent.physical_details));
@@ -84,7 +107,8 @@ function writeExtents(ctx: EadContext, record: JsonObject): void {
       ctx.prose("physdesc", summary, { localtype: "container_summary", audience: ctx.audience(extent) });
     } else {
       xml.open("physdesc", { altrender: str(extent.portion), audience: ctx.audience(extent) });
-      if (number !== undefined && type !== undefined) xml.element("extent", { altrender: "materialtype spaceoccupied" }, `${number} ${enumerationWords(type)}`);
+      if (number !== undefined && type !== undefined)
+        xml.element("extent", { altrender: "materialtype spaceoccupied" }, `${number} ${enumerationWords(type)}`);
       ctx.prose("extent", summary, { altrender: "carrier" });
       ctx.prose("physfacet", str(extent.physical_details));
       xml.optional("dimensions", str(extent.dimensions));
@@ -104,7 +128,9 @@ function dateType(date: JsonObject): string | undefined {
 function dateText(date: JsonObject): string {
   const begin = str(date.begin);
   const end = str(date.end);
-  return str(date.expression) ?? (begin === undefined ? "" : end === undefined || end === begin ? begin : `${begin}-${end}`);
+  return (
+    str(date.expression) ?? (begin === undefined ? "" : end === undefined || end === begin ? begin : `${begin}-${end}`)
+  );
 }
 
 function writeDates(ctx: EadContext, record: JsonObject): void {
@@ -113,9 +139,18 @@ function writeDates(ctx: EadContext, record: JsonObject): void {
     if (!ctx.shown(date)) continue;
     const begin = str(date.begin);
     const end = str(date.end);
-    const common = { certainty: str(date.certainty), era: str(date.era), calendar: str(date.calendar), datechar: str(date.label), audience: ctx.audience(date) };
+    const common = {
+      certainty: str(date.certainty),
+      era: str(date.era),
+      calendar: str(date.calendar),
+      datechar: str(date.label),
+      audience: ctx.audience(date),
+    };
     if (!ctx.ead3) {
-      const normal = begin === undefined ? undefined : `${begin}/${str(date.date_type) === "single" || end === undefined ? begin : end}`;
+      const normal =
+        begin === undefined
+          ? undefined
+          : `${begin}/${str(date.date_type) === "single" || end === undefined ? begin : end}`;
       xml.element("unitdate", { normal, type: dateType(date), ...common }, dateText(date));
       continue;
     }
@@ -203,7 +238,11 @@ function writeContainers(ctx: EadContext, record: JsonObject): void {
       "container",
       ctx.ead3
         ? { id, [typeAttribute]: str(top.type), label: instanceType, containerid: barcode }
-        : { id, [typeAttribute]: str(top.type), label: barcode === undefined ? instanceType : `${instanceType ?? "mixed_materials"} [${barcode}]` },
+        : {
+            id,
+            [typeAttribute]: str(top.type),
+            label: barcode === undefined ? instanceType : `${instanceType ?? "mixed_materials"} [${barcode}]`,
+          },
       str(top.indicator) ?? "",
     );
     for (const level of [2, 3]) {
@@ -237,7 +276,11 @@ function writeDigitalObjects(ctx: EadContext, record: JsonObject): void {
     const description = digitalObjectText(object);
     if (ctx.ead3) {
       const daotype = str(object.digital_object_type);
-      const common = { daotype: daotype === undefined ? "unknown" : "otherdaotype", otherdaotype: daotype, linktitle: title };
+      const common = {
+        daotype: daotype === undefined ? "unknown" : "otherdaotype",
+        otherdaotype: daotype,
+        linktitle: title,
+      };
       const dao = (href: string | undefined, version: JsonObject | undefined) => {
         xml.open("dao", {
           ...common,

@@ -1,4 +1,4 @@
-// EAD export (issue 5 §5): a resource and its whole tree of archival objects as EAD 2002 or
+// EAD export: a resource and its whole tree of archival objects as EAD 2002 or
 // EAD3, written to a stream as the tree is walked, depth first in position order.
 //
 // The walk reads a node's children through the tree index ({repo_id, tree_parent, position}),
@@ -49,7 +49,10 @@ export interface PreparedEadExport {
 export class EadExporter {
   constructor(private readonly operations: RecordOperations) {}
 
-  /** Reads the resource and its repository: `Resource not found` / `Repository not found` (404) before anything is written. */
+  /**
+   * Reads the resource and its repository: `Resource not found` / `Repository not found` (404) before anything is
+   * written.
+   */
   async prepare(repoId: number, resourceId: number, options: EadExportOptions): Promise<PreparedEadExport> {
     const scope: Scope = { repoId };
     const resource = await this.operations.read(RESOURCE, scope, resourceId);
@@ -106,13 +109,18 @@ class EadDocument {
     let after = -1;
     for (;;) {
       const stored = await collection
-        .find({ ...childrenFilter(this.nodes, this.scope, holder), [position]: { $gt: after } }, { batchSize: EXPORT_BATCH_SIZE + 1 })
+        .find(
+          { ...childrenFilter(this.nodes, this.scope, holder), [position]: { $gt: after } },
+          { batchSize: EXPORT_BATCH_SIZE + 1 },
+        )
         .sort({ [position]: 1 })
         .limit(EXPORT_BATCH_SIZE)
         .toArray();
       if (stored.length === 0) return;
       after = stored.at(-1)?.[position] as number;
-      const batch = stored.map((doc) => shapeRecord(this.operations.deps.registry, this.nodes, doc)).filter((record) => this.ctx.shown(record));
+      const batch = stored
+        .map((doc) => shapeRecord(this.operations.deps.registry, this.nodes, doc))
+        .filter((record) => this.ctx.shown(record));
       const holders = await this.parentsAmong(batch.map((record) => record.uri as string));
       await this.linked.load(batch);
       let generation = this.linked.generation;
@@ -131,7 +139,12 @@ class EadDocument {
   private async writeComponent(record: JsonObject, depth: number, hasChildren: boolean): Promise<void> {
     const { xml, ctx } = this;
     const name = this.options.numberedCs ? `c${String(depth).padStart(2, "0")}` : "c";
-    xml.open(name, { level: str(record.level), otherlevel: str(record.other_level), id: xmlId(str(record.ref_id)), audience: ctx.audience(record) });
+    xml.open(name, {
+      level: str(record.level),
+      otherlevel: str(record.other_level),
+      id: xmlId(str(record.ref_id)),
+      audience: ctx.audience(record),
+    });
     writeDescription(ctx, record, "component");
     await xml.yieldIfFull();
     if (hasChildren) await this.writeChildren(record.uri as string, depth + 1);
@@ -143,7 +156,10 @@ class EadDocument {
     if (uris.length === 0) return new Set();
     const rows = await this.operations.deps.store
       .collection(this.nodes.name)
-      .aggregate<{ _id: string }>([{ $match: childrenFilter(this.nodes, this.scope, uris) }, { $group: { _id: `$${TREE_PARENT_FIELD}` } }])
+      .aggregate<{ _id: string }>([
+        { $match: childrenFilter(this.nodes, this.scope, uris) },
+        { $group: { _id: `$${TREE_PARENT_FIELD}` } },
+      ])
       .toArray();
     return new Set(rows.map((row) => row._id));
   }

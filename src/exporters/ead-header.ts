@@ -23,7 +23,15 @@ function writeEadHeader(ctx: EadContext, resource: JsonObject, repository: JsonO
     dateencoding: "iso8601",
     langencoding: "iso639-2b",
   });
-  xml.element("eadid", { countrycode: str(repository.country), mainagencycode: mainAgencyCode(repository), url: str(resource.ead_location) }, str(resource.ead_id) ?? "");
+  xml.element(
+    "eadid",
+    {
+      countrycode: str(repository.country),
+      mainagencycode: mainAgencyCode(repository),
+      url: str(resource.ead_location),
+    },
+    str(resource.ead_id) ?? "",
+  );
   xml.open("filedesc");
   xml.open("titlestmt");
   // The finding aid title as it is (an imported one holds its <num> already); without one,
@@ -152,13 +160,29 @@ function writeControl(ctx: EadContext, resource: JsonObject, repository: JsonObj
   maintenanceEvent(ctx, "derived", now.toISOString(), "machine", "Arca", "This finding aid was produced using Arca.");
   for (const revision of list(resource.revision_statements)) {
     if (!ctx.shown(revision)) continue;
-    maintenanceEvent(ctx, "revised", str(revision.date) ?? "", "unknown", "", str(revision.description) ?? "", ctx.audience(revision));
+    maintenanceEvent(
+      ctx,
+      "revised",
+      str(revision.date) ?? "",
+      "unknown",
+      "",
+      str(revision.description) ?? "",
+      ctx.audience(revision),
+    );
   }
   xml.close("maintenancehistory");
   xml.close("control");
 }
 
-function maintenanceEvent(ctx: EadContext, type: string, when: string, agentType: string, agent: string, description: string, audience?: string): void {
+function maintenanceEvent(
+  ctx: EadContext,
+  type: string,
+  when: string,
+  agentType: string,
+  agent: string,
+  description: string,
+  audience?: string,
+): void {
   const xml = ctx.xml;
   xml.open("maintenanceevent", { audience });
   xml.element("eventtype", { value: type });

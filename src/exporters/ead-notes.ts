@@ -8,13 +8,34 @@ import type { EadContext } from "./ead-context.js";
 import { ACCESS_ELEMENTS, ead3Numeration, INDEX_ITEM_ELEMENTS, list, str, strings, xmlId } from "./ead-terms.js";
 
 /** Note types that live in <did>. */
-const DID_NOTE_TYPES: ReadonlySet<string> = new Set(["abstract", "physdesc", "physloc", "materialspec", "physfacet", "dimensions", "langmaterial"]);
+const DID_NOTE_TYPES: ReadonlySet<string> = new Set([
+  "abstract",
+  "physdesc",
+  "physloc",
+  "materialspec",
+  "physfacet",
+  "dimensions",
+  "langmaterial",
+]);
 
 /** Note types whose EAD element holds mixed content (no <p>, no <head>). */
-const MIXED_CONTENT_TYPES: ReadonlySet<string> = new Set(["abstract", "physdesc", "physloc", "materialspec", "physfacet", "dimensions", "langmaterial", "legalstatus"]);
+const MIXED_CONTENT_TYPES: ReadonlySet<string> = new Set([
+  "abstract",
+  "physdesc",
+  "physloc",
+  "materialspec",
+  "physfacet",
+  "dimensions",
+  "langmaterial",
+  "legalstatus",
+]);
 
 function noteAttributes(ctx: EadContext, note: JsonObject, withLabel = false): Record<string, string | undefined> {
-  return { id: xmlId(str(note.persistent_id)), label: withLabel ? str(note.label) : undefined, audience: ctx.audience(note) };
+  return {
+    id: xmlId(str(note.persistent_id)),
+    label: withLabel ? str(note.label) : undefined,
+    audience: ctx.audience(note),
+  };
 }
 
 /** The plain text of a multipart note's text subnotes (for a mixed-content element). */
@@ -31,7 +52,11 @@ function noteTexts(ctx: EadContext, note: JsonObject): string[] {
 
 function isDidNote(note: JsonObject): boolean {
   const type = str(note.type);
-  return (note.jsonmodel_type === "note_singlepart" || note.jsonmodel_type === "note_multipart") && type !== undefined && DID_NOTE_TYPES.has(type);
+  return (
+    (note.jsonmodel_type === "note_singlepart" || note.jsonmodel_type === "note_multipart") &&
+    type !== undefined &&
+    DID_NOTE_TYPES.has(type)
+  );
 }
 
 /** The did notes of `record`, in order. */

@@ -60,7 +60,9 @@ export function agentElement(agent: JsonObject): string {
 /** The agent's display name record: the one marked for display, else the authorized one, else the first. */
 export function displayName(agent: JsonObject): JsonObject | undefined {
   const names = list(agent.names);
-  return names.find((name) => name.is_display_name === true) ?? names.find((name) => name.authorized === true) ?? names[0];
+  return (
+    names.find((name) => name.is_display_name === true) ?? names.find((name) => name.authorized === true) ?? names[0]
+  );
 }
 
 function joined(parts: Array<string | undefined>, separator: string): string {
@@ -85,10 +87,27 @@ export function agentName(agent: JsonObject): string {
       const rest = str(name.rest_of_name);
       const core = str(name.name_order) === "direct" ? joined([rest, primary], " ") : joined([primary, rest], ", ");
       const fuller = str(name.fuller_form);
-      return tail(joined([core, str(name.prefix), str(name.suffix), str(name.title), str(name.number), fuller === undefined ? undefined : `(${fuller})`], ", "));
+      return tail(
+        joined(
+          [
+            core,
+            str(name.prefix),
+            str(name.suffix),
+            str(name.title),
+            str(name.number),
+            fuller === undefined ? undefined : `(${fuller})`,
+          ],
+          ", ",
+        ),
+      );
     }
     case "agent_corporate_entity":
-      return tail(joined([str(name.primary_name), str(name.subordinate_name_1), str(name.subordinate_name_2), str(name.number)], ". "));
+      return tail(
+        joined(
+          [str(name.primary_name), str(name.subordinate_name_1), str(name.subordinate_name_2), str(name.number)],
+          ". ",
+        ),
+      );
     case "agent_family":
       return tail(joined([str(name.family_name), str(name.prefix)], ", "));
     default:
@@ -164,7 +183,18 @@ export const INDEX_ITEM_ELEMENTS: Readonly<Record<string, string>> = lookupTable
 });
 
 /** Access elements: in EAD3 their text sits in `<part>`. */
-export const ACCESS_ELEMENTS: ReadonlySet<string> = new Set(["corpname", "famname", "function", "genreform", "geogname", "name", "occupation", "persname", "subject", "title"]);
+export const ACCESS_ELEMENTS: ReadonlySet<string> = new Set([
+  "corpname",
+  "famname",
+  "function",
+  "genreform",
+  "geogname",
+  "name",
+  "occupation",
+  "persname",
+  "subject",
+  "title",
+]);
 
 /** An xs:ID (NCName): EAD's @id values must be one. */
 const NCNAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;

@@ -15,14 +15,45 @@ import type { XmlWriter } from "./xml-writer.js";
 
 /** Inline (and the few block) elements stored text may carry. */
 const INLINE_ELEMENTS: ReadonlySet<string> = new Set([
-  "abbr", "archref", "bibref", "blockquote", "corpname", "date", "emph", "expan", "extptr", "extref", "famname", "foreign", "function",
-  "genreform", "geogname", "item", "lb", "list", "name", "num", "occupation", "p", "part", "persname", "ptr", "quote", "ref", "subject", "title",
+  "abbr",
+  "archref",
+  "bibref",
+  "blockquote",
+  "corpname",
+  "date",
+  "emph",
+  "expan",
+  "extptr",
+  "extref",
+  "famname",
+  "foreign",
+  "function",
+  "genreform",
+  "geogname",
+  "item",
+  "lb",
+  "list",
+  "name",
+  "num",
+  "occupation",
+  "p",
+  "part",
+  "persname",
+  "ptr",
+  "quote",
+  "ref",
+  "subject",
+  "title",
 ]);
 
-const TAG = /<(\/?)(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)((?:\s+[A-Za-z_][\w.:-]*\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>/g;
+const TAG =
+  /<(\/?)(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)((?:\s+[A-Za-z_][\w.:-]*\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>/g;
 const ATTRIBUTE = /([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"<]*)"|'([^'<]*)')/g;
 
-type Token = { kind: "text"; text: string } | { kind: "open" | "empty"; name: string; attributes: Record<string, string> } | { kind: "close"; name: string };
+type Token =
+  | { kind: "text"; text: string }
+  | { kind: "open" | "empty"; name: string; attributes: Record<string, string> }
+  | { kind: "close"; name: string };
 
 const ENTITIES: Readonly<Record<string, string>> = lookupTable({ amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" });
 
@@ -35,10 +66,25 @@ function decode(value: string): string {
 }
 
 /** The xlink attributes of EAD 2002's linking elements (importers keep them by local name). */
-const XLINK_ATTRIBUTES: ReadonlySet<string> = new Set(["actuate", "arcrole", "from", "href", "role", "show", "title", "to"]);
+const XLINK_ATTRIBUTES: ReadonlySet<string> = new Set([
+  "actuate",
+  "arcrole",
+  "from",
+  "href",
+  "role",
+  "show",
+  "title",
+  "to",
+]);
 const LINKING_ELEMENTS: ReadonlySet<string> = new Set(["archref", "bibref", "extptr", "extref", "ptr", "ref", "title"]);
 /** EAD3's names for them on <ref>/<ptr> (undefined: EAD3 has no such attribute). */
-const EAD3_LINK_ATTRIBUTES: ReadonlyMap<string, string | undefined> = new Map([["title", "linktitle"], ["role", "linkrole"], ["from", undefined], ["to", undefined], ["type", undefined]]);
+const EAD3_LINK_ATTRIBUTES: ReadonlyMap<string, string | undefined> = new Map([
+  ["title", "linktitle"],
+  ["role", "linkrole"],
+  ["from", undefined],
+  ["to", undefined],
+  ["type", undefined],
+]);
 
 function attributesOf(element: string, source: string, ead3: boolean): Record<string, string> {
   const attributes = dictionary<string>();

@@ -23,12 +23,37 @@ export const EAD_EXPORT_PATH = "/repositories/:repo_id/resource_descriptions/:id
 export const EAD_CONTENT_TYPE = "application/xml";
 
 /** The boolean parameters the route reads, with their defaults. */
-export const EAD_EXPORT_PARAMETERS: ReadonlyArray<{ name: string; option: keyof EadExportOptions; description: string }> = [
-  { name: "ead3", option: "ead3", description: "Export EAD3 (namespace `http://ead3.archivists.org/schema/`) instead of EAD 2002." },
-  { name: "include_unpublished", option: "includeUnpublished", description: "Also export unpublished components (with their subtrees), notes, agents and digital objects, marked `audience=\"internal\"`." },
-  { name: "include_daos", option: "includeDaos", description: "Export digital object instances as `<dao>` (`<daogrp>`/`<daoset>` for several file versions)." },
-  { name: "include_uris", option: "includeUris", description: "Add a `<unitid type=\"aspace_uri\">` holding each record's uri." },
-  { name: "numbered_cs", option: "numberedCs", description: "Write components as `<c01>`..`<c12>` (by depth) instead of `<c>`." },
+export const EAD_EXPORT_PARAMETERS: ReadonlyArray<{
+  name: string;
+  option: keyof EadExportOptions;
+  description: string;
+}> = [
+  {
+    name: "ead3",
+    option: "ead3",
+    description: "Export EAD3 (namespace `http://ead3.archivists.org/schema/`) instead of EAD 2002.",
+  },
+  {
+    name: "include_unpublished",
+    option: "includeUnpublished",
+    description:
+      'Also export unpublished components (with their subtrees), notes, agents and digital objects, marked `audience="internal"`.',
+  },
+  {
+    name: "include_daos",
+    option: "includeDaos",
+    description: "Export digital object instances as `<dao>` (`<daogrp>`/`<daoset>` for several file versions).",
+  },
+  {
+    name: "include_uris",
+    option: "includeUris",
+    description: 'Add a `<unitid type="aspace_uri">` holding each record\'s uri.',
+  },
+  {
+    name: "numbered_cs",
+    option: "numberedCs",
+    description: "Write components as `<c01>`..`<c12>` (by depth) instead of `<c>`.",
+  },
 ];
 
 export interface ExportRoutesDeps {
@@ -39,7 +64,8 @@ export interface ExportRoutesDeps {
 function optionsOf(req: ParamRequest): EadExportOptions {
   const options: Record<string, boolean> = {}; // keys: the fixed EAD_EXPORT_PARAMETERS options
   for (const parameter of EAD_EXPORT_PARAMETERS) options[parameter.option] = booleanParam(req, parameter.name, false);
-  if (booleanParam(req, "print_pdf", false)) throw badRequest({ print_pdf: ["PDF output is not supported; the export is XML only"] });
+  if (booleanParam(req, "print_pdf", false))
+    throw badRequest({ print_pdf: ["PDF output is not supported; the export is XML only"] });
   return options as unknown as EadExportOptions;
 }
 
@@ -65,7 +91,9 @@ export function exportRoutes({ operations, access }: ExportRoutesDeps): Router {
         res.removeHeader("Content-Type");
         throw error;
       }
-      process.stderr.write(`${JSON.stringify({ event: "ead_export_failed", resource: prepared.resource.uri, error: error instanceof Error ? error.stack : String(error) })}\n`);
+      process.stderr.write(
+        `${JSON.stringify({ event: "ead_export_failed", resource: prepared.resource.uri, error: error instanceof Error ? error.stack : String(error) })}\n`,
+      );
       res.destroy();
     }
   });

@@ -25,7 +25,6 @@ export class SinkClosedError extends Error {
 
 // Everything outside XML 1.0's Char production. With the `u` flag a lone surrogate is one
 // code point, so it is matched (and dropped) here too.
-// eslint-disable-next-line no-control-regex
 const NOT_XML_CHAR = /[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 export function xmlChars(value: string): string {
@@ -38,7 +37,11 @@ export function escapeText(value: string): string {
 
 /** Also escapes quotes and the whitespace characters attribute normalisation would flatten. */
 export function escapeAttribute(value: string): string {
-  return escapeText(value).replace(/"/g, "&quot;").replace(/\t/g, "&#9;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;");
+  return escapeText(value)
+    .replace(/"/g, "&quot;")
+    .replace(/\t/g, "&#9;")
+    .replace(/\n/g, "&#10;")
+    .replace(/\r/g, "&#13;");
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9._:-]*$/;
@@ -91,7 +94,8 @@ export class XmlWriter {
   close(name?: string): void {
     const element = this.stack.pop();
     if (element === undefined) throw new Error("XmlWriter: nothing to close");
-    if (name !== undefined && name !== element.name) throw new Error(`XmlWriter: closing <${name}> but <${element.name}> is open`);
+    if (name !== undefined && name !== element.name)
+      throw new Error(`XmlWriter: closing <${name}> but <${element.name}> is open`);
     if (element.empty) {
       // `<x>` was written; turn it into `<x/>` when nothing followed it in the buffer.
       const last = this.buffer.length - 1;
@@ -162,7 +166,8 @@ export class XmlWriter {
 
   /** Ends the document (every element closed) and writes the rest. */
   async finish(): Promise<void> {
-    if (this.stack.length > 0) throw new Error(`XmlWriter: <${this.stack.map((element) => element.name).join("><")}> left open`);
+    if (this.stack.length > 0)
+      throw new Error(`XmlWriter: <${this.stack.map((element) => element.name).join("><")}> left open`);
     this.put("\n");
     await this.flush();
   }

@@ -1,5 +1,5 @@
-// Request bodies as ArchivesSpace clients send them (api-contract.md §1), read only once the
-// caller is known (issue 10 §2). Mount these after the session middleware:
+// Request bodies as ArchivesSpace clients send them (docs/api.md §1), read only once the
+// caller is known. Mount these after the session middleware:
 //   - a caller without a session has no body read at all, except the login route's small
 //     password form (LOGIN_BODY_LIMIT_BYTES); every other route it may reach refuses it
 //     (403) or does not exist (404) without needing the body, which is left unread and the
@@ -40,7 +40,10 @@ export interface BodyParserOptions {
 
 const LOGIN_PATH = /^\/users\/[^/]+\/login\/?$/i;
 
-/** `POST /users/:username/login`, the one route that reads a body without a session (matched as express routes match: any case, optional trailing slash). */
+/**
+ * `POST /users/:username/login`, the one route that reads a body without a session (matched as express routes match:
+ * any case, optional trailing slash).
+ */
 export function isLoginRequest(req: { method: string; path: string }): boolean {
   return req.method === "POST" && LOGIN_PATH.test(req.path);
 }
@@ -70,7 +73,8 @@ async function parse(req: IncomingRequest, bytes: Buffer): Promise<unknown> {
 
 function bodyReader(options: BodyParserOptions): RequestHandler {
   const leaveAlone = options.leaveAlone ?? (() => false);
-  const authenticated = options.authenticated ?? ((_req: IncomingRequest, res: OutgoingResponse) => principalOf(res) !== undefined);
+  const authenticated =
+    options.authenticated ?? ((_req: IncomingRequest, res: OutgoingResponse) => principalOf(res) !== undefined);
   return (req, res, next) => {
     if (!hasBody(req)) return next();
     const known = authenticated(req, res);

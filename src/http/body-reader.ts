@@ -41,7 +41,12 @@ function decoder(encoding: string): Transform | undefined {
  * there, leaving the rest unread and uninflated, and is what the read rejects with.
  * @throws ApiError 413 past the limit, 415 for an unknown Content-Encoding, 400 for a corrupt one
  */
-export async function readBody(req: IncomingMessage, res: ServerResponse, limit: number, inspect?: (chunk: Buffer) => void): Promise<Buffer> {
+export async function readBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+  inspect?: (chunk: Buffer) => void,
+): Promise<Buffer> {
   const encoding = (req.headers["content-encoding"] ?? "identity").trim().toLowerCase();
   const declared = Number(req.headers["content-length"] ?? Number.NaN);
   if (declared > limit) {
@@ -54,7 +59,10 @@ export async function readBody(req: IncomingMessage, res: ServerResponse, limit:
     inflate = decoder(encoding);
     if (inflate === undefined) {
       closeAfterAnswer(res);
-      throw new ApiError(415, `Unsupported Content-Encoding "${encoding.slice(0, 40)}": send identity, gzip, deflate or br`);
+      throw new ApiError(
+        415,
+        `Unsupported Content-Encoding "${encoding.slice(0, 40)}": send identity, gzip, deflate or br`,
+      );
     }
     source = inflate;
   }
@@ -102,7 +110,10 @@ export async function readBody(req: IncomingMessage, res: ServerResponse, limit:
       detach();
       resolve();
     };
-    const onInflateError = (error: Error) => stop(badRequest(`Had some trouble parsing your request: could not ${encoding}-decode the body (${error.message})`));
+    const onInflateError = (error: Error) =>
+      stop(
+        badRequest(`Had some trouble parsing your request: could not ${encoding}-decode the body (${error.message})`),
+      );
     const onError = (error: Error) => stop(badRequest(`Had some trouble parsing your request: ${error.message}`));
     const onClose = () => {
       if (!req.complete) stop(badRequest("Had some trouble parsing your request: the body ended early"));

@@ -1,4 +1,4 @@
-// Form bodies (urlencoded and multipart) as the scalar parameters they carry (api-contract.md
+// Form bodies (urlencoded and multipart) as the scalar parameters they carry (docs/api.md
 // §1), with the same rules as every other text: UTF-8, no NUL, each refusal naming the field.
 // A form has at most MAX_FORM_FIELDS fields: its bytes are bounded before it gets here, but
 // not how many small objects they turn into. No file may come in a multipart body: no route
@@ -75,7 +75,9 @@ export async function parseMultipart(bytes: Buffer, headers: IncomingHttpHeaders
   const offset = firstInvalidUtf8(bytes);
   if (offset !== -1) {
     const name = multipartFieldAt(bytes, offset);
-    throw name === "" ? badRequest(`${PARSE_TROUBLE}: invalid UTF-8 at byte ${offset}`) : badRequest({ [name]: [`${NOT_UTF8} (invalid byte at offset ${offset})`] });
+    throw name === ""
+      ? badRequest(`${PARSE_TROUBLE}: invalid UTF-8 at byte ${offset}`)
+      : badRequest({ [name]: [`${NOT_UTF8} (invalid byte at offset ${offset})`] });
   }
   const collector = new FieldCollector();
   await new Promise<void>((resolve, reject) => {
@@ -85,7 +87,12 @@ export async function parseMultipart(bytes: Buffer, headers: IncomingHttpHeaders
     };
     let parser: ReturnType<typeof busboy>;
     try {
-      parser = busboy({ headers, defCharset: "utf8", defParamCharset: "utf8", limits: { files: 0, fields: MAX_FORM_FIELDS, parts: MAX_FORM_FIELDS, fieldSize: bytes.length } });
+      parser = busboy({
+        headers,
+        defCharset: "utf8",
+        defParamCharset: "utf8",
+        limits: { files: 0, fields: MAX_FORM_FIELDS, parts: MAX_FORM_FIELDS, fieldSize: bytes.length },
+      });
     } catch (error) {
       reject(badRequest(`${PARSE_TROUBLE}: ${error instanceof Error ? error.message : String(error)}`));
       return;

@@ -32,10 +32,15 @@ export function utf8Text(bytes: Buffer, fieldAt: FieldLocator): string {
   const offset = firstInvalidUtf8(bytes);
   if (offset === -1) return text;
   const path = fieldAt(text, bytes.subarray(0, offset).toString("utf8").length);
-  return path === "" ? throwParseTrouble(`invalid UTF-8 at byte ${offset}`) : throwField(path, `${NOT_UTF8} (invalid byte at offset ${offset})`);
+  return path === ""
+    ? throwParseTrouble(`invalid UTF-8 at byte ${offset}`)
+    : throwField(path, `${NOT_UTF8} (invalid byte at offset ${offset})`);
 }
 
-const tooDeep = (limit: number) => badRequest(`${PARSE_TROUBLE}: nesting deeper than ${limit} levels (the limit of arrays and objects inside one another)`);
+const tooDeep = (limit: number) =>
+  badRequest(
+    `${PARSE_TROUBLE}: nesting deeper than ${limit} levels (the limit of arrays and objects inside one another)`,
+  );
 
 /**
  * A check of a JSON body's bytes as they are read (body-reader.ts's `inspect`): it throws the
@@ -115,7 +120,8 @@ function checkStrings(root: unknown): void {
 export function parseJsonText(text: string): unknown {
   const { problem } = scanJson(text, MAX_JSON_DEPTH);
   if (problem?.kind === "depth") throw tooDeep(problem.limit);
-  if (problem?.kind === "duplicateKey") throwField(fieldPath(problem.path), "Given more than once in the same object (duplicate key)");
+  if (problem?.kind === "duplicateKey")
+    throwField(fieldPath(problem.path), "Given more than once in the same object (duplicate key)");
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -5,9 +5,7 @@
 // strings, brackets and commas, and leaves every syntax error to JSON.parse, which runs next.
 // The same pass also says which field a character offset falls in (for invalid UTF-8).
 
-export type JsonScanProblem =
-  | { kind: "depth"; limit: number }
-  | { kind: "duplicateKey"; path: string[] };
+export type JsonScanProblem = { kind: "depth"; limit: number } | { kind: "duplicateKey"; path: string[] };
 
 export interface JsonScanResult {
   problem?: JsonScanProblem;
@@ -82,7 +80,8 @@ function walk(text: string, maxDepth: number, stopAt: number, checkDuplicates: b
         if (key === undefined) return { scanned: end + 1 };
         top.key = key;
         top.expectingKey = false;
-        if (checkDuplicates && top.keys!.has(key)) return { problem: { kind: "duplicateKey", path: pathOf(stack) }, scanned: end + 1 };
+        if (checkDuplicates && top.keys!.has(key))
+          return { problem: { kind: "duplicateKey", path: pathOf(stack) }, scanned: end + 1 };
         top.keys!.add(key);
       }
       if (stopAt >= i && stopAt <= end) return { scanned: end + 1, pathAtStop: pathOf(stack) };
@@ -93,7 +92,13 @@ function walk(text: string, maxDepth: number, stopAt: number, checkDuplicates: b
     if (code === OPEN_BRACE || code === OPEN_BRACKET) {
       if (stack.length >= maxDepth) return { problem: { kind: "depth", limit: maxDepth }, scanned: i + 1 };
       const isObject = code === OPEN_BRACE;
-      stack.push({ isObject, keys: isObject ? new Set() : undefined, key: undefined, index: 0, expectingKey: isObject });
+      stack.push({
+        isObject,
+        keys: isObject ? new Set() : undefined,
+        key: undefined,
+        index: 0,
+        expectingKey: isObject,
+      });
     } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
       stack.pop();
     } else if (code === COMMA) {

@@ -84,7 +84,8 @@ class SliceWriter {
       return;
     }
     if (this.repeated.has(value)) return this.pushShared(value);
-    if (depth >= WALK_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === "function") return this.push(JSON.stringify(value));
+    if (depth >= WALK_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === "function")
+      return this.push(JSON.stringify(value));
     if (Array.isArray(value)) {
       this.push("[");
       value.forEach((item: Json, i) => {

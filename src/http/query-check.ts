@@ -1,4 +1,4 @@
-// The query string obeys the same text rules as a body (issue 10 §8): every parameter name
+// The query string obeys the same text rules as a body: every parameter name
 // and value must decode to UTF-8 without NUL, or the request is a 400 naming the parameter.
 // Checked on the raw request target, before express's parser turns a bad byte into U+FFFD.
 import type { RequestHandler } from "express";

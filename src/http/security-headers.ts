@@ -1,4 +1,4 @@
-// Headers every response carries (issue 10 §8). The API answers JSON (and /version text, an
+// Headers every response carries. The API answers JSON (and /version text, an
 // EAD export XML): nothing a browser should sniff into HTML, run, frame or load anything
 // for. The /docs page sets its own, looser policy (src/openapi/docs-page.ts) over this one.
 import type { RequestHandler } from "express";

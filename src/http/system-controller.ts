@@ -1,4 +1,4 @@
-// Routes about the service itself; none needs a session (api-contract.md §2).
+// Routes about the service itself; none needs a session (docs/api.md §2).
 import { Controller } from "@tsed/di";
 import { ContentType, Get } from "@tsed/schema";
 import { ARCA_VERSION } from "../version.js";

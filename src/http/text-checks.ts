@@ -1,4 +1,4 @@
-// What text a request may carry (issue 10 §8): valid UTF-8, no lone surrogates (`"\ud800"`
+// What text a request may carry: valid UTF-8, no lone surrogates (`"\ud800"`
 // in JSON), no NUL. Each would otherwise be stored as something other than what was sent
 // (U+FFFD) or break whoever reads the record next (C strings, XML exports).
 import { isUtf8 } from "node:buffer";
@@ -23,8 +23,8 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const byte = bytes[i]!;
-    let length = 0;
-    let min = 0;
+    let length: number;
+    let min: number;
     if (byte < 0x80) {
       i++;
       continue;

@@ -28,7 +28,7 @@ const field = (name: NameFields, key: string): string | undefined => {
  * ArchivesSpace computes it on save; here it is stored as sent, so the parsers compute it.
  */
 export function sortName(type: AgentType, name: NameFields): string {
-  let result = "";
+  let result: string;
   const qualifier = field(name, "qualifier");
   const dates = field(name, "dates");
   if (type === "agent_person") {
@@ -49,7 +49,9 @@ export function sortName(type: AgentType, name: NameFields): string {
     if (prefix !== undefined) result += `, ${prefix}`;
     if (dates !== undefined) result += `, ${dates}`;
   } else {
-    result = [field(name, "primary_name"), field(name, "subordinate_name_1"), field(name, "subordinate_name_2")].filter(Boolean).join(". ");
+    result = [field(name, "primary_name"), field(name, "subordinate_name_1"), field(name, "subordinate_name_2")]
+      .filter(Boolean)
+      .join(". ");
     const grouped = [field(name, "number"), dates].filter(Boolean);
     if (grouped.length > 0) result += ` (${grouped.join(" : ")})`;
   }

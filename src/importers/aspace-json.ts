@@ -22,13 +22,19 @@ async function readText(stream: Readable, maxBytes: number): Promise<string> {
     for await (const chunk of stream) {
       const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
       bytes += buffer.length;
-      if (bytes > maxBytes) throw new ImportError(`the batch is larger than ${maxBytes} bytes, the most an import reads whole (IMPORT_MAX_JSON_BATCH_BYTES): split it into several batches`, { line: 1 });
+      if (bytes > maxBytes)
+        throw new ImportError(
+          `the batch is larger than ${maxBytes} bytes, the most an import reads whole (IMPORT_MAX_JSON_BATCH_BYTES): split it into several batches`,
+          { line: 1 },
+        );
       chunks.push(buffer);
     }
   } finally {
     stream.destroy();
   }
-  return Buffer.concat(chunks).toString("utf8").replace(/^\uFEFF/, "");
+  return Buffer.concat(chunks)
+    .toString("utf8")
+    .replace(/^\uFEFF/, "");
 }
 
 /** One or more JSON values one after another (files given together): each parsed alone. */
@@ -47,17 +53,29 @@ function jsonValues(text: string, maxDepth: number): JsonValue[] {
     if (c === '"') inString = true;
     else if (c === "[" || c === "{") {
       if (open.length === 0) start = i;
-      if (open.length >= maxDepth) throw new ImportError(`arrays and objects nested more than ${maxDepth} deep (IMPORT_MAX_XML_DEPTH)`, lineOf(text, i));
+      if (open.length >= maxDepth)
+        throw new ImportError(
+          `arrays and objects nested more than ${maxDepth} deep (IMPORT_MAX_XML_DEPTH)`,
+          lineOf(text, i),
+        );
       open.push(c === "[" ? "]" : "}");
     } else if (c === "]" || c === "}") {
       const expected = open.pop();
-      if (expected !== c) throw new ImportError(`malformed JSON: "${c}" where ${expected === undefined ? "no bracket is open" : `"${expected}" closes what is open`}`, lineOf(text, i));
+      if (expected !== c)
+        throw new ImportError(
+          `malformed JSON: "${c}" where ${expected === undefined ? "no bracket is open" : `"${expected}" closes what is open`}`,
+          lineOf(text, i),
+        );
       if (open.length === 0) values.push(parseJson(text.slice(start, i + 1), start, text));
     } else if (open.length === 0 && !/\s/.test(c)) {
       throw new ImportError(`expected an array or object of records, found "${c}"`, lineOf(text, i));
     }
   }
-  if (open.length > 0 || inString) throw new ImportError("the JSON ends before its last value is complete (truncated file?)", lineOf(text, text.length));
+  if (open.length > 0 || inString)
+    throw new ImportError(
+      "the JSON ends before its last value is complete (truncated file?)",
+      lineOf(text, text.length),
+    );
   return values;
 }
 
@@ -72,7 +90,10 @@ function parseJson(slice: string, offset: number, text: string): JsonValue {
     return JSON.parse(slice) as JsonValue;
   } catch (error) {
     const position = /position (\d+)/.exec(error instanceof Error ? error.message : "")?.[1];
-    throw new ImportError(`malformed JSON: ${error instanceof Error ? error.message : String(error)}`, lineOf(text, offset + Number(position ?? 0)));
+    throw new ImportError(
+      `malformed JSON: ${error instanceof Error ? error.message : String(error)}`,
+      lineOf(text, offset + Number(position ?? 0)),
+    );
   }
 }
 
@@ -95,8 +116,10 @@ function matchOf(registry: Registry, type: string, record: JsonObject): Pick<Pen
     }
   }
   const ids = (settings.identifiers?.fields ?? []).filter((field) => text(record[field]));
-  if (ids.length > 0) return { match: Object.fromEntries(ids.map((field) => [field, record[field] as string])), onMatch };
-  if (type === "subject" && text(record.authority_id)) return { match: { authority_id: record.authority_id }, onMatch: "reuse" };
+  if (ids.length > 0)
+    return { match: Object.fromEntries(ids.map((field) => [field, record[field] as string])), onMatch };
+  if (type === "subject" && text(record.authority_id))
+    return { match: { authority_id: record.authority_id }, onMatch: "reuse" };
   const names = Array.isArray(record.names) ? record.names.filter(isJsonObject) : [];
   const name = names[0];
   if (type.startsWith("agent_") && name !== undefined) {
@@ -125,13 +148,17 @@ export class AspaceJsonParser implements FormatParser {
     const source = { path: `[${index}]` };
     if (!isJsonObject(value)) throw new ImportError("a batch holds record objects", source);
     const type = value.jsonmodel_type;
-    if (typeof type !== "string" || !this.registry.has(type)) throw new ImportError(`unknown jsonmodel_type ${JSON.stringify(type ?? null)}`, source);
+    if (typeof type !== "string" || !this.registry.has(type))
+      throw new ImportError(`unknown jsonmodel_type ${JSON.stringify(type ?? null)}`, source);
     if (NOT_IMPORTABLE.has(type)) throw new ImportError(`${type} records cannot be imported in a batch`, source);
     const key = typeof value.uri === "string" ? value.uri : `import:[${index}]`;
     return { key, type, record: value, source, ...matchOf(this.registry, type, value) };
   }
 
-  /** A tree node without its root (ArchivesSpace exports archival objects so): the batch's one root record, if it has exactly one. */
+  /**
+   * A tree node without its root (ArchivesSpace exports archival objects so): the batch's one root record, if it has
+   * exactly one.
+   */
   private withResources(records: PendingRecord[]): PendingRecord[] {
     // Records by type, counted once (not a pass over the batch per tree node).
     const byType = new Map<string, PendingRecord[]>();
@@ -144,7 +171,11 @@ export class AspaceJsonParser implements FormatParser {
       const tree = this.registry.get(pending.type).tree;
       if (tree === null || pending.record[tree.root] !== undefined) return pending;
       const roots = byType.get(tree.rootType) ?? [];
-      if (roots.length !== 1) throw new ImportError(`${pending.type} without its ${tree.root}, and the batch has ${roots.length} ${tree.rootType} records to supply it`, pending.source);
+      if (roots.length !== 1)
+        throw new ImportError(
+          `${pending.type} without its ${tree.root}, and the batch has ${roots.length} ${tree.rootType} records to supply it`,
+          pending.source,
+        );
       return { ...pending, record: { ...pending.record, [tree.root]: { ref: (roots[0] as PendingRecord).key } } };
     });
   }

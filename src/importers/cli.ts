@@ -45,7 +45,9 @@ function together(paths: readonly string[]): ImportInput {
   };
 }
 
-/** Progress on a terminal, rewritten in place: a count while checking, a bar while writing; nothing when not a terminal. */
+/**
+ * Progress on a terminal, rewritten in place: a count while checking, a bar while writing; nothing when not a terminal.
+ */
 function progress(file: string): (update: { pass: string; records: number; total?: number }) => void {
   if (!process.stderr.isTTY) return () => undefined;
   let last = 0;
@@ -60,7 +62,9 @@ function progress(file: string): (update: { pass: string; records: number; total
     }
     const width = 30;
     const done = Math.min(width, Math.round((records / total) * width));
-    process.stderr.write(`\r${file}: writing [${"#".repeat(done)}${".".repeat(width - done)}] ${count} / ${total.toLocaleString("en-US")} records`);
+    process.stderr.write(
+      `\r${file}: writing [${"#".repeat(done)}${".".repeat(width - done)}] ${count} / ${total.toLocaleString("en-US")} records`,
+    );
   };
 }
 
@@ -72,12 +76,15 @@ function counts(byType: Record<string, number>): string {
 function report(summary: ImportSummary, seconds: number): void {
   const out = process.stdout;
   const verb = summary.dryRun ? "would create" : "created";
-  out.write(`${summary.file} (${summary.format}): ${summary.dryRun && summary.outcome === "imported" ? "checked (dry run)" : summary.outcome} in ${seconds.toFixed(1)} s\n`);
+  out.write(
+    `${summary.file} (${summary.format}): ${summary.dryRun && summary.outcome === "imported" ? "checked (dry run)" : summary.outcome} in ${seconds.toFixed(1)} s\n`,
+  );
   if (summary.outcome !== "failed") {
     out.write(`  ${verb}: ${counts(summary.created)}\n`);
     if (Object.keys(summary.reused).length > 0) out.write(`  reused existing: ${counts(summary.reused)}\n`);
   }
-  const where = (m: { file: string; line?: number; column?: number; path?: string }) => [m.file, m.line, m.column].filter((part) => part !== undefined).join(":") + (m.path ? ` ${m.path}` : "");
+  const where = (m: { file: string; line?: number; column?: number; path?: string }) =>
+    [m.file, m.line, m.column].filter((part) => part !== undefined).join(":") + (m.path ? ` ${m.path}` : "");
   for (const warning of summary.warnings) out.write(`  warning: ${where(warning)}: ${warning.message}\n`);
   for (const error of summary.errors) out.write(`  error: ${where(error)}: ${error.message}\n`);
 }
@@ -94,7 +101,9 @@ async function main(): Promise<void> {
     },
   });
   if (values.help) {
-    process.stdout.write(`${USAGE}\nformats: ${supportedFormats().join(", ")} (detected from the file when --format is left out)\n`);
+    process.stdout.write(
+      `${USAGE}\nformats: ${supportedFormats().join(", ")} (detected from the file when --format is left out)\n`,
+    );
     return;
   }
   const repoId = Number(values.repo);
@@ -106,13 +115,15 @@ async function main(): Promise<void> {
   }
   if (positionals.length === 0) fail("no files to import");
   const asked = values.format;
-  if (asked !== undefined && !(isImportFormat(asked) && supportedFormats().includes(asked))) fail(`--format must be one of ${supportedFormats().join(", ")}`);
+  if (asked !== undefined && !(isImportFormat(asked) && supportedFormats().includes(asked)))
+    fail(`--format must be one of ${supportedFormats().join(", ")}`);
 
   // Each file with its format; ArchivesSpace JSON files become one input.
   const jobs: Array<{ format: ImportFormat; input: ImportInput }> = [];
   const batch: string[] = [];
   for (const path of positionals) {
-    const format = (asked as ImportFormat | undefined) ?? (await detectFileFormat(path).catch(() => fail(`cannot read ${path}`)));
+    const format =
+      (asked as ImportFormat | undefined) ?? (await detectFileFormat(path).catch(() => fail(`cannot read ${path}`)));
     if (format === undefined) fail(`cannot tell the format of ${path}: give --format`);
     if (format === "aspace-json") batch.push(path);
     else jobs.push({ format, input: { name: basename(path), open: () => createReadStream(path) } });
@@ -125,8 +136,11 @@ async function main(): Promise<void> {
   let failed = 0;
   try {
     const operations = await openRecords(store.connection, config.records);
-    await operations.read(operations.deps.registry.scopeHolderType().name, {}, repoId).catch(() => fail(`repository ${repoId} does not exist`));
-    for (const line of describeRecovery(await recoverImports(operations, config.imports))) process.stderr.write(`arca import: ${line}\n`);
+    await operations
+      .read(operations.deps.registry.scopeHolderType().name, {}, repoId)
+      .catch(() => fail(`repository ${repoId} does not exist`));
+    for (const line of describeRecovery(await recoverImports(operations, config.imports)))
+      process.stderr.write(`arca import: ${line}\n`);
     for (const { format, input } of jobs) {
       const started = performance.now();
       const summary = await importFile(operations, parserFor(format, operations.deps, config.imports), input, {

@@ -31,7 +31,10 @@ export interface ImportOptions {
   dryRun?: boolean;
   /** Records per write batch (default 1,000). */
   batchSize?: number;
-  /** Called as records are checked and written (pass 1 then 2), for progress bars; `total` (pass 2) is what pass 1 counted. */
+  /**
+   * Called as records are checked and written (pass 1 then 2), for progress bars; `total` (pass 2) is what pass 1
+   * counted.
+   */
   onProgress?(progress: { pass: "check" | "write"; records: number; total?: number }): void;
   /** The config's import settings (the journal's lease); default their defaults. */
   limits?: ImportLimits;
@@ -55,7 +58,8 @@ function locate(file: string, source: SourceLocation, message: string): ImportMe
 function replaceAt(record: JsonObject, path: string, value: string): void {
   const parts = path.split("/");
   let holder: JsonValue | undefined = record;
-  for (const part of parts.slice(0, -1)) holder = Array.isArray(holder) ? holder[Number(part)] : (holder as JsonObject | undefined)?.[part];
+  for (const part of parts.slice(0, -1))
+    holder = Array.isArray(holder) ? holder[Number(part)] : (holder as JsonObject | undefined)?.[part];
   const last = parts.at(-1) as string;
   if (Array.isArray(holder)) holder[Number(last)] = value;
   else if (holder && typeof holder === "object") (holder as Record<string, JsonValue>)[last] = value;
@@ -103,8 +107,15 @@ class FilePass {
   private async existing(pending: PendingRecord): Promise<string | undefined> {
     if (pending.match === undefined) return undefined;
     const scope = this.scopeOf(pending.type);
-    const filter: Record<string, unknown> = { ...pending.match, ...(scope.repoId !== undefined && { repo_id: scope.repoId }) };
-    const [found] = await this.ops.deps.store.collection(pending.type).find(filter, { projection: { id: 1, repo_id: 1 } }).limit(1).toArray();
+    const filter: Record<string, unknown> = {
+      ...pending.match,
+      ...(scope.repoId !== undefined && { repo_id: scope.repoId }),
+    };
+    const [found] = await this.ops.deps.store
+      .collection(pending.type)
+      .find(filter, { projection: { id: 1, repo_id: 1 } })
+      .limit(1)
+      .toArray();
     return found === undefined ? undefined : this.ops.deps.registry.uriFor(pending.type, found.id, found.repo_id);
   }
 
@@ -116,7 +127,10 @@ class FilePass {
         const uri = this.uris.get(link.uri);
         if (uri !== undefined) replaceAt(record, link.path, uri);
         else if (this.ops.deps.registry.parseUri(link.uri) === undefined) {
-          throw new ImportError(`${link.path} links to ${link.uri}, which is neither a record nor defined earlier in the file`, pending.source);
+          throw new ImportError(
+            `${link.path} links to ${link.uri}, which is neither a record nor defined earlier in the file`,
+            pending.source,
+          );
         }
       }
     }
@@ -168,14 +182,27 @@ class FilePass {
     }
     this.created[type] = (this.created[type] ?? 0) + fresh.length;
     // The nodes of trees are only counted; the rest (resources, agents, ...) are listed.
-    if (this.ops.deps.registry.get(type).tree === null) for (const pending of fresh) this.principal.push(this.uris.get(pending.key) as string);
+    if (this.ops.deps.registry.get(type).tree === null)
+      for (const pending of fresh) this.principal.push(this.uris.get(pending.key) as string);
     this.seen += batch.records.length;
-    this.options.onProgress?.({ pass: this.writing ? "write" : "check", records: this.seen, ...(this.total !== undefined && { total: this.total }) });
+    this.options.onProgress?.({
+      pass: this.writing ? "write" : "check",
+      records: this.seen,
+      ...(this.total !== undefined && { total: this.total }),
+    });
   }
 
   private recordError(pending: PendingRecord | undefined, error: ApiError): ImportError {
-    const detail = typeof error.detail === "string" ? error.detail : Object.entries(error.detail).map(([path, messages]) => `${path}: ${messages.join("; ")}`).join(", ");
-    return new ImportError(`${pending?.type ?? "record"} ${pending?.key ?? ""} is invalid: ${detail}`, pending?.source ?? {});
+    const detail =
+      typeof error.detail === "string"
+        ? error.detail
+        : Object.entries(error.detail)
+            .map(([path, messages]) => `${path}: ${messages.join("; ")}`)
+            .join(", ");
+    return new ImportError(
+      `${pending?.type ?? "record"} ${pending?.key ?? ""} is invalid: ${detail}`,
+      pending?.source ?? {},
+    );
   }
 
   /** Deletes what this pass wrote, last first (see undoBatches). */
@@ -184,9 +211,17 @@ class FilePass {
   }
 }
 
-async function runPass(parser: FormatParser, input: ImportInput, pass: FilePass, batchSize: number, warnings: MessageList | undefined): Promise<void> {
+async function runPass(
+  parser: FormatParser,
+  input: ImportInput,
+  pass: FilePass,
+  batchSize: number,
+  warnings: MessageList | undefined,
+): Promise<void> {
   let batch: Batch | undefined;
-  const context = { warn: (message: string, source: SourceLocation) => warnings?.add(locate(input.name, source, message)) };
+  const context = {
+    warn: (message: string, source: SourceLocation) => warnings?.add(locate(input.name, source, message)),
+  };
   for await (const pending of parser.parse(input, context)) {
     if (batch !== undefined && (batch.type !== pending.type || batch.records.length >= batchSize)) {
       await pass.flush(batch);
@@ -198,14 +233,26 @@ async function runPass(parser: FormatParser, input: ImportInput, pass: FilePass,
 }
 
 /** Pass 1: the whole file checked, nothing written. Only its counts outlive it (not its keys and uris). */
-async function checkPass(ops: RecordOperations, parser: FormatParser, input: ImportInput, options: ImportOptions, batchSize: number, warnings: MessageList): Promise<Pick<ImportSummary, "created" | "reused"> & { records: number }> {
+async function checkPass(
+  ops: RecordOperations,
+  parser: FormatParser,
+  input: ImportInput,
+  options: ImportOptions,
+  batchSize: number,
+  warnings: MessageList,
+): Promise<Pick<ImportSummary, "created" | "reused"> & { records: number }> {
   const check = new FilePass(ops, options, false);
   await runPass(parser, input, check, batchSize, warnings);
   return { created: check.created, reused: check.reused, records: check.records };
 }
 
 /** Imports one file: all of it or nothing. Errors about the file are in the summary, never thrown. */
-export async function importFile(ops: RecordOperations, parser: FormatParser, input: ImportInput, options: ImportOptions): Promise<ImportSummary> {
+export async function importFile(
+  ops: RecordOperations,
+  parser: FormatParser,
+  input: ImportInput,
+  options: ImportOptions,
+): Promise<ImportSummary> {
   const batchSize = options.batchSize ?? 1000;
   const limits = options.limits ?? DEFAULT_IMPORT_LIMITS;
   // Both passes see the enumerations as stored (parsers map values against them).
@@ -227,7 +274,12 @@ export async function importFile(ops: RecordOperations, parser: FormatParser, in
       warnings.add(locate(input.name, {}, `Imported before (${error.uri}); nothing written`));
       return { ...summary(), outcome: "skipped", uris: [error.uri] };
     }
-    if (error instanceof ImportError) return { ...summary(), outcome: "failed", errors: [boundedMessage(locate(input.name, error.source, error.message))] };
+    if (error instanceof ImportError)
+      return {
+        ...summary(),
+        outcome: "failed",
+        errors: [boundedMessage(locate(input.name, error.source, error.message))],
+      };
     throw error;
   };
 
@@ -242,7 +294,13 @@ export async function importFile(ops: RecordOperations, parser: FormatParser, in
   }
   if (options.dryRun === true) return { ...summary(), created: checked.created, reused: checked.reused };
 
-  const ticket = await beginImport(ops, { repoId: options.repoId, file: input.name, format: parser.format, username: options.actor.username, leaseSeconds: limits.journalLeaseSeconds });
+  const ticket = await beginImport(ops, {
+    repoId: options.repoId,
+    file: input.name,
+    format: parser.format,
+    username: options.actor.username,
+    leaseSeconds: limits.journalLeaseSeconds,
+  });
   const write = new FilePass(ops, options, true, checked.records, ticket);
   try {
     await runPass(parser, input, write, batchSize, undefined);
@@ -255,7 +313,11 @@ export async function importFile(ops: RecordOperations, parser: FormatParser, in
       throw undoError;
     }
     await ticket.close();
-    return fail(error instanceof ImportError || error instanceof AlreadyImported ? error : new ImportError(`writing failed, nothing kept: ${error instanceof Error ? error.message : String(error)}`));
+    return fail(
+      error instanceof ImportError || error instanceof AlreadyImported
+        ? error
+        : new ImportError(`writing failed, nothing kept: ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
   await ticket.close();
   return { ...summary(), created: write.created, reused: write.reused, uris: write.principal };

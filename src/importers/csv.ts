@@ -21,13 +21,19 @@ import { TemplateRow } from "./csv/template-row.js";
 import { AGENT_TYPES, FileAgents } from "./agent-records.js";
 
 export interface CsvImportOptions {
-  /** The enumerations' current values (the record operations' `deps.enumerations`, ready); default: the schemas' seed values. */
+  /**
+   * The enumerations' current values (the record operations' `deps.enumerations`, ready); default: the schemas' seed
+   * values.
+   */
   enumerations?: EnumerationValues;
   /** The vocabulary new subjects are filed in (default `/vocabularies/1`, ArchivesSpace's global vocabulary). */
   vocabulary?: string;
   /** Accession rows mapped before their records are handed on (default 200). */
   chunkRows?: number;
-  /** The longest row, in characters (default IMPORT_MAX_XML_TEXT_BYTES's default): csv-parse holds a row whole until it ends. */
+  /**
+   * The longest row, in characters (default IMPORT_MAX_XML_TEXT_BYTES's default): csv-parse holds a row whole until it
+   * ends.
+   */
   maxRecordChars?: number;
 }
 
@@ -56,16 +62,22 @@ export class CsvParser implements FormatParser {
     header.fields.forEach((field, index) => {
       const name = field.trim().toLowerCase();
       if (name === "") return;
-      if (columns.has(name)) context.warn(`the column ${name} appears twice: only the first is read`, { line: header.line });
+      if (columns.has(name))
+        context.warn(`the column ${name} appears twice: only the first is read`, { line: header.line });
       else columns.set(name, index);
     });
     const values = new EnumeratedValues(this.options.enumerations);
     const vocabulary = this.options.vocabulary ?? "/vocabularies/1";
     const rowOf = (row: CsvRow): TemplateRow | undefined => {
       if (row.fields.length !== header.fields.length) {
-        throw new ImportError(`this row has ${row.fields.length} fields, the header ${header.fields.length}: a comma or quote is missing or one too many`, { line: row.line });
+        throw new ImportError(
+          `this row has ${row.fields.length} fields, the header ${header.fields.length}: a comma or quote is missing or one too many`,
+          { line: row.line },
+        );
       }
-      return row.fields.every((field) => field.trim() === "") ? undefined : new TemplateRow(columns, row, context, values);
+      return row.fields.every((field) => field.trim() === "")
+        ? undefined
+        : new TemplateRow(columns, row, context, values);
     };
 
     if (template === "subject") {
@@ -107,7 +119,8 @@ export class CsvParser implements FormatParser {
 /** The row of field codes (the first row, or the second under a row of labels) and the template it names. */
 async function readHeader(rows: AsyncGenerator<CsvRow>): Promise<{ template: Template; header: CsvRow }> {
   const first = await rows.next();
-  if (first.done === true) throw new ImportError("the file is empty: expected a header row of ArchivesSpace template columns", { line: 1 });
+  if (first.done === true)
+    throw new ImportError("the file is empty: expected a header row of ArchivesSpace template columns", { line: 1 });
   const firstTemplate = templateOf(first.value.fields);
   if (firstTemplate !== undefined) return { template: firstTemplate, header: first.value };
   const second = await rows.next();

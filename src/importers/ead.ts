@@ -20,12 +20,15 @@ import { findingAidFields } from "./ead/header.js";
 import { ImportError, type FormatParser, type ImportInput, type ParseContext, type PendingRecord } from "./pending.js";
 import { ElementBuilder, emptyElement } from "./xml/element-builder.js";
 import type { XmlLimits } from "./xml/xml-limits.js";
-import { xmlEventBatches, type XmlElement, type XmlOpenEvent } from "./xml/xml-reader.js";
+import { xmlEventBatches, type XmlElement } from "./xml/xml-reader.js";
 
 export interface EadParserOptions {
   /** The vocabulary subjects go in (default `/vocabularies/1`). */
   vocabulary?: string;
-  /** The enumerations' current values (an import passes the store's: `ops.deps.enumerations`); default the schemas' seeds. */
+  /**
+   * The enumerations' current values (an import passes the store's: `ops.deps.enumerations`); default the schemas'
+   * seeds.
+   */
   enumerations?: EnumerationValues & { ready?(): Promise<void> };
   /** Components handed on together, after the records they need (default 250). */
   window?: number;
@@ -38,14 +41,24 @@ const seedEnumerations: EnumerationValues = { valuesOf: (name) => registry.enume
 const COMPONENT = /^c(?:0[1-9]|1[0-2])?$/;
 
 /** The order the records a window of components needs are handed on in (none links another). */
-const NEEDED_ORDER = ["agent_person", "agent_family", "agent_corporate_entity", "subject", "top_container", "digital_object"];
+const NEEDED_ORDER = [
+  "agent_person",
+  "agent_family",
+  "agent_corporate_entity",
+  "subject",
+  "top_container",
+  "digital_object",
+];
 
 function grouped(records: PendingRecord[]): PendingRecord[] {
   const rank = (type: string): number => {
     const index = NEEDED_ORDER.indexOf(type);
     return index === -1 ? NEEDED_ORDER.length : index;
   };
-  return records.map((record, i) => ({ record, i })).sort((a, b) => rank(a.record.type) - rank(b.record.type) || a.i - b.i).map(({ record }) => record);
+  return records
+    .map((record, i) => ({ record, i }))
+    .sort((a, b) => rank(a.record.type) - rank(b.record.type) || a.i - b.i)
+    .map(({ record }) => record);
 }
 
 interface Collection {
@@ -62,37 +75,41 @@ async function readCollection(input: ImportInput, ctx: EadContext, limits: XmlLi
   let depth = 0;
   /** Depth of the element being skipped (the <dsc>, <frontmatter>), 0 outside one. */
   let skipping = 0;
-  for await (const batch of xmlEventBatches(input, { roots: ["ead"], limits })) for (const event of batch) {
-    if (event.kind === "open") {
-      depth += 1;
-      if (skipping > 0) continue;
-      if (builder.building) builder.start(event);
-      else if (depth === 2 && (event.name === "eadheader" || event.name === "control")) builder.start(event);
-      else if (depth === 2 && event.name === "archdesc") archdesc = { element: emptyElement(event), children: [] };
-      else if (depth === 2) {
-        // <frontmatter> (a title page restating the header) and anything else beside the header.
-        ctx.warn(`<${event.name}> is not imported (only <${event.namespace.includes("ead3") ? "control" : "eadheader"}> and <archdesc> are)`, { line: event.line, column: event.column, path: event.path });
-        skipping = depth;
-      }
-      else if (depth === 3 && archdesc !== undefined && event.names[1] === "archdesc") {
-        if (event.name === "dsc") skipping = depth;
-        else builder.start(event);
-      }
-    } else if (event.kind === "text") {
-      if (skipping === 0) builder.text(event.text);
-    } else {
-      if (skipping === depth) skipping = 0;
-      else if (skipping === 0 && builder.building) {
-        const element = builder.end();
-        if (element !== undefined) {
-          if (element.name === "eadheader" || element.name === "control") header = element;
-          else archdesc?.children.push(element);
+  for await (const batch of xmlEventBatches(input, { roots: ["ead"], limits }))
+    for (const event of batch) {
+      if (event.kind === "open") {
+        depth += 1;
+        if (skipping > 0) continue;
+        if (builder.building) builder.start(event);
+        else if (depth === 2 && (event.name === "eadheader" || event.name === "control")) builder.start(event);
+        else if (depth === 2 && event.name === "archdesc") archdesc = { element: emptyElement(event), children: [] };
+        else if (depth === 2) {
+          // <frontmatter> (a title page restating the header) and anything else beside the header.
+          ctx.warn(
+            `<${event.name}> is not imported (only <${event.namespace.includes("ead3") ? "control" : "eadheader"}> and <archdesc> are)`,
+            { line: event.line, column: event.column, path: event.path },
+          );
+          skipping = depth;
+        } else if (depth === 3 && archdesc !== undefined && event.names[1] === "archdesc") {
+          if (event.name === "dsc") skipping = depth;
+          else builder.start(event);
         }
+      } else if (event.kind === "text") {
+        if (skipping === 0) builder.text(event.text);
+      } else {
+        if (skipping === depth) skipping = 0;
+        else if (skipping === 0 && builder.building) {
+          const element = builder.end();
+          if (element !== undefined) {
+            if (element.name === "eadheader" || element.name === "control") header = element;
+            else archdesc?.children.push(element);
+          }
+        }
+        depth -= 1;
       }
-      depth -= 1;
     }
-  }
-  if (archdesc === undefined) throw new ImportError("the EAD has no <archdesc>: there is no collection to import", { path: "/ead" });
+  if (archdesc === undefined)
+    throw new ImportError("the EAD has no <archdesc>: there is no collection to import", { path: "/ead" });
   return { header, archdesc };
 }
 
@@ -113,25 +130,45 @@ export class EadParser implements FormatParser {
 
   async *parse(input: ImportInput, context: ParseContext): AsyncGenerator<PendingRecord, void, undefined> {
     await this.options.enumerations?.ready?.();
-    const ctx = new EadContext(context, this.options.enumerations ?? seedEnumerations, this.options.vocabulary ?? "/vocabularies/1");
+    const ctx = new EadContext(
+      context,
+      this.options.enumerations ?? seedEnumerations,
+      this.options.vocabulary ?? "/vocabularies/1",
+    );
     const collection = await readCollection(input, ctx, this.options.limits);
     const findingAid = findingAidFields(ctx, collection.header);
     ctx.fileIdentity = typeof findingAid.ead_id === "string" ? findingAid.ead_id : input.name;
     const resource = resourceRecord(ctx, collection.archdesc, findingAid);
     yield* grouped(ctx.takeNeeded());
     const resourceKey = ctx.nextKey("resource");
-    yield { key: resourceKey, type: "resource", record: resource, source: at(collection.archdesc.element), match: this.resourceMatch(resource), onMatch: "skip-file" };
+    yield {
+      key: resourceKey,
+      type: "resource",
+      record: resource,
+      source: at(collection.archdesc.element),
+      match: this.resourceMatch(resource),
+      onMatch: "skip-file",
+    };
     yield* this.components(input, ctx, resourceKey);
   }
 
   /** A resource imported before: the same EAD id, else the same identifier. */
   private resourceMatch(resource: Fields): Record<string, string | null> {
     if (typeof resource.ead_id === "string") return { ead_id: resource.ead_id };
-    return Object.fromEntries(["id_0", "id_1", "id_2", "id_3"].map((field) => [field, typeof resource[field] === "string" ? (resource[field] as string) : null]));
+    return Object.fromEntries(
+      ["id_0", "id_1", "id_2", "id_3"].map((field) => [
+        field,
+        typeof resource[field] === "string" ? (resource[field] as string) : null,
+      ]),
+    );
   }
 
   /** Second read: the components, in document order, parents before children. */
-  private async *components(input: ImportInput, ctx: EadContext, resourceKey: string): AsyncGenerator<PendingRecord, void, undefined> {
+  private async *components(
+    input: ImportInput,
+    ctx: EadContext,
+    resourceKey: string,
+  ): AsyncGenerator<PendingRecord, void, undefined> {
     const windowSize = this.options.window ?? 250;
     const builder = new ElementBuilder(this.options.limits);
     const frames: Frame[] = [];
@@ -157,60 +194,74 @@ export class EadParser implements FormatParser {
       return out;
     };
 
-    for await (const batch of xmlEventBatches(input, { roots: ["ead"], limits: this.options.limits })) for (const event of batch) {
-      if (event.kind === "text") {
-        if (skipping === 0) builder.text(event.text);
-        continue;
+    for await (const batch of xmlEventBatches(input, { roots: ["ead"], limits: this.options.limits }))
+      for (const event of batch) {
+        if (event.kind === "text") {
+          if (skipping === 0) builder.text(event.text);
+          continue;
+        }
+        if (event.kind === "close") {
+          if (skipping === depth) skipping = 0;
+          else if (skipping === 0 && builder.building) {
+            const element = builder.end();
+            if (element !== undefined) frames.at(-1)?.unit.children.push(element);
+          } else if (frames.at(-1)?.depth === depth) {
+            const frame = frames.pop() as Frame;
+            if (!frame.done) handOn(frame);
+            if (ready.length >= windowSize) yield* window();
+          } else if (depth === dscDepth) dscDepth = 0;
+          depth -= 1;
+          continue;
+        }
+        depth += 1;
+        if (skipping > 0) continue;
+        if (builder.building) {
+          builder.start(event);
+          continue;
+        }
+        if (dscDepth === 0) {
+          if (depth === 3 && event.name === "dsc" && event.names[1] === "archdesc") dscDepth = depth;
+          continue;
+        }
+        const parent = frames.at(-1);
+        const atFrameLevel = parent === undefined ? depth === dscDepth + 1 : depth === parent.depth + 1;
+        if (!atFrameLevel) {
+          skipping = depth;
+          continue;
+        }
+        if (COMPONENT.test(event.name)) {
+          if (parent !== undefined && !parent.done) handOn(parent);
+          frames.push({
+            unit: { element: emptyElement(event), children: [] },
+            key: ctx.nextKey("archival_object"),
+            parentKey: parent?.key,
+            depth,
+            done: false,
+          });
+        } else if (event.name === "head" || event.name === "thead") {
+          skipping = depth;
+        } else if (parent === undefined) {
+          ctx.warn(`<${event.name}> in <dsc> outside any component is not imported`, {
+            line: event.line,
+            column: event.column,
+            path: event.path,
+          });
+          skipping = depth;
+        } else if (parent.done) {
+          ctx.warn(
+            `<${event.name}> after the child components of its component is not imported (EAD puts a component's description before its children)`,
+            {
+              line: event.line,
+              column: event.column,
+              path: event.path,
+            },
+          );
+          skipping = depth;
+        } else {
+          builder.start(event);
+        }
+        if (ready.length >= windowSize) yield* window();
       }
-      if (event.kind === "close") {
-        if (skipping === depth) skipping = 0;
-        else if (skipping === 0 && builder.building) {
-          const element = builder.end();
-          if (element !== undefined) frames.at(-1)?.unit.children.push(element);
-        } else if (frames.at(-1)?.depth === depth) {
-          const frame = frames.pop() as Frame;
-          if (!frame.done) handOn(frame);
-          if (ready.length >= windowSize) yield* window();
-        } else if (depth === dscDepth) dscDepth = 0;
-        depth -= 1;
-        continue;
-      }
-      depth += 1;
-      if (skipping > 0) continue;
-      if (builder.building) {
-        builder.start(event);
-        continue;
-      }
-      if (dscDepth === 0) {
-        if (depth === 3 && event.name === "dsc" && event.names[1] === "archdesc") dscDepth = depth;
-        continue;
-      }
-      const parent = frames.at(-1);
-      const atFrameLevel = parent === undefined ? depth === dscDepth + 1 : depth === parent.depth + 1;
-      if (!atFrameLevel) {
-        skipping = depth;
-        continue;
-      }
-      if (COMPONENT.test(event.name)) {
-        if (parent !== undefined && !parent.done) handOn(parent);
-        frames.push({ unit: { element: emptyElement(event), children: [] }, key: ctx.nextKey("archival_object"), parentKey: parent?.key, depth, done: false });
-      } else if (event.name === "head" || event.name === "thead") {
-        skipping = depth;
-      } else if (parent === undefined) {
-        ctx.warn(`<${event.name}> in <dsc> outside any component is not imported`, { line: event.line, column: event.column, path: event.path });
-        skipping = depth;
-      } else if (parent.done) {
-        ctx.warn(`<${event.name}> after the child components of its component is not imported (EAD puts a component's description before its children)`, {
-          line: event.line,
-          column: event.column,
-          path: event.path,
-        });
-        skipping = depth;
-      } else {
-        builder.start(event);
-      }
-      if (ready.length >= windowSize) yield* window();
-    }
     yield* window();
   }
 }

@@ -28,7 +28,8 @@ const EAD_WINDOW = 1000;
 const PARSERS: Partial<Record<ImportFormat, ParserFactory>> = lookupTable({
   "aspace-json": (deps, limits) => new AspaceJsonParser(deps.registry, limits),
   ead: (deps, limits) => eadParser({ enumerations: deps.enumerations, window: EAD_WINDOW, limits: xmlLimits(limits) }),
-  ead3: (deps, limits) => ead3Parser({ enumerations: deps.enumerations, window: EAD_WINDOW, limits: xmlLimits(limits) }),
+  ead3: (deps, limits) =>
+    ead3Parser({ enumerations: deps.enumerations, window: EAD_WINDOW, limits: xmlLimits(limits) }),
   csv: (deps, limits) => new CsvParser({ enumerations: deps.enumerations, maxRecordChars: limits.maxXmlTextBytes }),
   marcxml: (deps, limits) => new MarcXmlParser({ enumerations: deps.enumerations, limits: xmlLimits(limits) }),
   eac: (deps, limits) => new EacParser({ enumerations: deps.enumerations, limits: xmlLimits(limits) }),
@@ -43,7 +44,11 @@ export function supportedFormats(): ImportFormat[] {
  * The format's parser, within the limits (the config's `imports`; default their defaults).
  * @throws Error for a format this build cannot read (callers check supportedFormats first).
  */
-export function parserFor(format: ImportFormat, deps: OperationDeps, limits: ImportLimits = DEFAULT_IMPORT_LIMITS): FormatParser {
+export function parserFor(
+  format: ImportFormat,
+  deps: OperationDeps,
+  limits: ImportLimits = DEFAULT_IMPORT_LIMITS,
+): FormatParser {
   const factory = PARSERS[format];
   if (factory === undefined) throw new Error(`no parser for ${format}`);
   return factory(deps, limits);
@@ -60,11 +65,14 @@ export function detectFormat(name: string, head: Buffer): ImportFormat | undefin
   if (start.startsWith("[") || start.startsWith("{")) return "aspace-json";
   if (start.startsWith("<")) {
     // The root is the first element that is not a declaration, comment or doctype.
-    const root = /<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)[\s>/]/.exec(text.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<![\s\S]*?>/g, ""));
+    const root = /<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)[\s>/]/.exec(
+      text.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<![\s\S]*?>/g, ""),
+    );
     const local = root?.[2];
     if (local === "ead") return /ead3\.archivists\.org|<control[\s>]/.test(text) ? "ead3" : "ead";
     // MARCXML may go without its namespace: its leader and fields tell it.
-    if (local === "collection" || local === "record") return /marc/i.test(text) || /<(?:\w+:)?(?:controlfield|datafield)[\s>]/.test(text) ? "marcxml" : undefined;
+    if (local === "collection" || local === "record")
+      return /marc/i.test(text) || /<(?:\w+:)?(?:controlfield|datafield)[\s>]/.test(text) ? "marcxml" : undefined;
     if (local === "eac-cpf") return "eac";
     return undefined;
   }

@@ -53,7 +53,10 @@ function journal(ops: RecordOperations): Collection<JournalEntry> {
 
 const leaseEnd = (seconds: number): Date => new Date(Date.now() + seconds * 1000);
 
-/** Whether the entry's owner is known to be gone: a process of this host that no longer runs (or an earlier one with this process's pid). */
+/**
+ * Whether the entry's owner is known to be gone: a process of this host that no longer runs (or an earlier one with
+ * this process's pid).
+ */
 function ownerGone(owner: Owner): boolean {
   if (owner.process === THIS_PROCESS.process) return false;
   if (owner.host !== THIS_PROCESS.host) return false;
@@ -66,20 +69,36 @@ function ownerGone(owner: Owner): boolean {
  * (the only existing records an import changes are the siblings a new node shifted); the rest
  * are deleted by id range.
  */
-export async function undoBatches(ops: RecordOperations, repoId: number, batches: readonly WrittenBatch[], actor: Actor): Promise<void> {
+export async function undoBatches(
+  ops: RecordOperations,
+  repoId: number,
+  batches: readonly WrittenBatch[],
+  actor: Actor,
+): Promise<void> {
   const { registry, store } = ops.deps;
   const written = (uri: string): boolean => {
     const parsed = registry.parseUri(uri);
-    return parsed !== undefined && batches.some((batch) => batch.type === parsed.type && parsed.id >= batch.first && parsed.id < batch.first + batch.count);
+    return (
+      parsed !== undefined &&
+      batches.some(
+        (batch) => batch.type === parsed.type && parsed.id >= batch.first && parsed.id < batch.first + batch.count,
+      )
+    );
   };
   for (const batch of [...batches].reverse()) {
     const type = registry.get(batch.type);
     const scope = type.scope === "repository" ? { repoId } : {};
-    const filter = { id: { $gte: batch.first, $lt: batch.first + batch.count }, ...(type.scope === "repository" && { repo_id: repoId }) };
+    const filter = {
+      id: { $gte: batch.first, $lt: batch.first + batch.count },
+      ...(type.scope === "repository" && { repo_id: repoId }),
+    };
     const collection = store.collection(batch.type);
     if (isTreeNodeType(type)) {
       const docs = await collection.find(filter).toArray();
-      const foreign = docs.filter((doc) => !written(nodeLinks(type, doc).rootUri)).map((doc) => doc.id).reverse();
+      const foreign = docs
+        .filter((doc) => !written(nodeLinks(type, doc).rootUri))
+        .map((doc) => doc.id)
+        .reverse();
       // A node another undo step (or a cascade) already took answers 404: nothing left to do.
       for (const id of foreign) await ops.delete(batch.type, scope, id, actor).catch(() => undefined);
     }
@@ -87,7 +106,9 @@ export async function undoBatches(ops: RecordOperations, repoId: number, batches
   }
 }
 
-/** One running import's entry: notes batches before they are written, renews its lease, and goes when the import ends. */
+/**
+ * One running import's entry: notes batches before they are written, renews its lease, and goes when the import ends.
+ */
 export class JournalTicket {
   private readonly heartbeat: NodeJS.Timeout;
   private lost = false;
@@ -104,21 +125,32 @@ export class JournalTicket {
 
   private async renew(): Promise<void> {
     try {
-      const { matchedCount } = await this.entries.updateOne({ _id: this.id, "owner.process": THIS_PROCESS.process }, { $set: { lease_until: leaseEnd(this.leaseSeconds) } });
+      const { matchedCount } = await this.entries.updateOne(
+        { _id: this.id, "owner.process": THIS_PROCESS.process },
+        { $set: { lease_until: leaseEnd(this.leaseSeconds) } },
+      );
       if (matchedCount === 0) this.lost = true;
     } catch {
       // The store is unreachable: the next batch's note fails the import, or the lease runs out and a sweep undoes it.
     }
   }
 
-  /** Called before a batch is written; fails the import when another process has taken the entry over (its lease ran out). */
+  /**
+   * Called before a batch is written; fails the import when another process has taken the entry over (its lease ran
+   * out).
+   */
   async noteBatch(batch: WrittenBatch): Promise<void> {
     const { matchedCount } = this.lost
       ? { matchedCount: 0 }
-      : await this.entries.updateOne({ _id: this.id, "owner.process": THIS_PROCESS.process }, { $push: { batches: batch }, $set: { lease_until: leaseEnd(this.leaseSeconds) } });
+      : await this.entries.updateOne(
+          { _id: this.id, "owner.process": THIS_PROCESS.process },
+          { $push: { batches: batch }, $set: { lease_until: leaseEnd(this.leaseSeconds) } },
+        );
     if (matchedCount === 0) {
       this.lost = true;
-      throw new ImportError("the import's journal lease ran out (the process stalled longer than IMPORT_JOURNAL_LEASE_SECONDS) and another process undid it; import the file again");
+      throw new ImportError(
+        "the import's journal lease ran out (the process stalled longer than IMPORT_JOURNAL_LEASE_SECONDS) and another process undid it; import the file again",
+      );
     }
   }
 
@@ -188,7 +220,12 @@ export async function sweepImports(ops: RecordOperations, leaseSeconds: number):
     if (claimed === null) continue;
     await undoBatches(ops, entry.repo_id, entry.batches, { username: entry.username });
     await entries.deleteOne({ _id: entry._id });
-    swept.push({ id: entry._id, repoId: entry.repo_id, file: entry.file, records: entry.batches.reduce((sum, batch) => sum + batch.count, 0) });
+    swept.push({
+      id: entry._id,
+      repoId: entry.repo_id,
+      file: entry.file,
+      records: entry.batches.reduce((sum, batch) => sum + batch.count, 0),
+    });
   }
   return swept;
 }

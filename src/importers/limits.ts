@@ -4,5 +4,8 @@ import { loadConfig, type ImportConfig } from "../config.js";
 
 export type ImportLimits = ImportConfig;
 
-/** IMPORT_MAX_XML_DEPTH, IMPORT_MAX_XML_TEXT_BYTES, ... at their defaults (read from an empty environment, not process.env). */
+/**
+ * IMPORT_MAX_XML_DEPTH, IMPORT_MAX_XML_TEXT_BYTES, ... at their defaults (read from an empty environment, not
+ * process.env).
+ */
 export const DEFAULT_IMPORT_LIMITS: ImportLimits = loadConfig({}).imports;

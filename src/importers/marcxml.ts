@@ -19,7 +19,10 @@ import type { XmlLimits } from "./xml/xml-limits.js";
 import { xmlSubtrees } from "./xml/xml-reader.js";
 
 export interface MarcXmlImportOptions {
-  /** The enumerations' current values (the record operations' `deps.enumerations`, ready); default: the schemas' seed values. */
+  /**
+   * The enumerations' current values (the record operations' `deps.enumerations`, ready); default: the schemas' seed
+   * values.
+   */
   enumerations?: EnumerationValues;
   /** The vocabulary new subjects are filed in (default `/vocabularies/1`). */
   vocabulary?: string;
@@ -55,15 +58,27 @@ export class MarcXmlParser implements FormatParser {
     };
 
     let index = 0;
-    const records = xmlSubtrees(input, { roots: ["collection", "record"], isRecord: (names) => names.at(-1) === "record" && names.length <= 2, limits: this.options.limits });
+    const records = xmlSubtrees(input, {
+      roots: ["collection", "record"],
+      isRecord: (names) => names.at(-1) === "record" && names.length <= 2,
+      limits: this.options.limits,
+    });
     for await (const element of records) {
       index += 1;
       const record = readMarcRecord(element);
       const kind = record.leader[6];
-      if (record.leader.length < 8 || kind === undefined) throw new ImportError("the record has no leader (or a short one): it cannot be told a bibliographic from an authority record", record.source);
+      if (record.leader.length < 8 || kind === undefined)
+        throw new ImportError(
+          "the record has no leader (or a short one): it cannot be told a bibliographic from an authority record",
+          record.source,
+        );
       if (kind === "z") chunk.push(authorityRecord(record, index, mapping));
       else if (BIBLIOGRAPHIC.has(kind)) chunk.push(bibliographicRecord(record, index, mapping));
-      else context.warn(`leader/06 '${kind}' is neither a bibliographic nor an authority record (holdings, classification or community information): not imported`, record.source);
+      else
+        context.warn(
+          `leader/06 '${kind}' is neither a bibliographic nor an authority record (holdings, classification or community information): not imported`,
+          record.source,
+        );
       if (chunk.length >= chunkRecords) yield* flush();
     }
     if (index === 0) throw new ImportError("the file holds no MARC record", { line: 1 });

@@ -17,7 +17,11 @@ function cut(text: string, max: number): string {
 
 /** The message with its text, path and file name cut to their bounds. */
 export function boundedMessage(message: ImportMessage): ImportMessage {
-  const bounded: ImportMessage = { ...message, message: cut(message.message, MAX_MESSAGE_CHARS), file: cut(message.file, MAX_PLACE_CHARS) };
+  const bounded: ImportMessage = {
+    ...message,
+    message: cut(message.message, MAX_MESSAGE_CHARS),
+    file: cut(message.file, MAX_PLACE_CHARS),
+  };
   if (message.path !== undefined) bounded.path = cut(message.path, MAX_PLACE_CHARS);
   return bounded;
 }
@@ -40,6 +44,12 @@ export class MessageList {
   /** The messages kept, and one more saying how many were left out. */
   list(file: string): ImportMessage[] {
     if (this.left === 0) return [...this.items];
-    return [...this.items, boundedMessage({ message: `${this.left} more ${this.kind} not listed (a summary lists at most ${this.max})`, file })];
+    return [
+      ...this.items,
+      boundedMessage({
+        message: `${this.left} more ${this.kind} not listed (a summary lists at most ${this.max})`,
+        file,
+      }),
+    ];
   }
 }

@@ -10,7 +10,11 @@ export interface Recovery {
   uploads: string[];
 }
 
-export async function recoverImports(ops: RecordOperations, limits: ImportLimits, uploadDir = UPLOAD_DIR): Promise<Recovery> {
+export async function recoverImports(
+  ops: RecordOperations,
+  limits: ImportLimits,
+  uploadDir = UPLOAD_DIR,
+): Promise<Recovery> {
   const imports = await sweepImports(ops, limits.journalLeaseSeconds);
   const uploads = await sweepUploads(uploadDir, limits.journalLeaseSeconds);
   return { imports, uploads };
@@ -18,7 +22,10 @@ export async function recoverImports(ops: RecordOperations, limits: ImportLimits
 
 /** One line per undone import, for the log. */
 export function describeRecovery({ imports, uploads }: Recovery): string[] {
-  const lines = imports.map((swept) => `undid the unfinished import of ${swept.file} into repository ${swept.repoId} (${swept.records} records written before its process died)`);
+  const lines = imports.map(
+    (swept) =>
+      `undid the unfinished import of ${swept.file} into repository ${swept.repoId} (${swept.records} records written before its process died)`,
+  );
   if (uploads.length > 0) lines.push(`removed ${uploads.length} upload file(s) left by processes that are gone`);
   return lines;
 }

@@ -1,8 +1,9 @@
-// The import routes (issue 5 §2), both needing `import_records` in the repository, as
+// The import routes, both needing `import_records` in the repository, as
 // ArchivesSpace's batch import does:
 //   POST /repositories/:repo_id/batch_imports    an ArchivesSpace JSON batch (a JSON array) as the body
 //   POST /repositories/:repo_id/imports?format=  a file of any supported format as the raw body
-// Both take `dry_run=true` (and the file route `format` and `filename`) in the query string, and answer the import summary: 200 when the file was imported (or
+// Both take `dry_run=true` (and the file route `format` and `filename`) in the query string, and answer the import
+// summary: 200 when the file was imported (or
 // skipped as imported before), 400 with the summary when it failed (nothing written). A file
 // body is streamed to a file in the upload directory (uploads.ts), never held in memory, and
 // read from there twice (the checking pass and the writing pass).
@@ -88,11 +89,32 @@ async function saveBody(body: Readable, path: string, limit: number): Promise<vo
 function answer(summary: ImportSummary): { status: number; body: unknown } {
   if (summary.outcome !== "failed") return { status: 200, body: summary };
   const first = summary.errors[0];
-  const where = first === undefined ? "" : [first.line !== undefined ? `line ${first.line}` : "", first.column !== undefined ? `column ${first.column}` : "", first.path ?? ""].filter(Boolean).join(", ");
-  return { status: 400, body: { error: `Import failed${where === "" ? "" : ` at ${where}`}: ${first?.message ?? "unknown error"}`, summary } };
+  const where =
+    first === undefined
+      ? ""
+      : [
+          first.line !== undefined ? `line ${first.line}` : "",
+          first.column !== undefined ? `column ${first.column}` : "",
+          first.path ?? "",
+        ]
+          .filter(Boolean)
+          .join(", ");
+  return {
+    status: 400,
+    body: {
+      error: `Import failed${where === "" ? "" : ` at ${where}`}: ${first?.message ?? "unknown error"}`,
+      summary,
+    },
+  };
 }
 
-export function importRoutes({ operations, access, maxFileBytes, limits = DEFAULT_IMPORT_LIMITS, uploadDir = UPLOAD_DIR }: ImportRoutesDeps): Router {
+export function importRoutes({
+  operations,
+  access,
+  maxFileBytes,
+  limits = DEFAULT_IMPORT_LIMITS,
+  uploadDir = UPLOAD_DIR,
+}: ImportRoutesDeps): Router {
   const router = Router();
   const formats = supportedFormats();
 
@@ -108,10 +130,16 @@ export function importRoutes({ operations, access, maxFileBytes, limits = DEFAUL
   router.post(BATCH_IMPORT_PATH, async (req, res) => {
     const { repoId, caller } = await importer(req, res);
     const { dryRun } = options(parameterValues(req.query));
-    if (req.body === undefined || req.body === null || typeof req.body !== "object") throw badRequest({ body: ["An ArchivesSpace JSON batch (an array of records) is required"] });
+    if (req.body === undefined || req.body === null || typeof req.body !== "object")
+      throw badRequest({ body: ["An ArchivesSpace JSON batch (an array of records) is required"] });
     const text = JSON.stringify(req.body);
     const input: ImportInput = { name: "batch", open: () => Readable.from([Buffer.from(text)]) };
-    const summary = await importFile(operations, parserFor("aspace-json", operations.deps, limits), input, { repoId, actor: caller, dryRun, limits });
+    const summary = await importFile(operations, parserFor("aspace-json", operations.deps, limits), input, {
+      repoId,
+      actor: caller,
+      dryRun,
+      limits,
+    });
     const { status, body } = answer(summary);
     res.status(status).json(body);
   });
@@ -119,14 +147,25 @@ export function importRoutes({ operations, access, maxFileBytes, limits = DEFAUL
   router.post(FILE_IMPORT_PATH, async (req, res) => {
     const { repoId, caller } = await importer(req, res);
     const { dryRun, format: asked } = options(parameterValues(req.query));
-    if (asked !== undefined && !(isImportFormat(asked) && formats.includes(asked))) throw badRequest({ format: [`Must be one of: ${formats.join(", ")}`] });
+    if (asked !== undefined && !(isImportFormat(asked) && formats.includes(asked)))
+      throw badRequest({ format: [`Must be one of: ${formats.join(", ")}`] });
     const file = await newUploadPath(uploadDir);
     try {
       await saveBody(req, file, maxFileBytes);
-      const format: ImportFormat | undefined = asked ?? (await detectFileFormat(file, String(req.query.filename ?? "")));
-      if (format === undefined || !formats.includes(format)) throw badRequest({ format: [`Could not tell the file's format; say it: ${formats.join(", ")}`] });
-      const input: ImportInput = { name: typeof req.query.filename === "string" ? req.query.filename : "upload", open: () => createReadStream(file) };
-      const summary = await importFile(operations, parserFor(format, operations.deps, limits), input, { repoId, actor: caller, dryRun, limits });
+      const format: ImportFormat | undefined =
+        asked ?? (await detectFileFormat(file, String(req.query.filename ?? "")));
+      if (format === undefined || !formats.includes(format))
+        throw badRequest({ format: [`Could not tell the file's format; say it: ${formats.join(", ")}`] });
+      const input: ImportInput = {
+        name: typeof req.query.filename === "string" ? req.query.filename : "upload",
+        open: () => createReadStream(file),
+      };
+      const summary = await importFile(operations, parserFor(format, operations.deps, limits), input, {
+        repoId,
+        actor: caller,
+        dryRun,
+        limits,
+      });
       const { status, body } = answer(summary);
       res.status(status).json(body);
     } finally {

@@ -34,7 +34,7 @@ export function calendarDate(text: string): string | undefined {
 export function archivalDate(text: string): string | undefined {
   const value = text.trim();
   if (/^\d{4}$/.test(value)) return value;
-  let match = /^(\d{4})-(\d{1,2})$/.exec(value) ?? /^(\d{4})(\d{2})$/.exec(value);
+  const match = /^(\d{4})-(\d{1,2})$/.exec(value) ?? /^(\d{4})(\d{2})$/.exec(value);
   if (match) {
     const month = Number(match[2]);
     return month >= 1 && month <= 12 ? `${match[1]}-${pad(month, 2)}` : undefined;

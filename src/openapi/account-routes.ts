@@ -44,12 +44,21 @@ function accountItemRoutes(operations: RecordOperationSet, type: RecordType): vo
 }
 
 /** A list route that answers every record as a bare array, with no paging. */
-function bareList(operations: RecordOperationSet, type: RecordType, ctx: DocumentContext, description: string, parameters: Parameter[]): void {
+function bareList(
+  operations: RecordOperationSet,
+  type: RecordType,
+  ctx: DocumentContext,
+  description: string,
+  parameters: Parameter[],
+): void {
   const list = operations.list;
   list.description = description;
   if (parameters.length > 0) list.parameters = parameters;
   else delete list.parameters;
-  list.responses["200"] = jsonResponse(`Every ${type.title} record, in id order.`, { type: "array", items: ctx.recordRef(type.name) });
+  list.responses["200"] = jsonResponse(`Every ${type.title} record, in id order.`, {
+    type: "array",
+    items: ctx.recordRef(type.name),
+  });
   tidyResponses(list);
 }
 
@@ -57,7 +66,9 @@ function bareList(operations: RecordOperationSet, type: RecordType, ctx: Documen
 export const ACCOUNT_ROUTE_ADJUSTMENTS: Readonly<Record<string, Adjustment>> = lookupTable({
   user: (operations, type, ctx) => {
     accountItemRoutes(operations, type);
-    operations.create.parameters = [passwordParameter(true, "The new user's password; it is stored apart from the record and never shown.")];
+    operations.create.parameters = [
+      passwordParameter(true, "The new user's password; it is stored apart from the record and never shown."),
+    ];
     appendDescription(
       operations.create,
       `Answers 400 \`{"error":{"password":["${PARAMETER_REQUIRED}"]}}\` without a password. A username already in use is a 400. ` +
@@ -69,9 +80,19 @@ export const ACCOUNT_ROUTE_ADJUSTMENTS: Readonly<Record<string, Adjustment>> = l
       "Usernames cannot be changed. Changing an administrator, or making one, needs an administrator. " +
         "A password change or a deactivation ends the user's other sessions.",
     );
-    appendDescription(operations.read, "An active user carries `permissions`: permission codes by repository uri (`_archivesspace` for global ones).");
-    appendDescription(operations.delete, "Deleting an administrator needs an administrator; the user's sessions end. The `admin` user cannot be deleted (409).");
-    operations.delete.responses["409"] = conflictResponse(ctx, "The `admin` user cannot be deleted.", "The admin user cannot be deleted");
+    appendDescription(
+      operations.read,
+      "An active user carries `permissions`: permission codes by repository uri (`_archivesspace` for global ones).",
+    );
+    appendDescription(
+      operations.delete,
+      "Deleting an administrator needs an administrator; the user's sessions end. The `admin` user cannot be deleted (409).",
+    );
+    operations.delete.responses["409"] = conflictResponse(
+      ctx,
+      "The `admin` user cannot be deleted.",
+      "The admin user cannot be deleted",
+    );
     tidyResponses(operations.delete);
   },
 
@@ -118,18 +139,29 @@ export const ACCOUNT_ROUTE_ADJUSTMENTS: Readonly<Record<string, Adjustment>> = l
   },
 });
 
-/** Login, logout and current-user (api-contract.md §2). */
+/** Login, logout and current-user (docs/api.md §2). */
 export function sessionPaths(ctx: DocumentContext): Paths {
   const tags = ["session"];
   const error = ctx.fixedRef("Error");
   const loginFields = {
     type: "object",
-    properties: { password: { type: "string" }, expiring: { type: "string", pattern: "^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$" } },
+    properties: {
+      password: { type: "string" },
+      expiring: { type: "string", pattern: "^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$" },
+    },
   };
   const user = ctx.registry.has("user") ? ctx.recordRef("user") : { type: "object" };
   return {
     "/users/{username}/login": {
-      parameters: [{ name: "username", in: "path", required: true, description: "Case-insensitive; surrounding spaces are trimmed.", schema: { type: "string" } }],
+      parameters: [
+        {
+          name: "username",
+          in: "path",
+          required: true,
+          description: "Case-insensitive; surrounding spaces are trimmed.",
+          schema: { type: "string" },
+        },
+      ],
       post: {
         operationId: "login",
         summary: "Log in",
@@ -146,14 +178,23 @@ export function sessionPaths(ctx: DocumentContext): Paths {
         ],
         requestBody: {
           required: false,
-          description: "The parameters, as a form or a JSON object, instead of the query string. An empty body is no body.",
-          content: { "application/x-www-form-urlencoded": { schema: loginFields }, "multipart/form-data": { schema: loginFields }, "application/json": { schema: loginFields } },
+          description:
+            "The parameters, as a form or a JSON object, instead of the query string. An empty body is no body.",
+          content: {
+            "application/x-www-form-urlencoded": { schema: loginFields },
+            "multipart/form-data": { schema: loginFields },
+            "application/json": { schema: loginFields },
+          },
         },
         responses: {
           "200": jsonResponse("Logged in.", ctx.fixedRef("LoginResult")),
           "400": jsonResponse("No password.", error, { error: { password: [PARAMETER_REQUIRED] } }),
           "403": jsonResponse("Login failed.", error, { error: "Login failed" }),
-          "429": jsonResponse("Too many failed logins for this username or client address; the Retry-After header says how many seconds to wait.", error, { error: "Too many failed logins; try again later" }),
+          "429": jsonResponse(
+            "Too many failed logins for this username or client address; the Retry-After header says how many seconds to wait.",
+            error,
+            { error: "Too many failed logins; try again later" },
+          ),
           ...commonResponses(),
           "413": responseRef("TooLarge"),
         },
@@ -173,7 +214,8 @@ export function sessionPaths(ctx: DocumentContext): Paths {
       get: {
         operationId: "get_current_user",
         summary: "The logged-in user",
-        description: "Needs a session. The user with `permissions`: permission codes by repository uri (`_archivesspace` for global ones).",
+        description:
+          "Needs a session. The user with `permissions`: permission codes by repository uri (`_archivesspace` for global ones).",
         tags,
         responses: { "200": jsonResponse("The user.", user), "403": responseRef("AccessDenied"), ...commonResponses() },
         security: ctx.security(null),

@@ -17,7 +17,13 @@ export const DOCS_CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
   "font-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-const ESCAPES: Record<string, string> = lookupTable({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" });
+const ESCAPES: Record<string, string> = lookupTable({
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+});
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
@@ -33,7 +39,9 @@ function access(operation: Operation): string {
   const optional = operation.security.some((requirement) => Object.keys(requirement).length === 0);
   const roles = [...new Set(operation.security.flatMap((requirement) => Object.values(requirement).flat()))];
   if (optional) return "session optional";
-  return roles.length === 0 ? "session" : `session + ${roles.map((role) => `<code>${escapeHtml(role)}</code>`).join(", ")}`;
+  return roles.length === 0
+    ? "session"
+    : `session + ${roles.map((role) => `<code>${escapeHtml(role)}</code>`).join(", ")}`;
 }
 
 const STYLE = `

@@ -1,4 +1,4 @@
-// The OpenAPI 3.1 document of the API (issue 4 §5), generated from the record type registry:
+// The OpenAPI 3.1 document of the API, generated from the record type registry:
 // every type's collection and item paths with the five operations, its schema as a component,
 // security from its permissions; plus the fixed routes (sessions, accounts, service, schemas,
 // enumerations).
@@ -66,7 +66,7 @@ export function securitySchemeName(header: string): string {
 }
 
 const DESCRIPTION =
-  "Arca: an ArchivesSpace-compatible archival records backend. Every body is JSON (errors are `{\"error\": ...}`) except `GET /version` " +
+  'Arca: an ArchivesSpace-compatible archival records backend. Every body is JSON (errors are `{"error": ...}`) except `GET /version` ' +
   "and `GET /docs`; every success is 200. Log in with `POST /users/{username}/login` and send the session token in a session header. " +
   "A request carrying an unknown, logged-out or expired token answers 412 on any route, before routing. " +
   "Scalar parameters come from the query string or a form body; array parameters are written `name[]=a&name[]=b`; " +
@@ -96,7 +96,10 @@ function uniqueTags(tags: Tag[]): Tag[] {
 export function openApiDocument(registry: Registry, version: string, options: OpenApiOptions = {}): OpenApiDocument {
   const names = new ComponentNames();
   const records = recordSchemaComponents(registry.types, names);
-  const fixedNames = Object.fromEntries(FIXED_SCHEMAS.map((role) => [role, names.allocate(role)])) as Record<FixedSchema, string>;
+  const fixedNames = Object.fromEntries(FIXED_SCHEMAS.map((role) => [role, names.allocate(role)])) as Record<
+    FixedSchema,
+    string
+  >;
   const headers = options.sessionHeaders ?? DEFAULT_SESSION_HEADERS;
   const schemes = headers.map((header) => ({ name: securitySchemeName(header), header }));
 
@@ -144,7 +147,10 @@ export function openApiDocument(registry: Registry, version: string, options: Op
       ENUMERATION_TAG,
       IMPORT_TAG,
       EXPORT_TAG,
-      ...registry.types.map((type) => ({ name: type.name, description: `${type.title} records, at \`${openApiPath(type.collectionPath)}\`.` })),
+      ...registry.types.map((type) => ({
+        name: type.name,
+        description: `${type.title} records, at \`${openApiPath(type.collectionPath)}\`.`,
+      })),
     ]),
     paths,
     components: {

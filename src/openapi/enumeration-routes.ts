@@ -20,7 +20,10 @@ const TAGS = ["enumeration"];
 const READ_NOTE = "Needs a session (any logged-in user).";
 const WRITE_NOTE = `Needs \`${UPDATE_ENUMERATION}\`, held globally or in any repository.`;
 
-export const ENUMERATION_TAG = { name: "enumeration", description: "The editable value lists of enumerated record fields, at `/config/enumerations`." };
+export const ENUMERATION_TAG = {
+  name: "enumeration",
+  description: "The editable value lists of enumerated record fields, at `/config/enumerations`.",
+};
 
 /** The Enumeration and EnumerationValue components. */
 export function enumerationSchemas(ctx: DocumentContext): { Enumeration: Schema; EnumerationValue: Schema } {
@@ -35,21 +38,44 @@ export function enumerationSchemas(ctx: DocumentContext): { Enumeration: Schema;
       value: { type: "string" },
       position: { type: "integer", minimum: 0, description: "Its place in the list, from 0." },
       suppressed: { type: "boolean", description: "Always false: suppression is not supported yet." },
-      readonly: { type: "boolean", description: "The record types rely on it (a schema default, or a value schema rules test): it cannot be removed." },
-      enumeration: { type: "object", required: ["ref"], properties: { ref: { type: "string" } }, description: "Only from `GET /config/enumeration_values/{id}`." },
+      readonly: {
+        type: "boolean",
+        description:
+          "The record types rely on it (a schema default, or a value schema rules test): it cannot be removed.",
+      },
+      enumeration: {
+        type: "object",
+        required: ["ref"],
+        properties: { ref: { type: "string" } },
+        description: "Only from `GET /config/enumeration_values/{id}`.",
+      },
     },
   };
   const enumeration: Schema = {
     type: "object",
-    description: "An enumeration: a named list of values that enumerated record fields (`x-enumeration` in their schemas) must take.",
-    required: ["jsonmodel_type", "uri", "name", "editable", "relationships", "enumeration_values", "values", "readonly_values", "lock_version"],
+    description:
+      "An enumeration: a named list of values that enumerated record fields (`x-enumeration` in their schemas) must take.",
+    required: [
+      "jsonmodel_type",
+      "uri",
+      "name",
+      "editable",
+      "relationships",
+      "enumeration_values",
+      "values",
+      "readonly_values",
+      "lock_version",
+    ],
     properties: {
       jsonmodel_type: { const: "enumeration" },
       uri: { type: "string", pattern: "^/config/enumerations/[1-9][0-9]*$" },
       name: { type: "string" },
       editable: { type: "boolean" },
       default_value: { type: "string" },
-      relationships: { ...strings, description: "The record fields holding its values, as `<type>/<path>` (`*` for any list item)." },
+      relationships: {
+        ...strings,
+        description: "The record fields holding its values, as `<type>/<path>` (`*` for any list item).",
+      },
       enumeration_values: { type: "array", items: ctx.fixedRef("EnumerationValue") },
       values: { ...strings, description: "The values, in order." },
       readonly_values: strings,
@@ -84,7 +110,11 @@ export function enumerationPaths(ctx: DocumentContext): Paths {
         summary: "Every enumeration",
         description: `${READ_NOTE} A bare array of every enumeration, in id order; no paging.`,
         ...reading,
-        responses: { "200": jsonResponse("The enumerations.", { type: "array", items: refs.enumeration }), "403": responseRef("AccessDenied"), ...commonResponses() },
+        responses: {
+          "200": jsonResponse("The enumerations.", { type: "array", items: refs.enumeration }),
+          "403": responseRef("AccessDenied"),
+          ...commonResponses(),
+        },
       },
       post: {
         operationId: "create_enumeration",
@@ -96,13 +126,26 @@ export function enumerationPaths(ctx: DocumentContext): Paths {
       },
     },
     "/config/enumerations/names/{name}": {
-      parameters: [{ name: "name", in: "path", required: true, description: "The enumeration's name, e.g. `extent_extent_type`.", schema: { type: "string" } }],
+      parameters: [
+        {
+          name: "name",
+          in: "path",
+          required: true,
+          description: "The enumeration's name, e.g. `extent_extent_type`.",
+          schema: { type: "string" },
+        },
+      ],
       get: {
         operationId: "read_enumeration_by_name",
         summary: "One enumeration, by name",
         description: READ_NOTE,
         ...reading,
-        responses: { "200": jsonResponse("The enumeration.", refs.enumeration), "403": responseRef("AccessDenied"), "404": notFound, ...commonResponses() },
+        responses: {
+          "200": jsonResponse("The enumeration.", refs.enumeration),
+          "403": responseRef("AccessDenied"),
+          "404": notFound,
+          ...commonResponses(),
+        },
       },
     },
     "/config/enumerations/{id}": {

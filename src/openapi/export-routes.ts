@@ -1,7 +1,15 @@
 // The export routes (src/exporters/routes.ts): a resource and its tree as EAD, streamed XML.
 import { EAD_CONTENT_TYPE, EAD_EXPORT_PARAMETERS, EAD_EXPORT_PATH } from "../exporters/routes.js";
 import { booleanParameter } from "./record-paths.js";
-import { commonResponses, idPathParameter, notFoundResponse, openApiPath, responseRef, type DocumentContext, type Paths } from "./model.js";
+import {
+  commonResponses,
+  idPathParameter,
+  notFoundResponse,
+  openApiPath,
+  responseRef,
+  type DocumentContext,
+  type Paths,
+} from "./model.js";
 
 export const EXPORT_TAG = { name: "export", description: "Resources and their trees as EAD 2002 or EAD3 XML." };
 
@@ -26,9 +34,17 @@ export function exportPaths(ctx: DocumentContext): Paths {
         description: `Needs \`${permission ?? "a session"}\` in the repository. ${DESCRIPTION}`,
         tags: [EXPORT_TAG.name],
         security: ctx.security(permission),
-        parameters: [...EAD_EXPORT_PARAMETERS.map((parameter) => booleanParameter(parameter.name, `${parameter.description} Default false.`)), booleanParameter("print_pdf", "Not supported: `true` answers 400.")],
+        parameters: [
+          ...EAD_EXPORT_PARAMETERS.map((parameter) =>
+            booleanParameter(parameter.name, `${parameter.description} Default false.`),
+          ),
+          booleanParameter("print_pdf", "Not supported: `true` answers 400."),
+        ],
         responses: {
-          "200": { description: "The EAD document (UTF-8).", content: { [EAD_CONTENT_TYPE]: { schema: { type: "string" } } } },
+          "200": {
+            description: "The EAD document (UTF-8).",
+            content: { [EAD_CONTENT_TYPE]: { schema: { type: "string" } } },
+          },
           "400": responseRef("BadRequest"),
           "403": responseRef("AccessDenied"),
           "404": notFoundResponse(ctx, ["Resource", "Repository"]),

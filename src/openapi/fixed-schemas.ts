@@ -1,4 +1,4 @@
-// The schemas of the answers that are not records (api-contract.md §2, §4, §5, §7).
+// The schemas of the answers that are not records (docs/api.md §2, §4, §5, §7).
 import { enumerationSchemas } from "./enumeration-routes.js";
 import type { DocumentContext, FixedSchema, Schema } from "./model.js";
 
@@ -9,11 +9,16 @@ export function fixedSchemas(ctx: DocumentContext): Record<FixedSchema, Schema> 
   return {
     Error: {
       type: "object",
-      description: "Every error body. `error` is a message, or messages by parameter name or slash-separated field path (`dates/0/begin`).",
+      description:
+        "Every error body. `error` is a message, or messages by parameter name or slash-separated field path (`dates/0/begin`).",
       required: ["error"],
       properties: {
         error: { oneOf: [{ type: "string" }, { type: "object", additionalProperties: MESSAGES }] },
-        warning: { type: "object", description: "Validation warnings, by field path, next to a validation error.", additionalProperties: MESSAGES },
+        warning: {
+          type: "object",
+          description: "Validation warnings, by field path, next to a validation error.",
+          additionalProperties: MESSAGES,
+        },
       },
     },
     SessionError: {
@@ -24,7 +29,10 @@ export function fixedSchemas(ctx: DocumentContext): Record<FixedSchema, Schema> 
     InternalError: {
       type: "object",
       required: ["error", "id"],
-      properties: { error: { const: "Internal error" }, id: { type: "string", description: "The request id the server log files the details under." } },
+      properties: {
+        error: { const: "Internal error" },
+        id: { type: "string", description: "The request id the server log files the details under." },
+      },
     },
     WriteResult: {
       type: "object",
@@ -33,10 +41,15 @@ export function fixedSchemas(ctx: DocumentContext): Record<FixedSchema, Schema> 
       properties: {
         status: { type: "string", enum: ["Created", "Updated"] },
         id: { type: "integer", minimum: 1 },
-        lock_version: { type: "integer", minimum: 0, description: "0 after a create, one more than before after an update." },
+        lock_version: {
+          type: "integer",
+          minimum: 0,
+          description: "0 after a create, one more than before after an update.",
+        },
         stale: {
           enum: [true, null],
-          description: "true when the server changed the stored record beyond the client's input (defaults, generated values): read it again.",
+          description:
+            "true when the server changed the stored record beyond the client's input (defaults, generated values): read it again.",
         },
         uri: { type: "string" },
         warnings: MESSAGES,
@@ -67,12 +80,21 @@ export function fixedSchemas(ctx: DocumentContext): Record<FixedSchema, Schema> 
       type: "object",
       required: ["session", "user"],
       properties: {
-        session: { type: "string", pattern: "^[0-9a-f]{64}$", description: "The session token: send it in the session header." },
+        session: {
+          type: "string",
+          pattern: "^[0-9a-f]{64}$",
+          description: "The session token: send it in the session header.",
+        },
         user: {
           ...(ctx.registry.has(USER_TYPE) ? { allOf: [ctx.recordRef(USER_TYPE)] } : { type: "object" }),
-          description: "The user, with `permissions`: permission codes by repository uri (`_archivesspace` for global ones).",
+          description:
+            "The user, with `permissions`: permission codes by repository uri (`_archivesspace` for global ones).",
         },
-        expire_after_seconds: { type: "integer", minimum: 1, description: "Only with `expiring=false`: when the session is forced out." },
+        expire_after_seconds: {
+          type: "integer",
+          minimum: 1,
+          description: "Only with `expiring=false`: when the session is forced out.",
+        },
       },
       additionalProperties: false,
     },

@@ -2,7 +2,18 @@
 // answered with the import summary.
 import { IMPORT_FORMATS } from "../importers/pending.js";
 import { IMPORT_PERMISSION } from "../importers/routes.js";
-import { commonResponses, idPathParameter, jsonContent, jsonResponse, notFoundResponse, responseRef, type DocumentContext, type Operation, type Paths, type Schema } from "./model.js";
+import {
+  commonResponses,
+  idPathParameter,
+  jsonContent,
+  jsonResponse,
+  notFoundResponse,
+  responseRef,
+  type DocumentContext,
+  type Operation,
+  type Paths,
+  type Schema,
+} from "./model.js";
 import { booleanParameter } from "./record-paths.js";
 
 const messages: Schema = {
@@ -10,11 +21,21 @@ const messages: Schema = {
   items: {
     type: "object",
     required: ["message", "file"],
-    properties: { message: { type: "string" }, file: { type: "string" }, line: { type: "integer" }, column: { type: "integer" }, path: { type: "string" } },
+    properties: {
+      message: { type: "string" },
+      file: { type: "string" },
+      line: { type: "integer" },
+      column: { type: "integer" },
+      path: { type: "string" },
+    },
   },
 };
 
-const counts: Schema = { type: "object", additionalProperties: { type: "integer", minimum: 0 }, description: "Records per record type." };
+const counts: Schema = {
+  type: "object",
+  additionalProperties: { type: "integer", minimum: 0 },
+  description: "Records per record type.",
+};
 
 const summary: Schema = {
   type: "object",
@@ -24,16 +45,30 @@ const summary: Schema = {
     file: { type: "string" },
     format: { enum: [...IMPORT_FORMATS] },
     dryRun: { type: "boolean" },
-    outcome: { enum: ["imported", "skipped", "failed"], description: "`skipped`: imported before, nothing written; `failed`: nothing written." },
+    outcome: {
+      enum: ["imported", "skipped", "failed"],
+      description: "`skipped`: imported before, nothing written; `failed`: nothing written.",
+    },
     created: counts,
     reused: { ...counts, description: "Existing records linked instead of created, per type." },
-    uris: { type: "array", items: { type: "string" }, description: "The file's records other than tree nodes (resources, agents, subjects...)." },
+    uris: {
+      type: "array",
+      items: { type: "string" },
+      description: "The file's records other than tree nodes (resources, agents, subjects...).",
+    },
     warnings: messages,
     errors: messages,
   },
 };
 
-function importOperation(ctx: DocumentContext, id: string, summaryText: string, description: string, body: Operation["requestBody"], extra: Operation["parameters"] = []): Operation {
+function importOperation(
+  ctx: DocumentContext,
+  id: string,
+  summaryText: string,
+  description: string,
+  body: Operation["requestBody"],
+  extra: Operation["parameters"] = [],
+): Operation {
   return {
     operationId: id,
     summary: summaryText,
@@ -43,7 +78,11 @@ function importOperation(ctx: DocumentContext, id: string, summaryText: string, 
     requestBody: body,
     responses: {
       "200": jsonResponse("Imported, or skipped as imported before.", summary),
-      "400": jsonResponse("A bad parameter, or the file failed (the summary locates the errors).", { type: "object", required: ["error"], properties: { error: {}, summary } }),
+      "400": jsonResponse("A bad parameter, or the file failed (the summary locates the errors).", {
+        type: "object",
+        required: ["error"],
+        properties: { error: {}, summary },
+      }),
       "403": responseRef("AccessDenied"),
       "404": notFoundResponse(ctx, ["Repository"]),
       "413": responseRef("TooLarge"),
@@ -53,7 +92,10 @@ function importOperation(ctx: DocumentContext, id: string, summaryText: string, 
   };
 }
 
-export const IMPORT_TAG = { name: "import", description: "Bringing existing data in: ArchivesSpace JSON, EAD 2002, EAD3, MARCXML, EAC-CPF and CSV." };
+export const IMPORT_TAG = {
+  name: "import",
+  description: "Bringing existing data in: ArchivesSpace JSON, EAD 2002, EAD3, MARCXML, EAC-CPF and CSV.",
+};
 
 export function importPaths(ctx: DocumentContext): Paths {
   const repository = [idPathParameter("repo_id", "The repository's id.")];
@@ -75,10 +117,25 @@ export function importPaths(ctx: DocumentContext): Paths {
         "file_import",
         "Import a file",
         "The raw body is the file (any Content-Type), streamed to disk; its format is detected when `format` is absent.",
-        { required: true, content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } } },
+        {
+          required: true,
+          content: {
+            "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } },
+          },
+        },
         [
-          { name: "format", in: "query", description: "The file's format; detected from its first bytes (and `filename`) when absent.", schema: { enum: [...IMPORT_FORMATS] } },
-          { name: "filename", in: "query", description: "The file's name, for messages and format detection.", schema: { type: "string" } },
+          {
+            name: "format",
+            in: "query",
+            description: "The file's format; detected from its first bytes (and `filename`) when absent.",
+            schema: { enum: [...IMPORT_FORMATS] },
+          },
+          {
+            name: "filename",
+            in: "query",
+            description: "The file's name, for messages and format detection.",
+            schema: { type: "string" },
+          },
         ],
       ),
     },

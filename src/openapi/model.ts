@@ -117,17 +117,27 @@ export function standardResponses(ctx: DocumentContext): Record<StandardResponse
       error,
       { error: { title: ["Property is required but was missing"] } },
     ),
-    AccessDenied: jsonResponse("No session on a route that needs one, or the caller lacks the permission.", error, { error: "Access denied" }),
+    AccessDenied: jsonResponse("No session on a route that needs one, or the caller lacks the permission.", error, {
+      error: "Access denied",
+    }),
     SessionGone: jsonResponse(
       "The request carried a session token that is unknown, logged out (`SESSION_GONE`) or expired (`SESSION_EXPIRED`). Checked before routing, on every route.",
       ctx.fixedRef("SessionError"),
       { code: "SESSION_GONE", error: "No session found for the token you provided" },
     ),
-    TooLarge: jsonResponse("The request body is over the configured limit (default 10 MiB); nothing was written.", error, { error: "Request body too large" }),
-    InternalError: jsonResponse("Something unexpected; the details are in the server log under the request id.", ctx.fixedRef("InternalError"), {
-      error: "Internal error",
-      id: "3f1c2a9e-0d4b-4c55-9a57-1f2e3d4c5b6a",
-    }),
+    TooLarge: jsonResponse(
+      "The request body is over the configured limit (default 10 MiB); nothing was written.",
+      error,
+      { error: "Request body too large" },
+    ),
+    InternalError: jsonResponse(
+      "Something unexpected; the details are in the server log under the request id.",
+      ctx.fixedRef("InternalError"),
+      {
+        error: "Internal error",
+        id: "3f1c2a9e-0d4b-4c55-9a57-1f2e3d4c5b6a",
+      },
+    ),
   };
 }
 
@@ -154,7 +164,9 @@ export function commonResponses(): Record<string, Reference> {
 /** 404 for a missing record (`titles[0]`) or container (the others), in the contract's words. */
 export function notFoundResponse(ctx: DocumentContext, titles: readonly string[], note = ""): Response {
   const messages = titles.map((title) => `\`{"error":"${title} not found"}\``).join(" or ");
-  return jsonResponse(`Not found: ${messages}.${note === "" ? "" : ` ${note}`}`, ctx.fixedRef("Error"), { error: `${titles[0] ?? "Record"} not found` });
+  return jsonResponse(`Not found: ${messages}.${note === "" ? "" : ` ${note}`}`, ctx.fixedRef("Error"), {
+    error: `${titles[0] ?? "Record"} not found`,
+  });
 }
 
 export function conflictResponse(ctx: DocumentContext, description: string, example: string): Response {

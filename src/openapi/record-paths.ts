@@ -1,4 +1,4 @@
-// The five operations of a record type (api-contract.md §4-§6), from its registry entry alone:
+// The five operations of a record type (docs/api.md §4-§6), from its registry entry alone:
 // paths, parameters, permissions, schemas and errors all follow from the RecordType, so a type
 // dropped into record-types/ is described with no code, as it is served with none.
 import { lookupTable } from "../registry/dictionary.js";
@@ -46,7 +46,7 @@ export const RECORD_READ = "The record with its server-maintained fields; fields
 
 const FIELD_NAME = "[a-z_][a-z0-9_]*";
 
-/** `resolve[]`: link fields whose targets are embedded as `_resolved` (contract §6). */
+/** `resolve[]`: link fields whose targets are embedded as `_resolved` (docs/api.md §6). */
 export const resolveParameter: Parameter = {
   name: "resolve[]",
   in: "query",
@@ -63,7 +63,12 @@ const TRUE_OR_FALSE = "^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$";
 
 /** A boolean parameter as ArchivesSpace clients send it: true/false in any case. */
 export function booleanParameter(name: string, description: string): Parameter {
-  return { name, in: "query", description: `${description} \`true\` or \`false\`, in any case.`, schema: { type: "string", pattern: TRUE_OR_FALSE } };
+  return {
+    name,
+    in: "query",
+    description: `${description} \`true\` or \`false\`, in any case.`,
+    schema: { type: "string", pattern: TRUE_OR_FALSE },
+  };
 }
 
 function listParameters(type: RecordType): Parameter[] {
@@ -107,7 +112,8 @@ function listParameters(type: RecordType): Parameter[] {
     {
       name: "sort_field",
       in: "query",
-      description: "Sort by this field (only fields an index orders, so no page sorts a whole collection); default `id`.",
+      description:
+        "Sort by this field (only fields an index orders, so no page sorts a whole collection); default `id`.",
       schema: { type: "string", enum: sortableFields(type) },
     },
     {
@@ -128,12 +134,21 @@ export function listResponseSchema(ctx: DocumentContext, type: RecordType): Sche
       {
         title: "Page",
         description: "page mode",
-        allOf: [ctx.fixedRef("PageEnvelope"), { type: "object", properties: { results: { type: "array", items: record } } }],
+        allOf: [
+          ctx.fixedRef("PageEnvelope"),
+          { type: "object", properties: { results: { type: "array", items: record } } },
+        ],
       },
-      { title: "Records", description: "id_set mode: the records that exist, in id order", type: "array", items: record },
+      {
+        title: "Records",
+        description: "id_set mode: the records that exist, in id order",
+        type: "array",
+        items: record,
+      },
       {
         title: "Ids",
-        description: "all_ids mode: every id, ascending (an empty collection answers `[]`, which reads as the Records form)",
+        description:
+          "all_ids mode: every id, ascending (an empty collection answers `[]`, which reads as the Records form)",
         type: "array",
         items: { type: "integer", minimum: 1 },
         minItems: 1,
@@ -157,7 +172,9 @@ export function recordBody(ctx: DocumentContext, type: RecordType, update: boole
   return {
     required: true,
     description:
-      (update ? "The full record, with the `lock_version` it was read at: the client-editable fields are replaced as a whole. " : "The new record. ") +
+      (update
+        ? "The full record, with the `lock_version` it was read at: the client-editable fields are replaced as a whole. "
+        : "The new record. ") +
       "Parsed as JSON whatever the Content-Type says, or when there is none. Read-only fields (`uri`, the server-maintained ones, " +
       "any marked `readOnly`) are ignored; a `null` field counts as absent; unknown fields are refused (400).",
     content: jsonContent(update ? { allOf: [record, { required: ["lock_version"] }] } : record),
@@ -168,7 +185,12 @@ export function writeResultSchema(ctx: DocumentContext, status: "Created" | "Upd
   return { allOf: [ctx.fixedRef("WriteResult"), { properties: { status: { const: status } } }] };
 }
 
-function secured(ctx: DocumentContext, type: RecordType, name: RecordOperationName, operation: Omit<Operation, "security">): Operation {
+function secured(
+  ctx: DocumentContext,
+  type: RecordType,
+  name: RecordOperationName,
+  operation: Omit<Operation, "security">,
+): Operation {
   const code = type.permissions[PERMISSION_OF[name]];
   if (code === null) return operation;
   return {
@@ -247,7 +269,11 @@ export function recordOperations(ctx: DocumentContext, type: RecordType): Record
         "200": jsonResponse("Updated: lock_version is the new one.", writeResultSchema(ctx, "Updated")),
         "400": responseRef("BadRequest"),
         "404": itemNotFound,
-        "409": conflictResponse(ctx, `\`lock_version\` missing ("${LOCK_VERSION_MISSING}") or not the stored one ("${LOCK_VERSION_STALE}").`, LOCK_VERSION_STALE),
+        "409": conflictResponse(
+          ctx,
+          `\`lock_version\` missing ("${LOCK_VERSION_MISSING}") or not the stored one ("${LOCK_VERSION_STALE}").`,
+          LOCK_VERSION_STALE,
+        ),
         "413": responseRef("TooLarge"),
       },
     },
@@ -256,13 +282,19 @@ export function recordOperations(ctx: DocumentContext, type: RecordType): Record
       summary: `Delete ${a(type.title)} record`,
       description:
         `${accessNote(type, "delete")} Links to the record are removed from other records, and records that depend on it are deleted with it` +
-        (restricting.length > 0 ? `; refused (409) while ${restricting.map((link) => `a ${link.type} links to it (${link.refPath.path})`).join(" or ")}.` : "."),
+        (restricting.length > 0
+          ? `; refused (409) while ${restricting.map((link) => `a ${link.type} links to it (${link.refPath.path})`).join(" or ")}.`
+          : "."),
       tags,
       responses: {
         "200": jsonResponse("Deleted.", ctx.fixedRef("DeleteResult")),
         "404": itemNotFound,
         ...(restricting.length > 0 && {
-          "409": conflictResponse(ctx, "Another record links to this one and its link forbids the delete.", "Cannot delete <uri>: <uri of the linking record> refers to it"),
+          "409": conflictResponse(
+            ctx,
+            "Another record links to this one and its link forbids the delete.",
+            "Cannot delete <uri>: <uri of the linking record> refers to it",
+          ),
         }),
       },
     },
@@ -296,8 +328,17 @@ export function recordPaths(ctx: DocumentContext, type: RecordType, operations: 
     return parameters.length > 0 ? { parameters } : {};
   };
   return {
-    [openApiPath(type.collectionPath)]: { ...withParameters(type.collectionPath), get: operations.list, post: operations.create },
-    [openApiPath(type.itemPath)]: { ...withParameters(type.itemPath), get: operations.read, post: operations.update, delete: operations.delete },
+    [openApiPath(type.collectionPath)]: {
+      ...withParameters(type.collectionPath),
+      get: operations.list,
+      post: operations.create,
+    },
+    [openApiPath(type.itemPath)]: {
+      ...withParameters(type.itemPath),
+      get: operations.read,
+      post: operations.update,
+      delete: operations.delete,
+    },
   };
 }
 

@@ -14,7 +14,9 @@ const DEFS_REF = /^#\/\$defs\/([^/]+)(\/.*)?$/;
 
 /** `note_text` → `NoteText`, as the generated TypeScript interfaces are named. */
 export function pascalCase(name: string): string {
-  return name.replace(/(^|[_\-.])([a-zA-Z0-9])/g, (_match, _sep: string, letter: string) => letter.toUpperCase()).replace(/[^a-zA-Z0-9.\-_]/g, "_");
+  return name
+    .replace(/(^|[_\-.])([a-zA-Z0-9])/g, (_match, _sep: string, letter: string) => letter.toUpperCase())
+    .replace(/[^a-zA-Z0-9.\-_]/g, "_");
 }
 
 /** Hands out component names (OpenAPI: `^[a-zA-Z0-9.\-_]+$`), never the same one twice. */

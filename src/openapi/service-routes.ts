@@ -17,7 +17,11 @@ export function servicePaths(ctx: DocumentContext, version: string): Paths {
         description: "Needs no session. The keys ArchivesSpace answers with, which clients probe first.",
         tags: system,
         responses: {
-          "200": jsonResponse("The service.", ctx.fixedRef("ServiceInfo"), { name: "Arca", arcaVersion: version, databaseProductName: "MongoDB" }),
+          "200": jsonResponse("The service.", ctx.fixedRef("ServiceInfo"), {
+            name: "Arca",
+            arcaVersion: version,
+            databaseProductName: "MongoDB",
+          }),
           ...commonResponses(),
         },
       },
@@ -29,7 +33,10 @@ export function servicePaths(ctx: DocumentContext, version: string): Paths {
         description: "Needs no session.",
         tags: system,
         responses: {
-          "200": { description: "The version.", content: { "text/plain": { schema: { type: "string" }, example: `Arca ${version}` } } },
+          "200": {
+            description: "The version.",
+            content: { "text/plain": { schema: { type: "string" }, example: `Arca ${version}` } },
+          },
           ...commonResponses(),
         },
       },
@@ -38,7 +45,8 @@ export function servicePaths(ctx: DocumentContext, version: string): Paths {
       get: {
         operationId: "get_schemas",
         summary: "Every record type's JSON Schema",
-        description: "Needs no session. An object from record type name to that type's schema, as the service validates records with it.",
+        description:
+          "Needs no session. An object from record type name to that type's schema, as the service validates records with it.",
         tags: schemas,
         responses: {
           "200": jsonResponse("The schemas by type name.", {
@@ -52,7 +60,15 @@ export function servicePaths(ctx: DocumentContext, version: string): Paths {
       },
     },
     "/schemas/{name}": {
-      parameters: [{ name: "name", in: "path", required: true, description: "A record type name.", schema: { type: "string", enum: typeNames } }],
+      parameters: [
+        {
+          name: "name",
+          in: "path",
+          required: true,
+          description: "A record type name.",
+          schema: { type: "string", enum: typeNames },
+        },
+      ],
       get: {
         operationId: "get_schema",
         summary: "One record type's JSON Schema",
@@ -71,7 +87,10 @@ export function servicePaths(ctx: DocumentContext, version: string): Paths {
         summary: "This OpenAPI document",
         description: "Needs no session. Generated from the record type registry at start-up.",
         tags: schemas,
-        responses: { "200": jsonResponse("The OpenAPI 3.1 document.", { type: "object", required: ["openapi", "info", "paths"] }), ...commonResponses() },
+        responses: {
+          "200": jsonResponse("The OpenAPI 3.1 document.", { type: "object", required: ["openapi", "info", "paths"] }),
+          ...commonResponses(),
+        },
       },
     },
     "/docs": {
@@ -82,22 +101,40 @@ export function servicePaths(ctx: DocumentContext, version: string): Paths {
           "Needs no session. Swagger UI on this document, served by Arca itself (nothing loaded from elsewhere): every operation, its schemas, and " +
           "`Try it out` with the session token entered under `Authorize`. Without scripts: every path with its methods, and a link to each schema.",
         tags: schemas,
-        responses: { "200": { description: "The page.", content: { "text/html": { schema: { type: "string" } } } }, ...commonResponses() },
+        responses: {
+          "200": { description: "The page.", content: { "text/html": { schema: { type: "string" } } } },
+          ...commonResponses(),
+        },
       },
     },
     [`${EXPLORER_ASSETS_PATH}/{file}`]: {
-      parameters: [{ name: "file", in: "path", required: true, description: "One of the explorer's files.", schema: { type: "string", enum: [...EXPLORER_ASSET_NAMES] } }],
+      parameters: [
+        {
+          name: "file",
+          in: "path",
+          required: true,
+          description: "One of the explorer's files.",
+          schema: { type: "string", enum: [...EXPLORER_ASSET_NAMES] },
+        },
+      ],
       get: {
         operationId: "get_docs_asset",
         summary: "A file of the API explorer (its script, style or icon)",
-        description: "Needs no session. From the swagger-ui-dist package, and the script that starts it on this document.",
+        description:
+          "Needs no session. From the swagger-ui-dist package, and the script that starts it on this document.",
         tags: schemas,
         responses: {
           "200": {
             description: "The file.",
-            content: { "text/css": { schema: { type: "string" } }, "text/javascript": { schema: { type: "string" } }, "image/png": { schema: { type: "string", format: "binary" } } },
+            content: {
+              "text/css": { schema: { type: "string" } },
+              "text/javascript": { schema: { type: "string" } },
+              "image/png": { schema: { type: "string", format: "binary" } },
+            },
           },
-          "404": jsonResponse("No explorer file has this name.", ctx.fixedRef("Error"), { error: EXPLORER_ASSET_NOT_FOUND }),
+          "404": jsonResponse("No explorer file has this name.", ctx.fixedRef("Error"), {
+            error: EXPLORER_ASSET_NOT_FOUND,
+          }),
           ...commonResponses(),
         },
       },

@@ -19,7 +19,6 @@ import {
 } from "./model.js";
 import { accessNote, writeResultSchema } from "./record-paths.js";
 
-
 function waypointCounts(): Record<string, Schema> {
   return {
     child_count: { type: "integer", minimum: 0 },
@@ -31,7 +30,8 @@ function waypointCounts(): Record<string, Schema> {
 function waypointNodeSchema(nodes: RecordType): Schema {
   return {
     type: "object",
-    description: "A node as a waypoint lists it (ArchivesSpace's large-tree shape), with the x-tree summary fields of the record when present.",
+    description:
+      "A node as a waypoint lists it (ArchivesSpace's large-tree shape), with the x-tree summary fields of the record when present.",
     properties: {
       ...waypointCounts(),
       title: { type: "string" },
@@ -48,7 +48,8 @@ function waypointNodeSchema(nodes: RecordType): Schema {
 function precomputedSchema(nodes: RecordType): Schema {
   return {
     type: "object",
-    description: 'The first waypoint, keyed by the parent (`""` for the root, else the node uri) and then by `"0"`; empty without children.',
+    description:
+      'The first waypoint, keyed by the parent (`""` for the root, else the node uri) and then by `"0"`; empty without children.',
     additionalProperties: { type: "object", additionalProperties: { type: "array", items: waypointNodeSchema(nodes) } },
   };
 }
@@ -58,7 +59,15 @@ function query(name: string, description: string, schema: Schema, required = fal
 }
 
 function arrayQuery(name: string, description: string, items: Schema, required = false): Parameter {
-  return { name: `${name}[]`, in: "query", description, schema: { type: "array", items }, style: "form", explode: true, ...(required && { required }) };
+  return {
+    name: `${name}[]`,
+    in: "query",
+    description,
+    schema: { type: "array", items },
+    style: "form",
+    explode: true,
+    ...(required && { required }),
+  };
 }
 
 interface TreeRoute {
@@ -93,8 +102,13 @@ export class TreePaths {
         },
         ...(code !== null && { security: this.ctx.security(code) }),
       };
-      operation.responses = Object.fromEntries(Object.entries(operation.responses).sort(([a], [b]) => a.localeCompare(b)));
-      paths[openApiPath(`${type.itemPath}/${route.suffix}`)] = { parameters: pathParameters, [route.method]: operation };
+      operation.responses = Object.fromEntries(
+        Object.entries(operation.responses).sort(([a], [b]) => a.localeCompare(b)),
+      );
+      paths[openApiPath(`${type.itemPath}/${route.suffix}`)] = {
+        parameters: pathParameters,
+        [route.method]: operation,
+      };
     }
     return paths;
   }
@@ -103,20 +117,62 @@ export class TreePaths {
   root(type: RecordType, nodes: RecordType): Paths {
     const ctx = this.ctx;
     const notFound = notFoundResponse(ctx, [type.title, this.repositoryTitle]);
-    const nodeNotFound = notFoundResponse(ctx, [nodes.title, type.title, this.repositoryTitle], `A node that is not in this ${type.title}'s tree is not found.`);
+    const nodeNotFound = notFoundResponse(
+      ctx,
+      [nodes.title, type.title, this.repositoryTitle],
+      `A node that is not in this ${type.title}'s tree is not found.`,
+    );
     const rootView: Schema = {
       type: "object",
-      properties: { ...waypointCounts(), title: { type: "string" }, parsed_title: { type: "string" }, uri: { type: "string" }, jsonmodel_type: { const: type.name }, precomputed_waypoints: precomputedSchema(nodes) },
-      required: ["child_count", "waypoints", "waypoint_size", "title", "uri", "jsonmodel_type", "precomputed_waypoints"],
+      properties: {
+        ...waypointCounts(),
+        title: { type: "string" },
+        parsed_title: { type: "string" },
+        uri: { type: "string" },
+        jsonmodel_type: { const: type.name },
+        precomputed_waypoints: precomputedSchema(nodes),
+      },
+      required: [
+        "child_count",
+        "waypoints",
+        "waypoint_size",
+        "title",
+        "uri",
+        "jsonmodel_type",
+        "precomputed_waypoints",
+      ],
     };
     const nodeView: Schema = {
       type: "object",
-      properties: { ...waypointCounts(), title: { type: "string" }, uri: { type: "string" }, position: { type: "integer", minimum: 1, description: "1-based, as ArchivesSpace counts it here" }, jsonmodel_type: { const: nodes.name }, precomputed_waypoints: precomputedSchema(nodes) },
-      required: ["child_count", "waypoints", "waypoint_size", "title", "uri", "position", "jsonmodel_type", "precomputed_waypoints"],
+      properties: {
+        ...waypointCounts(),
+        title: { type: "string" },
+        uri: { type: "string" },
+        position: { type: "integer", minimum: 1, description: "1-based, as ArchivesSpace counts it here" },
+        jsonmodel_type: { const: nodes.name },
+        precomputed_waypoints: precomputedSchema(nodes),
+      },
+      required: [
+        "child_count",
+        "waypoints",
+        "waypoint_size",
+        "title",
+        "uri",
+        "position",
+        "jsonmodel_type",
+        "precomputed_waypoints",
+      ],
     };
     const pathStep: Schema = {
       type: "object",
-      properties: { node: { type: ["string", "null"] }, root_record_uri: { type: "string" }, offset: { type: "integer", minimum: 0 }, jsonmodel_type: { type: "string" }, title: { type: "string" }, parsed_title: { type: "string" } },
+      properties: {
+        node: { type: ["string", "null"] },
+        root_record_uri: { type: "string" },
+        offset: { type: "integer", minimum: 0 },
+        jsonmodel_type: { type: "string" },
+        title: { type: "string" },
+        parsed_title: { type: "string" },
+      },
       required: ["node", "root_record_uri", "offset", "jsonmodel_type", "title"],
     };
     const reads = this.place(type, "read", [
@@ -141,7 +197,11 @@ export class TreePaths {
             query("offset", "The waypoint number, from 0.", { type: "integer", minimum: 0 }, true),
             query("parent_node", `The parent node's uri; absent or empty for the top level.`, { type: "string" }),
           ],
-          responses: { "200": jsonResponse("The nodes, in position order.", { type: "array", items: waypointNodeSchema(nodes) }), "400": responseRef("BadRequest"), "404": nodeNotFound },
+          responses: {
+            "200": jsonResponse("The nodes, in position order.", { type: "array", items: waypointNodeSchema(nodes) }),
+            "400": responseRef("BadRequest"),
+            "404": nodeNotFound,
+          },
         },
       },
       {
@@ -152,7 +212,11 @@ export class TreePaths {
           summary: `One node of ${type.title}'s tree`,
           description: "Its counts and the first waypoint of its children precomputed.",
           parameters: [query("node_uri", "The node's uri.", { type: "string" }, true)],
-          responses: { "200": jsonResponse("The node.", nodeView), "400": responseRef("BadRequest"), "404": nodeNotFound },
+          responses: {
+            "200": jsonResponse("The node.", nodeView),
+            "400": responseRef("BadRequest"),
+            "404": nodeNotFound,
+          },
         },
       },
       {
@@ -161,10 +225,14 @@ export class TreePaths {
         operation: {
           operationId: `tree_node_from_root_${type.name}`,
           summary: `The waypoint path from the root of ${type.title}'s tree to nodes`,
-          description: "Per node id: the root's step (node null), then each ancestor's, each naming the waypoint of its children that holds the next step.",
+          description:
+            "Per node id: the root's step (node null), then each ancestor's, each naming the waypoint of its children that holds the next step.",
           parameters: [arrayQuery("node_ids", "The nodes' ids.", { type: "integer", minimum: 1 }, true)],
           responses: {
-            "200": jsonResponse("The paths by node id.", { type: "object", additionalProperties: { type: "array", items: pathStep } }),
+            "200": jsonResponse("The paths by node id.", {
+              type: "object",
+              additionalProperties: { type: "array", items: pathStep },
+            }),
             "400": responseRef("BadRequest"),
             "404": nodeNotFound,
           },
@@ -187,13 +255,20 @@ export class TreePaths {
             "(last when absent). All or nothing; sibling positions stay dense.",
           parameters: [
             arrayQuery("children", "The nodes' uris.", { type: "string" }, true),
-            query("position", "Where the first one goes (0-based); clamped to the end.", { type: "integer", minimum: 0 }),
+            query("position", "Where the first one goes (0-based); clamped to the end.", {
+              type: "integer",
+              minimum: 0,
+            }),
           ],
           responses: {
             "200": jsonResponse("Moved: the answer names this record.", writeResultSchema(this.ctx, "Updated")),
             "400": responseRef("BadRequest"),
             "404": notFoundResponse(this.ctx, [type.title, this.repositoryTitle]),
-            "409": conflictResponse(this.ctx, "A node would end up under itself.", "Cannot move <uri> under itself or one of its descendants (<uri>)"),
+            "409": conflictResponse(
+              this.ctx,
+              "A node would end up under itself.",
+              "Cannot move <uri> under itself or one of its descendants (<uri>)",
+            ),
           },
         },
       },
@@ -213,7 +288,10 @@ export class TreePaths {
             operationId: `children_${type.name}`,
             summary: `The children of a ${type.title}`,
             description: "Whole records, in position order.",
-            responses: { "200": jsonResponse("The children.", { type: "array", items: ctx.recordRef(type.name) }), "404": notFound },
+            responses: {
+              "200": jsonResponse("The children.", { type: "array", items: ctx.recordRef(type.name) }),
+              "404": notFound,
+            },
           },
         },
       ]),
@@ -224,16 +302,24 @@ export class TreePaths {
           operation: {
             operationId: `parent_${type.name}`,
             summary: `Move or reorder a ${type.title}`,
-            description: "Under the node `parent` (any tree of the repository; its subtree follows), or at the top of its own tree without one, at `position` (last when absent). Sibling positions stay dense.",
+            description:
+              "Under the node `parent` (any tree of the repository; its subtree follows), or at the top of its own tree without one, at `position` (last when absent). Sibling positions stay dense.",
             parameters: [
               query("parent", "The new parent node's id.", { type: "integer", minimum: 1 }),
-              query("position", "The new place among its siblings (0-based); clamped to the end.", { type: "integer", minimum: 0 }),
+              query("position", "The new place among its siblings (0-based); clamped to the end.", {
+                type: "integer",
+                minimum: 0,
+              }),
             ],
             responses: {
               "200": jsonResponse("Moved.", writeResultSchema(ctx, "Updated")),
               "400": responseRef("BadRequest"),
               "404": notFound,
-              "409": conflictResponse(ctx, "The node would end up under itself.", "Cannot move <uri> under itself or one of its descendants (<uri>)"),
+              "409": conflictResponse(
+                ctx,
+                "The node would end up under itself.",
+                "Cannot move <uri> under itself or one of its descendants (<uri>)",
+              ),
             },
           },
         },

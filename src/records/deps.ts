@@ -16,11 +16,13 @@ export interface OperationDeps {
   /** Every committed write, told to its listeners (caches, and later search and feeds). */
   changes: RecordChanges;
   now: () => Date;
-  /** The most refs one response resolves (contract §6: RESOLVE_MAX_REFS, default 1000). */
+  /** The most refs one response resolves (docs/api.md §6: RESOLVE_MAX_REFS, default 1000). */
   resolveMaxRefs: number;
   /** The most bytes of resolved records one response carries (RESOLVE_MAX_BYTES, default 4 MiB; stored BSON sizes). */
   resolveMaxBytes: number;
-  /** The most bytes of whole records one response carries: a list page, an id set, a node's children (RESPONSE_MAX_BYTES). */
+  /**
+   * The most bytes of whole records one response carries: a list page, an id set, a node's children
+   * (RESPONSE_MAX_BYTES).
+   */
   responseMaxBytes: number;
 }
-

@@ -8,7 +8,10 @@ import { RecordChanges } from "./changes.js";
 import { recordHooks } from "./hooks/index.js";
 import { RecordOperations, type OperationDeps } from "./operations/index.js";
 
-/** RESOLVE_MAX_BYTES's and RESPONSE_MAX_BYTES's defaults, read from src/config.ts, for callers that do not set them (tests, tools). */
+/**
+ * RESOLVE_MAX_BYTES's and RESPONSE_MAX_BYTES's defaults, read from src/config.ts, for callers that do not set them
+ * (tests, tools).
+ */
 const DEFAULTS = loadConfig({}).records;
 export const DEFAULT_RESOLVE_MAX_BYTES = DEFAULTS.resolveMaxBytes;
 export const DEFAULT_RESPONSE_MAX_BYTES = DEFAULTS.responseMaxBytes;
@@ -33,7 +36,6 @@ export async function openRecords(connection: Connection, options: RecordsOption
   await store.syncIndexes();
   const now = options.now ?? (() => new Date());
   const enumerations = await openEnumerations(connection, registry, now(), options.enumerationCache);
-  let operations: RecordOperations | undefined;
   const deps: OperationDeps = {
     store,
     registry,
@@ -46,7 +48,11 @@ export async function openRecords(connection: Connection, options: RecordsOption
     resolveMaxBytes: options.resolveMaxBytes ?? DEFAULT_RESOLVE_MAX_BYTES,
     responseMaxBytes: options.responseMaxBytes ?? DEFAULT_RESPONSE_MAX_BYTES,
   };
-  deps.hooks = recordHooks(() => operations!, () => deps);
-  operations = new RecordOperations(deps);
+  const operations = new RecordOperations(deps);
+  // The hooks reach the operations and deps that hold them, as they are when a hook runs.
+  deps.hooks = recordHooks(
+    () => operations,
+    () => deps,
+  );
   return operations;
 }

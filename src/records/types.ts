@@ -1,4 +1,4 @@
-// The vocabulary of the record operations (api-contract.md §3-§6), shared by HTTP, the
+// The vocabulary of the record operations (docs/api.md §3-§6), shared by HTTP, the
 // importers and the account routes. Operations are transport-free: they take plain values,
 // return plain values and throw ApiError (errors/api-error.ts) for what a caller got wrong.
 import type { JsonObject } from "../registry/index.js";
@@ -13,7 +13,7 @@ export interface Scope {
   repoId?: number;
 }
 
-/** Create and update answer this (contract §4). */
+/** Create and update answer this (docs/api.md §4). */
 export interface WriteResult {
   status: "Created" | "Updated";
   id: number;
@@ -29,11 +29,9 @@ export interface DeleteResult {
   id: number;
 }
 
-/** The three list modes (contract §5); when a request names several, page wins, then id_set. */
+/** The three list modes (docs/api.md §5); when a request names several, page wins, then id_set. */
 export type ListMode =
-  | { kind: "page"; page: number; pageSize: number }
-  | { kind: "idSet"; ids: number[] }
-  | { kind: "allIds" };
+  { kind: "page"; page: number; pageSize: number } | { kind: "idSet"; ids: number[] } | { kind: "allIds" };
 
 export interface ListQuery {
   mode: ListMode;
@@ -50,7 +48,7 @@ export interface PageEnvelope {
   this_page: number;
   total: number;
   results: JsonObject[];
-  /** Set when resolve[] stopped at its bound (contract §6). */
+  /** Set when resolve[] stopped at its bound (docs/api.md §6). */
   _resolve_truncated?: true;
 }
 

@@ -58,16 +58,27 @@ function stringList(value: unknown): string[] | undefined {
 }
 
 /** The name and, for the object form, the seed values of an x-enumeration keyword. */
-function readKeyword(value: unknown, where: string): { name: string; values?: string[]; readonly: string[]; editable: boolean } {
+function readKeyword(
+  value: unknown,
+  where: string,
+): { name: string; values?: string[]; readonly: string[]; editable: boolean } {
   if (typeof value === "string") return { name: value, readonly: [], editable: true };
-  if (!isJsonObject(value) || typeof value.name !== "string") throw new SchemaDefinitionError(where, 'x-enumeration must be a name or {"name", "values"}');
+  if (!isJsonObject(value) || typeof value.name !== "string")
+    throw new SchemaDefinitionError(where, 'x-enumeration must be a name or {"name", "values"}');
   const values = stringList(value.values);
-  if (values === undefined) throw new SchemaDefinitionError(where, `x-enumeration ${value.name}: values must be a list of strings`);
+  if (values === undefined)
+    throw new SchemaDefinitionError(where, `x-enumeration ${value.name}: values must be a list of strings`);
   const readonly = value.readonly === undefined ? [] : stringList(value.readonly);
-  if (readonly === undefined) throw new SchemaDefinitionError(where, `x-enumeration ${value.name}: readonly must be a list of strings`);
+  if (readonly === undefined)
+    throw new SchemaDefinitionError(where, `x-enumeration ${value.name}: readonly must be a list of strings`);
   const stray = readonly.find((item) => !values.includes(item));
-  if (stray !== undefined) throw new SchemaDefinitionError(where, `x-enumeration ${value.name}: readonly value "${stray}" is not one of its values`);
-  if (value.editable !== undefined && typeof value.editable !== "boolean") throw new SchemaDefinitionError(where, `x-enumeration ${value.name}: editable must be true or false`);
+  if (stray !== undefined)
+    throw new SchemaDefinitionError(
+      where,
+      `x-enumeration ${value.name}: readonly value "${stray}" is not one of its values`,
+    );
+  if (value.editable !== undefined && typeof value.editable !== "boolean")
+    throw new SchemaDefinitionError(where, `x-enumeration ${value.name}: editable must be true or false`);
   return { name: value.name, values, readonly, editable: value.editable !== false };
 }
 
@@ -91,8 +102,10 @@ export function findEnumerationPaths(root: JsonObject, source: string): Enumerat
     if (node["x-enumeration"] !== undefined) {
       const where = `${source}: ${segments.join("/") || "#"}`;
       const keyword = readKeyword(node["x-enumeration"], where);
-      if (node.type !== "string") throw new SchemaDefinitionError(where, 'x-enumeration goes on a property of "type": "string"');
-      if (node.enum !== undefined) throw new SchemaDefinitionError(where, "x-enumeration replaces enum: a property cannot have both");
+      if (node.type !== "string")
+        throw new SchemaDefinitionError(where, 'x-enumeration goes on a property of "type": "string"');
+      if (node.enum !== undefined)
+        throw new SchemaDefinitionError(where, "x-enumeration replaces enum: a property cannot have both");
       const readonly = [...keyword.readonly];
       if (typeof node.default === "string" && !readonly.includes(node.default)) readonly.push(node.default);
       const path: EnumerationPath = {
@@ -116,7 +129,8 @@ export function findEnumerationPaths(root: JsonObject, source: string): Enumerat
       if (target !== undefined) visit(target, segments, conditions);
     }
     if (isJsonObject(node.properties)) {
-      for (const [name, sub] of Object.entries(node.properties)) if (isJsonObject(sub)) visit(sub, [...segments, name], conditions);
+      for (const [name, sub] of Object.entries(node.properties))
+        if (isJsonObject(sub)) visit(sub, [...segments, name], conditions);
     }
     if (isJsonObject(node.items)) visit(node.items, [...segments, "*"], conditions);
     for (const keyword of COMBINATORS) {
@@ -127,11 +141,17 @@ export function findEnumerationPaths(root: JsonObject, source: string): Enumerat
     // A union chosen by a tag (notes by jsonmodel_type): each variant's values count only in
     // records holding that variant. Without a discriminator every variant counts everywhere.
     if (Array.isArray(node.oneOf)) {
-      const tag = isJsonObject(node.discriminator) && typeof node.discriminator.propertyName === "string" ? node.discriminator.propertyName : undefined;
+      const tag =
+        isJsonObject(node.discriminator) && typeof node.discriminator.propertyName === "string"
+          ? node.discriminator.propertyName
+          : undefined;
       for (const variant of node.oneOf) {
         if (!isJsonObject(variant)) continue;
         const value = tag === undefined ? undefined : variantTag(root, variant, tag);
-        const more = tag !== undefined && value !== undefined ? [...conditions, { at: segments.length, field: tag, value }] : conditions;
+        const more =
+          tag !== undefined && value !== undefined
+            ? [...conditions, { at: segments.length, field: tag, value }]
+            : conditions;
         visit(variant, segments, more);
       }
     }
@@ -155,7 +175,9 @@ interface SeedDraft {
  * values on several nodes (then identically) and referred to by name on others; a name that is
  * never declared, or declared twice with different values, is a schema error.
  */
-export function enumerationSeeds(types: readonly { name: string; enumerationPaths: readonly EnumerationPath[] }[]): EnumerationSeed[] {
+export function enumerationSeeds(
+  types: readonly { name: string; enumerationPaths: readonly EnumerationPath[] }[],
+): EnumerationSeed[] {
   const drafts = new Map<string, SeedDraft>();
   for (const type of types) {
     for (const path of type.enumerationPaths) {
@@ -164,8 +186,14 @@ export function enumerationSeeds(types: readonly { name: string; enumerationPath
       const where = `${type.name}/${path.path}`;
       if (!draft.usedBy.includes(where)) draft.usedBy.push(where);
       if (path.seedValues !== undefined) {
-        if (draft.values !== undefined && (draft.values.join("\u0000") !== path.seedValues.join("\u0000") || draft.editable !== path.editable)) {
-          throw new SchemaDefinitionError(`${type.name}: ${path.path}`, `x-enumeration ${path.enumeration} is declared otherwise at ${draft.declaredBy}`);
+        if (
+          draft.values !== undefined &&
+          (draft.values.join("\u0000") !== path.seedValues.join("\u0000") || draft.editable !== path.editable)
+        ) {
+          throw new SchemaDefinitionError(
+            `${type.name}: ${path.path}`,
+            `x-enumeration ${path.enumeration} is declared otherwise at ${draft.declaredBy}`,
+          );
         }
         draft.values = path.seedValues;
         draft.editable = path.editable;
@@ -177,12 +205,25 @@ export function enumerationSeeds(types: readonly { name: string; enumerationPath
   return [...drafts.entries()]
     .map(([name, draft]) => {
       if (draft.values === undefined) {
-        throw new SchemaDefinitionError(draft.usedBy[0] ?? name, `x-enumeration "${name}" is never declared with its values ({"name": "${name}", "values": [...]})`);
+        throw new SchemaDefinitionError(
+          draft.usedBy[0] ?? name,
+          `x-enumeration "${name}" is never declared with its values ({"name": "${name}", "values": [...]})`,
+        );
       }
       const values = draft.values;
       const stray = [...draft.readonly].find((value) => !values.includes(value));
-      if (stray !== undefined) throw new SchemaDefinitionError(draft.usedBy[0] ?? name, `the default "${stray}" is not a value of x-enumeration ${name}`);
-      return { name, values, readonlyValues: values.filter((value) => draft.readonly.has(value)), editable: draft.editable !== false, usedBy: draft.usedBy };
+      if (stray !== undefined)
+        throw new SchemaDefinitionError(
+          draft.usedBy[0] ?? name,
+          `the default "${stray}" is not a value of x-enumeration ${name}`,
+        );
+      return {
+        name,
+        values,
+        readonlyValues: values.filter((value) => draft.readonly.has(value)),
+        editable: draft.editable !== false,
+        usedBy: draft.usedBy,
+      };
     })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

@@ -11,7 +11,10 @@ export class UnknownRecordTypeError extends Error {
 
 /** A schema in record-types/ is malformed or contradicts another; `source` names the file or type. */
 export class SchemaDefinitionError extends Error {
-  constructor(readonly source: string, detail: string) {
+  constructor(
+    readonly source: string,
+    detail: string,
+  ) {
     super(`${source}: ${detail}`);
     this.name = "SchemaDefinitionError";
   }
@@ -22,6 +25,7 @@ export class SchemaDefinitionError extends Error {
  * VM modules), where `instanceof Error` is false, so this looks for a message property instead.
  */
 export function messageOf(error: unknown): string {
-  if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string") return error.message;
+  if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string")
+    return error.message;
   return String(error);
 }

@@ -9,4 +9,11 @@ export { registry, uniqueFieldFor } from "./record-types.js";
 export type { RefPath } from "./ref-paths.js";
 export { Registry, type IncomingLink, type RecordType, type TreeShape } from "./registry.js";
 export type { ParsedUri } from "./uri-patterns.js";
-export { RecordValidator, recordValidator, stripReadOnly, validate, type FieldErrors, type ValidationResult } from "./validation.js";
+export {
+  RecordValidator,
+  recordValidator,
+  stripReadOnly,
+  validate,
+  type FieldErrors,
+  type ValidationResult,
+} from "./validation.js";

@@ -9,7 +9,9 @@ export interface IndexSpec {
   readonly unique: boolean;
   /** Set for sparse unique rules: records without the fields are left out of the index. */
   readonly partialFilterExpression?: Readonly<Record<string, { readonly $exists: true }>>;
-  /** The field a duplicate is reported on (`{"<field>":["That ID is already in use"]}`); unset when not a user error. */
+  /**
+   * The field a duplicate is reported on (`{"<field>":["That ID is already in use"]}`); unset when not a user error.
+   */
   readonly duplicateField?: string;
 }
 
@@ -29,7 +31,12 @@ export function indexesFor(type: Omit<RecordTypeManifest, "schema">): IndexSpec[
   const specs: IndexSpec[] = [{ name: "id_unique", keys: scoped(type.scope, ["id"]), unique: true }];
   if (type.identifiers !== null) {
     const fields = type.identifiers.fields;
-    specs.push({ name: "identifier_unique", keys: scoped(type.identifiers.scope, fields), unique: true, duplicateField: fields[0] });
+    specs.push({
+      name: "identifier_unique",
+      keys: scoped(type.identifiers.scope, fields),
+      unique: true,
+      duplicateField: fields[0],
+    });
   }
   for (const rule of type.unique) {
     const spec: IndexSpec = {
@@ -46,13 +53,18 @@ export function indexesFor(type: Omit<RecordTypeManifest, "schema">): IndexSpec[
   for (const extra of type.indexes) {
     // id ends every extra index: lists sort by the field with id as the tie-breaker, and the
     // index then gives that order directly (no sort over the whole repository).
-    const keys: Record<string, 1 | -1> = type.scope === "repository" ? { repo_id: 1, ...extra.fields, id: 1 } : { ...extra.fields, id: 1 };
+    const keys: Record<string, 1 | -1> =
+      type.scope === "repository" ? { repo_id: 1, ...extra.fields, id: 1 } : { ...extra.fields, id: 1 };
     specs.push({ name: `${Object.keys(extra.fields).join("_")}_index`, keys, unique: false });
   }
   if (type.tree !== undefined) {
     // A tree's children are read by parent in position order, a waypoint at a time: the
     // index serves both, and the range of positions a waypoint covers.
-    specs.push({ name: "tree_position_index", keys: scoped(type.scope, [TREE_PARENT_FIELD, type.tree.position]), unique: false });
+    specs.push({
+      name: "tree_position_index",
+      keys: scoped(type.scope, [TREE_PARENT_FIELD, type.tree.position]),
+      unique: false,
+    });
   }
   return specs;
 }
@@ -64,7 +76,10 @@ export function indexesFor(type: Omit<RecordTypeManifest, "schema">): IndexSpec[
 export const TREE_PARENT_FIELD = "tree_parent";
 
 /** The unique index whose keys are exactly those of `keyPattern` (a MongoDB E11000 `keyPattern`). */
-export function indexForKeyPattern(specs: readonly IndexSpec[], keyPattern: Readonly<Record<string, unknown>>): IndexSpec | undefined {
+export function indexForKeyPattern(
+  specs: readonly IndexSpec[],
+  keyPattern: Readonly<Record<string, unknown>>,
+): IndexSpec | undefined {
   const wanted = Object.keys(keyPattern).sort().join(",");
   return specs.find((spec) => spec.unique && Object.keys(spec.keys).sort().join(",") === wanted);
 }

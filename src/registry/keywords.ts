@@ -1,6 +1,6 @@
 // The x- keywords of record-types/*.schema.json, registered with ajv so that strict mode accepts
 // them and checks their values' shape when a schema is compiled. Three of them also validate
-// data: x-identifiers (api-contract §10), x-ref-targets (a link must name a record of an
+// data: x-identifiers (docs/api.md §10), x-ref-targets (a link must name a record of an
 // allowed type) and x-enumeration (a value of an enumeration as it is now stored). The others
 // are settings the registry reads; ajv only checks their shape.
 import type { FuncKeywordDefinition, KeywordDefinition } from "ajv";
@@ -17,7 +17,7 @@ export interface UriResolver {
   uriTemplate(type: string): string | undefined;
 }
 
-/** Longest identifier part allowed (api-contract §10). */
+/** Longest identifier part allowed (docs/api.md §10). */
 export const IDENTIFIER_PART_MAX_LENGTH = 50;
 
 const NAME = { type: "string", pattern: "^[a-z][a-z0-9_]*$" };
@@ -94,7 +94,11 @@ const settingsKeywords: KeywordDefinition[] = [
   },
   // On a top-level string property: the server fills it in when a record arrives without it.
   { keyword: "x-generated", schemaType: "string", metaSchema: { type: "string", enum: ["token"] } },
-  { keyword: "x-on-target-delete", schemaType: "string", metaSchema: { type: "string", enum: ["remove", "cascade", "restrict"] } },
+  {
+    keyword: "x-on-target-delete",
+    schemaType: "string",
+    metaSchema: { type: "string", enum: ["remove", "cascade", "restrict"] },
+  },
 ];
 
 function isStringList(value: unknown): value is readonly string[] {
@@ -111,8 +115,11 @@ export interface IdentifierProblem {
   readonly message: string;
 }
 
-/** The identifier rules of api-contract §10, in ArchivesSpace's wording where it has one. */
-export function identifierProblems(fields: readonly string[], record: Readonly<Record<string, unknown>>): IdentifierProblem[] {
+/** The identifier rules of docs/api.md §10, in ArchivesSpace's wording where it has one. */
+export function identifierProblems(
+  fields: readonly string[],
+  record: Readonly<Record<string, unknown>>,
+): IdentifierProblem[] {
   const problems: IdentifierProblem[] = [];
   const values = fields.map((field) => record[field]);
   fields.forEach((field, i) => {
@@ -189,11 +196,22 @@ function enumerationKeyword(enumerations: EnumerationValues | undefined): FuncKe
     errors: true,
     metaSchema: ENUMERATION_SETTINGS,
     compile(settings: unknown) {
-      const name = typeof settings === "string" ? settings : isJsonObject(settings) && typeof settings.name === "string" ? settings.name : "";
+      const name =
+        typeof settings === "string"
+          ? settings
+          : isJsonObject(settings) && typeof settings.name === "string"
+            ? settings.name
+            : "";
       const check: DataValidateFunction = (data: unknown) => {
         const values = enumerations?.valuesOf(name);
         if (values === undefined || typeof data !== "string" || values.includes(data)) return true;
-        check.errors = [{ keyword: "x-enumeration", message: `Invalid value '${data}'.  Must be one of: ${values.join(", ")}`, params: { enumeration: name } }];
+        check.errors = [
+          {
+            keyword: "x-enumeration",
+            message: `Invalid value '${data}'.  Must be one of: ${values.join(", ")}`,
+            params: { enumeration: name },
+          },
+        ];
         return false;
       };
       return check;
@@ -210,7 +228,9 @@ function refTargetsKeyword(uris: UriResolver): FuncKeywordDefinition {
     metaSchema: { type: "array", minItems: 1, uniqueItems: true, items: NAME },
     compile(targets: unknown) {
       const allowed = isStringList(targets) ? targets : [];
-      const described = allowed.map((type) => `${type} (${uris.uriTemplate(type) ?? "no such record type yet"})`).join(", ");
+      const described = allowed
+        .map((type) => `${type} (${uris.uriTemplate(type) ?? "no such record type yet"})`)
+        .join(", ");
       const check: DataValidateFunction = (data: unknown) => {
         // The uri is a `{ref}` object's ref, or the value itself on a plain string link. A
         // missing or non-string one is reported by the schema itself.
@@ -219,7 +239,13 @@ function refTargetsKeyword(uris: UriResolver): FuncKeywordDefinition {
         if (typeof uri !== "string") return true;
         const target = uris.parseUri(uri);
         if (target !== undefined && allowed.includes(target.type)) return true;
-        check.errors = [{ keyword: "x-ref-targets", message: `Must be a uri of: ${described}`, params: plain ? {} : { field: "ref" } }];
+        check.errors = [
+          {
+            keyword: "x-ref-targets",
+            message: `Must be a uri of: ${described}`,
+            params: plain ? {} : { field: "ref" },
+          },
+        ];
         return false;
       };
       return check;

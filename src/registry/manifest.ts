@@ -8,7 +8,7 @@ export type RecordOperation = "read" | "create" | "update" | "delete";
 export type OnTargetDelete = "remove" | "cascade" | "restrict";
 export type IndexDirection = 1 | -1;
 
-/** x-identifiers: the 4-part identifier (api-contract §10). */
+/** x-identifiers: the 4-part identifier (docs/api.md §10). */
 export interface IdentifierSettings {
   readonly fields: readonly string[];
   readonly scope: RecordScope;

@@ -1,4 +1,4 @@
-// Removes the fields a schema marks readOnly, at any depth (api-contract §3: read-only input is
+// Removes the fields a schema marks readOnly, at any depth (docs/api.md §3: read-only input is
 // ignored, not rejected). A plan per type is worked out once from the bundled schema, so
 // stripping a document is one walk over the document, not over the schema.
 import { dictionary } from "./dictionary.js";

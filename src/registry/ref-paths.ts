@@ -55,7 +55,10 @@ export function findRefPaths(root: JsonObject, source: string): RefPath[] {
         throw new SchemaDefinitionError(where, "x-ref-targets must be a list of record type names");
       }
       if (typeof rule !== "string" || !ON_DELETE.some((known) => known === rule)) {
-        throw new SchemaDefinitionError(where, 'x-ref-targets needs x-on-target-delete: "remove", "cascade" or "restrict"');
+        throw new SchemaDefinitionError(
+          where,
+          'x-ref-targets needs x-on-target-delete: "remove", "cascade" or "restrict"',
+        );
       }
       // On a `{ref}` object the uri is its `ref`; on a string property (ArchivesSpace writes some
       // links that way, e.g. a subject's vocabulary) the value itself is the uri.

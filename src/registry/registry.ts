@@ -60,7 +60,9 @@ export interface IncomingLink {
 
 function generatedFields(schema: JsonObject): string[] {
   const properties = isJsonObject(schema.properties) ? schema.properties : {};
-  return Object.entries(properties).filter(([, property]) => isJsonObject(property) && property["x-generated"] !== undefined).map(([name]) => name);
+  return Object.entries(properties)
+    .filter(([, property]) => isJsonObject(property) && property["x-generated"] !== undefined)
+    .map(([name]) => name);
 }
 
 /** The one type x-tree.root links to (the generator checked there is exactly one). */
@@ -75,11 +77,20 @@ function treeRootType(entry: RecordTypeManifest, refPaths: readonly RefPath[]): 
 /** The one type marked x-scope-holder, checked: global itself, and present if any type is repository-scoped. */
 function findScopeHolder(types: readonly RecordType[]): RecordType | undefined {
   const holders = types.filter((type) => type.schema["x-scope-holder"] === true);
-  if (holders.length > 1) throw new SchemaDefinitionError(holders[1]!.name, `x-scope-holder: ${holders[0]!.name} already holds the repository-scoped records`);
+  if (holders.length > 1)
+    throw new SchemaDefinitionError(
+      holders[1]!.name,
+      `x-scope-holder: ${holders[0]!.name} already holds the repository-scoped records`,
+    );
   const holder = holders[0];
-  if (holder !== undefined && holder.scope !== "global") throw new SchemaDefinitionError(holder.name, 'x-scope-holder: the holder must itself have x-scope "global"');
+  if (holder !== undefined && holder.scope !== "global")
+    throw new SchemaDefinitionError(holder.name, 'x-scope-holder: the holder must itself have x-scope "global"');
   const held = types.find((type) => type.scope === "repository");
-  if (holder === undefined && held !== undefined) throw new SchemaDefinitionError(held.name, "a repository-scoped type needs a type with x-scope-holder (the repository) to live in");
+  if (holder === undefined && held !== undefined)
+    throw new SchemaDefinitionError(
+      held.name,
+      "a repository-scoped type needs a type with x-scope-holder (the repository) to live in",
+    );
   return holder;
 }
 
@@ -94,12 +105,19 @@ function checkedPermissionCodes(types: readonly RecordType[]): ReadonlyMap<strin
     const declared = type.schema["x-permission-codes"];
     if (!isJsonObject(declared)) continue;
     for (const [code, level] of Object.entries(declared)) {
-      if (BUILT_IN_PERMISSION_LEVELS.has(code)) throw new SchemaDefinitionError(type.name, `x-permission-codes: ${code} is already one of ArchivesSpace's permission codes`);
+      if (BUILT_IN_PERMISSION_LEVELS.has(code))
+        throw new SchemaDefinitionError(
+          type.name,
+          `x-permission-codes: ${code} is already one of ArchivesSpace's permission codes`,
+        );
       // Several types may share a code (as ArchivesSpace's types share theirs), at one level.
       const ownLevel: PermissionLevel = level === "global" ? "global" : "repository";
       const other = declaredBy.get(code);
       if (other !== undefined && levels.get(code) !== ownLevel) {
-        throw new SchemaDefinitionError(type.name, `x-permission-codes: ${code} is declared by ${other} at the ${levels.get(code)} level`);
+        throw new SchemaDefinitionError(
+          type.name,
+          `x-permission-codes: ${code} is declared by ${other} at the ${levels.get(code)} level`,
+        );
       }
       declaredBy.set(code, type.name);
       levels.set(code, ownLevel);
@@ -108,7 +126,10 @@ function checkedPermissionCodes(types: readonly RecordType[]): ReadonlyMap<strin
   for (const type of types) {
     for (const [operation, code] of Object.entries(type.permissions)) {
       if (code !== null && !levels.has(code)) {
-        throw new SchemaDefinitionError(type.name, `x-permissions.${operation}: "${code}" is not a permission code (ArchivesSpace's, or one a schema declares in x-permission-codes)`);
+        throw new SchemaDefinitionError(
+          type.name,
+          `x-permissions.${operation}: "${code}" is not a permission code (ArchivesSpace's, or one a schema declares in x-permission-codes)`,
+        );
       }
     }
   }
@@ -159,7 +180,10 @@ export class Registry {
   }
   /** Every enumeration the types use, by name, with its seed values. */
   readonly enumerations: ReadonlyMap<string, EnumerationSeed>;
-  /** Every permission code x-permissions may name, with its level: ArchivesSpace's and the types' own (x-permission-codes). */
+  /**
+   * Every permission code x-permissions may name, with its level: ArchivesSpace's and the types' own
+   * (x-permission-codes).
+   */
   readonly permissionLevels: ReadonlyMap<string, PermissionLevel>;
   private readonly byName = new Map<string, RecordType>();
   private readonly patterns = new Map<string, UriPattern>();
@@ -171,14 +195,20 @@ export class Registry {
     const collections = new Map<string, string>();
     const uris = new Map<string, string>();
     for (const entry of manifest.types) {
-      if (this.byName.has(entry.name)) throw new SchemaDefinitionError(entry.name, "two schemas declare this x-record-type");
+      if (this.byName.has(entry.name))
+        throw new SchemaDefinitionError(entry.name, "two schemas declare this x-record-type");
       const pattern = new UriPattern(entry.name, entry.scope, entry.uriPrefix);
       const type = describeType(entry, pattern);
       const collectionKey = `${type.scope}:${type.collection}`;
       const sameCollection = collections.get(collectionKey);
-      if (sameCollection !== undefined) throw new SchemaDefinitionError(entry.name, `x-collection "${type.collection}" is already used by ${sameCollection}`);
+      if (sameCollection !== undefined)
+        throw new SchemaDefinitionError(
+          entry.name,
+          `x-collection "${type.collection}" is already used by ${sameCollection}`,
+        );
       const sameUri = uris.get(type.itemPath);
-      if (sameUri !== undefined) throw new SchemaDefinitionError(entry.name, `uri ${type.itemPath} is already used by ${sameUri}`);
+      if (sameUri !== undefined)
+        throw new SchemaDefinitionError(entry.name, `uri ${type.itemPath} is already used by ${sameUri}`);
       collections.set(collectionKey, entry.name);
       uris.set(type.itemPath, entry.name);
       this.byName.set(entry.name, type);
@@ -193,10 +223,16 @@ export class Registry {
     for (const type of types) {
       if (type.tree === null) continue;
       const rootType = this.byName.get(type.tree.rootType);
-      if (rootType === undefined) throw new SchemaDefinitionError(type.name, `x-tree.root links to ${type.tree.rootType}, which no schema declares`);
-      if (rootType.scope !== type.scope) throw new SchemaDefinitionError(type.name, `x-tree: the root type ${rootType.name} must have the same scope`);
+      if (rootType === undefined)
+        throw new SchemaDefinitionError(
+          type.name,
+          `x-tree.root links to ${type.tree.rootType}, which no schema declares`,
+        );
+      if (rootType.scope !== type.scope)
+        throw new SchemaDefinitionError(type.name, `x-tree: the root type ${rootType.name} must have the same scope`);
       const other = types.find((candidate) => candidate !== type && candidate.tree?.rootType === type.tree?.rootType);
-      if (other !== undefined) throw new SchemaDefinitionError(type.name, `${other.name} already forms the trees of ${rootType.name}`);
+      if (other !== undefined)
+        throw new SchemaDefinitionError(type.name, `${other.name} already forms the trees of ${rootType.name}`);
     }
   }
 
@@ -264,13 +300,19 @@ export class Registry {
   /** Every link field, in any type, that may point at records of `target` (what a delete must visit). */
   linksTo(target: string): IncomingLink[] {
     return this.types.flatMap((type) =>
-      type.refPaths.filter((refPath) => refPath.targets.includes(target)).map((refPath) => ({ type: type.name, refPath })),
+      type.refPaths
+        .filter((refPath) => refPath.targets.includes(target))
+        .map((refPath) => ({ type: type.name, refPath })),
     );
   }
 
   /** Every enumerated field, in any type, holding values of `enumeration` (what removing a value must visit). */
   enumerationUsers(enumeration: string): { type: string; path: EnumerationPath }[] {
-    return this.types.flatMap((type) => type.enumerationPaths.filter((path) => path.enumeration === enumeration).map((path) => ({ type: type.name, path })));
+    return this.types.flatMap((type) =>
+      type.enumerationPaths
+        .filter((path) => path.enumeration === enumeration)
+        .map((path) => ({ type: type.name, path })),
+    );
   }
 
   /** The permission code an operation on a type needs; null when it needs none. */

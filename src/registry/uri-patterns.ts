@@ -1,5 +1,5 @@
 // The URIs of a record type: `/repositories/:repo_id/<prefix>/:id` for repository-scoped types,
-// `<prefix>/:id` for global ones (api-contract §3, seed). Ids are positive integers.
+// `<prefix>/:id` for global ones (docs/api.md §3, seed). Ids are positive integers.
 import type { RecordScope } from "./manifest.js";
 
 export interface ParsedUri {
@@ -40,7 +40,8 @@ export class UriPattern {
   }
 
   format(id: number, repoId?: number): string {
-    if (!Number.isSafeInteger(id) || id <= 0) throw new RangeError(`${this.type} id must be a positive integer, not ${id}`);
+    if (!Number.isSafeInteger(id) || id <= 0)
+      throw new RangeError(`${this.type} id must be a positive integer, not ${id}`);
     if (this.scope === "global") return this.itemPath.replace(":id", String(id));
     if (repoId === undefined || !Number.isSafeInteger(repoId) || repoId <= 0) {
       throw new RangeError(`${this.type} is repository-scoped: its uri needs a repository id`);

@@ -1,4 +1,4 @@
-// Turns ajv's errors into the contract's error object (api-contract §7): slash paths such as
+// Turns ajv's errors into the contract's error object (docs/api.md §7): slash paths such as
 // `dates/0/date_type` mapped to human messages, worded as ArchivesSpace words them
 // (common/json_schema_utils.rb) wherever it has a wording.
 import type { ErrorObject } from "ajv";
@@ -21,7 +21,8 @@ export function addFieldError(errors: FieldErrors, path: string, message: string
 
 /** Adds every message of `more` to `target`. */
 export function mergeFieldErrors(target: FieldErrors, more: FieldErrors): void {
-  for (const [path, messages] of Object.entries(more)) for (const message of messages) addFieldError(target, path, message);
+  for (const [path, messages] of Object.entries(more))
+    for (const message of messages) addFieldError(target, path, message);
 }
 
 /** The key for a problem with the document as a whole (e.g. a body that is not an object). */
@@ -43,7 +44,13 @@ function show(value: unknown): string {
 
 /** `/dates/0` + `begin` → `dates/0/begin` (JSON Pointer unescaped). */
 function fieldPath(instancePath: string, field?: string): string {
-  const parts = instancePath === "" ? [] : instancePath.slice(1).split("/").map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const parts =
+    instancePath === ""
+      ? []
+      : instancePath
+          .slice(1)
+          .split("/")
+          .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
   if (field !== undefined) parts.push(field);
   return parts.length === 0 ? WHOLE_RECORD : parts.join("/");
 }
@@ -106,8 +113,12 @@ function describe(error: ErrorObject, root: JsonObject): [string, string] | unde
       const tag = String(param(error, "tag"));
       const value = param(error, "tagValue");
       if (value === undefined) return [at(tag), MESSAGES.required];
-      if (typeof value !== "string") return [at(tag), `Must be a string (you provided ${withArticle(jsonTypeName(value))})`];
-      return [at(tag), `Invalid value '${value}'.  Must be one of: ${discriminatorValues(error, root, tag).join(", ")}`];
+      if (typeof value !== "string")
+        return [at(tag), `Must be a string (you provided ${withArticle(jsonTypeName(value))})`];
+      return [
+        at(tag),
+        `Invalid value '${value}'.  Must be one of: ${discriminatorValues(error, root, tag).join(", ")}`,
+      ];
     }
     case "x-identifiers":
     case "x-ref-targets": {

@@ -14,8 +14,7 @@ export type { FieldErrors } from "./validation-errors.js";
 
 /** A validated document is a fresh copy the caller owns: read-only fields gone, defaults filled in. */
 export type ValidationResult =
-  | { readonly ok: true; readonly doc: Record<string, JsonValue> }
-  | { readonly ok: false; readonly errors: FieldErrors };
+  { readonly ok: true; readonly doc: Record<string, JsonValue> } | { readonly ok: false; readonly errors: FieldErrors };
 
 interface CompiledType {
   readonly check: ValidateFunction;
@@ -32,9 +31,16 @@ export class RecordValidator {
    * default the seed values the schemas declare.
    */
   constructor(registry: Registry, enumerations?: EnumerationValues) {
-    const ajv = createRecordAjv(registry, enumerations ?? { valuesOf: (name) => registry.enumerations.get(name)?.values });
+    const ajv = createRecordAjv(
+      registry,
+      enumerations ?? { valuesOf: (name) => registry.enumerations.get(name)?.values },
+    );
     for (const type of registry.types) {
-      this.compiled.set(type.name, { check: ajv.compile(type.schema), strip: readOnlyStripper(type.schema), schema: type.schema });
+      this.compiled.set(type.name, {
+        check: ajv.compile(type.schema),
+        strip: readOnlyStripper(type.schema),
+        schema: type.schema,
+      });
     }
   }
 

@@ -85,7 +85,10 @@ export class RecordStore {
     });
   }
 
-  /** What `serialized` does, for a transaction already running: from here on it conflicts with every other holder of `keys`. */
+  /**
+   * What `serialized` does, for a transaction already running: from here on it conflicts with every other holder of
+   * `keys`.
+   */
   async lockWithin(session: ClientSession, keys: readonly string[]): Promise<void> {
     await this.writeLocks(session, await this.ensureLocks(keys));
   }
@@ -119,7 +122,11 @@ export class RecordStore {
   /** The first of `count` consecutive new ids of a type (one counter write for a whole batch). */
   async nextIds(type: string, count: number): Promise<number> {
     const counters = this.connection.collection<{ _id: string; seq: number }>(COUNTERS);
-    const result = await counters.findOneAndUpdate({ _id: type }, { $inc: { seq: count } }, { upsert: true, returnDocument: "after" });
+    const result = await counters.findOneAndUpdate(
+      { _id: type },
+      { $inc: { seq: count } },
+      { upsert: true, returnDocument: "after" },
+    );
     if (!result) throw new Error(`id counter for ${type} did not answer`);
     return result.seq - count + 1;
   }
@@ -139,13 +146,17 @@ export class RecordStore {
     for (const type of this.registry.types) {
       const collection = this.collection(type.name);
       for (const spec of type.indexes) {
-        await collection.createIndex({ ...spec.keys }, {
-          name: spec.name,
-          unique: spec.unique,
-          ...(spec.partialFilterExpression ? { partialFilterExpression: { ...spec.partialFilterExpression } } : {}),
-        });
+        await collection.createIndex(
+          { ...spec.keys },
+          {
+            name: spec.name,
+            unique: spec.unique,
+            ...(spec.partialFilterExpression ? { partialFilterExpression: { ...spec.partialFilterExpression } } : {}),
+          },
+        );
       }
-      const mtimeKeys: Record<string, 1> = type.scope === "repository" ? { repo_id: 1, system_mtime: 1, id: 1 } : { system_mtime: 1, id: 1 };
+      const mtimeKeys: Record<string, 1> =
+        type.scope === "repository" ? { repo_id: 1, system_mtime: 1, id: 1 } : { system_mtime: 1, id: 1 };
       await collection.createIndex(mtimeKeys, { name: "system_mtime_index" });
     }
   }

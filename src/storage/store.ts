@@ -67,14 +67,24 @@ export async function attachToRunningEngine(config: StoreConfig): Promise<Store 
   } catch {
     return undefined; // a socket left behind by an engine that is gone
   }
-  return { connection, description: `the running embedded engine at ${socketPath}, database ${config.dbName}`, onLost: () => undefined, close: () => connection.close() };
+  return {
+    connection,
+    description: `the running embedded engine at ${socketPath}, database ${config.dbName}`,
+    onLost: () => undefined,
+    close: () => connection.close(),
+  };
 }
 
 export async function openStore(config: StoreConfig): Promise<Store> {
   if (config.mongodbUri) {
     const shown = redactUri(config.mongodbUri);
     const connection = await connect(config.mongodbUri, config, `MongoDB at ${shown}`);
-    return { connection, description: `MongoDB at ${shown}, database ${config.dbName}`, onLost: () => undefined, close: () => connection.close() };
+    return {
+      connection,
+      description: `MongoDB at ${shown}, database ${config.dbName}`,
+      onLost: () => undefined,
+      close: () => connection.close(),
+    };
   }
   const socketPath = join(config.dataDir, "engine.sock");
   let engine: EngineProcess;
@@ -86,7 +96,9 @@ export async function openStore(config: StoreConfig): Promise<Store> {
       startTimeoutMs: config.connectTimeoutMs,
     });
   } catch (error) {
-    throw new StoreUnavailableError(`the embedded engine did not start: ${error instanceof Error ? error.message : String(error)}`);
+    throw new StoreUnavailableError(
+      `the embedded engine did not start: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   let connection: Connection;
   try {
@@ -101,7 +113,8 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     description: `embedded engine (pid ${engine.pid}) in ${config.dataDir}, database ${config.dbName}`,
     onLost(listener) {
       engine.child.once("exit", (code, signal) => {
-        if (!closing) listener(`the embedded engine (pid ${engine.pid}) exited unexpectedly (${signal ?? `code ${code}`})`);
+        if (!closing)
+          listener(`the embedded engine (pid ${engine.pid}) exited unexpectedly (${signal ?? `code ${code}`})`);
       });
     },
     async close() {

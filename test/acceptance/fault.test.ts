@@ -55,7 +55,9 @@ function waitForLine(child: ChildProcess, pattern: RegExp, what: string): Promis
       const match = pattern.exec(out);
       if (match) ready(match);
     });
-    child.once("exit", (code, signal) => fail(new Error(`${what} exited (${signal ?? code}) before it was ready: ${out}${err}`)));
+    child.once("exit", (code, signal) =>
+      fail(new Error(`${what} exited (${signal ?? code}) before it was ready: ${out}${err}`)),
+    );
   });
 }
 
@@ -63,7 +65,13 @@ async function startNode(name: string): Promise<Node> {
   const port = await freePort();
   const started = Date.now();
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", MONGODB_URI: engineUri, DATA_DIR: join(dir, `node-${name}`) },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      MONGODB_URI: engineUri,
+      DATA_DIR: join(dir, `node-${name}`),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);
@@ -71,14 +79,27 @@ async function startNode(name: string): Promise<Node> {
   return { name, base: `http://127.0.0.1:${port}`, child, upAfterMs: Date.now() - started };
 }
 
-async function call(node: Node, method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: Json & Json[] }> {
+async function call(
+  node: Node,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown } = {},
+): Promise<{ status: number; body: Json & Json[] }> {
   const headers: Record<string, string> = {};
   if (options.token) headers["X-ArchivesSpace-Session"] = options.token;
-  const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+  const body =
+    options.body === undefined
+      ? undefined
+      : typeof options.body === "string"
+        ? options.body
+        : JSON.stringify(options.body);
   if (body !== undefined && typeof options.body !== "string") headers["Content-Type"] = "application/json";
   const response = await fetch(`${node.base}${path}`, { method, headers, body });
   const text = await response.text();
-  return { status: response.status, body: (response.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text) as Json & Json[] };
+  return {
+    status: response.status,
+    body: (response.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text) as Json & Json[],
+  };
 }
 
 async function login(node: Node, username: string, password: string): Promise<string> {
@@ -95,13 +116,17 @@ async function exited(child: ChildProcess): Promise<void> {
 beforeAll(async () => {
   if (!existsSync(MAIN) || !existsSync(ENGINE_CLI)) throw new Error("dist/ is missing: run `npm run build` first");
   dir = await mkdtemp(join(tmpdir(), "arca-fault-"));
-  engine = spawn(process.execPath, [ENGINE_CLI, "--port", "0", "--dbpath", join(dir, "engine")], { stdio: ["ignore", "pipe", "pipe"] });
+  engine = spawn(process.execPath, [ENGINE_CLI, "--port", "0", "--dbpath", join(dir, "engine")], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.push(engine);
   const [, port] = await waitForLine(engine, /listening on 127\.0\.0\.1:(\d+)/, "the engine");
   engineUri = `mongodb://127.0.0.1:${port}/?directConnection=true`;
   // The same instant: neither waits for the other.
   [nodeA, nodeB] = await Promise.all([startNode("A"), startNode("B")]);
-  process.stdout.write(`fault test: nodes up after ${nodeA.upAfterMs} ms (A) and ${nodeB.upAfterMs} ms (B), started together on an empty store\n`);
+  process.stdout.write(
+    `fault test: nodes up after ${nodeA.upAfterMs} ms (A) and ${nodeB.upAfterMs} ms (B), started together on an empty store\n`,
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -118,7 +143,8 @@ describe("two nodes on one engine", () => {
   it("keeps the engine's data directory to its own user (0700, files 0600)", async () => {
     const engineDir = join(dir, "engine");
     expect(((await stat(engineDir)).mode & 0o777).toString(8)).toBe("700");
-    for (const name of await readdir(engineDir)) expect([name, ((await stat(join(engineDir, name))).mode & 0o777).toString(8)]).toEqual([name, "600"]);
+    for (const name of await readdir(engineDir))
+      expect([name, ((await stat(join(engineDir, name))).mode & 0o777).toString(8)]).toEqual([name, "600"]);
   });
 
   it("both come up on an empty store, with one admin, one administrators group and one global repository", async () => {
@@ -128,19 +154,27 @@ describe("two nodes on one engine", () => {
     const users = await call(nodeB, "GET", "/users?page=1", { token: adminToken });
     expect(users.body.results).toEqual([expect.objectContaining({ username: "admin", uri: "/users/1" })]);
     const groups = await call(nodeB, "GET", "/repositories/1/groups", { token: adminToken });
-    expect(groups.body).toEqual([expect.objectContaining({ group_code: "administrators", uri: "/repositories/1/groups/1" })]);
-    const created = await call(nodeB, "POST", "/repositories", { token: adminToken, body: { repo_code: "fault", name: "Fault" } });
+    expect(groups.body).toEqual([
+      expect.objectContaining({ group_code: "administrators", uri: "/repositories/1/groups/1" }),
+    ]);
+    const created = await call(nodeB, "POST", "/repositories", {
+      token: adminToken,
+      body: { repo_code: "fault", name: "Fault" },
+    });
     expect(created).toMatchObject({ status: 200, body: { uri: "/repositories/2" } });
     repo = 2;
   });
 
   it("takes a session made on A on B, and a logout on B ends it on A", async () => {
     const token = await login(nodeA, "admin", "admin");
-    expect(await call(nodeB, "GET", "/users/current-user", { token })).toMatchObject({ status: 200, body: { username: "admin" } });
+    expect(await call(nodeB, "GET", "/users/current-user", { token })).toMatchObject({
+      status: 200,
+      body: { username: "admin" },
+    });
     expect((await call(nodeB, "POST", "/logout", { token })).status).toBe(200);
     // A caches a session for a few seconds; the store says it is gone as soon as A asks it.
     let status = 200;
-    for (const deadline = Date.now() + 10_000; status === 200 && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 10_000; status === 200 && Date.now() < deadline;) {
       status = (await call(nodeA, "GET", "/users/current-user", { token })).status;
       if (status === 200) await new Promise((tick) => setTimeout(tick, 100));
     }
@@ -148,14 +182,28 @@ describe("two nodes on one engine", () => {
   });
 
   it("applies a group change made on A to requests on B", async () => {
-    expect((await call(nodeA, "POST", "/users?password=pw-ann", { token: adminToken, body: { username: "ann", name: "Ann" } })).status).toBe(200);
+    expect(
+      (
+        await call(nodeA, "POST", "/users?password=pw-ann", {
+          token: adminToken,
+          body: { username: "ann", name: "Ann" },
+        })
+      ).status,
+    ).toBe(200);
     const ann = await login(nodeB, "ann", "pw-ann");
     const path = `/repositories/${repo}/accessions?page=1`;
     expect((await call(nodeB, "GET", path, { token: ann })).status).toBe(403); // and B now caches that answer
     const groups = (await call(nodeA, "GET", `/repositories/${repo}/groups`, { token: adminToken })).body as Json[];
     const viewers = groups.find((group) => group.group_code === "repository-viewers")!;
     const changed = Date.now();
-    expect((await call(nodeA, "POST", viewers.uri as string, { token: adminToken, body: { ...viewers, member_usernames: ["ann"] } })).status).toBe(200);
+    expect(
+      (
+        await call(nodeA, "POST", viewers.uri as string, {
+          token: adminToken,
+          body: { ...viewers, member_usernames: ["ann"] },
+        })
+      ).status,
+    ).toBe(200);
     // Polled: B drops its cached answer at its next look at the store's change signal (about a
     // second), not after the permission cache's 30 s.
     let status = 403;
@@ -229,7 +277,11 @@ describe("two nodes on one engine", () => {
         }
         acknowledged.push({ node: node.name, uri: reply.body.uri as string, title });
         if (node === nodeB && killedAt !== undefined) ackedByBAfterKill += 1;
-        if (node === nodeA && killedAt === undefined && acknowledged.filter((entry) => entry.node === "A").length >= 40) {
+        if (
+          node === nodeA &&
+          killedAt === undefined &&
+          acknowledged.filter((entry) => entry.node === "A").length >= 40
+        ) {
           killedAt = Date.now();
           nodeA.child.kill("SIGKILL");
         }
@@ -242,16 +294,25 @@ describe("two nodes on one engine", () => {
       for (const file of ["at-tracer.xml", "afcu.xml", "wnyu.xml", "ead-dao-test.xml"]) {
         if (killedAt !== undefined) return;
         try {
-          await call(nodeA, "POST", `/repositories/${importRepo}/imports?format=ead`, { token: adminToken, body: readFileSync(join(EAD, file), "utf8") });
+          await call(nodeA, "POST", `/repositories/${importRepo}/imports?format=ead`, {
+            token: adminToken,
+            body: readFileSync(join(EAD, file), "utf8"),
+          });
           importsDoneByA += 1;
         } catch {
           return;
         }
       }
     };
-    const importRepo = ((await call(nodeA, "POST", "/repositories", { token: adminToken, body: { repo_code: "imports", name: "Imports" } })).body.id as number);
+    const importRepo = (
+      await call(nodeA, "POST", "/repositories", { token: adminToken, body: { repo_code: "imports", name: "Imports" } })
+    ).body.id as number;
     const lanes = [0, 1, 2, 3];
-    await Promise.all([importer(), ...lanes.map((lane) => writer(nodeA, lane)), ...lanes.map((lane) => writer(nodeB, lane))]);
+    await Promise.all([
+      importer(),
+      ...lanes.map((lane) => writer(nodeA, lane)),
+      ...lanes.map((lane) => writer(nodeB, lane)),
+    ]);
     await exited(nodeA.child);
     const recoveredAfter = Date.now() - killedAt!;
     const fromA = acknowledged.filter((entry) => entry.node === "A").length;
@@ -272,7 +333,9 @@ describe("two nodes on one engine", () => {
     // exactly 0..n-1, including nodes A created but never acknowledged.
     const objects: Json[] = [];
     for (let page = 1; ; page++) {
-      const list = await call(nodeB, "GET", `/repositories/${repo}/archival_objects?page=${page}&page_size=250`, { token: adminToken });
+      const list = await call(nodeB, "GET", `/repositories/${repo}/archival_objects?page=${page}&page_size=250`, {
+        token: adminToken,
+      });
       expect(list.status).toBe(200);
       objects.push(...(list.body.results as Json[]));
       if (page >= (list.body.last_page as number)) break;
@@ -285,11 +348,19 @@ describe("two nodes on one engine", () => {
     for (const [holder, positions] of siblings) {
       expect([holder, positions.sort((a, b) => a - b)]).toEqual([holder, positions.map((_, i) => i)]);
     }
-    expect(objects.length).toBeGreaterThanOrEqual(acknowledged.filter((entry) => entry.uri.includes("/archival_objects/")).length);
+    expect(objects.length).toBeGreaterThanOrEqual(
+      acknowledged.filter((entry) => entry.uri.includes("/archival_objects/")).length,
+    );
     // And B still logs people in and takes sessions A issued before it died.
-    expect(await call(nodeB, "GET", "/users/current-user", { token: adminToken })).toMatchObject({ status: 200, body: { username: "admin" } });
+    expect(await call(nodeB, "GET", "/users/current-user", { token: adminToken })).toMatchObject({
+      status: 200,
+      body: { username: "admin" },
+    });
     await login(nodeB, "ann", "pw-ann");
-    const imported = await call(nodeB, "POST", `/repositories/${importRepo}/imports?format=ead`, { token: adminToken, body: readFileSync(join(EAD, "ferris.xml"), "utf8") });
+    const imported = await call(nodeB, "POST", `/repositories/${importRepo}/imports?format=ead`, {
+      token: adminToken,
+      body: readFileSync(join(EAD, "ferris.xml"), "utf8"),
+    });
     expect(imported.status).toBe(200);
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-// The AccessControl the record routes ask (api-contract §8): permissions from is_admin and
+// The AccessControl the record routes ask (docs/api.md §8): permissions from is_admin and
 // group memberships, nothing for unknown or inactive users, and a cache that invalidate() empties.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { AccountAccessControl } from "../../src/accounts/access-control.js";
@@ -63,12 +63,22 @@ describe("the access cache of openAccounts", () => {
     const access = accounts.accessControl;
     expect(await access.permissionsOf("bea")).toEqual({}); // now cached (10 s by default)
     const [viewers] = await operations.find("group", { group_code: "repository-viewers" });
-    const repoId = Number(String((viewers!.repository as { ref: string }).ref).split("/").pop());
+    const repoId = Number(
+      String((viewers!.repository as { ref: string }).ref)
+        .split("/")
+        .pop(),
+    );
     const id = Number(String(viewers!.uri).split("/").pop());
     await operations.update("group", { repoId }, id, { ...viewers, member_usernames: ["bea"] }, admin);
     expect(await access.permissionsOf("bea")).toEqual({ [`/repositories/${repoId}`]: ["view_repository"] });
     const bea = (await operations.find("user", { username: "bea" }))[0]!;
-    await operations.update("user", {}, Number(String(bea.uri).split("/").pop()), { ...bea, is_active_user: false }, admin);
+    await operations.update(
+      "user",
+      {},
+      Number(String(bea.uri).split("/").pop()),
+      { ...bea, is_active_user: false },
+      admin,
+    );
     expect(await access.permissionsOf("bea")).toBeUndefined();
   });
 });

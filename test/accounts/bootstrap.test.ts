@@ -1,4 +1,4 @@
-// The start-up bootstrap (api-contract §2, §8): global repository, administrators, admin.
+// The start-up bootstrap (docs/api.md §2, §8): global repository, administrators, admin.
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { bootstrapAccounts, BootstrapError, DEFAULT_ADMIN_PASSWORD } from "../../src/accounts/bootstrap.js";
 import { CredentialStore } from "../../src/accounts/credential-store.js";
@@ -28,15 +28,27 @@ describe("bootstrap", () => {
   it("creates the global repository, the administrators group and the admin user, and says the default password is in use", async () => {
     const { harness, credentials } = await fresh();
     const result = await bootstrapAccounts(harness.ops, credentials);
-    expect(result).toEqual({ defaultAdminPasswordInUse: true, created: ["global repository", "admin user", "admin password", "administrators group", "global vocabulary"] });
-    expect(await harness.ops.read("repository", {}, 1)).toMatchObject({ repo_code: "_archivesspace", uri: "/repositories/1" });
+    expect(result).toEqual({
+      defaultAdminPasswordInUse: true,
+      created: ["global repository", "admin user", "admin password", "administrators group", "global vocabulary"],
+    });
+    expect(await harness.ops.read("repository", {}, 1)).toMatchObject({
+      repo_code: "_archivesspace",
+      uri: "/repositories/1",
+    });
     const groups = await harness.ops.find("group", { repo_id: 1 });
     expect(groups).toHaveLength(1); // no standard groups for the global repository
     expect(groups[0]).toMatchObject({ group_code: "administrators", member_usernames: ["admin"] });
     expect([...(groups[0]!.grants_permissions as string[])].sort()).toEqual([...PERMISSIONS].sort());
-    expect(await harness.ops.find("user", { username: "admin" })).toEqual([expect.objectContaining({ is_admin: true })]);
+    expect(await harness.ops.find("user", { username: "admin" })).toEqual([
+      expect.objectContaining({ is_admin: true }),
+    ]);
     expect(await credentials.verify("admin", DEFAULT_ADMIN_PASSWORD)).toBe(true);
-    expect(await harness.ops.read("vocabulary", {}, 1)).toMatchObject({ uri: "/vocabularies/1", ref_id: "global", name: "global" });
+    expect(await harness.ops.read("vocabulary", {}, 1)).toMatchObject({
+      uri: "/vocabularies/1",
+      ref_id: "global",
+      name: "global",
+    });
   });
 
   it("is idempotent, never resets a changed admin password, and the first user repository gets id 2", async () => {
@@ -56,7 +68,9 @@ describe("bootstrap", () => {
 
   it("uses ADMIN_PASSWORD when it creates the admin, and then raises no warning", async () => {
     const { harness, credentials } = await fresh();
-    expect((await bootstrapAccounts(harness.ops, credentials, { adminPassword: "s3cret" })).defaultAdminPasswordInUse).toBe(false);
+    expect(
+      (await bootstrapAccounts(harness.ops, credentials, { adminPassword: "s3cret" })).defaultAdminPasswordInUse,
+    ).toBe(false);
     expect(await credentials.verify("admin", "s3cret")).toBe(true);
     expect(await credentials.verify("admin", DEFAULT_ADMIN_PASSWORD)).toBe(false);
   });
@@ -72,7 +86,10 @@ describe("bootstrap", () => {
 // each runs the whole start-up (indexes, enumerations, sessions, bootstrap) over its own
 // connection, at once. Both must come up, and the store must hold each thing once.
 describe("bootstrap of two nodes starting at once on one fresh store", () => {
-  async function startNode(engineUri: string, dbName: string): Promise<{ connection: Connection; result: BootstrapResult; ops: RecordOperations }> {
+  async function startNode(
+    engineUri: string,
+    dbName: string,
+  ): Promise<{ connection: Connection; result: BootstrapResult; ops: RecordOperations }> {
     const connection = await mongoose.createConnection(engineUri, { dbName }).asPromise();
     const ops = await openRecords(connection, { resolveMaxRefs: 1000 });
     const sessions = new SessionStore(connection, { idleSeconds: 3600, maxAgeSeconds: 3600 });
@@ -87,16 +104,38 @@ describe("bootstrap of two nodes starting at once on one fresh store", () => {
     try {
       for (let round = 0; round < 4; round++) {
         const dbName = `race${round}`;
-        const nodes = await Promise.all([startNode(engine.uri, dbName), startNode(engine.uri, dbName), ...(round % 2 === 0 ? [startNode(engine.uri, dbName)] : [])]);
+        const nodes = await Promise.all([
+          startNode(engine.uri, dbName),
+          startNode(engine.uri, dbName),
+          ...(round % 2 === 0 ? [startNode(engine.uri, dbName)] : []),
+        ]);
         connections.push(...nodes.map((node) => node.connection));
         const ops = nodes[0]!.ops;
         // Each thing was created by exactly one node.
         const created = nodes.flatMap((node) => node.result.created).sort();
-        expect(created).toEqual(["admin password", "admin user", "administrators group", "global repository", "global vocabulary"]);
-        expect(await ops.find("user", {})).toEqual([expect.objectContaining({ username: "admin", is_admin: true, uri: "/users/1" })]);
-        expect(await ops.find("group", {})).toEqual([expect.objectContaining({ group_code: "administrators", uri: "/repositories/1/groups/1", member_usernames: ["admin"] })]);
-        expect(await ops.find("repository", {})).toEqual([expect.objectContaining({ repo_code: "_archivesspace", uri: "/repositories/1" })]);
-        expect(await ops.find("vocabulary", {})).toEqual([expect.objectContaining({ ref_id: "global", uri: "/vocabularies/1" })]);
+        expect(created).toEqual([
+          "admin password",
+          "admin user",
+          "administrators group",
+          "global repository",
+          "global vocabulary",
+        ]);
+        expect(await ops.find("user", {})).toEqual([
+          expect.objectContaining({ username: "admin", is_admin: true, uri: "/users/1" }),
+        ]);
+        expect(await ops.find("group", {})).toEqual([
+          expect.objectContaining({
+            group_code: "administrators",
+            uri: "/repositories/1/groups/1",
+            member_usernames: ["admin"],
+          }),
+        ]);
+        expect(await ops.find("repository", {})).toEqual([
+          expect.objectContaining({ repo_code: "_archivesspace", uri: "/repositories/1" }),
+        ]);
+        expect(await ops.find("vocabulary", {})).toEqual([
+          expect.objectContaining({ ref_id: "global", uri: "/vocabularies/1" }),
+        ]);
         expect(await new CredentialStore(nodes[1]!.connection).verify("admin", DEFAULT_ADMIN_PASSWORD)).toBe(true);
         // Every enumeration once, its values each once, no value id shared.
         const enumerations = await new EnumerationStore(nodes[0]!.connection).all();

@@ -6,7 +6,12 @@ import "@tsed/platform-express";
 import { Configuration } from "@tsed/di";
 import { PlatformExpress } from "@tsed/platform-express";
 import mongoose, { type Connection } from "mongoose";
-import { ACCOUNT_RECORD_TYPES, openAccounts, type Accounts, type LoginThrottleOptions } from "../../src/accounts/index.js";
+import {
+  ACCOUNT_RECORD_TYPES,
+  openAccounts,
+  type Accounts,
+  type LoginThrottleOptions,
+} from "../../src/accounts/index.js";
 import { sessionMiddleware } from "../../src/auth/session-middleware.js";
 import { SessionStore } from "../../src/auth/session-store.js";
 import { startEngine } from "../../src/embedded-mongo/index.js";
@@ -52,12 +57,21 @@ export async function startAccountsApp(options: AccountsAppOptions = {}): Promis
   });
   const platform = await PlatformExpress.bootstrap(AccountsTestServer, {
     httpPort: "127.0.0.1:0",
-    mount: { "/": options.records ? recordControllers({ operations, accessControl: accounts.accessControl }, operations.deps.registry.types.filter((type) => !ACCOUNT_RECORD_TYPES.includes(type.name))) : [] },
+    mount: {
+      "/": options.records
+        ? recordControllers(
+            { operations, accessControl: accounts.accessControl },
+            operations.deps.registry.types.filter((type) => !ACCOUNT_RECORD_TYPES.includes(type.name)),
+          )
+        : [],
+    },
     middlewares: [
       sessionMiddleware(sessions, { names: ["X-Service-Session", "X-ArchivesSpace-Session"] }),
       ...bodyParsers({ limitBytes: 1024 * 1024 }),
       accounts.routes,
-      ...(options.records ? [importRoutes({ operations, access: accounts.accessControl, maxFileBytes: 1024 * 1024 })] : []),
+      ...(options.records
+        ? [importRoutes({ operations, access: accounts.accessControl, maxFileBytes: 1024 * 1024 })]
+        : []),
     ],
   });
   await platform.listen();
@@ -93,7 +107,11 @@ export interface Call {
   raw?: string;
 }
 
-export async function call(app: AccountsApp, path: string, { method = "GET", token, json, form, headers = {}, raw }: Call = {}): Promise<Reply> {
+export async function call(
+  app: AccountsApp,
+  path: string,
+  { method = "GET", token, json, form, headers = {}, raw }: Call = {},
+): Promise<Reply> {
   const sent: Record<string, string> = { ...headers };
   if (token) sent["X-ArchivesSpace-Session"] = token;
   let body: string | undefined = raw;
@@ -111,7 +129,11 @@ export async function call(app: AccountsApp, path: string, { method = "GET", tok
 
 /** Logs in and answers the session token. */
 export async function login(app: AccountsApp, username: string, password: string): Promise<string> {
-  const reply = await call(app, `/users/${encodeURIComponent(username)}/login?password=${encodeURIComponent(password)}`, { method: "POST" });
+  const reply = await call(
+    app,
+    `/users/${encodeURIComponent(username)}/login?password=${encodeURIComponent(password)}`,
+    { method: "POST" },
+  );
   if (reply.status !== 200) throw new Error(`login of ${username} failed: ${reply.status} ${reply.text}`);
   return reply.body.session as string;
 }

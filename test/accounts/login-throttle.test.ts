@@ -1,4 +1,4 @@
-// Login throttling (issue 10, M3): per username and per client address, a delay that doubles
+// Login throttling: per username and per client address, a delay that doubles
 // per failure past the free ones, 429 with Retry-After while held, never a permanent lock,
 // a bounded table. The clock is injected: no test sleeps.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
@@ -26,7 +26,14 @@ function waitOf(throttle: LoginThrottle, username: string, address: string): num
 
 function throttleWith(clock: Clock, options: { maxEntries?: number } = {}) {
   const lines: string[] = [];
-  const throttle = new LoginThrottle({ freeFailures: 3, maxDelaySeconds: 8, forgetAfterSeconds: 600, now: clock.now, log: (line) => lines.push(line), ...options });
+  const throttle = new LoginThrottle({
+    freeFailures: 3,
+    maxDelaySeconds: 8,
+    forgetAfterSeconds: 600,
+    now: clock.now,
+    log: (line) => lines.push(line),
+    ...options,
+  });
   return { throttle, lines };
 }
 
@@ -90,7 +97,8 @@ describe("LoginThrottle", () => {
   it("keeps its table bounded however many usernames and addresses fail", () => {
     const clock = new Clock();
     const { throttle } = throttleWith(clock, { maxEntries: 100 });
-    for (let index = 0; index < 5000; index += 1) throttle.failed(`user-${index}-${"x".repeat(1000)}`, `10.0.${index >> 8}.${index & 255}`);
+    for (let index = 0; index < 5000; index += 1)
+      throttle.failed(`user-${index}-${"x".repeat(1000)}`, `10.0.${index >> 8}.${index & 255}`);
     expect(throttle.size).toBe(100);
     // The most recent keys are the ones kept.
     for (let failure = 0; failure < 2; failure += 1) throttle.failed("user-4999-" + "x".repeat(1000), "10.200.0.1");
@@ -109,8 +117,20 @@ describe("LoginThrottle", () => {
       expect(line.length).toBeLessThan(400);
     }
     expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
-      expect.objectContaining({ event: "login_hold", key: "username", address: "10.0.0.7", failures: 3, hold_seconds: 1 }),
-      expect.objectContaining({ event: "login_hold", key: "address", address: "10.0.0.7", failures: 3, hold_seconds: 1 }),
+      expect.objectContaining({
+        event: "login_hold",
+        key: "username",
+        address: "10.0.0.7",
+        failures: 3,
+        hold_seconds: 1,
+      }),
+      expect.objectContaining({
+        event: "login_hold",
+        key: "address",
+        address: "10.0.0.7",
+        failures: 3,
+        hold_seconds: 1,
+      }),
       expect.objectContaining({ event: "login_throttled", held: "both", retry_after_seconds: 1 }),
     ]);
   });
@@ -120,14 +140,19 @@ describe("LoginThrottle", () => {
     const { throttle, lines } = throttleWith(clock);
     for (let failure = 0; failure < 6; failure += 1) throttle.failed("mallory", "10.0.0.9"); // held 8 s
     lines.length = 0;
-    for (let attempt = 0; attempt < 500; attempt += 1) expect(waitOf(throttle, "mallory", "10.0.0.9")).toBeGreaterThan(0);
-    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([expect.objectContaining({ event: "login_throttled", refused_unlogged: 0 })]);
+    for (let attempt = 0; attempt < 500; attempt += 1)
+      expect(waitOf(throttle, "mallory", "10.0.0.9")).toBeGreaterThan(0);
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({ event: "login_throttled", refused_unlogged: 0 }),
+    ]);
     clock.advance(7);
     throttle.failed("mallory", "10.0.0.9"); // held again, from the free key's first failure on
     clock.advance(3);
     lines.length = 0;
     expect(waitOf(throttle, "mallory", "10.0.0.9")).toBeGreaterThan(0);
-    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([expect.objectContaining({ event: "login_throttled", refused_unlogged: 499 })]);
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({ event: "login_throttled", refused_unlogged: 499 }),
+    ]);
   });
 });
 
@@ -137,7 +162,16 @@ describe("LoginThrottle's tarpit", () => {
     const clock = new Clock();
     const waits: Array<{ ms: number; release: () => void }> = [];
     const sleep = (ms: number) => new Promise<void>((release) => waits.push({ ms, release }));
-    const throttle = new LoginThrottle({ freeFailures: 1, maxDelaySeconds: 8, forgetAfterSeconds: 600, now: clock.now, log: () => undefined, refusalDelayMs, refusalMaxWaiting, sleep });
+    const throttle = new LoginThrottle({
+      freeFailures: 1,
+      maxDelaySeconds: 8,
+      forgetAfterSeconds: 600,
+      now: clock.now,
+      log: () => undefined,
+      refusalDelayMs,
+      refusalMaxWaiting,
+      sleep,
+    });
     /** A refusal whose keys are free in `seconds`. */
     const refusal = (seconds: number) => new LoginThrottled(seconds, clock.ms + seconds * 1000);
     const release = (index: number) => {
@@ -191,11 +225,22 @@ describe("POST /users/:username/login, throttled", () => {
       tarpitWaits.push(ms);
       return Promise.resolve();
     };
-    app = await startAccountsApp({ loginThrottle: { freeFailures: 2, maxDelaySeconds: 4, forgetAfterSeconds: 900, now: clock.now, log: (line) => lines.push(line), refusalDelayMs: 1000, sleep } });
+    app = await startAccountsApp({
+      loginThrottle: {
+        freeFailures: 2,
+        maxDelaySeconds: 4,
+        forgetAfterSeconds: 900,
+        now: clock.now,
+        log: (line) => lines.push(line),
+        refusalDelayMs: 1000,
+        sleep,
+      },
+    });
   });
   afterAll(() => app.close());
 
-  const attempt = (username: string, password: string) => call(app, `/users/${username}/login?password=${password}`, { method: "POST" });
+  const attempt = (username: string, password: string) =>
+    call(app, `/users/${username}/login?password=${password}`, { method: "POST" });
 
   it("answers 429 with Retry-After once a username is past its free failures, even to the right password", async () => {
     expect(await attempt("admin", "wrong-1")).toMatchObject({ status: 403, body: { error: "Login failed" } });
@@ -226,7 +271,8 @@ describe("POST /users/:username/login, throttled", () => {
     const known = [await attempt("admin", "x"), await attempt("admin", "x"), await attempt("admin", "x")];
     clock.advance(900);
     const unknown = [await attempt("ghost", "x"), await attempt("ghost", "x"), await attempt("ghost", "x")];
-    const shape = (replies: typeof known) => replies.map((reply) => [reply.status, reply.text, reply.headers.get("retry-after")]);
+    const shape = (replies: typeof known) =>
+      replies.map((reply) => [reply.status, reply.text, reply.headers.get("retry-after")]);
     expect(shape(unknown)).toEqual(shape(known));
     expect(shape(known).map(([status]) => status)).toEqual([403, 403, 429]);
   });
@@ -235,7 +281,12 @@ describe("POST /users/:username/login, throttled", () => {
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) {
       expect(line).not.toMatch(/wrong-|guess|password/);
-      expect(JSON.parse(line)).toEqual(expect.objectContaining({ event: expect.stringMatching(/^login_(hold|throttled)$/), address: expect.any(String) }));
+      expect(JSON.parse(line)).toEqual(
+        expect.objectContaining({
+          event: expect.stringMatching(/^login_(hold|throttled)$/),
+          address: expect.any(String),
+        }),
+      );
     }
   });
 });

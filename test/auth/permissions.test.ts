@@ -1,5 +1,13 @@
 import { describe, expect, it } from "@jest/globals";
-import { GLOBAL_PERMISSIONS_KEY, GLOBAL_REPOSITORY_ID, PERMISSIONS, hasPermission, hasPermissionAnywhere, permissionLevel, permissionMap } from "../../src/auth/permissions.js";
+import {
+  GLOBAL_PERMISSIONS_KEY,
+  GLOBAL_REPOSITORY_ID,
+  PERMISSIONS,
+  hasPermission,
+  hasPermissionAnywhere,
+  permissionLevel,
+  permissionMap,
+} from "../../src/auth/permissions.js";
 import { standardGroups } from "../../src/repositories/standard-groups.js";
 
 const group = (repo: string, code: string) => {
@@ -45,8 +53,12 @@ describe("standardGroups", () => {
   it("are the six ArchivesSpace groups, each granting only known permissions, without repeats", () => {
     const groups = standardGroups("main");
     expect(groups.map((g) => g.group_code)).toEqual([
-      "repository-managers", "repository-archivists", "repository-project-managers",
-      "repository-advanced-data-entry", "repository-basic-data-entry", "repository-viewers",
+      "repository-managers",
+      "repository-archivists",
+      "repository-project-managers",
+      "repository-advanced-data-entry",
+      "repository-basic-data-entry",
+      "repository-viewers",
     ]);
     for (const g of groups) {
       expect(new Set(g.grants_permissions).size).toBe(g.grants_permissions.length);
@@ -58,7 +70,9 @@ describe("standardGroups", () => {
     expect(group("main", "repository-viewers")).toEqual(["view_repository"]);
     expect(group("main", "repository-archivists")).toContain("update_accession_record");
     expect(group("main", "repository-archivists")).not.toContain("delete_archival_record");
-    expect(group("main", "repository-managers")).toEqual(expect.arrayContaining(["manage_repository", "delete_archival_record"]));
+    expect(group("main", "repository-managers")).toEqual(
+      expect.arrayContaining(["manage_repository", "delete_archival_record"]),
+    );
     expect(standardGroups("xyz")[0].description).toBe("Managers of the xyz repository");
   });
 });
@@ -77,8 +91,19 @@ describe("hasPermissionAnywhere", () => {
 describe("permission levels (ArchivesSpace's)", () => {
   it("global: the system codes, and deleting or merging what every repository shares; repository: the rest", () => {
     expect(PERMISSIONS.filter((code) => permissionLevel(code) === "global").sort()).toEqual([
-      "administer_system", "become_user", "create_repository", "delete_agent_record", "delete_repository", "delete_subject_record",
-      "delete_vocabulary_record", "index_system", "manage_users", "mediate_edits", "merge_agent_record", "merge_subject_record", "view_all_records",
+      "administer_system",
+      "become_user",
+      "create_repository",
+      "delete_agent_record",
+      "delete_repository",
+      "delete_subject_record",
+      "delete_vocabulary_record",
+      "index_system",
+      "manage_users",
+      "mediate_edits",
+      "merge_agent_record",
+      "merge_subject_record",
+      "view_all_records",
     ]);
     expect(PERMISSIONS.every((code) => permissionLevel(code) !== undefined)).toBe(true);
     expect(permissionLevel("constructor")).toBeUndefined();

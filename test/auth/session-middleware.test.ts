@@ -39,7 +39,9 @@ afterAll(async () => {
   await engine.close();
 });
 
-async function whoami(headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+async function whoami(
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(url, { headers });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
@@ -52,7 +54,10 @@ describe("session middleware", () => {
   it("identifies the user of a live session, by the header or its ArchivesSpace alias", async () => {
     const { token } = await store.create("archivist", true);
     expect(await whoami({ "X-Service-Session": token })).toEqual({ status: 200, body: { username: "archivist" } });
-    expect(await whoami({ "X-ArchivesSpace-Session": token })).toEqual({ status: 200, body: { username: "archivist" } });
+    expect(await whoami({ "X-ArchivesSpace-Session": token })).toEqual({
+      status: 200,
+      body: { username: "archivist" },
+    });
   });
 
   it("answers 412 SESSION_GONE for an unknown token", async () => {

@@ -34,7 +34,9 @@ function expectAscending(values: readonly unknown[]): void {
       const expected = sign(i - j);
       const actual = sign(compareValues(values[i], values[j]));
       if (actual !== expected) {
-        throw new Error(`compareValues(#${i}, #${j}) = ${actual}, expected ${expected}: ${String(values[i])} vs ${String(values[j])}`);
+        throw new Error(
+          `compareValues(#${i}, #${j}) = ${actual}, expected ${expected}: ${String(values[i])} vs ${String(values[j])}`,
+        );
       }
     }
   }
@@ -137,7 +139,10 @@ describe("type order", () => {
   });
 
   it("recognises Dates, RegExps and Buffers made in another realm", () => {
-    const foreign = runInNewContext("({ date: new Date(5), re: /a/i, bytes: new Uint8Array([1, 2]) })") as Record<string, unknown>;
+    const foreign = runInNewContext("({ date: new Date(5), re: /a/i, bytes: new Uint8Array([1, 2]) })") as Record<
+      string,
+      unknown
+    >;
     expect(typeOrder(foreign.date)).toBe(TypeRank.Date);
     expect(typeOrder(foreign.re)).toBe(TypeRank.RegExp);
     expect(typeOrder(foreign.bytes)).toBe(TypeRank.Binary);
@@ -149,7 +154,15 @@ describe("type order", () => {
 
 describe("numbers", () => {
   it("compares equal values of every numeric type as equal", () => {
-    expectAllEqual([5, 5n, new Int32(5), new Double(5.0), Long.fromNumber(5), new Decimal128("5"), new Decimal128("5.00")]);
+    expectAllEqual([
+      5,
+      5n,
+      new Int32(5),
+      new Double(5.0),
+      Long.fromNumber(5),
+      new Decimal128("5"),
+      new Decimal128("5.00"),
+    ]);
     expectAllEqual([0, -0, new Double(-0), new Int32(0), Long.ZERO, new Decimal128("-0")]);
   });
 
@@ -221,7 +234,23 @@ describe("strings", () => {
     expect(compareValues(astral, highBmp)).toBeGreaterThan(0);
     expect(compareValues(highBmp, astral)).toBeLessThan(0);
     expect(Buffer.compare(Buffer.from(astral), Buffer.from(highBmp))).toBeGreaterThan(0);
-    expectAscending(["", "A", "B", "a", "ab", "b", "\u00e9", "\u4e2d", "\uD7FF", "\uE000", "\uFFFD", "\uFFFF", "\u{10000}", "\u{1F600}", "\u{10FFFF}"]);
+    expectAscending([
+      "",
+      "A",
+      "B",
+      "a",
+      "ab",
+      "b",
+      "\u00e9",
+      "\u4e2d",
+      "\uD7FF",
+      "\uE000",
+      "\uFFFD",
+      "\uFFFF",
+      "\u{10000}",
+      "\u{1F600}",
+      "\u{10FFFF}",
+    ]);
     expectAscending(["x\uE000", "x\u{10000}", "x\u{10000}a", "x\u{10001}"]);
   });
 
@@ -331,7 +360,14 @@ describe("other types", () => {
   });
 
   it("orders Dates by time with Invalid Date lowest", () => {
-    expectAscending([new Date(Number.NaN), new Date(-8.64e15), new Date(-1), new Date(0), new Date(1), new Date(8.64e15)]);
+    expectAscending([
+      new Date(Number.NaN),
+      new Date(-8.64e15),
+      new Date(-1),
+      new Date(0),
+      new Date(1),
+      new Date(8.64e15),
+    ]);
     expect(compareValues(new Date(Number.NaN), new Date("nope"))).toBe(0);
   });
 
@@ -354,7 +390,13 @@ describe("other types", () => {
   });
 
   it("orders code by source, with code-with-scope after all plain code", () => {
-    expectAscending([new Code("a"), new Code("b"), new Code("a", { x: 1 }), new Code("a", { x: 2 }), new Code("b", {})]);
+    expectAscending([
+      new Code("a"),
+      new Code("b"),
+      new Code("a", { x: 1 }),
+      new Code("a", { x: 2 }),
+      new Code("b", {}),
+    ]);
     expect(compareValues(new Code("x"), new Code("x", null))).toBe(0);
   });
 });
@@ -362,11 +404,48 @@ describe("other types", () => {
 describe("as a sort comparator", () => {
   // A deliberately mixed pool, including values that are equal across types.
   const pool: unknown[] = [
-    MAX_KEY, MIN_KEY, null, undefined, 0, -0, 1, new Int32(1), Long.fromNumber(1), new Decimal128("1"), 2n ** 60n,
-    Long.fromBigInt(2n ** 60n + 1n), Number.NaN, -Infinity, "", "a", "\u{1F600}", "\uFFFF", new BSONSymbol("a"),
-    {}, { a: 1 }, { a: "1" }, { b: 1 }, { a: 1, b: 1 }, [], [1], [1, 2], ["a"], [[]], Buffer.from([1]),
-    new Binary(Buffer.from([1]), 2), oid("000000000000000000000001"), oid("100000000000000000000000"), false, true,
-    new Date(0), new Date(1), new Timestamp({ t: 1, i: 2 }), /a/, /a/g, new Code("f"), new Code("f", { s: 1 }),
+    MAX_KEY,
+    MIN_KEY,
+    null,
+    undefined,
+    0,
+    -0,
+    1,
+    new Int32(1),
+    Long.fromNumber(1),
+    new Decimal128("1"),
+    2n ** 60n,
+    Long.fromBigInt(2n ** 60n + 1n),
+    Number.NaN,
+    -Infinity,
+    "",
+    "a",
+    "\u{1F600}",
+    "\uFFFF",
+    new BSONSymbol("a"),
+    {},
+    { a: 1 },
+    { a: "1" },
+    { b: 1 },
+    { a: 1, b: 1 },
+    [],
+    [1],
+    [1, 2],
+    ["a"],
+    [[]],
+    Buffer.from([1]),
+    new Binary(Buffer.from([1]), 2),
+    oid("000000000000000000000001"),
+    oid("100000000000000000000000"),
+    false,
+    true,
+    new Date(0),
+    new Date(1),
+    new Timestamp({ t: 1, i: 2 }),
+    /a/,
+    /a/g,
+    new Code("f"),
+    new Code("f", { s: 1 }),
   ];
 
   it("is antisymmetric and reflexive over a mixed pool", () => {

@@ -22,7 +22,11 @@ function failures(point: FailPoint, name: string, count: number): boolean[] {
 describe("FailPoint", () => {
   it("fails the next n matching commands with {times: n}, only those named", () => {
     const point = new FailPoint();
-    point.configure({ configureFailPoint: "failCommand", mode: { times: 2 }, data: { failCommands: ["insert"], errorCode: 11000 } });
+    point.configure({
+      configureFailPoint: "failCommand",
+      mode: { times: 2 },
+      data: { failCommands: ["insert"], errorCode: 11000 },
+    });
     expect(failures(point, "find", 2)).toEqual([false, false]);
     expect(failures(point, "insert", 3)).toEqual([true, true, false]);
   });
@@ -39,23 +43,43 @@ describe("FailPoint", () => {
 
   it("gives the failure the configured error labels (a transient one makes a driver retry the transaction)", () => {
     const point = new FailPoint();
-    point.configure({ configureFailPoint: "failCommand", mode: { times: 1 }, data: { failCommands: ["insert"], errorCode: 112, errorLabels: ["TransientTransactionError"] } });
+    point.configure({
+      configureFailPoint: "failCommand",
+      mode: { times: 1 },
+      data: { failCommands: ["insert"], errorCode: 112, errorLabels: ["TransientTransactionError"] },
+    });
     let caught: unknown;
     try {
       point.check("insert");
     } catch (error) {
       caught = error;
     }
-    expect((caught as CommandError).toReply()).toMatchObject({ ok: 0, code: 112, errorLabels: ["TransientTransactionError"] });
-    expect(() => point.configure({ configureFailPoint: "failCommand", mode: "alwaysOn", data: { failCommands: ["find"], errorLabels: "Transient" } })).toThrow(/errorLabels/);
+    expect((caught as CommandError).toReply()).toMatchObject({
+      ok: 0,
+      code: 112,
+      errorLabels: ["TransientTransactionError"],
+    });
+    expect(() =>
+      point.configure({
+        configureFailPoint: "failCommand",
+        mode: "alwaysOn",
+        data: { failCommands: ["find"], errorLabels: "Transient" },
+      }),
+    ).toThrow(/errorLabels/);
   });
 
   it("refuses an unknown fail point, mode or command list", () => {
     const point = new FailPoint();
     expect(() => point.configure({ configureFailPoint: "other", mode: "alwaysOn" })).toThrow(/unknown fail point/);
-    expect(() => point.configure({ configureFailPoint: "failCommand", mode: "sometimes", data: { failCommands: ["find"] } })).toThrow(/mode must be/);
-    expect(() => point.configure({ configureFailPoint: "failCommand", mode: { times: -1 }, data: { failCommands: ["find"] } })).toThrow(/non-negative/);
-    expect(() => point.configure({ configureFailPoint: "failCommand", mode: "alwaysOn", data: { failCommands: "find" } })).toThrow(/failCommands/);
+    expect(() =>
+      point.configure({ configureFailPoint: "failCommand", mode: "sometimes", data: { failCommands: ["find"] } }),
+    ).toThrow(/mode must be/);
+    expect(() =>
+      point.configure({ configureFailPoint: "failCommand", mode: { times: -1 }, data: { failCommands: ["find"] } }),
+    ).toThrow(/non-negative/);
+    expect(() =>
+      point.configure({ configureFailPoint: "failCommand", mode: "alwaysOn", data: { failCommands: "find" } }),
+    ).toThrow(/failCommands/);
   });
 });
 
@@ -65,7 +89,11 @@ describe("configureFailPoint over the wire", () => {
     const testing = await startEngine({ inMemory: true, port: 0, testCommands: true });
     const clients = [new MongoClient(plain.uri), new MongoClient(testing.uri)];
     try {
-      const configure = { configureFailPoint: "failCommand", mode: { times: 1 }, data: { failCommands: ["insert"], errorCode: 2 } };
+      const configure = {
+        configureFailPoint: "failCommand",
+        mode: { times: 1 },
+        data: { failCommands: ["insert"], errorCode: 2 },
+      };
       await expect(clients[0]!.db("admin").command(configure)).rejects.toThrow(/no such command/);
       await clients[1]!.db("admin").command(configure);
       await expect(clients[1]!.db("t").collection("c").insertOne({ a: 1 })).rejects.toThrow(/failCommand/);

@@ -34,7 +34,9 @@ setInterval(() => undefined, 1000);
 `;
 
 async function killedHoldingATransaction(key: string): Promise<void> {
-  const holder = spawn(process.execPath, ["--input-type=module", "-e", HOLDER, engine.uri, key], { stdio: ["ignore", "pipe", "inherit"] });
+  const holder = spawn(process.execPath, ["--input-type=module", "-e", HOLDER, engine.uri, key], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   await new Promise<void>((ready, fail) => {
     holder.stdout!.on("data", () => ready());
     holder.once("exit", (code) => fail(new Error(`the holder exited (${code}) before holding`)));

@@ -26,11 +26,21 @@ afterAll(async () => {
 
 async function counters(ids: number[]): Promise<[Collection<Counter>, Collection<Counter>]> {
   const name = `waits_${seq++}`;
-  await inside.db("waits").collection<Counter>(name).insertMany(ids.map((_id) => ({ _id, n: 0 })));
+  await inside
+    .db("waits")
+    .collection<Counter>(name)
+    .insertMany(ids.map((_id) => ({ _id, n: 0 })));
   return [inside.db("waits").collection<Counter>(name), outside.db("waits").collection<Counter>(name)];
 }
 
-const settled = (p: Promise<unknown>) => Promise.race([p.then(() => true, () => true), new Promise((r) => setTimeout(() => r(false), 200))]);
+const settled = (p: Promise<unknown>) =>
+  Promise.race([
+    p.then(
+      () => true,
+      () => true,
+    ),
+    new Promise((r) => setTimeout(() => r(false), 200)),
+  ]);
 
 describe("writes blocked by an open transaction", () => {
   it("an ordered bulk write waits at the blocked statement and applies every statement once", async () => {
@@ -39,10 +49,17 @@ describe("writes blocked by an open transaction", () => {
     try {
       session.startTransaction();
       await mine.updateOne({ _id: 2 }, { $inc: { n: 100 } }, { session });
-      const bulk = theirs.bulkWrite([1, 2, 3].map((_id) => ({ updateOne: { filter: { _id }, update: { $inc: { n: 1 } } } })), { ordered: true });
+      const bulk = theirs.bulkWrite(
+        [1, 2, 3].map((_id) => ({ updateOne: { filter: { _id }, update: { $inc: { n: 1 } } } })),
+        { ordered: true },
+      );
       expect(await settled(bulk)).toBe(false);
       // The statement before the blocked one is applied; the one after is not yet.
-      expect(await theirs.find().sort({ _id: 1 }).toArray()).toEqual([{ _id: 1, n: 1 }, { _id: 2, n: 0 }, { _id: 3, n: 0 }]);
+      expect(await theirs.find().sort({ _id: 1 }).toArray()).toEqual([
+        { _id: 1, n: 1 },
+        { _id: 2, n: 0 },
+        { _id: 3, n: 0 },
+      ]);
       await session.commitTransaction();
       const result = await bulk;
       expect(result.matchedCount).toBe(3);
@@ -50,7 +67,11 @@ describe("writes blocked by an open transaction", () => {
     } finally {
       await session.endSession();
     }
-    expect(await theirs.find().sort({ _id: 1 }).toArray()).toEqual([{ _id: 1, n: 1 }, { _id: 2, n: 101 }, { _id: 3, n: 1 }]);
+    expect(await theirs.find().sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 1, n: 1 },
+      { _id: 2, n: 101 },
+      { _id: 3, n: 1 },
+    ]);
   });
 
   it("an abort releases the waiting write, which then applies to the committed value", async () => {

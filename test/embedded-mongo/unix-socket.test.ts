@@ -27,9 +27,15 @@ describe("Unix domain socket listener", () => {
     const viaTcp = await MongoClient.connect(engine.uri);
     try {
       await viaSocket.db("u").collection<{ _id: number; via: string }>("c").insertOne({ _id: 1, via: "socket" });
-      expect(await viaTcp.db("u").collection<{ _id: number; via: string }>("c").findOne({ _id: 1 })).toEqual({ _id: 1, via: "socket" });
+      expect(await viaTcp.db("u").collection<{ _id: number; via: string }>("c").findOne({ _id: 1 })).toEqual({
+        _id: 1,
+        via: "socket",
+      });
       await viaTcp.db("u").collection<{ _id: number; via: string }>("c").createIndex({ via: 1 }, { unique: true });
-      const duplicate = viaSocket.db("u").collection<{ _id: number; via: string }>("c").insertOne({ _id: 2, via: "socket" });
+      const duplicate = viaSocket
+        .db("u")
+        .collection<{ _id: number; via: string }>("c")
+        .insertOne({ _id: 2, via: "socket" });
       await expect(duplicate).rejects.toMatchObject({ code: 11000 });
     } finally {
       await viaSocket.close();

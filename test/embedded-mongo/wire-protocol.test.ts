@@ -118,7 +118,8 @@ class RawClient {
   }
 
   async reply(): Promise<Reply> {
-    if (!(await this.until(() => this.replies.length > 0 || this.closed)) || this.replies.length === 0) throw new Error("no reply");
+    if (!(await this.until(() => this.replies.length > 0 || this.closed)) || this.replies.length === 0)
+      throw new Error("no reply");
     return this.replies.shift()!;
   }
 
@@ -194,7 +195,9 @@ describe("wire protocol", () => {
 
   it("sends no reply to a moreToCome message, but runs it", async () => {
     await withClient(async (client) => {
-      client.send(opMsg({ insert: "quiet", documents: [{ _id: "q" }], writeConcern: { w: 0 }, $db: "wire" }, 1, { flags: 2 }));
+      client.send(
+        opMsg({ insert: "quiet", documents: [{ _id: "q" }], writeConcern: { w: 0 }, $db: "wire" }, 1, { flags: 2 }),
+      );
       expect(await client.silentFor(300)).toBe(true);
       client.send(opMsg({ find: "quiet", filter: {}, $db: "wire" }, 2));
       const reply = await client.reply();
@@ -221,16 +224,22 @@ describe("wire protocol", () => {
     ["a length above 48 MB", () => header(64 * 1024 * 1024, 1, OP_MSG)],
     ["an unsupported opCode (legacy OP_INSERT)", () => Buffer.concat([header(26, 1, 2002), Buffer.alloc(10)])],
     ["a compressed message", () => Buffer.concat([header(25, 1, OP_COMPRESSED), Buffer.alloc(9)])],
-    ["a body whose BSON length overruns the message", () => {
-      const message = opMsg({ ping: 1, $db: "admin" });
-      message.writeInt32LE(10_000, 21);
-      return message;
-    }],
-    ["an unknown section kind", () => {
-      const message = opMsg({ ping: 1, $db: "admin" });
-      message[20] = 7;
-      return message;
-    }],
+    [
+      "a body whose BSON length overruns the message",
+      () => {
+        const message = opMsg({ ping: 1, $db: "admin" });
+        message.writeInt32LE(10_000, 21);
+        return message;
+      },
+    ],
+    [
+      "an unknown section kind",
+      () => {
+        const message = opMsg({ ping: 1, $db: "admin" });
+        message[20] = 7;
+        return message;
+      },
+    ],
     ["an OP_MSG with no body section", () => Buffer.concat([header(20, 1, OP_MSG), Buffer.alloc(4)])],
   ];
 

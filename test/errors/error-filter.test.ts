@@ -17,7 +17,10 @@ function fakeContext() {
       return response;
     },
   };
-  const ctx = { response, logger: { error: (entry: unknown) => sent.logged.push(entry) } } as unknown as PlatformContext;
+  const ctx = {
+    response,
+    logger: { error: (entry: unknown) => sent.logged.push(entry) },
+  } as unknown as PlatformContext;
   return { ctx, sent };
 }
 
@@ -38,9 +41,13 @@ describe("ErrorFilter", () => {
   });
 
   it("maps the body parser's and router's errors to the contract", () => {
-    expect(toApiError({ type: "entity.parse.failed", message: "Unexpected token" })?.body).toEqual({ error: "Had some trouble parsing your request: Unexpected token" });
+    expect(toApiError({ type: "entity.parse.failed", message: "Unexpected token" })?.body).toEqual({
+      error: "Had some trouble parsing your request: Unexpected token",
+    });
     expect(toApiError({ type: "entity.too.large", status: 413 })?.status).toBe(413);
-    expect(toApiError({ status: 404, message: 'Resource "/x" not found' })?.body).toEqual({ error: 'Resource "/x" not found' });
+    expect(toApiError({ status: 404, message: 'Resource "/x" not found' })?.body).toEqual({
+      error: 'Resource "/x" not found',
+    });
     expect(toApiError(new Error("plain"))).toBeUndefined();
   });
 });

@@ -1,10 +1,10 @@
-// Issue 10 §1 in the exporters: stored inline markup whose entity references or attribute
+// Names from outside, in the exporters: stored inline markup whose entity references or attribute
 // names are Object.prototype's member names (`&constructor;`, `toString="..."`, `__proto__="..."`)
 // is written as what it is. The entity table is read for its own five entities only, so an
 // unknown reference stays text rather than becoming an inherited function's source.
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { written } from "./mixed-output.js";
-import { children, type XmlElement } from "./xml-tree.js";
+import { children } from "./xml-tree.js";
 
 const BUILT_INS = ["constructor", "toString", "valueOf", "hasOwnProperty", "__proto__"];
 const prototypeNames = Object.getOwnPropertyNames(Object.prototype).sort();

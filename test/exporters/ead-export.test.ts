@@ -1,4 +1,4 @@
-// EAD export (issue 5 §5) through the service as it is mounted: a resource with a few levels of
+// EAD export through the service as it is mounted: a resource with a few levels of
 // archival objects, agents as creator, source and subject, subjects, top containers and a
 // digital object, all made through the API, exported as EAD 2002 and EAD3 and read back with
 // a conformant XML parser. Also the permissions and 404s, the optional parameters, and a
@@ -17,7 +17,8 @@ let repo: string;
 let resource: string;
 const uris: Record<string, string> = {};
 
-const exportPath = (query = "", resourceUri = resource) => `${resourceUri.replace("/resources/", "/resource_descriptions/")}.xml${query}`;
+const exportPath = (query = "", resourceUri = resource) =>
+  `${resourceUri.replace("/resources/", "/resource_descriptions/")}.xml${query}`;
 
 async function exported(query = "", resourceUri = resource): Promise<XmlElement> {
   const reply = await service.call("GET", exportPath(query, resourceUri), { token: service.admin });
@@ -27,7 +28,8 @@ async function exported(query = "", resourceUri = resource): Promise<XmlElement>
 }
 
 /** The component elements directly under `element` (`c` or `c01`..). */
-const components = (element: XmlElement | undefined) => children(element).filter((child) => /^c(\d\d)?$/.test(child.name));
+const components = (element: XmlElement | undefined) =>
+  children(element).filter((child) => /^c(\d\d)?$/.test(child.name));
 const titleOf = (component: XmlElement) => textOf(at(component, "did/unittitle"));
 
 beforeAll(async () => {
@@ -35,12 +37,34 @@ beforeAll(async () => {
   const { create } = service;
   repo = await create("/repositories", { repo_code: "exp", name: "Export Repository", org_code: "EXP", country: "US" });
   const vocabulary = "/vocabularies/1"; // ArchivesSpace's default vocabulary, made at start-up
-  uris.hopper = await create("/agents/people", { names: [{ primary_name: "Hopper", rest_of_name: "Grace", name_order: "inverted", sort_name: "Hopper, Grace", source: "local", authority_id: "n123" }] });
-  uris.navy = await create("/agents/corporate_entities", { names: [{ primary_name: "Navy & Co <Research>", sort_name: "Navy & Co <Research>" }] });
+  uris.hopper = await create("/agents/people", {
+    names: [
+      {
+        primary_name: "Hopper",
+        rest_of_name: "Grace",
+        name_order: "inverted",
+        sort_name: "Hopper, Grace",
+        source: "local",
+        authority_id: "n123",
+      },
+    ],
+  });
+  uris.navy = await create("/agents/corporate_entities", {
+    names: [{ primary_name: "Navy & Co <Research>", sort_name: "Navy & Co <Research>" }],
+  });
   uris.lovelace = await create("/agents/families", { names: [{ family_name: "Lovelace family" }] });
   const term = (text: string, type: string) => ({ term: text, term_type: type, vocabulary });
-  uris.computers = await create("/subjects", { source: "lcsh", vocabulary, authority_id: "sh85029552", terms: [term("Computers", "topical"), term("History", "temporal")] });
-  uris.arlington = await create("/subjects", { source: "local", vocabulary, terms: [term("Arlington (Va.)", "geographic")] });
+  uris.computers = await create("/subjects", {
+    source: "lcsh",
+    vocabulary,
+    authority_id: "sh85029552",
+    terms: [term("Computers", "topical"), term("History", "temporal")],
+  });
+  uris.arlington = await create("/subjects", {
+    source: "local",
+    vocabulary,
+    terms: [term("Arlington (Va.)", "geographic")],
+  });
   uris.photos = await create("/subjects", { source: "aat", vocabulary, terms: [term("Photographs", "genre_form")] });
   uris.box1 = await create(`${repo}/top_containers`, { type: "box", indicator: "1", barcode: "3900001" });
   uris.box2 = await create(`${repo}/top_containers`, { type: "box", indicator: "2" });
@@ -49,7 +73,14 @@ beforeAll(async () => {
     digital_object_id: "do-1",
     digital_object_type: "still_image",
     dates: [{ label: "creation", date_type: "single", begin: "1941" }],
-    file_versions: [{ file_uri: "https://example.org/logbook.jpg", use_statement: "image-service", xlink_actuate_attribute: "onRequest", xlink_show_attribute: "new" }],
+    file_versions: [
+      {
+        file_uri: "https://example.org/logbook.jpg",
+        use_statement: "image-service",
+        xlink_actuate_attribute: "onRequest",
+        xlink_show_attribute: "new",
+      },
+    ],
   });
 
   const paragraph = (content: string) => ({ jsonmodel_type: "note_text", content });
@@ -75,23 +106,54 @@ beforeAll(async () => {
     extents: [{ portion: "whole", number: "5.5", extent_type: "linear_feet", container_summary: "11 boxes" }],
     lang_materials: [{ language_and_script: { language: "eng", script: "Latn" } }],
     notes: [
-      { jsonmodel_type: "note_singlepart", type: "abstract", persistent_id: "abs1", content: ["Naval officer & computer scientist."] },
+      {
+        jsonmodel_type: "note_singlepart",
+        type: "abstract",
+        persistent_id: "abs1",
+        content: ["Naval officer & computer scientist."],
+      },
       {
         jsonmodel_type: "note_multipart",
         type: "scopecontent",
         label: "Scope and Contents",
         subnotes: [
           paragraph("First paragraph.\n\nSecond paragraph."),
-          { jsonmodel_type: "note_chronology", title: "Chronology", items: [{ event_date: "1944", events: ["Joined Harvard"] }, { event_date: "1952", events: ["Compiler", "A-0"] }] },
-          { jsonmodel_type: "note_orderedlist", title: "Series", enumeration: "loweralpha", items: ["Correspondence", "Notebooks"] },
+          {
+            jsonmodel_type: "note_chronology",
+            title: "Chronology",
+            items: [
+              { event_date: "1944", events: ["Joined Harvard"] },
+              { event_date: "1952", events: ["Compiler", "A-0"] },
+            ],
+          },
+          {
+            jsonmodel_type: "note_orderedlist",
+            title: "Series",
+            enumeration: "loweralpha",
+            items: ["Correspondence", "Notebooks"],
+          },
           { jsonmodel_type: "note_definedlist", title: "Terms", items: [{ label: "COBOL", value: "A language" }] },
         ],
       },
       { jsonmodel_type: "note_multipart", type: "bioghist", subnotes: [paragraph("Born 1906.")] },
-      { jsonmodel_type: "note_multipart", type: "accessrestrict", publish: false, subnotes: [paragraph("Internal only.")] },
+      {
+        jsonmodel_type: "note_multipart",
+        type: "accessrestrict",
+        publish: false,
+        subnotes: [paragraph("Internal only.")],
+      },
       { jsonmodel_type: "note_multipart", type: "legalstatus", subnotes: [paragraph("Public records.")] },
-      { jsonmodel_type: "note_bibliography", label: "Works", content: ["Selected works."], items: ["Hopper, G. (1952). The education of a computer."] },
-      { jsonmodel_type: "note_index", content: ["Index of names."], items: [{ type: "person", value: "Aiken, Howard" }] },
+      {
+        jsonmodel_type: "note_bibliography",
+        label: "Works",
+        content: ["Selected works."],
+        items: ["Hopper, G. (1952). The education of a computer."],
+      },
+      {
+        jsonmodel_type: "note_index",
+        content: ["Index of names."],
+        items: [{ type: "person", value: "Aiken, Howard" }],
+      },
     ],
     linked_agents: [
       { ref: uris.hopper, role: "creator", relator: "cre" },
@@ -102,9 +164,15 @@ beforeAll(async () => {
     instances: [{ instance_type: "mixed_materials", sub_container: { top_container: { ref: uris.box1 } } }],
   });
 
-  const component = (body: Record<string, unknown>) => create(`${repo}/archival_objects`, { resource: { ref: resource }, ...body });
+  const component = (body: Record<string, unknown>) =>
+    create(`${repo}/archival_objects`, { resource: { ref: resource }, ...body });
   uris.ser1 = await component({ title: "Series 1: Correspondence", level: "series", ref_id: "ser1" });
-  uris.ser2 = await component({ title: "Series 2: Notebooks", level: "series", ref_id: "ser2", instances: [{ instance_type: "text", sub_container: { top_container: { ref: uris.box2 } } }] });
+  uris.ser2 = await component({
+    title: "Series 2: Notebooks",
+    level: "series",
+    ref_id: "ser2",
+    instances: [{ instance_type: "text", sub_container: { top_container: { ref: uris.box2 } } }],
+  });
   uris.f1 = await component({
     title: "Letters, 1941",
     level: "file",
@@ -114,18 +182,55 @@ beforeAll(async () => {
     subjects: [{ ref: uris.arlington }],
     linked_agents: [{ ref: uris.navy, role: "creator" }],
     instances: [
-      { instance_type: "mixed_materials", sub_container: { top_container: { ref: uris.box1 }, type_2: "folder", indicator_2: "3" } },
+      {
+        instance_type: "mixed_materials",
+        sub_container: { top_container: { ref: uris.box1 }, type_2: "folder", indicator_2: "3" },
+      },
       { instance_type: "digital_object", digital_object: { ref: uris.scan } },
     ],
   });
   // Inline EAD markup, as importers keep it in titles: written back as elements.
-  uris.f2 = await component({ title: 'Letters, <emph render="italic">1942</emph>', level: "file", parent: { ref: uris.ser1 } });
-  uris.f3 = await component({ title: "Private letters", level: "file", ref_id: "f3", publish: false, parent: { ref: uris.ser1 } });
-  uris.f3a = await component({ title: "Under the private letters", level: "item", ref_id: "f3a", parent: { ref: uris.f3 } });
-  uris.i1 = await component({ title: "Letter to the Navy", level: "item", ref_id: "i1", parent: { ref: uris.f1 }, extents: [{ portion: "part", number: "2", extent_type: "leaves" }] });
-  uris.env = await component({ title: "Envelope", level: "otherlevel", other_level: "piece", ref_id: "env", parent: { ref: uris.i1 } });
+  uris.f2 = await component({
+    title: 'Letters, <emph render="italic">1942</emph>',
+    level: "file",
+    parent: { ref: uris.ser1 },
+  });
+  uris.f3 = await component({
+    title: "Private letters",
+    level: "file",
+    ref_id: "f3",
+    publish: false,
+    parent: { ref: uris.ser1 },
+  });
+  uris.f3a = await component({
+    title: "Under the private letters",
+    level: "item",
+    ref_id: "f3a",
+    parent: { ref: uris.f3 },
+  });
+  uris.i1 = await component({
+    title: "Letter to the Navy",
+    level: "item",
+    ref_id: "i1",
+    parent: { ref: uris.f1 },
+    extents: [{ portion: "part", number: "2", extent_type: "leaves" }],
+  });
+  uris.env = await component({
+    title: "Envelope",
+    level: "otherlevel",
+    other_level: "piece",
+    ref_id: "env",
+    parent: { ref: uris.i1 },
+  });
   // A sub container level with an indicator and no type (EAD3 files have such levels).
-  uris.f4 = await component({ title: "Notebook 1", level: "file", ref_id: "f4", component_id: "NB-1", parent: { ref: uris.ser2 }, instances: [{ instance_type: "text", sub_container: { top_container: { ref: uris.box2 }, indicator_2: "7" } }] });
+  uris.f4 = await component({
+    title: "Notebook 1",
+    level: "file",
+    ref_id: "f4",
+    component_id: "NB-1",
+    parent: { ref: uris.ser2 },
+    instances: [{ instance_type: "text", sub_container: { top_container: { ref: uris.box2 }, indicator_2: "7" } }],
+  });
 }, 60_000);
 
 afterAll(() => service.stop());
@@ -143,7 +248,10 @@ describe("EAD 2002", () => {
     const header = at(ead, "eadheader");
     expect(header?.attributes.findaidstatus).toBe("completed");
     const eadid = at(header, "eadid");
-    expect([textOf(eadid), eadid?.attributes]).toEqual(["us-exp-ms001", { countrycode: "US", mainagencycode: "US-EXP", url: "https://example.org/ead/ms001" }]);
+    expect([textOf(eadid), eadid?.attributes]).toEqual([
+      "us-exp-ms001",
+      { countrycode: "US", mainagencycode: "US-EXP", url: "https://example.org/ead/ms001" },
+    ]);
     // The finding aid title as it is (no <num> added: an imported one holds its own).
     expect(textOf(at(header, "filedesc/titlestmt/titleproper"))).toBe("Guide to the Grace Hopper Papers");
     expect(textOf(at(header, "filedesc/titlestmt/author"))).toBe("A. Processor");
@@ -179,7 +287,10 @@ describe("EAD 2002", () => {
     const originations = all(archdesc, "did/origination");
     expect(originations.map((origination) => origination.attributes.label)).toEqual(["Creator", "source"]);
     const hopper = at(originations[0], "persname");
-    expect([textOf(hopper), hopper?.attributes]).toEqual(["Hopper, Grace", { role: "cre", source: "local", authfilenumber: "n123" }]);
+    expect([textOf(hopper), hopper?.attributes]).toEqual([
+      "Hopper, Grace",
+      { role: "cre", source: "local", authfilenumber: "n123" },
+    ]);
     expect(textOf(at(originations[1], "famname"))).toBe("Lovelace family");
   });
 
@@ -189,19 +300,32 @@ describe("EAD 2002", () => {
     expect(all(scope, "p").map(textOf)).toEqual(["First paragraph.", "Second paragraph."]);
     const chronlist = at(scope, "chronlist");
     expect(textOf(at(chronlist, "head"))).toBe("Chronology");
-    expect(all(chronlist, "chronitem").map((item) => [textOf(at(item, "date")), descendants(item, "event").map(textOf)])).toEqual([
+    expect(
+      all(chronlist, "chronitem").map((item) => [textOf(at(item, "date")), descendants(item, "event").map(textOf)]),
+    ).toEqual([
       ["1944", ["Joined Harvard"]],
       ["1952", ["Compiler", "A-0"]],
     ]);
     const [ordered, defined] = all(scope, "list");
-    expect([ordered?.attributes, all(ordered, "item").map(textOf)]).toEqual([{ type: "ordered", numeration: "loweralpha" }, ["Correspondence", "Notebooks"]]);
-    expect([defined?.attributes.type, textOf(at(defined, "defitem/label")), textOf(at(defined, "defitem/item"))]).toEqual(["deflist", "COBOL", "A language"]);
+    expect([ordered?.attributes, all(ordered, "item").map(textOf)]).toEqual([
+      { type: "ordered", numeration: "loweralpha" },
+      ["Correspondence", "Notebooks"],
+    ]);
+    expect([
+      defined?.attributes.type,
+      textOf(at(defined, "defitem/label")),
+      textOf(at(defined, "defitem/item")),
+    ]).toEqual(["deflist", "COBOL", "A language"]);
     expect(textOf(at(archdesc, "bioghist/p"))).toBe("Born 1906.");
     // The unpublished accessrestrict is left out; the legal status sits in an <accessrestrict>.
     const restrictions = all(archdesc, "accessrestrict");
     expect(restrictions.map((element) => textOf(at(element, "legalstatus")))).toEqual(["Public records."]);
     const bibliography = at(archdesc, "bibliography");
-    expect([textOf(at(bibliography, "head")), textOf(at(bibliography, "p")), textOf(at(bibliography, "bibref"))]).toEqual(["Works", "Selected works.", "Hopper, G. (1952). The education of a computer."]);
+    expect([
+      textOf(at(bibliography, "head")),
+      textOf(at(bibliography, "p")),
+      textOf(at(bibliography, "bibref")),
+    ]).toEqual(["Works", "Selected works.", "Hopper, G. (1952). The education of a computer."]);
     expect(textOf(at(archdesc, "index/indexentry/persname"))).toBe("Aiken, Howard");
   });
 
@@ -217,7 +341,11 @@ describe("EAD 2002", () => {
 
   it("writes the resource's container with its instance type and barcode", () => {
     const [container] = all(archdesc, "did/container");
-    expect([container?.attributes.type, container?.attributes.label, textOf(container)]).toEqual(["box", "mixed_materials [3900001]", "1"]);
+    expect([container?.attributes.type, container?.attributes.label, textOf(container)]).toEqual([
+      "box",
+      "mixed_materials [3900001]",
+      "1",
+    ]);
   });
 
   it("nests the components in <dsc> in tree order, with level and id; unpublished ones (and their subtrees) left out", () => {
@@ -244,18 +372,31 @@ describe("EAD 2002", () => {
     const [ser1, ser2] = components(at(archdesc, "dsc"));
     const [f1] = components(ser1);
     const [container, folder] = all(f1, "did/container");
-    expect([container?.attributes.type, textOf(container), folder?.attributes.type, folder?.attributes.parent, textOf(folder)]).toEqual(["box", "1", "folder", container?.attributes.id, "3"]);
+    expect([
+      container?.attributes.type,
+      textOf(container),
+      folder?.attributes.type,
+      folder?.attributes.parent,
+      textOf(folder),
+    ]).toEqual(["box", "1", "folder", container?.attributes.id, "3"]);
     expect(container?.attributes.id).toMatch(/^aspace_/);
     expect(at(f1, "did/unitdate")?.attributes).toEqual({ normal: "1941/1941", datechar: "creation" });
     expect(textOf(at(f1, "did/origination/corpname"))).toBe("Navy & Co <Research>");
     expect(textOf(at(f1, "controlaccess/geogname"))).toBe("Arlington (Va.)");
     expect(at(f1, "did/dao")).toBeUndefined(); // daos only when asked for, as in ArchivesSpace
     const [item] = components(f1);
-    expect([at(item, "did/physdesc")?.attributes.altrender, textOf(at(item, "did/physdesc/extent"))]).toEqual(["part", "2 leaves"]);
+    expect([at(item, "did/physdesc")?.attributes.altrender, textOf(at(item, "did/physdesc/extent"))]).toEqual([
+      "part",
+      "2 leaves",
+    ]);
     const [notebook] = components(ser2);
     expect(textOf(at(notebook, "did/unitid"))).toBe("NB-1");
     const [notebookBox, untyped] = all(notebook, "did/container");
-    expect([textOf(untyped), untyped?.attributes.parent, untyped?.attributes.type]).toEqual(["7", notebookBox?.attributes.id, undefined]);
+    expect([textOf(untyped), untyped?.attributes.parent, untyped?.attributes.type]).toEqual([
+      "7",
+      notebookBox?.attributes.id,
+      undefined,
+    ]);
     expect(at(ser2, "did/container")?.attributes).toMatchObject({ type: "box", label: "text" });
   });
 });
@@ -288,9 +429,17 @@ describe("EAD3", () => {
     expect(at(inclusive, "daterange/todate")?.attributes.standarddate).toBe("1990");
     expect(bulk?.attributes.unitdatetype).toBe("bulk");
     const extent = at(did, "physdescstructured");
-    expect([extent?.attributes, textOf(at(extent, "quantity")), textOf(at(extent, "unittype"))]).toEqual([{ coverage: "whole", physdescstructuredtype: "spaceoccupied" }, "5.5", "linear feet"]);
+    expect([extent?.attributes, textOf(at(extent, "quantity")), textOf(at(extent, "unittype"))]).toEqual([
+      { coverage: "whole", physdescstructuredtype: "spaceoccupied" },
+      "5.5",
+      "linear feet",
+    ]);
     expect(textOf(at(did, "physdesc"))).toBe("11 boxes");
-    expect(at(did, "container")?.attributes).toMatchObject({ localtype: "box", label: "mixed_materials", containerid: "3900001" });
+    expect(at(did, "container")?.attributes).toMatchObject({
+      localtype: "box",
+      label: "mixed_materials",
+      containerid: "3900001",
+    });
     expect(at(did, "langmaterial/languageset/language")?.attributes.langcode).toBe("eng");
     const creator = at(did, "origination/persname");
     expect([creator?.attributes.relator, textOf(at(creator, "part"))]).toEqual(["cre", "Hopper, Grace"]);
@@ -310,9 +459,19 @@ describe("EAD3", () => {
     const [f1] = components(ser1);
     expect(f1?.name).toBe("c");
     const [box, folder] = all(f1, "did/container");
-    expect([box?.attributes.localtype, folder?.attributes.localtype, folder?.attributes.parent]).toEqual(["box", "folder", box?.attributes.id]);
+    expect([box?.attributes.localtype, folder?.attributes.localtype, folder?.attributes.parent]).toEqual([
+      "box",
+      "folder",
+      box?.attributes.id,
+    ]);
     const dao = at(f1, "did/dao");
-    expect(dao?.attributes).toMatchObject({ daotype: "otherdaotype", otherdaotype: "still_image", href: "https://example.org/logbook.jpg", linktitle: "Logbook scan", localtype: "image-service" });
+    expect(dao?.attributes).toMatchObject({
+      daotype: "otherdaotype",
+      otherdaotype: "still_image",
+      href: "https://example.org/logbook.jpg",
+      linktitle: "Logbook scan",
+      localtype: "image-service",
+    });
     expect(textOf(at(dao, "descriptivenote/p"))).toBe("Logbook scan: 1941");
     expect(at(at(components(f1)[0], "did"), "unitdatestructured")).toBeUndefined();
     // A single date: no @unitdatetype (EAD3 has only bulk and inclusive), its <datesingle> says it.
@@ -334,7 +493,12 @@ describe("the optional parameters", () => {
     const ead = await exported("?include_daos=true");
     const [ser1] = components(at(ead, "archdesc/dsc"));
     const dao = at(components(ser1)[0], "did/dao");
-    expect(dao?.attributes).toMatchObject({ "xlink:type": "simple", "xlink:href": "https://example.org/logbook.jpg", "xlink:title": "Logbook scan", "xlink:role": "image-service" });
+    expect(dao?.attributes).toMatchObject({
+      "xlink:type": "simple",
+      "xlink:href": "https://example.org/logbook.jpg",
+      "xlink:title": "Logbook scan",
+      "xlink:role": "image-service",
+    });
     expect(textOf(at(dao, "daodesc/p"))).toBe("Logbook scan: 1941");
   });
 
@@ -342,18 +506,32 @@ describe("the optional parameters", () => {
     const ead = await exported("?include_unpublished=True");
     const [ser1] = components(at(ead, "archdesc/dsc"));
     const hidden = components(ser1)[2];
-    expect([titleOf(hidden as XmlElement), hidden?.attributes.audience, components(hidden).map(titleOf)]).toEqual(["Private letters", "internal", ["Under the private letters"]]);
-    expect(all(at(ead, "archdesc"), "accessrestrict").map((element) => element.attributes.audience)).toContain("internal");
+    expect([titleOf(hidden as XmlElement), hidden?.attributes.audience, components(hidden).map(titleOf)]).toEqual([
+      "Private letters",
+      "internal",
+      ["Under the private letters"],
+    ]);
+    expect(all(at(ead, "archdesc"), "accessrestrict").map((element) => element.attributes.audience)).toContain(
+      "internal",
+    );
   });
 
-  it("include_uris adds each record's uri as <unitid type=\"aspace_uri\">", async () => {
+  it('include_uris adds each record\'s uri as <unitid type="aspace_uri">', async () => {
     const ead = await exported("?include_uris=true");
-    expect(all(at(ead, "archdesc"), "did/unitid").map((unitid) => [unitid.attributes.type, textOf(unitid)])).toContainEqual(["aspace_uri", resource]);
+    expect(
+      all(at(ead, "archdesc"), "did/unitid").map((unitid) => [unitid.attributes.type, textOf(unitid)]),
+    ).toContainEqual(["aspace_uri", resource]);
   });
 
   it("print_pdf=true and a bad boolean answer 400 naming the parameter", async () => {
-    expect(await service.call("GET", exportPath("?print_pdf=true"), { token: service.admin })).toMatchObject({ status: 400, body: { error: { print_pdf: [expect.any(String)] } } });
-    expect(await service.call("GET", exportPath("?ead3=maybe"), { token: service.admin })).toMatchObject({ status: 400, body: { error: { ead3: [expect.any(String)] } } });
+    expect(await service.call("GET", exportPath("?print_pdf=true"), { token: service.admin })).toMatchObject({
+      status: 400,
+      body: { error: { print_pdf: [expect.any(String)] } },
+    });
+    expect(await service.call("GET", exportPath("?ead3=maybe"), { token: service.admin })).toMatchObject({
+      status: 400,
+      body: { error: { ead3: [expect.any(String)] } },
+    });
   });
 });
 
@@ -362,33 +540,75 @@ describe("who may export, and what is not there", () => {
     expect(await service.call("GET", exportPath())).toMatchObject({ status: 403, body: { error: "Access denied" } });
     await service.create("/users?password=secret123", { username: "outsider", name: "Outsider" });
     await service.create("/users?password=secret123", { username: "viewer", name: "Viewer" });
-    const groups = (await service.call("GET", `${repo}/groups`, { token: service.admin })).body as Array<Record<string, unknown>>;
+    const groups = (await service.call("GET", `${repo}/groups`, { token: service.admin })).body as Array<
+      Record<string, unknown>
+    >;
     const viewers = groups.find((group) => group.group_code === "repository-viewers") as Record<string, unknown>;
-    expect((await service.call("POST", viewers.uri as string, { token: service.admin, body: { ...viewers, member_usernames: ["viewer"] } })).status).toBe(200);
+    expect(
+      (
+        await service.call("POST", viewers.uri as string, {
+          token: service.admin,
+          body: { ...viewers, member_usernames: ["viewer"] },
+        })
+      ).status,
+    ).toBe(200);
     const outsider = await service.login("outsider", "secret123");
     const viewer = await service.login("viewer", "secret123");
-    expect(await service.call("GET", exportPath(), { token: outsider })).toMatchObject({ status: 403, body: { error: "Access denied" } });
+    expect(await service.call("GET", exportPath(), { token: outsider })).toMatchObject({
+      status: 403,
+      body: { error: "Access denied" },
+    });
     const reply = await service.call("GET", exportPath(), { token: viewer });
     expect([reply.status, reply.headers.get("content-type")]).toEqual([200, "application/xml"]);
   });
 
   it("answers the contract's 404s for a missing resource or repository, and 400 for a bad id", async () => {
     const missing = await service.call("GET", `${repo}/resource_descriptions/9999.xml`, { token: service.admin });
-    expect([missing.status, missing.body, missing.headers.get("content-type")]).toEqual([404, { error: "Resource not found" }, expect.stringContaining("application/json")]);
-    expect(await service.call("GET", "/repositories/99/resource_descriptions/1.xml", { token: service.admin })).toMatchObject({ status: 404, body: { error: "Repository not found" } });
+    expect([missing.status, missing.body, missing.headers.get("content-type")]).toEqual([
+      404,
+      { error: "Resource not found" },
+      expect.stringContaining("application/json"),
+    ]);
+    expect(
+      await service.call("GET", "/repositories/99/resource_descriptions/1.xml", { token: service.admin }),
+    ).toMatchObject({ status: 404, body: { error: "Repository not found" } });
     const other = await service.create("/repositories", { repo_code: "other", name: "Other" });
-    expect(await service.call("GET", `${other}/resource_descriptions/${idOf(resource)}.xml`, { token: service.admin })).toMatchObject({ status: 404, body: { error: "Resource not found" } });
-    expect(await service.call("GET", `${repo}/resource_descriptions/abc.xml`, { token: service.admin })).toMatchObject({ status: 400, body: { error: { id: [expect.any(String)] } } });
+    expect(
+      await service.call("GET", `${other}/resource_descriptions/${idOf(resource)}.xml`, { token: service.admin }),
+    ).toMatchObject({ status: 404, body: { error: "Resource not found" } });
+    expect(await service.call("GET", `${repo}/resource_descriptions/abc.xml`, { token: service.admin })).toMatchObject({
+      status: 400,
+      body: { error: { id: [expect.any(String)] } },
+    });
   });
 });
 
 describe("the OpenAPI document", () => {
   it("describes the route, its parameters and its XML answer", async () => {
-    const document = (await service.call("GET", "/openapi.json")).body as { paths: Record<string, { get?: { parameters?: Array<{ name: string }>; responses: Record<string, { content?: Record<string, unknown> }> } }> };
+    const document = (await service.call("GET", "/openapi.json")).body as {
+      paths: Record<
+        string,
+        {
+          get?: {
+            parameters?: Array<{ name: string }>;
+            responses: Record<string, { content?: Record<string, unknown> }>;
+          };
+        }
+      >;
+    };
     const operation = document.paths["/repositories/{repo_id}/resource_descriptions/{id}.xml"]?.get;
     expect(Object.keys(operation?.responses["200"]?.content ?? {})).toEqual(["application/xml"]);
-    expect(operation?.parameters?.map((parameter) => parameter.name)).toEqual(["ead3", "include_unpublished", "include_daos", "include_uris", "numbered_cs", "print_pdf"]);
-    expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(["200", "400", "403", "404", "412", "500"]));
+    expect(operation?.parameters?.map((parameter) => parameter.name)).toEqual([
+      "ead3",
+      "include_unpublished",
+      "include_daos",
+      "include_uris",
+      "numbered_cs",
+      "print_pdf",
+    ]);
+    expect(Object.keys(operation?.responses ?? {})).toEqual(
+      expect.arrayContaining(["200", "400", "403", "404", "412", "500"]),
+    );
   });
 });
 
@@ -418,13 +638,22 @@ describe("a large tree, streamed", () => {
     expected = [];
     const add = (title: string, level: string, parent?: number) => {
       const index = records.length;
-      records.push({ id: first + index, input: { title, level, resource: { ref: big }, ...(parent === undefined ? {} : { parent: { ref: uri(parent) } }) } });
+      records.push({
+        id: first + index,
+        input: {
+          title,
+          level,
+          resource: { ref: big },
+          ...(parent === undefined ? {} : { parent: { ref: uri(parent) } }),
+        },
+      });
       return index;
     };
     const series = [0, 1, 2, 3, 4].map((s) => add(`Series ${s}`, "series"));
     const files: number[][] = series.map(() => []);
     series.forEach((parent, s) => {
-      for (let f = 0; f < (s === 0 ? 1500 : 100); f += 1) files[s]?.push(add(`File ${s}.${String(f).padStart(4, "0")}`, "file", parent));
+      for (let f = 0; f < (s === 0 ? 1500 : 100); f += 1)
+        files[s]?.push(add(`File ${s}.${String(f).padStart(4, "0")}`, "file", parent));
     });
     const holder = files[4]?.[0] as number;
     for (let i = 0; i < 95; i += 1) add(`Item ${String(i).padStart(3, "0")}`, "item", holder);
@@ -436,12 +665,15 @@ describe("a large tree, streamed", () => {
         if (file === holder) for (let i = 0; i < 95; i += 1) expected.push(`Item ${String(i).padStart(3, "0")}`);
       }
     }
-    for (let start = 0; start < records.length; start += 500) await service.operations.createMany("archival_object", scope, records.slice(start, start + 500), actor);
+    for (let start = 0; start < records.length; start += 500)
+      await service.operations.createMany("archival_object", scope, records.slice(start, start + 500), actor);
   }, 120_000);
 
   it("exports every component, in order, chunked, in a bounded number of store queries", async () => {
     service.commands.length = 0;
-    const response = await fetch(`${service.base}${exportPath("?numbered_cs=true", big)}`, { headers: { "X-ArchivesSpace-Session": service.admin } });
+    const response = await fetch(`${service.base}${exportPath("?numbered_cs=true", big)}`, {
+      headers: { "X-ArchivesSpace-Session": service.admin },
+    });
     expect(response.headers.get("content-length")).toBeNull();
     expect(response.headers.get("transfer-encoding")).toBe("chunked");
     const text = await response.text();
@@ -458,7 +690,9 @@ describe("a large tree, streamed", () => {
     expect([c02, c03]).toEqual([1_900, 95]);
     // Children in batches of 200 (one find per batch, one "which have children" aggregate per
     // batch), never a query per component.
-    const finds = service.commands.filter((event) => event.commandName === "find" && event.command.find === "archival_objects").length;
+    const finds = service.commands.filter(
+      (event) => event.commandName === "find" && event.command.find === "archival_objects",
+    ).length;
     const aggregates = service.commands.filter((event) => event.commandName === "aggregate").length;
     expect(finds).toBeLessThan(30);
     expect(aggregates).toBeLessThan(30);
@@ -467,12 +701,16 @@ describe("a large tree, streamed", () => {
   it("stops cleanly when the client goes away mid-stream, and keeps serving", async () => {
     // A raw request, dropped after the first chunk of the body.
     const firstChunk = await new Promise<number>((resolve, reject) => {
-      const request = httpGet(`${service.base}${exportPath("", big)}`, { headers: { "X-ArchivesSpace-Session": service.admin } }, (response) => {
-        response.once("data", (chunk: Buffer) => {
-          request.destroy();
-          resolve(chunk.length);
-        });
-      });
+      const request = httpGet(
+        `${service.base}${exportPath("", big)}`,
+        { headers: { "X-ArchivesSpace-Session": service.admin } },
+        (response) => {
+          response.once("data", (chunk: Buffer) => {
+            request.destroy();
+            resolve(chunk.length);
+          });
+        },
+      );
       request.on("error", (error) => (request.destroyed ? undefined : reject(error)));
     });
     expect(firstChunk).toBeGreaterThan(0);

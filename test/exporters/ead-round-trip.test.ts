@@ -1,4 +1,4 @@
-// The way out and back in (issue 5 §5): a finding aid imported from a file, exported, and the
+// The way out and back in: a finding aid imported from a file, exported, and the
 // export imported again into another repository gives the same tree: titles, levels,
 // identifiers, dates, extents, agents with their roles and relators, subjects, containers,
 // digital objects and notes, the same depth and count. On at-tracer.xml (EAD 2002, every
@@ -21,7 +21,9 @@ let repoCount = 0;
 beforeAll(async () => {
   service = await startExportService("ead_round_trip");
   // ead-dao-test.xml's only extent is '1 whatever': a type an administrator adds to the list first.
-  const extentTypes = (await service.call("GET", "/config/enumerations/names/extent_extent_type", { token: service.admin })).body as { uri: string; values: string[] };
+  const extentTypes = (
+    await service.call("GET", "/config/enumerations/names/extent_extent_type", { token: service.admin })
+  ).body as { uri: string; values: string[] };
   await service.create(extentTypes.uri, { ...extentTypes, values: [...extentTypes.values, "whatever"] });
 }, 60_000);
 afterAll(() => service.stop());
@@ -31,19 +33,33 @@ async function newRepository(): Promise<string> {
   return service.create("/repositories", { repo_code: `rt${repoCount}`, name: `Round trip ${repoCount}` });
 }
 
-/** Imports an EAD file (as text) into a repository, as an import does (the committer, the EAD parser); the resource's uri. */
+/**
+ * Imports an EAD file (as text) into a repository, as an import does (the committer, the EAD parser); the resource's
+ * uri.
+ */
 async function importEad(repo: string, xml: string, format: "ead" | "ead3", filename: string): Promise<string> {
   const parser = (format === "ead" ? eadParser : ead3Parser)({ enumerations: service.operations.deps.enumerations });
   const input = { name: filename, open: () => Readable.from([Buffer.from(xml, "utf8")]) };
-  const summary = await importFile(service.operations, parser, input, { repoId: idOf(repo), actor: { username: "admin" } });
-  if (summary.outcome !== "imported") throw new Error(`import of ${filename}: ${JSON.stringify({ errors: summary.errors, warnings: summary.warnings }).slice(0, 2000)}`);
+  const summary = await importFile(service.operations, parser, input, {
+    repoId: idOf(repo),
+    actor: { username: "admin" },
+  });
+  if (summary.outcome !== "imported")
+    throw new Error(
+      `import of ${filename}: ${JSON.stringify({ errors: summary.errors, warnings: summary.warnings }).slice(0, 2000)}`,
+    );
   const resource = summary.uris.find((uri) => uri.includes("/resources/"));
-  if (resource === undefined) throw new Error(`import of ${filename} names no resource: ${JSON.stringify(summary.uris)}`);
+  if (resource === undefined)
+    throw new Error(`import of ${filename} names no resource: ${JSON.stringify(summary.uris)}`);
   return resource;
 }
 
 async function exportEad(resource: string, ead3: boolean): Promise<string> {
-  const reply = await service.call("GET", `${resource.replace("/resources/", "/resource_descriptions/")}.xml?include_unpublished=true&include_daos=true${ead3 ? "&ead3=true" : ""}`, { token: service.admin });
+  const reply = await service.call(
+    "GET",
+    `${resource.replace("/resources/", "/resource_descriptions/")}.xml?include_unpublished=true&include_daos=true${ead3 ? "&ead3=true" : ""}`,
+    { token: service.admin },
+  );
   expect(reply.status).toBe(200);
   parseXml(reply.text); // well-formed
   return reply.text;
@@ -66,13 +82,22 @@ async function summarize(record: JsonObject): Promise<JsonObject> {
     if (uri === undefined) return undefined;
     const parsed = service.operations.deps.registry.parseUri(uri);
     if (!parsed) return undefined;
-    return service.operations.read(parsed.type, parsed.repoId === undefined ? {} : { repoId: parsed.repoId }, parsed.id);
+    return service.operations.read(
+      parsed.type,
+      parsed.repoId === undefined ? {} : { repoId: parsed.repoId },
+      parsed.id,
+    );
   };
   const agents: JsonObject[] = [];
   for (const link of objects(record.linked_agents)) {
     const agent = await read(str(link.ref));
     const [name] = objects(agent?.names);
-    agents.push({ role: link.role ?? null, relator: link.relator ?? null, type: agent?.jsonmodel_type ?? null, name: str(name?.sort_name) ?? null });
+    agents.push({
+      role: link.role ?? null,
+      relator: link.relator ?? null,
+      type: agent?.jsonmodel_type ?? null,
+      name: str(name?.sort_name) ?? null,
+    });
   }
   const subjects: JsonObject[] = [];
   for (const link of objects(record.subjects)) {
@@ -92,17 +117,32 @@ async function summarize(record: JsonObject): Promise<JsonObject> {
       });
     }
     const object = await read(str((instance.digital_object as JsonObject | undefined)?.ref));
-    if (object !== undefined) digitalObjects.push({ title: object.title ?? null, files: objects(object.file_versions).map((version) => version.file_uri ?? null) });
+    if (object !== undefined)
+      digitalObjects.push({
+        title: object.title ?? null,
+        files: objects(object.file_versions).map((version) => version.file_uri ?? null),
+      });
   }
   return {
     title: record.title ?? null,
     level: record.level ?? null,
     other_level: record.other_level ?? null,
-    identifier: ["id_0", "id_1", "id_2", "id_3"].map((field) => str(record[field])).filter(Boolean).join(".") || (record.component_id ?? null),
+    identifier:
+      ["id_0", "id_1", "id_2", "id_3"]
+        .map((field) => str(record[field]))
+        .filter(Boolean)
+        .join(".") ||
+      (record.component_id ?? null),
     // A date without an expression is written with its dates as its text (as ArchivesSpace
     // writes it: readers show a <unitdate>'s text), which reads back as its expression.
-    dates: objects(record.dates).map((date) => [date.date_type, date.begin, date.end, date.expression === writtenOut(date) ? null : date.expression].map((value) => value ?? null)),
-    extents: objects(record.extents).map((extent) => [extent.portion, extent.number, extent.extent_type, extent.container_summary].map((value) => value ?? null)),
+    dates: objects(record.dates).map((date) =>
+      [date.date_type, date.begin, date.end, date.expression === writtenOut(date) ? null : date.expression].map(
+        (value) => value ?? null,
+      ),
+    ),
+    extents: objects(record.extents).map((extent) =>
+      [extent.portion, extent.number, extent.extent_type, extent.container_summary].map((value) => value ?? null),
+    ),
     agents,
     subjects,
     containers,
@@ -133,14 +173,20 @@ async function snapshot(resourceUri: string): Promise<TreeSnapshot> {
     const kids = (byParent.get(holder) ?? []).sort((a, b) => (a.position as number) - (b.position as number));
     if (kids.length > 0) depth = Math.max(depth, level);
     const out: JsonObject[] = [];
-    for (const kid of kids) out.push({ ...(await summarize(kid)), children: await build(kid.uri as string, level + 1) });
+    for (const kid of kids)
+      out.push({ ...(await summarize(kid)), children: await build(kid.uri as string, level + 1) });
     return out;
   };
   const tree = await build(resourceUri, 1);
-  const header = Object.fromEntries(Object.entries(resource).filter(([field]) => field === "ead_id" || field === "ead_location" || field.startsWith("finding_aid_")));
+  const header = Object.fromEntries(
+    Object.entries(resource).filter(
+      ([field]) => field === "ead_id" || field === "ead_location" || field.startsWith("finding_aid_"),
+    ),
+  );
   // EAD 2002 has the finding aid's language only inside <langusage>, which the importer reads
   // whole as the language note: a note that is nothing but that <language> is no note.
-  if (/^<language [^>]*>[^<]*<\/language>$/.test(String(header.finding_aid_language_note))) delete header.finding_aid_language_note;
+  if (/^<language [^>]*>[^<]*<\/language>$/.test(String(header.finding_aid_language_note)))
+    delete header.finding_aid_language_note;
   return { resource: { ...(await summarize(resource)), header }, tree, count: nodes.length, depth };
 }
 
@@ -151,13 +197,16 @@ async function snapshot(resourceUri: string): Promise<TreeSnapshot> {
  * subject's terms read back as one term (compared joined with " -- ").
  */
 function acrossVersions(snapshot: TreeSnapshot): unknown {
-  const plain = (value: JsonValue | undefined): JsonValue => (typeof value === "string" ? value.replace(/<[^>]+>/g, "") : (value ?? null));
+  const plain = (value: JsonValue | undefined): JsonValue =>
+    typeof value === "string" ? value.replace(/<[^>]+>/g, "") : (value ?? null);
   const loose = (node: JsonObject): JsonObject => {
     const { notes: _notes, languages: _languages, children, ...rest } = node;
     return {
       ...rest,
       title: plain(rest.title),
-      subjects: objects(rest.subjects).map((subject) => (subject.terms as string[]).map((term, i) => (i === 0 ? term : term.replace(/^[a-z_]+:/, ""))).join(" -- ")),
+      subjects: objects(rest.subjects).map((subject) =>
+        (subject.terms as string[]).map((term, i) => (i === 0 ? term : term.replace(/^[a-z_]+:/, ""))).join(" -- "),
+      ),
       ...(children === undefined ? {} : { children: objects(children).map(loose) }),
     };
   };
@@ -169,8 +218,14 @@ const CASES: Array<{ file: string; format: "ead" | "ead3"; depth?: number; count
   { file: `${DATA}/ead2002/at-tracer.xml`, format: "ead", depth: 12, count: 12 },
   { file: `${DATA}/ead3/mc00019.xml`, format: "ead3", depth: 2, count: 43 },
   // Every other EAD file of the shared data.
-  ...["afcu", "ferris", "wnyu", "ead-dao-test"].map((name) => ({ file: `${DATA}/ead2002/${name}.xml`, format: "ead" as const })),
-  ...["mc00022", "mc00042", "mc00092", "mc00185", "mc00212"].map((name) => ({ file: `${DATA}/ead3/${name}.xml`, format: "ead3" as const })),
+  ...["afcu", "ferris", "wnyu", "ead-dao-test"].map((name) => ({
+    file: `${DATA}/ead2002/${name}.xml`,
+    format: "ead" as const,
+  })),
+  ...["mc00022", "mc00042", "mc00092", "mc00185", "mc00212"].map((name) => ({
+    file: `${DATA}/ead3/${name}.xml`,
+    format: "ead3" as const,
+  })),
 ];
 
 describe.each(CASES)("$file", ({ file, format, depth, count }) => {
@@ -178,7 +233,12 @@ describe.each(CASES)("$file", ({ file, format, depth, count }) => {
   let originalUri: string;
 
   beforeAll(async () => {
-    originalUri = await importEad(await newRepository(), readFileSync(file, "utf8"), format, file.split("/").at(-1) as string);
+    originalUri = await importEad(
+      await newRepository(),
+      readFileSync(file, "utf8"),
+      format,
+      file.split("/").at(-1) as string,
+    );
     original = await snapshot(originalUri);
   }, 120_000);
 
@@ -189,7 +249,9 @@ describe.each(CASES)("$file", ({ file, format, depth, count }) => {
 
   it(`exported as ${format === "ead" ? "EAD 2002" : "EAD3"} (its own version) and imported again into another repository, gives the same tree, notes included`, async () => {
     const ead3 = format === "ead3";
-    const again = await snapshot(await importEad(await newRepository(), await exportEad(originalUri, ead3), format, `export.xml`));
+    const again = await snapshot(
+      await importEad(await newRepository(), await exportEad(originalUri, ead3), format, `export.xml`),
+    );
     expect([again.count, again.depth]).toEqual([original.count, original.depth]);
     expect(again.resource).toEqual(original.resource);
     expect(again.tree).toEqual(original.tree);
@@ -197,7 +259,9 @@ describe.each(CASES)("$file", ({ file, format, depth, count }) => {
 
   it(`exported as ${format === "ead" ? "EAD3" : "EAD 2002"} (the other version) and imported again, gives the same tree but for what that version writes differently`, async () => {
     const ead3 = format !== "ead3";
-    const again = await snapshot(await importEad(await newRepository(), await exportEad(originalUri, ead3), ead3 ? "ead3" : "ead", `export.xml`));
+    const again = await snapshot(
+      await importEad(await newRepository(), await exportEad(originalUri, ead3), ead3 ? "ead3" : "ead", `export.xml`),
+    );
     expect(acrossVersions(again)).toEqual(acrossVersions(original));
   }, 120_000);
 });

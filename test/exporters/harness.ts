@@ -54,13 +54,20 @@ export async function startExportService(dbName: string): Promise<ExportService>
   await sessions.init();
   const accounts = await openAccounts({ connection, operations, sessions });
   const port = await freePort();
-  const platform: PlatformBuilder<Application> = await createServer(loadConfig({ PORT: String(port), HOST: "127.0.0.1" }), { operations, sessions, accounts });
+  const platform: PlatformBuilder<Application> = await createServer(
+    loadConfig({ PORT: String(port), HOST: "127.0.0.1" }),
+    { operations, sessions, accounts },
+  );
   await platform.listen();
   const base = `http://127.0.0.1:${port}`;
 
   const call: ExportService["call"] = async (method, path, options = {}) => {
     const headers: Record<string, string> = options.token ? { "X-ArchivesSpace-Session": options.token } : {};
-    const response = await fetch(`${base}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
     const text = await response.text();
     let body: unknown;
     try {

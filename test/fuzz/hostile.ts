@@ -95,7 +95,7 @@ export const HOSTILE_STRINGS = [
   "' OR 1=1 --",
   "../../../etc/passwd",
   "<x>&amp;</x>",
-  "<!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>",
+  '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>',
   "%00",
   "%",
   "/repositories/1",
@@ -104,11 +104,28 @@ export const HOSTILE_STRINGS = [
 ] as const;
 
 /** Raw (already "encoded") URL fragments that are not valid percent-encoding or UTF-8. */
-export const BAD_PERCENT = ["%", "%zz", "%E0%A4%A", "%C0%AF", "%FF", "%00", "%ED%A0%80", "%F4%90%80%80", "%%", "%u0041", "%2"] as const;
+export const BAD_PERCENT = [
+  "%",
+  "%zz",
+  "%E0%A4%A",
+  "%C0%AF",
+  "%FF",
+  "%00",
+  "%ED%A0%80",
+  "%F4%90%80%80",
+  "%%",
+  "%u0041",
+  "%2",
+] as const;
 
 /** Strings sized to hurt (a parser, a log line, a response that echoes them). */
 export function hugeString(): fc.Arbitrary<string> {
-  return fc.record({ size: fc.constantFrom(10_000, 100_000, 1_000_000), unit: fc.constantFrom("x", "é", "\u0000", "<", "::", "\ud800") }).map(({ size, unit }) => unit.repeat(Math.ceil(size / unit.length)));
+  return fc
+    .record({
+      size: fc.constantFrom(10_000, 100_000, 1_000_000),
+      unit: fc.constantFrom("x", "é", "\u0000", "<", "::", "\ud800"),
+    })
+    .map(({ size, unit }) => unit.repeat(Math.ceil(size / unit.length)));
 }
 
 /** Any string, hostile ones much more often than chance would give. */
@@ -122,7 +139,10 @@ export function hostileString(): fc.Arbitrary<string> {
 }
 
 export function hostileKey(): fc.Arbitrary<string> {
-  return fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...HOSTILE_KEYS) }, { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 12 }) });
+  return fc.oneof(
+    { weight: 5, arbitrary: fc.constantFrom(...HOSTILE_KEYS) },
+    { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 12 }) },
+  );
 }
 
 /**
@@ -156,8 +176,14 @@ export function percentEncode(text: string): string {
 function utf8Bytes(codePoint: number): number[] {
   if (codePoint < 0x80) return [codePoint];
   if (codePoint < 0x800) return [0xc0 | (codePoint >> 6), 0x80 | (codePoint & 0x3f)];
-  if (codePoint < 0x10000) return [0xe0 | (codePoint >> 12), 0x80 | ((codePoint >> 6) & 0x3f), 0x80 | (codePoint & 0x3f)];
-  return [0xf0 | (codePoint >> 18), 0x80 | ((codePoint >> 12) & 0x3f), 0x80 | ((codePoint >> 6) & 0x3f), 0x80 | (codePoint & 0x3f)];
+  if (codePoint < 0x10000)
+    return [0xe0 | (codePoint >> 12), 0x80 | ((codePoint >> 6) & 0x3f), 0x80 | (codePoint & 0x3f)];
+  return [
+    0xf0 | (codePoint >> 18),
+    0x80 | ((codePoint >> 12) & 0x3f),
+    0x80 | ((codePoint >> 6) & 0x3f),
+    0x80 | (codePoint & 0x3f),
+  ];
 }
 
 /**
@@ -177,7 +203,12 @@ export function urlString(): fc.Arbitrary<string> {
 export function urlComponent(value: fc.Arbitrary<string>): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 8, arbitrary: value.map(percentEncode) },
-    { weight: 1, arbitrary: fc.tuple(value.map(percentEncode), fc.constantFrom(...BAD_PERCENT)).map(([text, bad]) => `${text}${bad}`) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(value.map(percentEncode), fc.constantFrom(...BAD_PERCENT))
+        .map(([text, bad]) => `${text}${bad}`),
+    },
     { weight: 1, arbitrary: fc.constantFrom(...BAD_PERCENT) },
   );
 }

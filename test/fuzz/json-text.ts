@@ -40,7 +40,8 @@ export function serialize(node: JsonNode): string {
       case "object": {
         out.push("{");
         stack.push("}");
-        for (let i = next.entries.length - 1; i >= 0; i--) stack.push(next.entries[i][1], `${i > 0 ? "," : ""}${JSON.stringify(next.entries[i][0])}:`);
+        for (let i = next.entries.length - 1; i >= 0; i--)
+          stack.push(next.entries[i][1], `${i > 0 ? "," : ""}${JSON.stringify(next.entries[i][0])}:`);
         break;
       }
     }
@@ -61,7 +62,9 @@ export function randomJson(maxDepth = 3): fc.Arbitrary<JsonNode> {
       { depthSize: "small", maxDepth, withCrossShrink: true },
       leaf,
       fc.array(tie("node"), { maxLength: 4 }).map(array),
-      fc.array(fc.tuple(fc.oneof(hostileKey(), fc.string({ maxLength: 8 })), tie("node")), { maxLength: 4 }).map(object),
+      fc
+        .array(fc.tuple(fc.oneof(hostileKey(), fc.string({ maxLength: 8 })), tie("node")), { maxLength: 4 })
+        .map(object),
     ),
   }));
   return node;
@@ -69,7 +72,9 @@ export function randomJson(maxDepth = 3): fc.Arbitrary<JsonNode> {
 
 /** A `depth`-deep nest of arrays or objects, built as text (a tree that deep would be a stack hazard here too). */
 export function deepNest(depth: number, kind: "array" | "object"): JsonNode {
-  return kind === "array" ? { t: "raw", text: `${"[".repeat(depth)}${"]".repeat(depth)}` } : { t: "raw", text: `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}` };
+  return kind === "array"
+    ? { t: "raw", text: `${"[".repeat(depth)}${"]".repeat(depth)}` }
+    : { t: "raw", text: `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}` };
 }
 
 export type Mutation =
@@ -84,10 +89,28 @@ export type Mutation =
 export function mutation(): fc.Arbitrary<Mutation> {
   const at = fc.nat({ max: 1000 });
   return fc.oneof(
-    { weight: 4, arbitrary: fc.record({ kind: fc.constant("hostile-keys" as const), keys: fc.array(fc.tuple(hostileKey(), randomJson(2)), { minLength: 1, maxLength: 3 }), at }) },
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        kind: fc.constant("hostile-keys" as const),
+        keys: fc.array(fc.tuple(hostileKey(), randomJson(2)), { minLength: 1, maxLength: 3 }),
+        at,
+      }),
+    },
     { weight: 3, arbitrary: fc.record({ kind: fc.constant("wrong-type" as const), at, value: randomJson(2) }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant("deep" as const), at, depth: fc.constantFrom(63, 64, 65, 1_000, 100_000), nest: fc.constantFrom("array" as const, "object" as const) }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant("huge-array" as const), at, length: fc.constantFrom(1_000, 100_000) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant("deep" as const),
+        at,
+        depth: fc.constantFrom(63, 64, 65, 1_000, 100_000),
+        nest: fc.constantFrom("array" as const, "object" as const),
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({ kind: fc.constant("huge-array" as const), at, length: fc.constantFrom(1_000, 100_000) }),
+    },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant("huge-string" as const), at, text: hugeString() }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant("duplicate-key" as const), at }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant("drop" as const), at }) },
@@ -162,8 +185,10 @@ export function mutate(root: JsonNode, mutations: Mutation[]): JsonNode {
         }
         break;
       case "drop":
-        if (target.t === "object" && target.entries.length > 0) target.entries.splice(change.at % target.entries.length, 1);
-        else if (target.t === "array" && target.items.length > 0) target.items.splice(change.at % target.items.length, 1);
+        if (target.t === "object" && target.entries.length > 0)
+          target.entries.splice(change.at % target.entries.length, 1);
+        else if (target.t === "array" && target.items.length > 0)
+          target.items.splice(change.at % target.items.length, 1);
         break;
     }
   }

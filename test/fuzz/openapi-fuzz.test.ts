@@ -1,4 +1,4 @@
-// Fuzz test driven by the service's own /openapi.json (issue 10 §9): for every operation,
+// Fuzz test driven by the service's own /openapi.json: for every operation,
 // random and hostile path parameters, query parameters and bodies, sent as nobody, an admin, a
 // repository viewer, a repository archivist or with an unknown token, against the built Arca in
 // its own process. Each request must answer below 500, leave the process alive and its
@@ -24,9 +24,17 @@ import { changedCollections, FuzzService } from "./service.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 5000);
 const SECONDS = Number(process.env.FUZZ_SECONDS ?? 60);
-/** Inside `npm test` the seed is fixed, so CI runs the same requests every time; `npm run fuzz` draws one (FUZZ_SEED=random). */
+/**
+ * Inside `npm test` the seed is fixed, so CI runs the same requests every time; `npm run fuzz` draws one
+ * (FUZZ_SEED=random).
+ */
 const FIXED_SEED = 2026;
-const BASE_SEED = process.env.FUZZ_SEED === "random" ? Math.floor(Math.random() * 2 ** 31) : process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : FIXED_SEED;
+const BASE_SEED =
+  process.env.FUZZ_SEED === "random"
+    ? Math.floor(Math.random() * 2 ** 31)
+    : process.env.FUZZ_SEED
+      ? Number(process.env.FUZZ_SEED)
+      : FIXED_SEED;
 const REPLAY_PATH = process.env.FUZZ_PATH;
 /** Shrinking steps per failure; fewer for a death, which costs a restart of the service per step. */
 const SHRINK_LIMIT = Number(process.env.FUZZ_SHRINK_LIMIT ?? 120);
@@ -49,9 +57,12 @@ let operationCount = 0;
 
 beforeAll(async () => {
   service = await FuzzService.start();
-  const document = JSON.parse((await send(service.port, { method: "GET", target: "/openapi.json", headers: {} }, Infinity)).body) as Record<string, unknown>;
+  const document = JSON.parse(
+    (await send(service.port, { method: "GET", target: "/openapi.json", headers: {} }, Infinity)).body,
+  ) as Record<string, unknown>;
   const seeded = await seed(service, document);
-  if (seeded.notes.length > 0) process.stderr.write(`[fuzz] seeding notes (not failures):\n  ${seeded.notes.join("\n  ")}\n`);
+  if (seeded.notes.length > 0)
+    process.stderr.write(`[fuzz] seeding notes (not failures):\n  ${seeded.notes.join("\n  ")}\n`);
   const operations = operationArbitraries(document, seeded.context);
   operationCount = operations.length;
   requests = fc.oneof(...operations.map((o) => o.arbitrary));
@@ -65,7 +76,10 @@ afterAll(async () => {
 
 function report(recorded: Recorded): string {
   const { failure, request } = recorded;
-  const replay = recorded.seed !== undefined ? `FUZZ_SEED=${recorded.seed} FUZZ_PATH=${recorded.path ?? ""} npm run fuzz` : "(not shrunk: seen while shrinking another failure)";
+  const replay =
+    recorded.seed !== undefined
+      ? `FUZZ_SEED=${recorded.seed} FUZZ_PATH=${recorded.path ?? ""} npm run fuzz`
+      : "(not shrunk: seen while shrinking another failure)";
   return [
     `${failure.kind}: ${failure.signature}`,
     `  seen ${recorded.count}x on ${[...recorded.operations].slice(0, 8).join(", ")}${recorded.operations.size > 8 ? ", ..." : ""}`,
@@ -81,11 +95,34 @@ describe("fuzzing every operation of /openapi.json", () => {
     expect(await service.probeSelfTest()).toEqual(["Object.prototype.fuzzProbeSelfTest added"]);
     expect(await service.prototypeChanges()).toEqual([]);
     const before = await service.fingerprint();
-    expect((await runner.run({ operation: "GET /vocabularies", method: "GET", target: "/vocabularies?page=1", identity: "admin", headers: {} })).status).toBe(200);
+    expect(
+      (
+        await runner.run({
+          operation: "GET /vocabularies",
+          method: "GET",
+          target: "/vocabularies?page=1",
+          identity: "admin",
+          headers: {},
+        })
+      ).status,
+    ).toBe(200);
     expect(changedCollections(before, await service.fingerprint())).toEqual([]);
     const body = Buffer.from(JSON.stringify({ name: "Detector check", ref_id: `detector-${BASE_SEED}` }));
-    expect((await runner.run({ operation: "POST /vocabularies", method: "POST", target: "/vocabularies", identity: "admin", headers: { "content-type": "application/json" }, body })).status).toBe(200);
-    expect(changedCollections(before, await service.fingerprint()).map((c) => c.split(" ")[0])).toContain("vocabularies");
+    expect(
+      (
+        await runner.run({
+          operation: "POST /vocabularies",
+          method: "POST",
+          target: "/vocabularies",
+          identity: "admin",
+          headers: { "content-type": "application/json" },
+          body,
+        })
+      ).status,
+    ).toBe(200);
+    expect(changedCollections(before, await service.fingerprint()).map((c) => c.split(" ")[0])).toContain(
+      "vocabularies",
+    );
   });
 
   it(
@@ -95,7 +132,9 @@ describe("fuzzing every operation of /openapi.json", () => {
       const deadline = Date.now() + SECONDS * 1000;
       let remaining = RUNS;
       let round = 0;
-      process.stderr.write(`[fuzz] ${operationCount} operations; seed ${BASE_SEED}; at most ${RUNS} runs or ${SECONDS} s\n`);
+      process.stderr.write(
+        `[fuzz] ${operationCount} operations; seed ${BASE_SEED}; at most ${RUNS} runs or ${SECONDS} s\n`,
+      );
       while (remaining > 0 && Date.now() < deadline) {
         const roundSeed = (BASE_SEED + round) | 0;
         let target: string | undefined;
@@ -112,7 +151,13 @@ describe("fuzzing every operation of /openapi.json", () => {
             seen.count++;
             seen.operations.add(request.operation);
           } else {
-            recorded.set(failure.signature, { failure, request, shrunk: false, count: 1, operations: new Set([request.operation]) });
+            recorded.set(failure.signature, {
+              failure,
+              request,
+              shrunk: false,
+              count: 1,
+              operations: new Set([request.operation]),
+            });
           }
           if (target === undefined) {
             if (seen?.shrunk) return true; // known and already shrunk: keep looking for others
@@ -136,21 +181,38 @@ describe("fuzzing every operation of /openapi.json", () => {
         });
         remaining -= runs;
         if (!details.failed || target === undefined || REPLAY_PATH) {
-          if (details.failed && target !== undefined) Object.assign(recorded.get(target)!, { shrunk: true, seed: roundSeed, path: details.counterexamplePath ?? undefined });
+          if (details.failed && target !== undefined)
+            Object.assign(recorded.get(target)!, {
+              shrunk: true,
+              seed: roundSeed,
+              path: details.counterexamplePath ?? undefined,
+            });
           break;
         }
-        Object.assign(recorded.get(target)!, { shrunk: true, seed: roundSeed, path: details.counterexamplePath ?? undefined });
+        Object.assign(recorded.get(target)!, {
+          shrunk: true,
+          seed: roundSeed,
+          path: details.counterexamplePath ?? undefined,
+        });
         process.stderr.write(`[fuzz] round ${round}: ${target}\n`);
         round++;
       }
-      const statuses = [...runner.statusCounts.entries()].sort((a, b) => a[0] - b[0]).map(([status, n]) => `${status}: ${n}`).join(", ");
+      const statuses = [...runner.statusCounts.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([status, n]) => `${status}: ${n}`)
+        .join(", ");
       const { send: sendMs, probe, fingerprint } = runner.timings;
-      process.stderr.write(`[fuzz] ${runner.requests} requests (${statuses}); time in requests ${(sendMs / 1000).toFixed(0)} s, probe ${(probe / 1000).toFixed(0)} s, store fingerprints ${(fingerprint / 1000).toFixed(0)} s; ${service.starts} service start(s); ${recorded.size} distinct failure(s)\n`);
+      process.stderr.write(
+        `[fuzz] ${runner.requests} requests (${statuses}); time in requests ${(sendMs / 1000).toFixed(0)} s, probe ${(probe / 1000).toFixed(0)} s, store fingerprints ${(fingerprint / 1000).toFixed(0)} s; ${service.starts} service start(s); ${recorded.size} distinct failure(s)\n`,
+      );
       const reports = [...recorded.values()].map(report);
       const dir = join(tmpdir(), "arca-fuzz");
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, `report-${BASE_SEED}.txt`), `${reports.join("\n\n")}\n`);
-      if (reports.length > 0) process.stderr.write(`[fuzz] failures (also in ${join(dir, `report-${BASE_SEED}.txt`)}):\n\n${reports.join("\n\n")}\n`);
+      if (reports.length > 0)
+        process.stderr.write(
+          `[fuzz] failures (also in ${join(dir, `report-${BASE_SEED}.txt`)}):\n\n${reports.join("\n\n")}\n`,
+        );
       expect(reports).toEqual([]);
     },
     SECONDS * 1000 + 600_000,

@@ -25,7 +25,7 @@ export interface Outcome {
 }
 
 const ANSWER_TIMEOUT_MS = 60_000;
-/** An error body past this is unbounded in all but name (issue 10: a 20 MB name echoed into 42 MB of warnings). */
+/** An error body past this is unbounded in all but name (a 20 MB name echoed into 42 MB of warnings). */
 const ERROR_BODY_MAX_BYTES = 256 * 1024;
 const BODY_KEEP = 4_000;
 export const BOGUS_TOKEN = "f".repeat(64);
@@ -55,8 +55,13 @@ export class FuzzRunner {
 
   private async login(identity: Identity): Promise<string> {
     const { username, password } = this.credentials.get(identity)!;
-    const answer = await send(this.service.port, { method: "POST", target: `/users/${encodeURIComponent(username)}/login?password=${encodeURIComponent(password)}&expiring=false`, headers: {} });
-    if (answer.status !== 200) throw new Error(`the fuzz test's user ${username} cannot log in: ${answer.status} ${answer.body}`);
+    const answer = await send(this.service.port, {
+      method: "POST",
+      target: `/users/${encodeURIComponent(username)}/login?password=${encodeURIComponent(password)}&expiring=false`,
+      headers: {},
+    });
+    if (answer.status !== 200)
+      throw new Error(`the fuzz test's user ${username} cannot log in: ${answer.status} ${answer.body}`);
     const token = (JSON.parse(answer.body) as { session: string }).session;
     this.tokens.set(identity, token);
     return token;
@@ -68,7 +73,11 @@ export class FuzzRunner {
     // A logout ends the session it is sent with: give it one of its own.
     if (request.operation === "POST /logout") {
       const { username, password } = this.credentials.get(request.identity)!;
-      const answer = await send(this.service.port, { method: "POST", target: `/users/${encodeURIComponent(username)}/login?password=${encodeURIComponent(password)}`, headers: {} });
+      const answer = await send(this.service.port, {
+        method: "POST",
+        target: `/users/${encodeURIComponent(username)}/login?password=${encodeURIComponent(password)}`,
+        headers: {},
+      });
       return answer.status === 200 ? (JSON.parse(answer.body) as { session: string }).session : undefined;
     }
     return this.tokens.get(request.identity);
@@ -80,12 +89,18 @@ export class FuzzRunner {
     const headers = { ...request.headers, ...(token ? { "X-ArchivesSpace-Session": token } : {}) };
     const mark = this.service.outputMark();
     const t0 = performance.now();
-    const answer = await send(this.service.port, { method: request.method, target: request.target, headers, body: request.body });
+    const answer = await send(this.service.port, {
+      method: request.method,
+      target: request.target,
+      headers,
+      body: request.body,
+    });
     this.timings.send += performance.now() - t0;
     this.statusCounts.set(answer.status, (this.statusCounts.get(answer.status) ?? 0) + 1);
     const outcome = await this.judge(request, answer, mark);
     // A session ended by the request (a password change, a deactivation): log in again.
-    if (answer.status === 412 && token && request.identity !== "bogus" && this.service.alive()) await this.login(request.identity).catch(() => undefined);
+    if (answer.status === 412 && token && request.identity !== "bogus" && this.service.alive())
+      await this.login(request.identity).catch(() => undefined);
     return outcome;
   }
 
@@ -97,25 +112,71 @@ export class FuzzRunner {
     if (!this.service.alive()) {
       const detail = `service died (${this.service.exitReason()}); its last output:\n${this.service.tail()}`;
       await this.recover();
-      return { ...base, failure: { kind: "death", signature: `death: ${request.operation}`, status: answer.status, body: answer.body, detail } };
+      return {
+        ...base,
+        failure: {
+          kind: "death",
+          signature: `death: ${request.operation}`,
+          status: answer.status,
+          body: answer.body,
+          detail,
+        },
+      };
     }
     if (changes.length > 0) {
       await this.service.restartArca();
       await this.reset();
-      return { ...base, failure: { kind: "pollution", signature: `pollution: ${changes.sort().join(", ")}`, status: answer.status, body: answer.body, detail: changes.join("\n") } };
+      return {
+        ...base,
+        failure: {
+          kind: "pollution",
+          signature: `pollution: ${changes.sort().join(", ")}`,
+          status: answer.status,
+          body: answer.body,
+          detail: changes.join("\n"),
+        },
+      };
     }
     if (answer.error) {
       // The connection failed while the service lives: a refusal that closed the socket early
       // (a body over the limit) is allowed; a request that got nothing at all in a minute is not.
-      if (answer.error === "timeout") return { ...base, failure: { kind: "no-answer", signature: `no answer within ${ANSWER_TIMEOUT_MS / 1000} s: ${request.operation}`, status: 0, body: "", detail: "timeout" } };
+      if (answer.error === "timeout")
+        return {
+          ...base,
+          failure: {
+            kind: "no-answer",
+            signature: `no answer within ${ANSWER_TIMEOUT_MS / 1000} s: ${request.operation}`,
+            status: 0,
+            body: "",
+            detail: "timeout",
+          },
+        };
     }
     const bodyProblem = errorBodyProblem(answer);
     if (bodyProblem) {
-      return { ...base, failure: { kind: "error-body", signature: `${answer.status} error body ${bodyProblem}`, status: answer.status, body: answer.body, detail: `content-type ${answer.contentType ?? "(none)"}, ${answer.bytes} bytes` } };
+      return {
+        ...base,
+        failure: {
+          kind: "error-body",
+          signature: `${answer.status} error body ${bodyProblem}`,
+          status: answer.status,
+          body: answer.body,
+          detail: `content-type ${answer.contentType ?? "(none)"}, ${answer.bytes} bytes`,
+        },
+      };
     }
     if (answer.status >= 500) {
       const log = this.service.outputSince(mark);
-      return { ...base, failure: { kind: "5xx", signature: `${answer.status} ${normalise(errorText(answer.body))}${causeOf(log)}`, status: answer.status, body: answer.body, detail: `the service's log of it:\n${log.slice(0, 3_000)}` } };
+      return {
+        ...base,
+        failure: {
+          kind: "5xx",
+          signature: `${answer.status} ${normalise(errorText(answer.body))}${causeOf(log)}`,
+          status: answer.status,
+          body: answer.body,
+          detail: `the service's log of it:\n${log.slice(0, 3_000)}`,
+        },
+      };
     }
     t0 = performance.now();
     const after = await this.service.fingerprint();
@@ -123,8 +184,20 @@ export class FuzzRunner {
     const changed = changedCollections(this.baseline, after);
     this.baseline = after;
     if (answer.status >= 400 && answer.status < 500 && changed.length > 0) {
-      const names = changed.map((c) => c.split(" ")[0]).sort().join(", ");
-      return { ...base, failure: { kind: "state-change-on-4xx", signature: `state change on ${answer.status} ${request.operation}: ${names}`, status: answer.status, body: answer.body, detail: changed.join("\n") } };
+      const names = changed
+        .map((c) => c.split(" ")[0])
+        .sort()
+        .join(", ");
+      return {
+        ...base,
+        failure: {
+          kind: "state-change-on-4xx",
+          signature: `state change on ${answer.status} ${request.operation}: ${names}`,
+          status: answer.status,
+          body: answer.body,
+          detail: changed.join("\n"),
+        },
+      };
     }
     return base;
   }
@@ -144,7 +217,8 @@ export class FuzzRunner {
 function errorText(body: string): string {
   try {
     const parsed: unknown = JSON.parse(body);
-    if (typeof parsed === "object" && parsed !== null && "error" in parsed) return JSON.stringify((parsed as { error: unknown }).error);
+    if (typeof parsed === "object" && parsed !== null && "error" in parsed)
+      return JSON.stringify((parsed as { error: unknown }).error);
   } catch {
     // not JSON: the text itself
   }
@@ -186,7 +260,8 @@ interface Answer {
 function errorBodyProblem(answer: Answer): string | undefined {
   if (answer.status < 400 || answer.status === 431 || answer.error) return undefined;
   if ((answer.bytes ?? 0) > ERROR_BODY_MAX_BYTES) return `over ${ERROR_BODY_MAX_BYTES / 1024} KiB`;
-  if (!/^application\/json/.test(answer.contentType ?? "")) return `not JSON (${answer.contentType ?? "no content-type"})`;
+  if (!/^application\/json/.test(answer.contentType ?? ""))
+    return `not JSON (${answer.contentType ?? "no content-type"})`;
   if ((answer.bytes ?? 0) > answer.body.length) return undefined; // cut short here: judged by type and size only
   try {
     const parsed: unknown = JSON.parse(answer.body);
@@ -198,7 +273,11 @@ function errorBodyProblem(answer: Answer): string | undefined {
 }
 
 /** One request on its own connection (a hostile request must not poison a shared one). */
-export function send(port: number, request: { method: string; target: string; headers: Record<string, string>; body?: Buffer }, keepBytes = BODY_KEEP): Promise<Answer> {
+export function send(
+  port: number,
+  request: { method: string; target: string; headers: Record<string, string>; body?: Buffer },
+  keepBytes = BODY_KEEP,
+): Promise<Answer> {
   return new Promise((done) => {
     let settled = false;
     const finish = (answer: Answer) => {
@@ -210,19 +289,33 @@ export function send(port: number, request: { method: string; target: string; he
     const headers = { ...request.headers, ...(request.body ? { "content-length": String(request.body.length) } : {}) };
     let req: http.ClientRequest;
     try {
-      req = http.request({ host: "127.0.0.1", port, method: request.method, path: request.target, headers, agent: false }, (res) => {
-        const chunks: Buffer[] = [];
-        let kept = 0;
-        res.on("data", (chunk: Buffer) => {
-          if (kept < keepBytes) chunks.push(chunk);
-          kept += chunk.length;
-        });
-        res.on("end", () => finish({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8").slice(0, keepBytes), bytes: kept, contentType: res.headers["content-type"] }));
-        res.on("error", (error) => finish({ status: res.statusCode ?? 0, body: "", error: error.message }));
-      });
+      req = http.request(
+        { host: "127.0.0.1", port, method: request.method, path: request.target, headers, agent: false },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let kept = 0;
+          res.on("data", (chunk: Buffer) => {
+            if (kept < keepBytes) chunks.push(chunk);
+            kept += chunk.length;
+          });
+          res.on("end", () =>
+            finish({
+              status: res.statusCode ?? 0,
+              body: Buffer.concat(chunks).toString("utf8").slice(0, keepBytes),
+              bytes: kept,
+              contentType: res.headers["content-type"],
+            }),
+          );
+          res.on("error", (error) => finish({ status: res.statusCode ?? 0, body: "", error: error.message }));
+        },
+      );
     } catch (error) {
       // The client itself refused the target (a character node will not put on the wire).
-      finish({ status: 0, body: "", error: `client refused: ${error instanceof Error ? error.message : String(error)}` });
+      finish({
+        status: 0,
+        body: "",
+        error: `client refused: ${error instanceof Error ? error.message : String(error)}`,
+      });
       return;
     }
     req.setTimeout(ANSWER_TIMEOUT_MS, () => {

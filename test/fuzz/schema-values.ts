@@ -15,7 +15,8 @@ export interface SchemaContext {
 
 const MAX_DEPTH = 4;
 
-const isSchema = (value: unknown): value is Schema => typeof value === "object" && value !== null && !Array.isArray(value);
+const isSchema = (value: unknown): value is Schema =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function resolveRef(schema: Schema, context: SchemaContext): Schema {
   const ref = schema.$ref;
@@ -24,7 +25,8 @@ function resolveRef(schema: Schema, context: SchemaContext): Schema {
 }
 
 function stringFor(schema: Schema): fc.Arbitrary<string> {
-  if (schema.format === "date") return fc.constantFrom("2024-01-31", "1999-12-31", "9999-12-31", "2024-02-30", "0000-00-00", "24-1-1");
+  if (schema.format === "date")
+    return fc.constantFrom("2024-01-31", "1999-12-31", "9999-12-31", "2024-02-30", "0000-00-00", "24-1-1");
   if (schema.format === "date-time") return fc.constantFrom("2024-01-31T10:00:00Z", "2024-13-01T00:00:00Z");
   const min = typeof schema.minLength === "number" ? schema.minLength : 0;
   return fc.string({ minLength: Math.min(min, 20), maxLength: Math.max(Math.min(min, 20), 20) });
@@ -34,13 +36,15 @@ export function valueFor(raw: unknown, context: SchemaContext, depth = 0): fc.Ar
   if (!isSchema(raw)) return fc.constant(scalar(null));
   const schema = resolveRef(raw, context);
   const enumeration = schema["x-enumeration"];
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return fc.constantFrom(...schema.enum.map((v) => scalar(v as string)));
+  if (Array.isArray(schema.enum) && schema.enum.length > 0)
+    return fc.constantFrom(...schema.enum.map((v) => scalar(v as string)));
   if ("const" in schema) return fc.constant(scalar(schema.const as string));
   if (isSchema(enumeration) && Array.isArray(enumeration.values) && enumeration.values.length > 0) {
     return fc.constantFrom(...enumeration.values.map((v) => scalar(String(v))));
   }
   const alternatives = [schema.oneOf, schema.anyOf].find(Array.isArray) as unknown[] | undefined;
-  if (alternatives && alternatives.length > 0) return fc.oneof(...alternatives.map((alt) => valueFor(alt, context, depth)));
+  if (alternatives && alternatives.length > 0)
+    return fc.oneof(...alternatives.map((alt) => valueFor(alt, context, depth)));
   const type = Array.isArray(schema.type) ? schema.type.filter((t) => t !== "null") : schema.type;
   if (Array.isArray(type)) return fc.oneof(...type.map((t) => valueFor({ ...schema, type: t }, context, depth)));
   switch (type) {
@@ -74,11 +78,18 @@ function objectFor(schema: Schema, context: SchemaContext, depth: number): fc.Ar
   if (depth >= MAX_DEPTH) fields.splice(0, fields.length, ...fields.filter(([name]) => required.has(name)));
   // Lazy: a schema's properties are built only when a value is drawn (recursive note schemas).
   const entries = fields.map(([name, propertySchema]) => {
-    const value = name === "ref" && context.uris.length > 0 ? fc.constantFrom(...context.uris).map(scalar) : fc.constant(null).chain(() => valueFor(propertySchema, context, depth + 1));
+    const value =
+      name === "ref" && context.uris.length > 0
+        ? fc.constantFrom(...context.uris).map(scalar)
+        : fc.constant(null).chain(() => valueFor(propertySchema, context, depth + 1));
     const entry = value.map((v): [string, JsonNode] => [name, v]);
     // Optional fields now and then, so a body of forty optional fields stays readable when it fails.
-    return required.has(name) ? entry : fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: entry });
+    return required.has(name)
+      ? entry
+      : fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: entry });
   });
   if (entries.length === 0) return fc.constant(object([]));
-  return fc.tuple(...entries).map((list) => object(list.filter((entry): entry is [string, JsonNode] => entry !== undefined)));
+  return fc
+    .tuple(...entries)
+    .map((list) => object(list.filter((entry): entry is [string, JsonNode] => entry !== undefined)));
 }

@@ -22,12 +22,25 @@ export interface Seeded {
 
 export async function seed(service: FuzzService, document: Json): Promise<Seeded> {
   const notes: string[] = [];
-  const login = await send(service.port, { method: "POST", target: `/users/admin/login?password=${ADMIN_PASSWORD}`, headers: {} });
+  const login = await send(service.port, {
+    method: "POST",
+    target: `/users/admin/login?password=${ADMIN_PASSWORD}`,
+    headers: {},
+  });
   const token = (JSON.parse(login.body) as { session: string }).session;
-  const call = async (method: string, target: string, body?: unknown, raw?: Buffer): Promise<{ status: number; json: unknown }> => {
+  const call = async (
+    method: string,
+    target: string,
+    body?: unknown,
+    raw?: Buffer,
+  ): Promise<{ status: number; json: unknown }> => {
     const headers: Record<string, string> = { "X-ArchivesSpace-Session": token };
     if (body !== undefined || raw) headers["content-type"] = raw ? "application/octet-stream" : "application/json";
-    const answer = await send(service.port, { method, target, headers, body: raw ?? (body === undefined ? undefined : Buffer.from(JSON.stringify(body))) }, Infinity);
+    const answer = await send(
+      service.port,
+      { method, target, headers, body: raw ?? (body === undefined ? undefined : Buffer.from(JSON.stringify(body))) },
+      Infinity,
+    );
     let json: unknown = answer.body;
     try {
       json = JSON.parse(answer.body);
@@ -37,7 +50,8 @@ export async function seed(service: FuzzService, document: Json): Promise<Seeded
     if (answer.status !== 200) notes.push(`${method} ${target}: ${answer.status} ${answer.body.slice(0, 300)}`);
     return { status: answer.status, json };
   };
-  const idOf = (reply: { json: unknown }): number | undefined => (isJson(reply.json) && typeof reply.json.id === "number" ? reply.json.id : undefined);
+  const idOf = (reply: { json: unknown }): number | undefined =>
+    isJson(reply.json) && typeof reply.json.id === "number" ? reply.json.id : undefined;
 
   const repo = idOf(await call("POST", "/repositories", { repo_code: "fuzz", name: "Fuzz" })) ?? 2;
   const other = idOf(await call("POST", "/repositories", { repo_code: "other", name: "Other" })) ?? 3;
@@ -51,10 +65,18 @@ export async function seed(service: FuzzService, document: Json): Promise<Seeded
   ] as const) {
     const id = idOf(await call("POST", `/users?password=${USER_PASSWORD}`, { username, name: username }));
     if (id !== undefined) userIds.add(id);
-    const group = Array.isArray(groups) ? groups.find((g): g is Json => isJson(g) && g.group_code === groupCode) : undefined;
+    const group = Array.isArray(groups)
+      ? groups.find((g): g is Json => isJson(g) && g.group_code === groupCode)
+      : undefined;
     if (group && typeof group.uri === "string") {
       const members = Array.isArray(group.member_usernames) ? group.member_usernames : [];
-      await call("POST", group.uri, { group_code: group.group_code, description: group.description, grants_permissions: group.grants_permissions, member_usernames: [...members, username], lock_version: group.lock_version });
+      await call("POST", group.uri, {
+        group_code: group.group_code,
+        description: group.description,
+        grants_permissions: group.grants_permissions,
+        member_usernames: [...members, username],
+        lock_version: group.lock_version,
+      });
     }
   }
 
@@ -67,15 +89,37 @@ export async function seed(service: FuzzService, document: Json): Promise<Seeded
     readImportSample(join(SHARED, "csv", "aspace_location_import_template.csv"), "csv"),
     readImportSample(join(SHARED, "eac-cpf", "yale_cadell.xml"), "eac"),
   ];
-  for (const sample of samples) await call("POST", `/repositories/${repo}/imports?format=${sample.format}`, undefined, sample.body);
-  await call("POST", "/container_profiles", { name: "Fuzz box", dimension_units: "inches", extent_dimension: "width", height: "10", width: "12", depth: "15" });
+  for (const sample of samples)
+    await call("POST", `/repositories/${repo}/imports?format=${sample.format}`, undefined, sample.body);
+  await call("POST", "/container_profiles", {
+    name: "Fuzz box",
+    dimension_units: "inches",
+    extent_dimension: "width",
+    height: "10",
+    width: "12",
+    depth: "15",
+  });
   await call("POST", "/location_profiles", { name: "Fuzz shelf" });
   await call("POST", "/vocabularies", { name: "Fuzz vocabulary", ref_id: "fuzz" });
-  const classification = idOf(await call("POST", `/repositories/${repo}/classifications`, { identifier: "F", title: "Fuzz classification" }));
+  const classification = idOf(
+    await call("POST", `/repositories/${repo}/classifications`, { identifier: "F", title: "Fuzz classification" }),
+  );
   if (classification !== undefined) {
     const classificationRef = { ref: `/repositories/${repo}/classifications/${classification}` };
-    const term = idOf(await call("POST", `/repositories/${repo}/classification_terms`, { identifier: "F1", title: "Term", classification: classificationRef }));
-    if (term !== undefined) await call("POST", `/repositories/${repo}/classification_terms`, { identifier: "F2", title: "Child term", classification: classificationRef, parent: { ref: `/repositories/${repo}/classification_terms/${term}` } });
+    const term = idOf(
+      await call("POST", `/repositories/${repo}/classification_terms`, {
+        identifier: "F1",
+        title: "Term",
+        classification: classificationRef,
+      }),
+    );
+    if (term !== undefined)
+      await call("POST", `/repositories/${repo}/classification_terms`, {
+        identifier: "F2",
+        title: "Child term",
+        classification: classificationRef,
+        parent: { ref: `/repositories/${repo}/classification_terms/${term}` },
+      });
   }
   await call("POST", `/repositories/${other}/accessions`, { title: "Other repository's accession", id_0: "O1" });
 
@@ -103,7 +147,12 @@ export async function seed(service: FuzzService, document: Json): Promise<Seeded
     if (!isJson(schema)) continue;
     components.set(name, schema);
     for (const [field, property] of Object.entries(isJson(schema.properties) ? schema.properties : {})) {
-      if (isJson(property) && (property["x-ref-targets"] !== undefined || (isJson(property.items) && property.items["x-ref-targets"] !== undefined))) linkFields.add(field);
+      if (
+        isJson(property) &&
+        (property["x-ref-targets"] !== undefined ||
+          (isJson(property.items) && property.items["x-ref-targets"] !== undefined))
+      )
+        linkFields.add(field);
     }
   }
 

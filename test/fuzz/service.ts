@@ -94,7 +94,9 @@ export class FuzzService {
   }
 
   exitReason(): string {
-    return this.child ? `exit code ${String(this.child.exitCode)}, signal ${String(this.child.signalCode)}` : "not started";
+    return this.child
+      ? `exit code ${String(this.child.exitCode)}, signal ${String(this.child.signalCode)}`
+      : "not started";
   }
 
   async startArca(): Promise<void> {
@@ -201,7 +203,10 @@ export class FuzzService {
    */
   async fingerprint(): Promise<Map<string, string>> {
     const db = this.client.db(DB_NAME);
-    const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).filter((name) => !VOLATILE_COLLECTION.test(name)).sort();
+    const names = (await db.listCollections({}, { nameOnly: true }).toArray())
+      .map((c) => c.name)
+      .filter((name) => !VOLATILE_COLLECTION.test(name))
+      .sort();
     const prints = new Map<string, string>();
     if (names.length === 0) return prints;
     const tag = (name: string) => ({ $replaceWith: { $mergeObjects: [{ _fuzz_collection: name }, "$$ROOT"] } });
@@ -209,11 +214,17 @@ export class FuzzService {
     // With `raw: true` the driver hands back each document's bytes; its types do not say so.
     const docs = (await db
       .collection(first)
-      .aggregate([tag(first), ...rest.map((name) => ({ $unionWith: { coll: name, pipeline: [tag(name)] } }))], { raw: true, batchSize: 1_000_000 })
+      .aggregate([tag(first), ...rest.map((name) => ({ $unionWith: { coll: name, pipeline: [tag(name)] } }))], {
+        raw: true,
+        batchSize: 1_000_000,
+      })
       .toArray()) as unknown as Buffer[];
-    const hashes = new Map<string, { hash: ReturnType<typeof createHash>; count: number }>(names.map((name) => [name, { hash: createHash("sha1"), count: 0 }]));
+    const hashes = new Map<string, { hash: ReturnType<typeof createHash>; count: number }>(
+      names.map((name) => [name, { hash: createHash("sha1"), count: 0 }]),
+    );
     for (const doc of docs) {
-      // The tag is the document's first element: type (1 byte) and "_fuzz_collection\0" (17) after the size (4), then the string's length and bytes.
+      // The tag is the document's first element: type (1 byte) and "_fuzz_collection\0" (17) after the size (4), then
+      // the string's length and bytes.
       const length = doc.readInt32LE(22);
       const entry = hashes.get(doc.toString("utf8", 26, 26 + length - 1));
       if (!entry) throw new Error("store fingerprint: a document without its collection tag");
@@ -235,5 +246,7 @@ export class FuzzService {
 /** The collections whose fingerprints differ. */
 export function changedCollections(before: Map<string, string>, after: Map<string, string>): string[] {
   const names = new Set([...before.keys(), ...after.keys()]);
-  return [...names].filter((name) => before.get(name) !== after.get(name)).map((name) => `${name} (${before.get(name) ?? "absent"} -> ${after.get(name) ?? "absent"})`);
+  return [...names]
+    .filter((name) => before.get(name) !== after.get(name))
+    .map((name) => `${name} (${before.get(name) ?? "absent"} -> ${after.get(name) ?? "absent"})`);
 }

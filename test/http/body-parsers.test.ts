@@ -16,7 +16,12 @@ async function listen(authenticated: boolean): Promise<{ server: Server; base: s
   };
   app.post("/echo", echo);
   app.post("/users/:username/login", echo);
-  const reportError: express.ErrorRequestHandler = (error: { status?: number; message: string; detail?: unknown }, _req, res, _next) => {
+  const reportError: express.ErrorRequestHandler = (
+    error: { status?: number; message: string; detail?: unknown },
+    _req,
+    res,
+    _next,
+  ) => {
     res.status(error.status ?? 400).json({ error: error.detail ?? error.message });
   };
   app.use(reportError);
@@ -39,7 +44,7 @@ afterAll(async () => {
 
 async function echo(body: string, headers: Record<string, string> = {}): Promise<unknown> {
   const response = await fetch(url, { method: "POST", headers, body });
-  return (await response.json() as { body: unknown }).body;
+  return ((await response.json()) as { body: unknown }).body;
 }
 
 describe("bodyParsers", () => {
@@ -57,11 +62,15 @@ describe("bodyParsers", () => {
   });
 
   it("parses form bodies for scalar parameters", async () => {
-    expect(await echo("password=secret&expiring=false", { "Content-Type": "application/x-www-form-urlencoded" })).toEqual({ password: "secret", expiring: "false" });
+    expect(
+      await echo("password=secret&expiring=false", { "Content-Type": "application/x-www-form-urlencoded" }),
+    ).toEqual({ password: "secret", expiring: "false" });
   });
 
   it("parses a JSON record sent with a form Content-Type (curl -d) as JSON", async () => {
-    expect(await echo('{"title":"Papers","dates":[]}', { "Content-Type": "application/x-www-form-urlencoded" })).toEqual({ title: "Papers", dates: [] });
+    expect(
+      await echo('{"title":"Papers","dates":[]}', { "Content-Type": "application/x-www-form-urlencoded" }),
+    ).toEqual({ title: "Papers", dates: [] });
   });
 
   it("parses multipart form fields", async () => {
@@ -80,7 +89,10 @@ describe("bodyParsers", () => {
   });
 
   it("keeps __proto__ as a plain key, never a prototype", async () => {
-    const body = (await echo('{"__proto__":{"polluted":true}}', { "Content-Type": "application/json" })) as Record<string, unknown>;
+    const body = (await echo('{"__proto__":{"polluted":true}}', { "Content-Type": "application/json" })) as Record<
+      string,
+      unknown
+    >;
     expect(Object.keys(body)).toEqual(["__proto__"]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -100,9 +112,15 @@ describe("bodyParsers", () => {
       Buffer.from([0xe9]),
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    const response = await fetch(url, { method: "POST", headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` }, body });
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: { title: [expect.stringMatching(/^Must be valid UTF-8 text \(invalid byte at offset \d+\)$/)] } });
+    expect(await response.json()).toEqual({
+      error: { title: [expect.stringMatching(/^Must be valid UTF-8 text \(invalid byte at offset \d+\)$/)] },
+    });
   });
 });
 
@@ -110,27 +128,45 @@ describe("bodyParsers, multipart parts without a name", () => {
   it("answers 400, not 500", async () => {
     const boundary = "arca-boundary";
     const body = `--${boundary}\r\nContent-Disposition: form-data\r\n\r\nvalue\r\n--${boundary}--\r\n`;
-    const response = await fetch(url, { method: "POST", headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` }, body });
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: "Had some trouble parsing your request: a form field without a name" });
+    expect(await response.json()).toEqual({
+      error: "Had some trouble parsing your request: a form field without a name",
+    });
   });
 });
 
 describe("bodyParsers without a session", () => {
   it("reads no body: a malformed one reaches the route as no body, with the connection closed after", async () => {
-    const response = await fetch(`${anonymous.base}/echo`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"broken": [' });
+    const response = await fetch(`${anonymous.base}/echo`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: '{"broken": [',
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("connection")).toBe("close");
     expect(await response.json()).toEqual({ body: "<none>" });
   });
 
   it("reads the login route's form body", async () => {
-    const response = await fetch(`${anonymous.base}/users/admin/login`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "password=secret" });
+    const response = await fetch(`${anonymous.base}/users/admin/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "password=secret",
+    });
     expect(await response.json()).toEqual({ body: { password: "secret" } });
   });
 
   it("reads at most 64 KiB of it", async () => {
-    const response = await fetch(`${anonymous.base}/Users/admin/LOGIN/`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ password: "x".repeat(64 * 1024) }) });
+    const response = await fetch(`${anonymous.base}/Users/admin/LOGIN/`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ password: "x".repeat(64 * 1024) }),
+    });
     expect(response.status).toBe(413);
   });
 });

@@ -15,15 +15,44 @@ function refusal(run: () => unknown): { status: number; body: unknown } {
 
 describe("parseJsonText", () => {
   it("parses an ordinary record", () => {
-    expect(parseJsonText('{"title":"Papers","dates":[{"begin":"1900"}],"n":[1,2,3]}')).toEqual({ title: "Papers", dates: [{ begin: "1900" }], n: [1, 2, 3] });
+    expect(parseJsonText('{"title":"Papers","dates":[{"begin":"1900"}],"n":[1,2,3]}')).toEqual({
+      title: "Papers",
+      dates: [{ begin: "1900" }],
+      n: [1, 2, 3],
+    });
   });
 
   it.each([
-    ["a NUL deep in a record", '{"a":[{"b":"x\\u0000"}]}', { error: { "a/0/b": ["Must not contain the NUL character (U+0000)"] } }],
-    ["a lone surrogate in an array element", '["ok","\\udc00"]', { error: { "1": ["Must be valid Unicode text: holds a lone surrogate"] } }],
-    ["a NUL in a key", '{"ti\\u0000tle":"x"}', { error: { "ti\u0000tle": ["Field name: Must not contain the NUL character (U+0000)"] } }],
-    ["a NUL in a top-level string", '"\\u0000"', { error: "Had some trouble parsing your request: Must not contain the NUL character (U+0000)" }],
-    ["two bad fields", '{"a":"\\u0000","b":"\\ud800"}', { error: { a: ["Must not contain the NUL character (U+0000)"], b: ["Must be valid Unicode text: holds a lone surrogate"] } }],
+    [
+      "a NUL deep in a record",
+      '{"a":[{"b":"x\\u0000"}]}',
+      { error: { "a/0/b": ["Must not contain the NUL character (U+0000)"] } },
+    ],
+    [
+      "a lone surrogate in an array element",
+      '["ok","\\udc00"]',
+      { error: { "1": ["Must be valid Unicode text: holds a lone surrogate"] } },
+    ],
+    [
+      "a NUL in a key",
+      '{"ti\\u0000tle":"x"}',
+      { error: { "ti\u0000tle": ["Field name: Must not contain the NUL character (U+0000)"] } },
+    ],
+    [
+      "a NUL in a top-level string",
+      '"\\u0000"',
+      { error: "Had some trouble parsing your request: Must not contain the NUL character (U+0000)" },
+    ],
+    [
+      "two bad fields",
+      '{"a":"\\u0000","b":"\\ud800"}',
+      {
+        error: {
+          a: ["Must not contain the NUL character (U+0000)"],
+          b: ["Must be valid Unicode text: holds a lone surrogate"],
+        },
+      },
+    ],
   ])("refuses %s, naming it", (_name, text, body) => {
     expect(refusal(() => parseJsonText(text))).toEqual({ status: 400, body });
   });
@@ -35,9 +64,19 @@ describe("parseJsonText", () => {
 
 describe("utf8Text", () => {
   it("names the field holding a bad byte, or the byte when no field holds it", () => {
-    const inField = Buffer.concat([Buffer.from('{"dates":[{"expression":"ca'), Buffer.from([0xff]), Buffer.from('"}]}')]);
-    expect(refusal(() => utf8Text(inField, jsonFieldAt))).toEqual({ status: 400, body: { error: { "dates/0/expression": ["Must be valid UTF-8 text (invalid byte at offset 27)"] } } });
+    const inField = Buffer.concat([
+      Buffer.from('{"dates":[{"expression":"ca'),
+      Buffer.from([0xff]),
+      Buffer.from('"}]}'),
+    ]);
+    expect(refusal(() => utf8Text(inField, jsonFieldAt))).toEqual({
+      status: 400,
+      body: { error: { "dates/0/expression": ["Must be valid UTF-8 text (invalid byte at offset 27)"] } },
+    });
     const atTop = Buffer.from([0xff, 0x7b, 0x7d]);
-    expect(refusal(() => utf8Text(atTop, jsonFieldAt))).toEqual({ status: 400, body: { error: "Had some trouble parsing your request: invalid UTF-8 at byte 0" } });
+    expect(refusal(() => utf8Text(atTop, jsonFieldAt))).toEqual({
+      status: 400,
+      body: { error: "Had some trouble parsing your request: invalid UTF-8 at byte 0" },
+    });
   });
 });

@@ -22,7 +22,10 @@ describe("scanJson", () => {
 
   it("finds a duplicate key, escapes resolved, with the path of the object holding it", () => {
     expect(scanJson('{"a":1,"\\u0061":2}', 64).problem).toEqual({ kind: "duplicateKey", path: ["a"] });
-    expect(scanJson('{"x":[{"b":1},{"c":{"d":1,"d":2}}]}', 64).problem).toEqual({ kind: "duplicateKey", path: ["x", "1", "c", "d"] });
+    expect(scanJson('{"x":[{"b":1},{"c":{"d":1,"d":2}}]}', 64).problem).toEqual({
+      kind: "duplicateKey",
+      path: ["x", "1", "c", "d"],
+    });
   });
 
   it("takes the same key in sibling objects and a key equal to a value as distinct", () => {
@@ -52,14 +55,20 @@ describe("DepthGuard", () => {
       `${'{"a":'.repeat(64)}1${"}".repeat(64)}`,
       `${'{"a":'.repeat(65)}1${"}".repeat(65)}`,
       `{"a":"${"[".repeat(100)}\\"${"{".repeat(3)}`,
-      `{"a":"${"[".repeat(100)}\"${"{".repeat(100)}"}`,
+      `{"a":"${"[".repeat(100)}"${"{".repeat(100)}"}`,
       `["\\", [[1]]]`,
       `{"é档":"${"[".repeat(70)}", "b":[[[["📜"]]]]}`,
     ];
     for (const text of texts) {
       for (const limit of [3, 64]) {
         const expected = scanJson(text, limit).problem?.kind !== "depth";
-        for (const size of [1, 2, 3, 7, 1024]) expect([text.slice(0, 30), limit, size, accepts(text, limit, size)]).toEqual([text.slice(0, 30), limit, size, expected]);
+        for (const size of [1, 2, 3, 7, 1024])
+          expect([text.slice(0, 30), limit, size, accepts(text, limit, size)]).toEqual([
+            text.slice(0, 30),
+            limit,
+            size,
+            expected,
+          ]);
       }
     }
   });

@@ -20,7 +20,7 @@ describe("jsonChunks", () => {
     const shared = { uri: "/repositories/2/resources/1", notes: ["n".repeat(1000)], when: new Date(0) };
     const body = JSON.parse('{"__proto__": {"x": 1}}') as Record<string, unknown>;
     Object.assign(body, {
-      title: "a \u2028 \"quoted\" title",
+      title: 'a \u2028 "quoted" title',
       gone: undefined,
       related_resources: [{ ref: shared.uri, _resolved: shared }, { ref: shared.uri, _resolved: shared }, undefined],
       deep: { a: { b: { c: { d: { e: { f: shared, g: [shared, null] } } } } } },
@@ -33,7 +33,9 @@ describe("jsonChunks", () => {
 
   it("lets other work run while it builds a large body", async () => {
     const target = { notes: ["x".repeat(64 * 1024)] };
-    const body = { related_resources: Array.from({ length: 256 }, (_, i) => ({ ref: `/r/${i}`, _resolved: { ...target } })) };
+    const body = {
+      related_resources: Array.from({ length: 256 }, (_, i) => ({ ref: `/r/${i}`, _resolved: { ...target } })),
+    };
     let ranBetween = 0;
     const ticker = setInterval(() => ranBetween++, 0);
     const text = await jsonInSlices(body);

@@ -2,7 +2,14 @@
 // lone surrogate; and query strings checked on their raw bytes (src/http/query-check.ts).
 import { describe, expect, it } from "@jest/globals";
 import { queryProblem } from "../../src/http/query-check.js";
-import { decodeComponent, firstInvalidUtf8, HAS_NUL, LONE_SURROGATE, NOT_UTF8, textProblem } from "../../src/http/text-checks.js";
+import {
+  decodeComponent,
+  firstInvalidUtf8,
+  HAS_NUL,
+  LONE_SURROGATE,
+  NOT_UTF8,
+  textProblem,
+} from "../../src/http/text-checks.js";
 
 describe("firstInvalidUtf8", () => {
   it.each([

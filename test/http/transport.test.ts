@@ -1,6 +1,6 @@
-// The contract's transport rules (api-contract.md §1, §7) over real HTTP, against the whole
+// The contract's transport rules (docs/api.md §1, §7) over real HTTP, against the whole
 // service: bodies are read for a caller with a session (the admin here), and the hostile
-// bodies of issue 10 (C2, H4 and the hygiene items) are refused with bounded cost.
+// bodies (C2, H4 and the hygiene items) are refused with bounded cost.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { request as httpRequest } from "node:http";
 import { gzipSync } from "node:zlib";
@@ -69,7 +69,11 @@ describe("transport", () => {
   });
 
   it("a body over the limit answers 413 JSON", async () => {
-    const { status, text } = await send("/version", { method: "POST", headers: asJson, body: JSON.stringify({ title: "x".repeat(LIMIT) }) });
+    const { status, text } = await send("/version", {
+      method: "POST",
+      headers: asJson,
+      body: JSON.stringify({ title: "x".repeat(LIMIT) }),
+    });
     expect(status).toBe(413);
     expect(json(text)).toEqual({ error: `Request body too large (over ${LIMIT} bytes)` });
   });
@@ -112,14 +116,24 @@ describe("security headers", () => {
 
 describe("no body is read without a session (C2)", () => {
   it("an anonymous POST with a malformed JSON body to a protected route answers 403, not 400", async () => {
-    const { status, headers, text } = await send("/repositories", { method: "POST", session: false, headers: asJson, body: '{"repo_code": ' });
+    const { status, headers, text } = await send("/repositories", {
+      method: "POST",
+      session: false,
+      headers: asJson,
+      body: '{"repo_code": ',
+    });
     expect(status).toBe(403);
     expect(json(text)).toEqual({ error: "Access denied" });
     expect(headers.get("connection")).toBe("close");
   });
 
   it("an anonymous body past the limit to an unknown route answers 404, not 413: it is never read", async () => {
-    const { status, headers, text } = await send("/nonexistent", { method: "POST", session: false, headers: asJson, body: "[".repeat(4 * LIMIT) });
+    const { status, headers, text } = await send("/nonexistent", {
+      method: "POST",
+      session: false,
+      headers: asJson,
+      body: "[".repeat(4 * LIMIT),
+    });
     expect(status).toBe(404);
     expect(json(text).error).toMatch(/not found/);
     expect(headers.get("connection")).toBe("close");
@@ -140,7 +154,12 @@ describe("no body is read without a session (C2)", () => {
     ["accept children", "/repositories/2/resources/1/accept_children"],
     ["update a repository", "/repositories/2"],
   ])("anonymous, %s with a broken body: 403 Access denied", async (_name, path) => {
-    const { status, text } = await send(path, { method: "POST", session: false, headers: asJson, body: '{"broken": [' });
+    const { status, text } = await send(path, {
+      method: "POST",
+      session: false,
+      headers: asJson,
+      body: '{"broken": [',
+    });
     expect(status).toBe(403);
     expect(json(text)).toEqual({ error: "Access denied" });
   });
@@ -164,15 +183,29 @@ describe("no body is read without a session (C2)", () => {
 
   it("a form of many small fields answers 413 past the field count", async () => {
     const body = "f=1&".repeat(1001);
-    const { status, text } = await send("/version", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body });
+    const { status, text } = await send("/version", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body,
+    });
     expect(status).toBe(413);
     expect(json(text)).toEqual({ error: "Request body too large: more than 1000 form fields" });
   });
 
   it("login reads its small form body without a session, and no more than 64 KiB of it", async () => {
-    const ok = await send("/users/admin/login", { method: "POST", session: false, headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "password=transport-tests" });
+    const ok = await send("/users/admin/login", {
+      method: "POST",
+      session: false,
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "password=transport-tests",
+    });
     expect(ok.status).toBe(200);
-    const big = await send("/users/admin/login", { method: "POST", session: false, headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: `password=${"x".repeat(64 * 1024)}` });
+    const big = await send("/users/admin/login", {
+      method: "POST",
+      session: false,
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: `password=${"x".repeat(64 * 1024)}`,
+    });
     expect(big.status).toBe(413);
     expect(json(big.text)).toEqual({ error: `Request body too large (over ${64 * 1024} bytes)` });
   });
@@ -182,19 +215,31 @@ describe("compressed bodies are bounded after inflation", () => {
   it("a small gzip inflating past the limit answers 413", async () => {
     const bomb = gzipSync(Buffer.alloc(LIMIT * 64, 0x20));
     expect(bomb.length).toBeLessThan(LIMIT);
-    const { status, text } = await send("/version", { method: "POST", headers: { ...asJson, "Content-Encoding": "gzip" }, body: bomb });
+    const { status, text } = await send("/version", {
+      method: "POST",
+      headers: { ...asJson, "Content-Encoding": "gzip" },
+      body: bomb,
+    });
     expect(status).toBe(413);
     expect(json(text)).toEqual({ error: `Request body too large (over ${LIMIT} bytes)` });
   });
 
   it("a gzip body within the limit is read as JSON", async () => {
-    const { status, text } = await send("/repositories", { method: "POST", headers: { ...asJson, "Content-Encoding": "gzip" }, body: gzipSync(JSON.stringify({ repo_code: "GZ", name: "Gzipped" })) });
+    const { status, text } = await send("/repositories", {
+      method: "POST",
+      headers: { ...asJson, "Content-Encoding": "gzip" },
+      body: gzipSync(JSON.stringify({ repo_code: "GZ", name: "Gzipped" })),
+    });
     expect(status).toBe(200);
     expect(json(text).status).toBe("Created");
   });
 
   it("an unknown Content-Encoding answers 415", async () => {
-    const { status, text } = await send("/version", { method: "POST", headers: { ...asJson, "Content-Encoding": "compress" }, body: "{}" });
+    const { status, text } = await send("/version", {
+      method: "POST",
+      headers: { ...asJson, "Content-Encoding": "compress" },
+      body: "{}",
+    });
     expect(status).toBe(415);
     expect(json(text).error).toMatch(/Unsupported Content-Encoding "compress"/);
   });
@@ -205,7 +250,9 @@ describe("JSON work limits (H4)", () => {
     const deep = "[".repeat(100) + "]".repeat(100);
     const { status, text } = await send("/version", { method: "POST", headers: asJson, body: deep });
     expect(status).toBe(400);
-    expect(json(text).error).toBe("Had some trouble parsing your request: nesting deeper than 64 levels (the limit of arrays and objects inside one another)");
+    expect(json(text).error).toBe(
+      "Had some trouble parsing your request: nesting deeper than 64 levels (the limit of arrays and objects inside one another)",
+    );
   });
 
   it("a body of nothing but `[` is refused for its depth, not parsed (JSON.parse would call it unterminated)", async () => {
@@ -216,31 +263,55 @@ describe("JSON work limits (H4)", () => {
 
   it("a gzip body nested too deep is refused at its first chunk, not inflated to the byte limit (413) first", async () => {
     const bomb = gzipSync(Buffer.from("[".repeat(LIMIT * 4)));
-    const { status, text } = await send("/repositories", { method: "POST", headers: { ...asJson, "Content-Encoding": "gzip" }, body: bomb });
+    const { status, text } = await send("/repositories", {
+      method: "POST",
+      headers: { ...asJson, "Content-Encoding": "gzip" },
+      body: bomb,
+    });
     expect(status).toBe(400);
-    expect(json(text).error).toBe("Had some trouble parsing your request: nesting deeper than 64 levels (the limit of arrays and objects inside one another)");
+    expect(json(text).error).toBe(
+      "Had some trouble parsing your request: nesting deeper than 64 levels (the limit of arrays and objects inside one another)",
+    );
   });
 
   it("a form body's brackets are not JSON nesting", async () => {
-    const { status, text } = await send("/users/admin/login", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: `password=${"[".repeat(100)}` });
+    const { status, text } = await send("/users/admin/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: `password=${"[".repeat(100)}`,
+    });
     expect(text).not.toMatch(/nesting deeper/);
     expect(status).toBe(403); // a wrong password, read from the form
   });
 
   it("duplicate keys are refused, naming the field, escapes resolved", async () => {
-    const { status, text } = await send("/repositories", { method: "POST", headers: asJson, body: '{"repo_code":"A","name":"x","extents":[{"a":1,"\\u0061":2}]}' });
+    const { status, text } = await send("/repositories", {
+      method: "POST",
+      headers: asJson,
+      body: '{"repo_code":"A","name":"x","extents":[{"a":1,"\\u0061":2}]}',
+    });
     expect(status).toBe(400);
-    expect(json(text)).toEqual({ error: { "extents/0/a": ["Given more than once in the same object (duplicate key)"] } });
+    expect(json(text)).toEqual({
+      error: { "extents/0/a": ["Given more than once in the same object (duplicate key)"] },
+    });
   });
 
   it("NUL in a string is refused, naming the field", async () => {
-    const { status, text } = await send("/repositories", { method: "POST", headers: asJson, body: '{"repo_code":"A","name":"bad\\u0000name"}' });
+    const { status, text } = await send("/repositories", {
+      method: "POST",
+      headers: asJson,
+      body: '{"repo_code":"A","name":"bad\\u0000name"}',
+    });
     expect(status).toBe(400);
     expect(json(text)).toEqual({ error: { name: ["Must not contain the NUL character (U+0000)"] } });
   });
 
   it("a lone surrogate is refused, naming the field", async () => {
-    const { status, text } = await send("/repositories", { method: "POST", headers: asJson, body: '{"repo_code":"A","name":"x\\ud800y"}' });
+    const { status, text } = await send("/repositories", {
+      method: "POST",
+      headers: asJson,
+      body: '{"repo_code":"A","name":"x\\ud800y"}',
+    });
     expect(status).toBe(400);
     expect(json(text)).toEqual({ error: { name: ["Must be valid Unicode text: holds a lone surrogate"] } });
   });
@@ -253,7 +324,11 @@ describe("JSON work limits (H4)", () => {
   });
 
   it("a charset other than UTF-8 answers 415", async () => {
-    const { status, text } = await send("/repositories", { method: "POST", headers: { "Content-Type": "application/json; charset=iso-8859-1" }, body: "{}" });
+    const { status, text } = await send("/repositories", {
+      method: "POST",
+      headers: { "Content-Type": "application/json; charset=iso-8859-1" },
+      body: "{}",
+    });
     expect(status).toBe(415);
     expect(json(text).error).toMatch(/Unsupported charset "iso-8859-1"/);
   });
@@ -273,12 +348,21 @@ describe("text rules for parameters", () => {
   it("a raw byte that is not UTF-8 in the request target is refused too", async () => {
     const reply = await new Promise<{ status: number; text: string }>((resolve, reject) => {
       const url = new URL(app.url);
-      const req = httpRequest({ host: url.hostname, port: url.port, method: "GET", path: "/repositories?q=caf\xe9", headers: { "X-ArchivesSpace-Session": app.adminToken } }, (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-      });
+      const req = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          method: "GET",
+          path: "/repositories?q=caf\xe9",
+          headers: { "X-ArchivesSpace-Session": app.adminToken },
+        },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => (text += chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
       req.on("error", reject);
       req.end();
     });
@@ -288,7 +372,12 @@ describe("text rules for parameters", () => {
   });
 
   it("invalid UTF-8 in a form body answers 400 naming the field", async () => {
-    const { status, text } = await send("/users/admin/login", { method: "POST", session: false, headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "password=%ff%fe" });
+    const { status, text } = await send("/users/admin/login", {
+      method: "POST",
+      session: false,
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "password=%ff%fe",
+    });
     expect(status).toBe(400);
     expect(json(text)).toEqual({ error: { password: ["Must be valid UTF-8 text"] } });
   });
@@ -305,7 +394,10 @@ describe("text rules for parameters", () => {
 describe("error bodies are bounded", () => {
   it("a 10 KB parameter value is echoed no longer than 1000 characters, saying how much was left out", async () => {
     const value = "y".repeat(10_000);
-    const { status, text } = await send(`/users/admin/login?password=x&expiring=${value}`, { method: "POST", session: false });
+    const { status, text } = await send(`/users/admin/login?password=x&expiring=${value}`, {
+      method: "POST",
+      session: false,
+    });
     expect(status).toBe(400);
     const [message] = (json(text).error as Record<string, string[]>).expiring!;
     expect(message!.length).toBeLessThan(1100);

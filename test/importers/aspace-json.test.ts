@@ -24,10 +24,21 @@ afterAll(() => server.stop());
 
 function run(text: string, dryRun = false): Promise<ImportSummary> {
   const parser = new AspaceJsonParser(server.ops.deps.registry);
-  return importFile(server.ops, parser, { name: "batch.json", open: () => Readable.from([Buffer.from(text)]) }, { repoId: repo, actor, dryRun });
+  return importFile(
+    server.ops,
+    parser,
+    { name: "batch.json", open: () => Readable.from([Buffer.from(text)]) },
+    { repoId: repo, actor, dryRun },
+  );
 }
 
-const subject = (uri: string, term: string): Json => ({ jsonmodel_type: "subject", uri, source: "local", vocabulary: "/vocabularies/1", terms: [{ term, term_type: "topical", vocabulary: "/vocabularies/1" }] });
+const subject = (uri: string, term: string): Json => ({
+  jsonmodel_type: "subject",
+  uri,
+  source: "local",
+  vocabulary: "/vocabularies/1",
+  terms: [{ term, term_type: "topical", vocabulary: "/vocabularies/1" }],
+});
 const resource = (uri: string, extra: Json = {}): Json => ({
   jsonmodel_type: "resource",
   uri,
@@ -45,41 +56,98 @@ const resource = (uri: string, extra: Json = {}): Json => ({
 describe("ArchivesSpace JSON batches", () => {
   it("writes records after what they link to, whatever the file's order, and gives a tree node the batch's resource", async () => {
     const batch = [
-      { jsonmodel_type: "archival_object", uri: "/repositories/2/archival_objects/import_9", title: "Child", level: "file", parent: { ref: "/repositories/2/archival_objects/import_8" } },
-      { jsonmodel_type: "archival_object", uri: "/repositories/2/archival_objects/import_8", title: "Series", level: "series", subjects: [{ ref: "/subjects/import_1" }] },
+      {
+        jsonmodel_type: "archival_object",
+        uri: "/repositories/2/archival_objects/import_9",
+        title: "Child",
+        level: "file",
+        parent: { ref: "/repositories/2/archival_objects/import_8" },
+      },
+      {
+        jsonmodel_type: "archival_object",
+        uri: "/repositories/2/archival_objects/import_8",
+        title: "Series",
+        level: "series",
+        subjects: [{ ref: "/subjects/import_1" }],
+      },
       resource("/repositories/2/resources/import_1", { subjects: [{ ref: "/subjects/import_1" }] }),
       subject("/subjects/import_1", "Ordering"),
     ];
     const summary = await run(JSON.stringify(batch));
-    expect(summary).toMatchObject({ outcome: "imported", created: { subject: 1, resource: 1, archival_object: 2 }, errors: [] });
+    expect(summary).toMatchObject({
+      outcome: "imported",
+      created: { subject: 1, resource: 1, archival_object: 2 },
+      errors: [],
+    });
     const resourceUri = summary.uris.find((uri) => uri.includes("/resources/")) as string;
-    const [series] = (await server.ops.treeViews.waypoint("resource", { repoId: repo }, Number(resourceUri.split("/").pop()), 0, undefined)) as Json[];
+    const [series] = (await server.ops.treeViews.waypoint(
+      "resource",
+      { repoId: repo },
+      Number(resourceUri.split("/").pop()),
+      0,
+      undefined,
+    )) as Json[];
     expect(series).toMatchObject({ title: "Series", child_count: 1 });
-    const seriesRecord = await server.ops.read("archival_object", { repoId: repo }, Number((series?.uri as string).split("/").pop()));
-    expect(seriesRecord).toMatchObject({ resource: { ref: resourceUri }, subjects: [{ ref: expect.stringMatching(/^\/subjects\/\d+$/) }] });
+    const seriesRecord = await server.ops.read(
+      "archival_object",
+      { repoId: repo },
+      Number((series?.uri as string).split("/").pop()),
+    );
+    expect(seriesRecord).toMatchObject({
+      resource: { ref: resourceUri },
+      subjects: [{ ref: expect.stringMatching(/^\/subjects\/\d+$/) }],
+    });
   });
 
   it("accepts several JSON values one after another (files given together)", async () => {
-    const summary = await run(`${JSON.stringify([subject("/subjects/import_x", "First file")])}\n${JSON.stringify(subject("/subjects/import_y", "Second file"))}`);
+    const summary = await run(
+      `${JSON.stringify([subject("/subjects/import_x", "First file")])}\n${JSON.stringify(subject("/subjects/import_y", "Second file"))}`,
+    );
     expect(summary).toMatchObject({ outcome: "imported", created: { subject: 2 } });
   });
 
   it("reports the batch's own mistakes where they are, writing nothing", async () => {
     const before = await server.ops.deps.store.collection("subject").countDocuments({});
     const cases: Array<[string, string]> = [
-      [JSON.stringify([subject("/subjects/import_1", "a"), subject("/subjects/import_1", "b")]), "[1]: two records have the uri /subjects/import_1"],
+      [
+        JSON.stringify([subject("/subjects/import_1", "a"), subject("/subjects/import_1", "b")]),
+        "[1]: two records have the uri /subjects/import_1",
+      ],
       [JSON.stringify([{ jsonmodel_type: "gizmo" }]), '[0]: unknown jsonmodel_type "gizmo"'],
-      [JSON.stringify([{ jsonmodel_type: "repository", repo_code: "x", name: "x" }]), "[0]: repository records cannot be imported in a batch"],
-      [JSON.stringify([{ jsonmodel_type: "archival_object", title: "x", level: "file" }]), "[0]: archival_object without its resource, and the batch has 0 resource records to supply it"],
+      [
+        JSON.stringify([{ jsonmodel_type: "repository", repo_code: "x", name: "x" }]),
+        "[0]: repository records cannot be imported in a batch",
+      ],
+      [
+        JSON.stringify([{ jsonmodel_type: "archival_object", title: "x", level: "file" }]),
+        "[0]: archival_object without its resource, and the batch has 0 resource records to supply it",
+      ],
       [
         JSON.stringify([
-          { jsonmodel_type: "archival_object", uri: "a1", title: "x", level: "file", resource: { ref: "/repositories/2/resources/import_1" }, parent: { ref: "a2" } },
-          { jsonmodel_type: "archival_object", uri: "a2", title: "y", level: "file", resource: { ref: "/repositories/2/resources/import_1" }, parent: { ref: "a1" } },
+          {
+            jsonmodel_type: "archival_object",
+            uri: "a1",
+            title: "x",
+            level: "file",
+            resource: { ref: "/repositories/2/resources/import_1" },
+            parent: { ref: "a2" },
+          },
+          {
+            jsonmodel_type: "archival_object",
+            uri: "a2",
+            title: "y",
+            level: "file",
+            resource: { ref: "/repositories/2/resources/import_1" },
+            parent: { ref: "a1" },
+          },
           resource("/repositories/2/resources/import_1"),
         ]),
         "is part of a cycle of links",
       ],
-      [JSON.stringify([{ ...subject("/subjects/import_z", "z"), terms: [] }]), "[0]: subject /subjects/import_z is invalid: terms: "],
+      [
+        JSON.stringify([{ ...subject("/subjects/import_z", "z"), terms: [] }]),
+        "[0]: subject /subjects/import_z is invalid: terms: ",
+      ],
       ["[1, 2", "the JSON ends before its last value is complete (truncated file?)"],
       ["{} x", 'expected an array or object of records, found "x"'],
     ];
@@ -96,8 +164,16 @@ describe("ArchivesSpace JSON batches", () => {
   it("reports progress: records checked, then records written out of those checked", async () => {
     const updates: Array<{ pass: string; records: number; total?: number }> = [];
     const parser = new AspaceJsonParser(server.ops.deps.registry);
-    const text = JSON.stringify([subject("/subjects/import_p1", "Progress one"), subject("/subjects/import_p2", "Progress two")]);
-    await importFile(server.ops, parser, { name: "p.json", open: () => Readable.from([Buffer.from(text)]) }, { repoId: repo, actor, batchSize: 1, onProgress: (update) => updates.push(update) });
+    const text = JSON.stringify([
+      subject("/subjects/import_p1", "Progress one"),
+      subject("/subjects/import_p2", "Progress two"),
+    ]);
+    await importFile(
+      server.ops,
+      parser,
+      { name: "p.json", open: () => Readable.from([Buffer.from(text)]) },
+      { repoId: repo, actor, batchSize: 1, onProgress: (update) => updates.push(update) },
+    );
     expect(updates).toEqual([
       { pass: "check", records: 1 },
       { pass: "check", records: 2 },

@@ -1,4 +1,4 @@
-// Issue 10 §1 in the importers: element names, attribute names and values, MARC tags and
+// Names from outside, in the importers: element names, attribute names and values, MARC tags and
 // subfield codes, EAC entity types and CSV headers and cells that are Object.prototype's
 // member names (`constructor`, `toString`, `__proto__`, `hasOwnProperty`, `valueOf`) are
 // ordinary unknown names. Each file imports, or fails with an error that says where; none
@@ -30,13 +30,20 @@ afterEach(() => {
   expect(({} as Record<string, unknown>).zzprobe).toBeUndefined();
 });
 
-const run = (parser: FormatParser, name: string, text: string, options: Partial<ImportOptions> = {}): Promise<ImportSummary> =>
+const run = (
+  parser: FormatParser,
+  name: string,
+  text: string,
+  options: Partial<ImportOptions> = {},
+): Promise<ImportSummary> =>
   importFile(t.server.ops, parser, textInput(name, text), { repoId: t.repo, actor, ...options });
 
 /** No message of the summary is a crash's: what went wrong is said about the file. */
 function expectNoCrash(summary: ImportSummary): void {
   for (const message of [...summary.errors, ...summary.warnings].map((entry) => entry.message)) {
-    expect(message).not.toMatch(/TypeError|is not a function|Cannot read prop|\[object Object\]|function Object\(\)|native code/);
+    expect(message).not.toMatch(
+      /TypeError|is not a function|Cannot read prop|\[object Object\]|function Object\(\)|native code/,
+    );
   }
 }
 
@@ -95,7 +102,11 @@ ${builtInElements}
     const resource = await read(summary.uris.find((uri) => uri.includes("/resources/")) as string);
     expect(resource).toMatchObject({ title: "Built-in names", id_0: "BUILTIN.1", level: "collection" });
     // The language names the table does not hold are not languages.
-    expect((resource.lang_materials as Json[]).map((material) => (material.language_and_script as Json | undefined)?.language).filter(Boolean)).toEqual(["eng"]);
+    expect(
+      (resource.lang_materials as Json[])
+        .map((material) => (material.language_and_script as Json | undefined)?.language)
+        .filter(Boolean),
+    ).toEqual(["eng"]);
     const orderedLists = strings(resource.notes).filter((text) => text === "one" || text === "two");
     expect(orderedLists).toEqual(["one", "two"]);
     expect(JSON.stringify(resource.notes)).toContain('"enumeration":"null"');
@@ -104,10 +115,20 @@ ${builtInElements}
     const index = (resource.notes as Json[]).find((note) => note.jsonmodel_type === "note_index") as Json;
     expect((index.items as Json[]).map((item) => [item.type, item.value])).toEqual([["subject", "An entry"]]);
     // Agents and subjects: the names whose parts have built-in @localtype are joined as names.
-    const agents = await Promise.all(((resource.linked_agents as Json[]) ?? []).map((link) => read(link.ref as string)));
+    const agents = await Promise.all(
+      ((resource.linked_agents as Json[]) ?? []).map((link) => read(link.ref as string)),
+    );
     const sortNames = agents.map((agent) => (agent.names as Json[])[0]?.sort_name);
-    expect(sortNames).toEqual(expect.arrayContaining(["Doe, Jane", expect.stringContaining("Smith"), expect.stringContaining("Acme"), expect.stringContaining("Doe family")]));
-    for (const agent of agents) for (const text of strings(agent)) expect(text).not.toMatch(/function |native code|\[object Object\]/);
+    expect(sortNames).toEqual(
+      expect.arrayContaining([
+        "Doe, Jane",
+        expect.stringContaining("Smith"),
+        expect.stringContaining("Acme"),
+        expect.stringContaining("Doe family"),
+      ]),
+    );
+    for (const agent of agents)
+      for (const text of strings(agent)) expect(text).not.toMatch(/function |native code|\[object Object\]/);
     const children = await t.get<number[]>(`/repositories/${t.repo}/archival_objects?all_ids=true`);
     const records = await Promise.all(children.map((id) => read(`/repositories/${t.repo}/archival_objects/${id}`)));
     const child = records.find((record) => record.title === "Child") as Json;
@@ -116,7 +137,10 @@ ${builtInElements}
     const grandchild = records.find((record) => record.title === "Grandchild") as Json;
     expect([grandchild.level, grandchild.other_level]).toEqual(["otherlevel", "__proto__"]);
     expect(summary.warnings.map((warning) => warning.message)).toEqual(
-      expect.arrayContaining([expect.stringContaining("<constructor> in <controlaccess> is not an agent or subject: not imported"), expect.stringContaining("<__proto__> in <controlaccess> is not an agent or subject")]),
+      expect.arrayContaining([
+        expect.stringContaining("<constructor> in <controlaccess> is not an agent or subject: not imported"),
+        expect.stringContaining("<__proto__> in <controlaccess> is not an agent or subject"),
+      ]),
     );
   });
 });
@@ -155,20 +179,33 @@ describe("MARCXML with tags and subfield codes `constructor`", () => {
     const summary = await run(parser, "built-ins.xml", record("bi1", fields));
     expectNoCrash(summary);
     expect([summary.outcome, summary.errors]).toEqual(["imported", []]);
-    const resource = await t.get(`${summary.uris.find((uri) => uri.includes("/resources/")) as string}?resolve[]=linked_agents&resolve[]=subjects`);
+    const resource = await t.get(
+      `${summary.uris.find((uri) => uri.includes("/resources/")) as string}?resolve[]=linked_agents&resolve[]=subjects`,
+    );
     expect(resource).toMatchObject({ title: "Built-in papers", level: "collection" });
     for (const text of strings(resource)) expect(text).not.toMatch(/function |native code|\[object Object\]/);
-    const links = (resource.linked_agents as Json[]).map((link) => [((link._resolved as Json).names as Json[])[0]?.sort_name, link.role, link.relator]);
+    const links = (resource.linked_agents as Json[]).map((link) => [
+      ((link._resolved as Json).names as Json[])[0]?.sort_name,
+      link.role,
+      link.relator,
+    ]);
     expect(links).toEqual([
       ["Doe, Jane", "creator", undefined],
       ["Roe, Richard", "subject", undefined],
     ]);
     // Only v, x, y, z are subdivisions: the `constructor` subfields are not terms.
-    const terms = (resource.subjects as Json[]).map((link) => ((link._resolved as Json).terms as Json[]).map((term) => term.term));
+    const terms = (resource.subjects as Json[]).map((link) =>
+      ((link._resolved as Json).terms as Json[]).map((term) => term.term),
+    );
     expect(terms).toEqual([["Topics"], ["More topics"]]);
     const dates = resource.dates as Json[];
     expect(dates).toContainEqual(expect.objectContaining({ expression: "1920", label: "other" }));
-    expect(summary.warnings.map((warning) => warning.message)).toEqual(expect.arrayContaining([expect.stringMatching(/^300 '2 constructor' is not a number and an extent type/), expect.stringMatching(/^300 '1 __proto__' is not a number and an extent type/)]));
+    expect(summary.warnings.map((warning) => warning.message)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^300 '2 constructor' is not a number and an extent type/),
+        expect.stringMatching(/^300 '1 __proto__' is not a number and an extent type/),
+      ]),
+    );
   });
 });
 
@@ -186,17 +223,34 @@ describe("EAC-CPF with entityType `constructor`", () => {
   for (const entityType of BUILT_INS) {
     it(`refuses entityType '${entityType}', saying where, writing nothing`, async () => {
       const before = await t.counts();
-      const summary = await run(parser, `${entityType}.xml`, eac(entityType, "<nameEntry><part>Doe, Jane</part></nameEntry>"));
+      const summary = await run(
+        parser,
+        `${entityType}.xml`,
+        eac(entityType, "<nameEntry><part>Doe, Jane</part></nameEntry>"),
+      );
       expectNoCrash(summary);
       expect(summary.outcome).toBe("failed");
-      expect(summary.errors).toEqual([expect.objectContaining({ line: 3, path: "/eac-cpf/cpfDescription/identity/entityType", message: `entityType '${entityType}' is not person, corporateBody or family` })]);
+      expect(summary.errors).toEqual([
+        expect.objectContaining({
+          line: 3,
+          path: "/eac-cpf/cpfDescription/identity/entityType",
+          message: `entityType '${entityType}' is not person, corporateBody or family`,
+        }),
+      ]);
       expect(await t.counts()).toEqual(before);
     });
   }
 
   it("imports a person whose name parts have built-in localTypes and a built-in authorizedForm", async () => {
     const parts = BUILT_INS.map((name) => `<part localType="${name}">${name}</part>`).join("");
-    const summary = await run(parser, "parts.xml", eac("person", `<nameEntry><part localType="surname">Doe</part>${parts}<authorizedForm>constructor</authorizedForm></nameEntry>`));
+    const summary = await run(
+      parser,
+      "parts.xml",
+      eac(
+        "person",
+        `<nameEntry><part localType="surname">Doe</part>${parts}<authorizedForm>constructor</authorizedForm></nameEntry>`,
+      ),
+    );
     expectNoCrash(summary);
     expect([summary.outcome, summary.errors]).toEqual(["imported", []]);
     const agent = await read(summary.uris[0] as string);
@@ -214,8 +268,30 @@ describe("CSV with built-in names as headers and cells", () => {
   });
 
   it("an accession template whose extra columns and enumerated cells are built-in names imports, warning about them", async () => {
-    const header = ["accession_title", "accession_number_1", "accession_accession_date", "accession_resource_type", "accession_acquisition_type", "agent_name_primary_name", "agent_type", "agent_role", "agent_name_name_order", ...BUILT_INS];
-    const row = ["Built-in accession", "BI-CSV-1", "2020-01-02", "constructor", "__proto__", '"Doe, Jane"', "constructor", "toString", "valueOf", ...BUILT_INS.map((name) => `${name} cell`)];
+    const header = [
+      "accession_title",
+      "accession_number_1",
+      "accession_accession_date",
+      "accession_resource_type",
+      "accession_acquisition_type",
+      "agent_name_primary_name",
+      "agent_type",
+      "agent_role",
+      "agent_name_name_order",
+      ...BUILT_INS,
+    ];
+    const row = [
+      "Built-in accession",
+      "BI-CSV-1",
+      "2020-01-02",
+      "constructor",
+      "__proto__",
+      '"Doe, Jane"',
+      "constructor",
+      "toString",
+      "valueOf",
+      ...BUILT_INS.map((name) => `${name} cell`),
+    ];
     const summary = await run(parser, "accessions.csv", `${header.join(",")}\r\n${row.join(",")}\r\n`);
     expectNoCrash(summary);
     expect([summary.outcome, summary.errors]).toEqual(["imported", []]);
@@ -248,7 +324,10 @@ describe("CSV with built-in names as headers and cells", () => {
     expect(location).toMatchObject({ building: "constructor", floor: "__proto__" });
     expect(location.temporary).toBeUndefined();
     expect(summary.warnings.map((warning) => warning.message)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^location_temporary: 'toString' is not a value of location_temporary/), "not imported, no field takes them: constructor, __proto__"]),
+      expect.arrayContaining([
+        expect.stringMatching(/^location_temporary: 'toString' is not a value of location_temporary/),
+        "not imported, no field takes them: constructor, __proto__",
+      ]),
     );
   });
 });
@@ -257,11 +336,21 @@ describe("an ArchivesSpace JSON batch naming a built-in jsonmodel_type", () => {
   for (const type of BUILT_INS) {
     it(`refuses jsonmodel_type '${type}', saying which record, writing nothing`, async () => {
       const before = await t.counts();
-      const batch = [{ jsonmodel_type: "subject", source: "local", vocabulary: t.vocabulary, terms: [{ jsonmodel_type: "term", term: "Fine", term_type: "topical", vocabulary: t.vocabulary }] }, { jsonmodel_type: type, title: "x" }];
+      const batch = [
+        {
+          jsonmodel_type: "subject",
+          source: "local",
+          vocabulary: t.vocabulary,
+          terms: [{ jsonmodel_type: "term", term: "Fine", term_type: "topical", vocabulary: t.vocabulary }],
+        },
+        { jsonmodel_type: type, title: "x" },
+      ];
       const summary = await run(new AspaceJsonParser(t.server.ops.deps.registry), "batch.json", JSON.stringify(batch));
       expectNoCrash(summary);
       expect(summary.outcome).toBe("failed");
-      expect(summary.errors).toEqual([expect.objectContaining({ path: "[1]", message: `unknown jsonmodel_type ${JSON.stringify(type)}` })]);
+      expect(summary.errors).toEqual([
+        expect.objectContaining({ path: "[1]", message: `unknown jsonmodel_type ${JSON.stringify(type)}` }),
+      ]);
       expect(await t.counts()).toEqual(before);
     });
   }

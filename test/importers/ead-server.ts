@@ -32,7 +32,10 @@ export interface EadTestServer {
   vocabulary: string;
   /** A repository of its own, for imports that must not meet the others. */
   newRepository(code: string): Promise<number>;
-  importEad(input: ImportInput | string, options?: Partial<ImportOptions> & { format?: "ead" | "ead3" }): Promise<ImportSummary>;
+  importEad(
+    input: ImportInput | string,
+    options?: Partial<ImportOptions> & { format?: "ead" | "ead3" },
+  ): Promise<ImportSummary>;
   get<T = Json>(path: string): Promise<T>;
   /** How many records of each type the API lists (repository-scoped ones in `repo`). */
   counts(repo?: number): Promise<Record<string, number>>;
@@ -66,13 +69,22 @@ export async function startEadServer(): Promise<EadTestServer> {
       return (await server.ops.create("repository", {}, { repo_code: code, name: code }, actor)).id;
     },
     importEad(input, options = {}) {
-      const parser = new EadParser(options.format ?? "ead", { vocabulary, enumerations: server.ops.deps.enumerations, window: 20 });
-      return importFile(server.ops, parser, typeof input === "string" ? fileInput(input) : input, { repoId: options.repoId ?? repo, actor, ...options });
+      const parser = new EadParser(options.format ?? "ead", {
+        vocabulary,
+        enumerations: server.ops.deps.enumerations,
+        window: 20,
+      });
+      return importFile(server.ops, parser, typeof input === "string" ? fileInput(input) : input, {
+        repoId: options.repoId ?? repo,
+        actor,
+        ...options,
+      });
     },
     get,
     async counts(forRepo = repo) {
       const counts: Record<string, number> = {};
-      for (const [type, path] of Object.entries(LISTS)) counts[type] = (await get<number[]>(`${path(forRepo)}?all_ids=true`)).length;
+      for (const [type, path] of Object.entries(LISTS))
+        counts[type] = (await get<number[]>(`${path(forRepo)}?all_ids=true`)).length;
       return counts;
     },
     stop: () => server.stop(),
@@ -88,7 +100,9 @@ export async function walkTree(t: EadTestServer, resourceUri: string): Promise<A
   const nodes: Array<Json & { depth: number }> = [];
   const visit = async (parent: string, childCount: number, depth: number): Promise<void> => {
     for (let offset = 0; offset * 200 < childCount; offset++) {
-      const page = await t.get<Json[]>(`${resourceUri}/tree/waypoint?offset=${offset}&parent_node=${encodeURIComponent(parent)}`);
+      const page = await t.get<Json[]>(
+        `${resourceUri}/tree/waypoint?offset=${offset}&parent_node=${encodeURIComponent(parent)}`,
+      );
       for (const node of page) {
         nodes.push({ ...node, depth });
         await visit(node.uri as string, node.child_count as number, depth + 1);

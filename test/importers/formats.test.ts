@@ -6,7 +6,14 @@ import { join, resolve } from "node:path";
 import { detectFileFormat, detectFormat } from "../../src/importers/formats.js";
 
 const data = resolve("..", "shared", "data");
-const expected: Record<string, string> = { ead2002: "ead", ead3: "ead3", marcxml: "marcxml", "eac-cpf": "eac", csv: "csv", "archivesspace-json": "aspace-json" };
+const expected: Record<string, string> = {
+  ead2002: "ead",
+  ead3: "ead3",
+  marcxml: "marcxml",
+  "eac-cpf": "eac",
+  csv: "csv",
+  "archivesspace-json": "aspace-json",
+};
 
 describe("format detection", () => {
   it.each(Object.entries(expected))("every file in %s/ is %s", async (folder, format) => {

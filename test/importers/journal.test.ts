@@ -1,4 +1,4 @@
-// Issue 10 H5: the import journal. An import's writes are noted (type and id range) in its
+// The import journal. An import's writes are noted (type and id range) in its
 // journal entry before they are made; a sweep undoes the writes of entries whose owner is gone
 // or whose lease ran out, and leaves live imports alone. Stale upload files are swept the same
 // way. Against the embedded engine, through the record operations.
@@ -29,18 +29,39 @@ function deadPid(): number {
 const journal = () => ops.deps.store.connection.collection(JOURNAL_COLLECTION);
 
 /** Writes records as an import's writing pass does: each batch noted in the entry first. */
-async function halfImport(repo: number, title: string, components: number, resource?: string): Promise<{ id: string; resource: string; components: string[] }> {
-  const ticket = await beginImport(ops, { repoId: repo, file: `${title}.xml`, format: "ead", username: actor.username, leaseSeconds: LEASE });
+async function halfImport(
+  repo: number,
+  title: string,
+  components: number,
+  resource?: string,
+): Promise<{ id: string; resource: string; components: string[] }> {
+  const ticket = await beginImport(ops, {
+    repoId: repo,
+    file: `${title}.xml`,
+    format: "ead",
+    username: actor.username,
+    leaseSeconds: LEASE,
+  });
   let root = resource;
   if (root === undefined) {
     const first = await ops.deps.store.nextIds("resource", 1);
     await ticket.noteBatch({ type: "resource", first, count: 1 });
-    root = (await ops.createMany("resource", { repoId: repo }, [{ id: first, input: { ...minimalResource(), title, id_0: title } }], actor))[0]?.uri as string;
+    root = (
+      await ops.createMany(
+        "resource",
+        { repoId: repo },
+        [{ id: first, input: { ...minimalResource(), title, id_0: title } }],
+        actor,
+      )
+    )[0]?.uri as string;
   }
   const first = await ops.deps.store.nextIds("archival_object", components);
   const batch: WrittenBatch = { type: "archival_object", first, count: components };
   await ticket.noteBatch(batch);
-  const items = Array.from({ length: components }, (_, i) => ({ id: first + i, input: { title: `${title} ${i}`, level: "file", resource: { ref: root }, position: 1 } }));
+  const items = Array.from({ length: components }, (_, i) => ({
+    id: first + i,
+    input: { title: `${title} ${i}`, level: "file", resource: { ref: root }, position: 1 },
+  }));
   const written = await ops.createMany("archival_object", { repoId: repo }, items, actor);
   // The process "dies": its heartbeat stops, its entry stays.
   ticket.abandon();
@@ -70,13 +91,24 @@ describe("sweepImports", () => {
     await journal().updateOne({ _id: half.id as never }, { $set: { lease_until: new Date(0) } });
     expect(await sweepImports(ops, LEASE)).toEqual([]);
     // Owned by a live process of another host, lease running: left alone.
-    await journal().updateOne({ _id: half.id as never }, { $set: { owner: { host: "elsewhere", pid: process.pid, process: "another" }, lease_until: new Date(Date.now() + 60_000) } });
+    await journal().updateOne(
+      { _id: half.id as never },
+      {
+        $set: {
+          owner: { host: "elsewhere", pid: process.pid, process: "another" },
+          lease_until: new Date(Date.now() + 60_000),
+        },
+      },
+    );
     expect(await sweepImports(ops, LEASE)).toEqual([]);
     expect(await exists(half.resource)).toBe(true);
     expect(await Promise.all(half.components.map(exists))).toEqual([true, true, true, true, true]);
 
     // Owned by a process of this host that has ended: swept at once, lease or not.
-    await journal().updateOne({ _id: half.id as never }, { $set: { owner: { host: hostname(), pid: deadPid(), process: "dead" } } });
+    await journal().updateOne(
+      { _id: half.id as never },
+      { $set: { owner: { host: hostname(), pid: deadPid(), process: "dead" } } },
+    );
     expect(await sweepImports(ops, LEASE)).toEqual([{ id: half.id, repoId: repo, file: "Live.xml", records: 6 }]);
     expect(await exists(half.resource)).toBe(false);
     expect(await Promise.all(half.components.map(exists))).toEqual([false, false, false, false, false]);
@@ -86,7 +118,10 @@ describe("sweepImports", () => {
   it("undoes an import of another host once its lease has run out", async () => {
     const repo = await t.newRepository("journal-lease");
     const half = await halfImport(repo, "Leased", 3);
-    await journal().updateOne({ _id: half.id as never }, { $set: { owner: { host: "elsewhere", pid: 1, process: "remote" }, lease_until: new Date(Date.now() - 1000) } });
+    await journal().updateOne(
+      { _id: half.id as never },
+      { $set: { owner: { host: "elsewhere", pid: 1, process: "remote" }, lease_until: new Date(Date.now() - 1000) } },
+    );
     expect((await sweepImports(ops, LEASE)).map((swept) => swept.id)).toEqual([half.id]);
     expect(await exists(half.resource)).toBe(false);
     expect(await t.counts(repo)).toMatchObject({ resource: 0, archival_object: 0 });
@@ -94,17 +129,35 @@ describe("sweepImports", () => {
 
   it("a node the dead import put into an existing tree goes through the tree: its siblings get their places back", async () => {
     const repo = await t.newRepository("journal-tree");
-    const resource = (await ops.create("resource", { repoId: repo }, { ...minimalResource(), id_0: "Existing" }, actor)).uri;
+    const resource = (await ops.create("resource", { repoId: repo }, { ...minimalResource(), id_0: "Existing" }, actor))
+      .uri;
     const before: string[] = [];
-    for (let i = 0; i < 3; i++) before.push((await ops.create("archival_object", { repoId: repo }, { title: `Kept ${i}`, level: "file", resource: { ref: resource } }, actor)).uri);
+    for (let i = 0; i < 3; i++)
+      before.push(
+        (
+          await ops.create(
+            "archival_object",
+            { repoId: repo },
+            { title: `Kept ${i}`, level: "file", resource: { ref: resource } },
+            actor,
+          )
+        ).uri,
+      );
     // Two nodes inserted at position 1: the existing second and third move down.
     const half = await halfImport(repo, "Into", 2, resource);
     const order = async (): Promise<string[]> => {
-      const docs = await ops.deps.store.collection("archival_object").find({ repo_id: repo }).sort({ position: 1 }).toArray();
+      const docs = await ops.deps.store
+        .collection("archival_object")
+        .find({ repo_id: repo })
+        .sort({ position: 1 })
+        .toArray();
       return docs.map((doc) => `${doc.position}:${doc.title as string}`);
     };
     expect(await order()).toEqual(["0:Kept 0", "1:Into 1", "2:Into 0", "3:Kept 1", "4:Kept 2"]);
-    await journal().updateOne({ _id: half.id as never }, { $set: { owner: { host: hostname(), pid: deadPid(), process: "dead" } } });
+    await journal().updateOne(
+      { _id: half.id as never },
+      { $set: { owner: { host: hostname(), pid: deadPid(), process: "dead" } } },
+    );
     await sweepImports(ops, LEASE);
     expect(await order()).toEqual(["0:Kept 0", "1:Kept 1", "2:Kept 2"]);
     expect(await exists(resource)).toBe(true);
@@ -116,9 +169,15 @@ describe("sweepImports", () => {
       <archdesc level="collection"><did><unittitle>Again</unittitle><unitid>AG.1</unitid><unitdate normal="1900/1910">1900-1910</unitdate>
       <physdesc><extent>2 linear feet</extent></physdesc><langmaterial><language langcode="eng"/></langmaterial></did>
       <dsc>${Array.from({ length: 30 }, (_, i) => `<c level="file"><did><unittitle>File ${i}</unittitle></did></c>`).join("")}</dsc></archdesc></ead>`;
-    const parser = () => new EadParser("ead", { vocabulary: t.vocabulary, enumerations: ops.deps.enumerations, window: 10 });
+    const parser = () =>
+      new EadParser("ead", { vocabulary: t.vocabulary, enumerations: ops.deps.enumerations, window: 10 });
     // The first import "dies" after its resource and 10 components: the records are there, the entry with them.
-    const first = await importFile(ops, parser(), textInput("again.xml", ead), { repoId: repo, actor, batchSize: 10, limits: DEFAULT_IMPORT_LIMITS });
+    const first = await importFile(ops, parser(), textInput("again.xml", ead), {
+      repoId: repo,
+      actor,
+      batchSize: 10,
+      limits: DEFAULT_IMPORT_LIMITS,
+    });
     expect(first).toMatchObject({ outcome: "imported", created: { resource: 1, archival_object: 30 } });
     const resourceDoc = await ops.deps.store.collection("resource").findOne({ repo_id: repo });
     const aos = await ops.deps.store.collection("archival_object").find({ repo_id: repo }).sort({ id: 1 }).toArray();

@@ -11,7 +11,15 @@ import { sortableFields } from "../../src/records/operations/list.js";
 import { recordFormats } from "../../src/registry/formats.js";
 import { registry, type JsonValue } from "../../src/registry/index.js";
 import type { RecordOperation } from "../../src/registry/manifest.js";
-import { minimalResource, realResource, recordedResource, sampleAccession, sampleGroup, sampleRepository, sampleUser } from "../registry/samples.js";
+import {
+  minimalResource,
+  realResource,
+  recordedResource,
+  sampleAccession,
+  sampleGroup,
+  sampleRepository,
+  sampleUser,
+} from "../registry/samples.js";
 import { operationsOf, validateOpenApi, valuesOfKey } from "./helpers.js";
 
 const VERSION = "1.2.3";
@@ -59,7 +67,9 @@ describe("the generated document", () => {
       expect(path).not.toContain(":");
       const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]).sort();
       for (const { operation: op } of operationsOf({ [path]: item })) {
-        const declared = [...(item.parameters ?? []), ...(op.parameters ?? [])].filter((parameter: Parameter) => parameter.in === "path");
+        const declared = [...(item.parameters ?? []), ...(op.parameters ?? [])].filter(
+          (parameter: Parameter) => parameter.in === "path",
+        );
         expect(declared.map((parameter) => parameter.name).sort()).toEqual(templated);
         for (const parameter of declared) expect(parameter.required).toBe(true);
       }
@@ -70,7 +80,8 @@ describe("the generated document", () => {
     const operations = operationsOf(document.paths);
     const ids = operations.map(({ operation: op }) => op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const { operation: op } of operations) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "412", "500"]));
+    for (const { operation: op } of operations)
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "412", "500"]));
   });
 
   it("points every $ref at a component that exists, and no longer at a bundled $defs", () => {
@@ -87,31 +98,56 @@ describe("the generated document", () => {
 });
 
 describe("every record type", () => {
-  it.each(registry.types.map((type) => [type.name, type] as const))("%s has its five operations at its collection and item paths", (name, type) => {
-    const collection = openApi(type.collectionPath);
-    const item = openApi(type.itemPath);
-    expect(Object.keys(document.paths[collection] ?? {}).filter((key) => key !== "parameters").sort()).toEqual(["get", "post"]);
-    expect(Object.keys(document.paths[item] ?? {}).filter((key) => key !== "parameters").sort()).toEqual(["delete", "get", "post"]);
-    expect(operation(collection, "get").operationId).toBe(`list_${name}`);
-    expect(operation(collection, "post").operationId).toBe(`create_${name}`);
-    expect(operation(item, "get").operationId).toBe(`read_${name}`);
-    expect(operation(item, "post").operationId).toBe(`update_${name}`);
-    expect(operation(item, "delete").operationId).toBe(`delete_${name}`);
-  });
+  it.each(registry.types.map((type) => [type.name, type] as const))(
+    "%s has its five operations at its collection and item paths",
+    (name, type) => {
+      const collection = openApi(type.collectionPath);
+      const item = openApi(type.itemPath);
+      expect(
+        Object.keys(document.paths[collection] ?? {})
+          .filter((key) => key !== "parameters")
+          .sort(),
+      ).toEqual(["get", "post"]);
+      expect(
+        Object.keys(document.paths[item] ?? {})
+          .filter((key) => key !== "parameters")
+          .sort(),
+      ).toEqual(["delete", "get", "post"]);
+      expect(operation(collection, "get").operationId).toBe(`list_${name}`);
+      expect(operation(collection, "post").operationId).toBe(`create_${name}`);
+      expect(operation(item, "get").operationId).toBe(`read_${name}`);
+      expect(operation(item, "post").operationId).toBe(`update_${name}`);
+      expect(operation(item, "delete").operationId).toBe(`delete_${name}`);
+    },
+  );
 
-  it.each(registry.types.map((type) => [type.name, type] as const))("%s: bodies and answers use its component schema", (_name, type) => {
-    const component = type.name.split("_").map((part) => part[0]?.toUpperCase() + part.slice(1)).join("");
-    const ref = { $ref: `#/components/schemas/${component}` };
-    expect(document.components.schemas[component]).toMatchObject({ title: type.title, "x-record-type": type.name });
-    const create = operation(openApi(type.collectionPath), "post");
-    const update = operation(openApi(type.itemPath), "post");
-    expect(create.requestBody?.content["application/json"]?.schema).toEqual(ref);
-    expect(update.requestBody?.content["application/json"]?.schema).toEqual({ allOf: [ref, { required: ["lock_version"] }] });
-    expect(jsonSchemaOf(operation(openApi(type.itemPath), "get"), "200")).toEqual(ref);
-    expect(jsonSchemaOf(create, "200")).toEqual({ allOf: [{ $ref: "#/components/schemas/WriteResult" }, { properties: { status: { const: "Created" } } }] });
-    expect(jsonSchemaOf(update, "200")).toEqual({ allOf: [{ $ref: "#/components/schemas/WriteResult" }, { properties: { status: { const: "Updated" } } }] });
-    expect(jsonSchemaOf(operation(openApi(type.itemPath), "delete"), "200")).toEqual({ $ref: "#/components/schemas/DeleteResult" });
-  });
+  it.each(registry.types.map((type) => [type.name, type] as const))(
+    "%s: bodies and answers use its component schema",
+    (_name, type) => {
+      const component = type.name
+        .split("_")
+        .map((part) => part[0]?.toUpperCase() + part.slice(1))
+        .join("");
+      const ref = { $ref: `#/components/schemas/${component}` };
+      expect(document.components.schemas[component]).toMatchObject({ title: type.title, "x-record-type": type.name });
+      const create = operation(openApi(type.collectionPath), "post");
+      const update = operation(openApi(type.itemPath), "post");
+      expect(create.requestBody?.content["application/json"]?.schema).toEqual(ref);
+      expect(update.requestBody?.content["application/json"]?.schema).toEqual({
+        allOf: [ref, { required: ["lock_version"] }],
+      });
+      expect(jsonSchemaOf(operation(openApi(type.itemPath), "get"), "200")).toEqual(ref);
+      expect(jsonSchemaOf(create, "200")).toEqual({
+        allOf: [{ $ref: "#/components/schemas/WriteResult" }, { properties: { status: { const: "Created" } } }],
+      });
+      expect(jsonSchemaOf(update, "200")).toEqual({
+        allOf: [{ $ref: "#/components/schemas/WriteResult" }, { properties: { status: { const: "Updated" } } }],
+      });
+      expect(jsonSchemaOf(operation(openApi(type.itemPath), "delete"), "200")).toEqual({
+        $ref: "#/components/schemas/DeleteResult",
+      });
+    },
+  );
 
   it("has its errors: 400 on bad input, 404 for what is missing, 409 on update, 413 on a body", () => {
     for (const type of registry.types) {
@@ -122,12 +158,17 @@ describe("every record type", () => {
       const remove = operation(openApi(type.itemPath), "delete");
       expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(["400", "413"]));
       expect(Object.keys(update.responses)).toEqual(expect.arrayContaining(["400", "404", "409", "413"]));
-      expect(response(read, "404").content?.["application/json"]?.example).toEqual({ error: `${type.title} not found` });
+      expect(response(read, "404").content?.["application/json"]?.example).toEqual({
+        error: `${type.title} not found`,
+      });
       expect(response(remove, "404")).toBeDefined();
       expect(response(update, "409").description).toContain("lock_version");
-      expect(response(update, "412").content?.["application/json"]?.schema).toEqual({ $ref: "#/components/schemas/SessionError" });
+      expect(response(update, "412").content?.["application/json"]?.schema).toEqual({
+        $ref: "#/components/schemas/SessionError",
+      });
       expect(jsonSchemaOf(create, "400")).toEqual({ $ref: "#/components/schemas/Error" });
-      if (type.scope === "repository") expect(response(list, "404").content?.["application/json"]?.example).toEqual({ error: "Repository not found" });
+      if (type.scope === "repository")
+        expect(response(list, "404").content?.["application/json"]?.example).toEqual({ error: "Repository not found" });
     }
   });
 
@@ -147,7 +188,10 @@ describe("every record type", () => {
         "sort_direction",
         "resolve[]",
       ]);
-      expect(list.parameters?.find((parameter) => parameter.name === "sort_field")?.schema).toEqual({ type: "string", enum: sortableFields(type) });
+      expect(list.parameters?.find((parameter) => parameter.name === "sort_field")?.schema).toEqual({
+        type: "string",
+        enum: sortableFields(type),
+      });
       const answer = jsonSchemaOf(list, "200") as { oneOf: unknown[] };
       expect(answer.oneOf).toHaveLength(3);
       expect(operation(openApi(type.itemPath), "get").parameters?.map((parameter) => parameter.name)).toEqual(
@@ -156,20 +200,38 @@ describe("every record type", () => {
     }
     // GET /repositories and GET /repositories/:id/groups answer bare lists, as their routes do.
     expect(operation("/repositories", "get").parameters).toBeUndefined();
-    expect(jsonSchemaOf(operation("/repositories", "get"), "200")).toEqual({ type: "array", items: { $ref: "#/components/schemas/Repository" } });
-    expect(operation("/repositories/{repo_id}/groups", "get").parameters?.map((parameter) => parameter.name)).toEqual(["group_code"]);
-    expect(jsonSchemaOf(operation("/repositories/{repo_id}/groups", "get"), "200")).toEqual({ type: "array", items: { $ref: "#/components/schemas/Group" } });
+    expect(jsonSchemaOf(operation("/repositories", "get"), "200")).toEqual({
+      type: "array",
+      items: { $ref: "#/components/schemas/Repository" },
+    });
+    expect(operation("/repositories/{repo_id}/groups", "get").parameters?.map((parameter) => parameter.name)).toEqual([
+      "group_code",
+    ]);
+    expect(jsonSchemaOf(operation("/repositories/{repo_id}/groups", "get"), "200")).toEqual({
+      type: "array",
+      items: { $ref: "#/components/schemas/Group" },
+    });
   });
 
   it("describes exactly the types whose routes are the accounts' own", () => {
     expect(Object.keys(ACCOUNT_ROUTE_ADJUSTMENTS).sort()).toEqual([...ACCOUNT_RECORD_TYPES].sort());
-    expect(operation("/users", "post").parameters).toEqual([expect.objectContaining({ name: "password", in: "query", required: true })]);
-    expect(operation("/users/{id}", "post").parameters).toEqual([expect.objectContaining({ name: "password", in: "query", required: false })]);
+    expect(operation("/users", "post").parameters).toEqual([
+      expect.objectContaining({ name: "password", in: "query", required: true }),
+    ]);
+    expect(operation("/users/{id}", "post").parameters).toEqual([
+      expect.objectContaining({ name: "password", in: "query", required: false }),
+    ]);
   });
 });
 
 describe("security", () => {
-  const OPERATION_PERMISSION: Record<string, RecordOperation> = { list: "read", create: "create", read: "read", update: "update", delete: "delete" };
+  const OPERATION_PERMISSION: Record<string, RecordOperation> = {
+    list: "read",
+    create: "create",
+    read: "read",
+    update: "update",
+    delete: "delete",
+  };
 
   it("declares one apiKey scheme per session header", () => {
     expect(document.components.securitySchemes).toEqual({
@@ -186,7 +248,10 @@ describe("security", () => {
   it("is absent exactly where the registry's permission is null, and otherwise names the permission", () => {
     let open = 0;
     for (const type of registry.types) {
-      for (const op of operationsOf({ [openApi(type.collectionPath)]: document.paths[openApi(type.collectionPath)] ?? {}, [openApi(type.itemPath)]: document.paths[openApi(type.itemPath)] ?? {} })) {
+      for (const op of operationsOf({
+        [openApi(type.collectionPath)]: document.paths[openApi(type.collectionPath)] ?? {},
+        [openApi(type.itemPath)]: document.paths[openApi(type.itemPath)] ?? {},
+      })) {
         const code = type.permissions[OPERATION_PERMISSION[op.operation.operationId.split("_")[0] ?? ""] ?? "read"];
         if (code === null) {
           open += 1;
@@ -208,7 +273,8 @@ describe("security", () => {
   it("names only declared schemes", () => {
     const schemes = Object.keys(document.components.securitySchemes);
     for (const { operation: op } of operationsOf(document.paths)) {
-      for (const requirement of op.security ?? []) for (const name of Object.keys(requirement)) expect(schemes).toContain(name);
+      for (const requirement of op.security ?? [])
+        for (const name of Object.keys(requirement)) expect(schemes).toContain(name);
     }
   });
 });
@@ -226,8 +292,18 @@ describe("the fixed routes", () => {
     ];
     for (const [path, method] of open) expect(operation(path, method)).not.toHaveProperty("security");
     expect(operation("/logout", "post").security).toEqual([{ ServiceSession: [] }, { ArchivesSpaceSession: [] }, {}]);
-    expect(operation("/users/current-user", "get").security).toEqual([{ ServiceSession: [] }, { ArchivesSpaceSession: [] }]);
-    for (const path of ["/users", "/users/{id}", "/repositories", "/repositories/{id}", "/repositories/{repo_id}/groups", "/repositories/{repo_id}/groups/{id}"]) {
+    expect(operation("/users/current-user", "get").security).toEqual([
+      { ServiceSession: [] },
+      { ArchivesSpaceSession: [] },
+    ]);
+    for (const path of [
+      "/users",
+      "/users/{id}",
+      "/repositories",
+      "/repositories/{id}",
+      "/repositories/{repo_id}/groups",
+      "/repositories/{repo_id}/groups/{id}",
+    ]) {
       expect(document.paths[path]).toBeDefined();
     }
   });
@@ -235,13 +311,24 @@ describe("the fixed routes", () => {
   it("answer in their own media types and shapes", () => {
     expect(Object.keys(response(operation("/version", "get"), "200").content ?? {})).toEqual(["text/plain"]);
     expect(Object.keys(response(operation("/docs", "get"), "200").content ?? {})).toEqual(["text/html"]);
-    expect(jsonSchemaOf(operation("/users/{username}/login", "post"), "200")).toEqual({ $ref: "#/components/schemas/LoginResult" });
-    expect(response(operation("/users/{username}/login", "post"), "403").content?.["application/json"]?.example).toEqual({ error: "Login failed" });
-    expect(response(operation("/users/{username}/login", "post"), "400").content?.["application/json"]?.example).toEqual({
+    expect(jsonSchemaOf(operation("/users/{username}/login", "post"), "200")).toEqual({
+      $ref: "#/components/schemas/LoginResult",
+    });
+    expect(
+      response(operation("/users/{username}/login", "post"), "403").content?.["application/json"]?.example,
+    ).toEqual({ error: "Login failed" });
+    expect(
+      response(operation("/users/{username}/login", "post"), "400").content?.["application/json"]?.example,
+    ).toEqual({
       error: { password: ["Parameter required but no value provided"] },
     });
-    expect(response(operation("/schemas/{name}", "get"), "404").content?.["application/json"]?.example).toEqual({ error: "Schema not found" });
-    expect(document.paths["/schemas/{name}"]?.parameters?.[0]?.schema).toEqual({ type: "string", enum: registry.types.map((type) => type.name) });
+    expect(response(operation("/schemas/{name}", "get"), "404").content?.["application/json"]?.example).toEqual({
+      error: "Schema not found",
+    });
+    expect(document.paths["/schemas/{name}"]?.parameters?.[0]?.schema).toEqual({
+      type: "string",
+      enum: registry.types.map((type) => type.name),
+    });
     expect(jsonSchemaOf(operation("/", "get"), "200")).toEqual({ $ref: "#/components/schemas/ServiceInfo" });
   });
 });
@@ -251,11 +338,18 @@ describe("the schemas", () => {
   const ajv = new Ajv2020({ strict: false, discriminator: true, allErrors: true, validateSchema: false });
   for (const [name, check] of Object.entries(recordFormats)) ajv.addFormat(name, { type: "string", validate: check });
   ajv.addSchema(document as object, "https://arca.test/openapi.json");
-  const component = (name: string) => ajv.compile({ $ref: `https://arca.test/openapi.json#/components/schemas/${name}` });
+  const component = (name: string) =>
+    ajv.compile({ $ref: `https://arca.test/openapi.json#/components/schemas/${name}` });
   const bundled = (typeName: string) =>
-    ajv.getSchema(`https://arca.test/bundled/${typeName}`) ?? ajv.compile({ ...registry.get(typeName).schema, $id: `https://arca.test/bundled/${typeName}` });
+    ajv.getSchema(`https://arca.test/bundled/${typeName}`) ??
+    ajv.compile({ ...registry.get(typeName).schema, $id: `https://arca.test/bundled/${typeName}` });
   /** An inline schema of the document (an answer's), its component refs made absolute. */
-  const schemaAt = (schema: unknown) => ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"https://arca.test/openapi.json#/components/')) as object);
+  const schemaAt = (schema: unknown) =>
+    ajv.compile(
+      JSON.parse(
+        JSON.stringify(schema).replaceAll('"#/components/', '"https://arca.test/openapi.json#/components/'),
+      ) as object,
+    );
 
   const samples: Array<[string, Record<string, JsonValue>]> = [
     ["accession", sampleAccession()],
@@ -264,9 +358,26 @@ describe("the schemas", () => {
     ["resource", realResource()],
     ["resource", minimalResource()],
     ["resource", { ...(recordedResource() as Record<string, JsonValue>) }],
-    ["resource", { ...minimalResource(), notes: [{ jsonmodel_type: "note_singlepart", type: "abstract", content: ["x"], mood: "calm" }] }],
-    ["resource", { ...minimalResource(), notes: [{ jsonmodel_type: "note_multipart", type: "odd", subnotes: [{ jsonmodel_type: "note_text", content: "x" }] }] }],
-    ["resource", { ...minimalResource(), dates: [{ date_type: "inclusive", label: "creation", begin: "1830", colour: "red" }] }],
+    [
+      "resource",
+      {
+        ...minimalResource(),
+        notes: [{ jsonmodel_type: "note_singlepart", type: "abstract", content: ["x"], mood: "calm" }],
+      },
+    ],
+    [
+      "resource",
+      {
+        ...minimalResource(),
+        notes: [
+          { jsonmodel_type: "note_multipart", type: "odd", subnotes: [{ jsonmodel_type: "note_text", content: "x" }] },
+        ],
+      },
+    ],
+    [
+      "resource",
+      { ...minimalResource(), dates: [{ date_type: "inclusive", label: "creation", begin: "1830", colour: "red" }] },
+    ],
     ["repository", sampleRepository()],
     ["repository", { ...sampleRepository(), country: "usa" }],
     ["user", sampleUser()],
@@ -287,7 +398,9 @@ describe("the schemas", () => {
 
   it("share each subrecord once", () => {
     const names = Object.keys(document.components.schemas);
-    expect(names).toEqual(expect.arrayContaining(["Date", "Extent", "Ref", "Note", "NoteText", "Accession", "Resource"]));
+    expect(names).toEqual(
+      expect.arrayContaining(["Date", "Extent", "Ref", "Note", "NoteText", "Accession", "Resource"]),
+    );
     expect(names.filter((name) => /^Date/.test(name))).toEqual(["Date"]);
     expect(document.components.schemas.Accession).not.toHaveProperty("$schema");
   });
@@ -296,7 +409,9 @@ describe("the schemas", () => {
     const list = schemaAt(jsonSchemaOf(operation("/repositories/{repo_id}/accessions", "get"), "200"));
     const record = { ...sampleAccession(), uri: "/repositories/2/accessions/1", lock_version: 0 };
     expect(list({ first_page: 1, last_page: 3, this_page: 2, total: 21, results: [record] })).toBe(true);
-    expect(list({ first_page: 1, last_page: 1, this_page: 9, total: 0, results: [], _resolve_truncated: true })).toBe(true);
+    expect(list({ first_page: 1, last_page: 1, this_page: 9, total: 0, results: [], _resolve_truncated: true })).toBe(
+      true,
+    );
     expect(list([record])).toBe(true);
     expect(list([1, 2, 3])).toBe(true);
     expect(list([])).toBe(true);
@@ -307,7 +422,14 @@ describe("the schemas", () => {
 
   it("describe the write, delete and error answers", () => {
     const created = schemaAt(jsonSchemaOf(operation("/repositories/{repo_id}/accessions", "post"), "200"));
-    const result = { status: "Created", id: 4, lock_version: 0, stale: null, uri: "/repositories/2/accessions/4", warnings: [] };
+    const result = {
+      status: "Created",
+      id: 4,
+      lock_version: 0,
+      stale: null,
+      uri: "/repositories/2/accessions/4",
+      warnings: [],
+    };
     expect(created(result)).toBe(true);
     expect(created({ ...result, stale: true })).toBe(true);
     expect(created({ ...result, status: "Updated" })).toBe(false);
@@ -318,7 +440,12 @@ describe("the schemas", () => {
     expect(error({ error: { title: ["Property is required but was missing"] }, warning: {} })).toBe(true);
     expect(error({ message: "nope" })).toBe(false);
     expect(component("SessionError")({ code: "SESSION_EXPIRED", error: "Session expired" })).toBe(true);
-    expect(component("LoginResult")({ session: "a".repeat(64), user: { ...sampleUser(), permissions: { _archivesspace: ["manage_users"] } } })).toBe(true);
+    expect(
+      component("LoginResult")({
+        session: "a".repeat(64),
+        user: { ...sampleUser(), permissions: { _archivesspace: ["manage_users"] } },
+      }),
+    ).toBe(true);
     expect(component("LoginResult")({ session: "A".repeat(64), user: sampleUser() })).toBe(false);
   });
 });

@@ -39,14 +39,23 @@ describe("schema-only record types", () => {
     expect(widget?.parameters?.map((parameter) => parameter.name)).toEqual(["repo_id", "id"]);
     // A global type with its own URI prefix (x-uri-prefix).
     expect(document.paths["/tools/gizmos"]?.parameters).toBeUndefined();
-    expect(Object.keys(document.paths["/tools/gizmos/{id}"] ?? {}).sort()).toEqual(["delete", "get", "parameters", "post"]);
+    expect(Object.keys(document.paths["/tools/gizmos/{id}"] ?? {}).sort()).toEqual([
+      "delete",
+      "get",
+      "parameters",
+      "post",
+    ]);
   });
 
   it("get their schema as a component, sharing the subrecords of the real types", () => {
     const ref = { $ref: "#/components/schemas/Widget" };
     expect(document.components.schemas.Widget).toMatchObject({ title: "Widget", "x-record-type": "widget" });
-    expect(document.paths["/repositories/{repo_id}/widgets"]?.post?.requestBody?.content["application/json"]?.schema).toEqual(ref);
-    expect(document.paths["/repositories/{repo_id}/widgets/{id}"]?.get?.responses["200"]).toMatchObject({ content: { "application/json": { schema: ref } } });
+    expect(
+      document.paths["/repositories/{repo_id}/widgets"]?.post?.requestBody?.content["application/json"]?.schema,
+    ).toEqual(ref);
+    expect(document.paths["/repositories/{repo_id}/widgets/{id}"]?.get?.responses["200"]).toMatchObject({
+      content: { "application/json": { schema: ref } },
+    });
     const dates = (document.components.schemas.Widget?.properties as Record<string, unknown>).dates;
     expect(dates).toEqual({ type: "array", items: { $ref: "#/components/schemas/Date" } });
     expect(Object.keys(document.components.schemas).filter((name) => name.startsWith("Date"))).toEqual(["Date"]);
@@ -54,12 +63,17 @@ describe("schema-only record types", () => {
 
   it("get their own list parameters and delete rules", () => {
     const list = document.paths["/repositories/{repo_id}/widgets"]?.get;
-    expect(list?.parameters?.find((parameter) => parameter.name === "sort_field")?.schema).toEqual({ type: "string", enum: sortableFields(registry.get("widget")) });
+    expect(list?.parameters?.find((parameter) => parameter.name === "sort_field")?.schema).toEqual({
+      type: "string",
+      enum: sortableFields(registry.get("widget")),
+    });
     // A gizmo's link to a widget is "restrict": deleting a linked widget is refused.
     const remove = document.paths["/repositories/{repo_id}/widgets/{id}"]?.delete;
     expect(Object.keys(remove?.responses ?? {})).toContain("409");
     expect(remove?.description).toContain("gizmo");
-    expect(Object.keys(document.paths["/repositories/{repo_id}/accessions/{id}"]?.delete?.responses ?? {})).not.toContain("409");
+    expect(
+      Object.keys(document.paths["/repositories/{repo_id}/accessions/{id}"]?.delete?.responses ?? {}),
+    ).not.toContain("409");
   });
 
   it("get security from their permissions: none where the permission is null", () => {
@@ -68,9 +82,17 @@ describe("schema-only record types", () => {
     expect(registry.permission("gizmo", "read")).toBeNull();
     expect(gizmos?.get).not.toHaveProperty("security");
     expect(gizmo?.get).not.toHaveProperty("security");
-    expect(gizmos?.post?.security).toEqual([{ ServiceSession: ["manage_gizmos"] }, { ArchivesSpaceSession: ["manage_gizmos"] }]);
-    expect(gizmo?.delete?.security).toEqual([{ ServiceSession: ["manage_gizmos"] }, { ArchivesSpaceSession: ["manage_gizmos"] }]);
-    for (const { operation } of operationsOf({ "/repositories/{repo_id}/widgets/{id}": document.paths["/repositories/{repo_id}/widgets/{id}"] ?? {} })) {
+    expect(gizmos?.post?.security).toEqual([
+      { ServiceSession: ["manage_gizmos"] },
+      { ArchivesSpaceSession: ["manage_gizmos"] },
+    ]);
+    expect(gizmo?.delete?.security).toEqual([
+      { ServiceSession: ["manage_gizmos"] },
+      { ArchivesSpaceSession: ["manage_gizmos"] },
+    ]);
+    for (const { operation } of operationsOf({
+      "/repositories/{repo_id}/widgets/{id}": document.paths["/repositories/{repo_id}/widgets/{id}"] ?? {},
+    })) {
       expect(operation.security).toBeDefined();
     }
     expect(document.paths["/repositories/{repo_id}/widgets/{id}"]?.delete?.security).toEqual([
@@ -81,7 +103,12 @@ describe("schema-only record types", () => {
 
   it("are listed on the docs page, with their schema links", () => {
     const page = docsPage(document, registry);
-    for (const path of ["/repositories/{repo_id}/widgets", "/repositories/{repo_id}/widgets/{id}", "/tools/gizmos", "/tools/gizmos/{id}"]) {
+    for (const path of [
+      "/repositories/{repo_id}/widgets",
+      "/repositories/{repo_id}/widgets/{id}",
+      "/tools/gizmos",
+      "/tools/gizmos/{id}",
+    ]) {
       expect(page).toContain(`<td class="path">${path}</td>`);
     }
     expect(page).toContain('href="/schemas/widget"');

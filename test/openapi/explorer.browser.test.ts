@@ -10,7 +10,10 @@ import { startFullApp, type FullApp } from "../http/app.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) process.stderr.write(`explorer.browser.test.ts: skipped, no chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)\n`);
+if (!haveChromium)
+  process.stderr.write(
+    `explorer.browser.test.ts: skipped, no chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)\n`,
+  );
 
 interface OperationSummary {
   operationId: string;
@@ -37,9 +40,14 @@ const HTTP_METHODS = ["get", "post", "put", "delete"] as const;
     // Swagger UI heads each schema with its title, or its name when it has none.
     schemaNames = Object.entries(description.components.schemas).map(([name, schema]) => schema.title ?? name);
     operations = Object.entries(description.paths).flatMap(([path, item]) =>
-      HTTP_METHODS.flatMap((method) => (item[method] === undefined ? [] : [{ operationId: item[method].operationId, path, method }])),
+      HTTP_METHODS.flatMap((method) =>
+        item[method] === undefined ? [] : [{ operationId: item[method].operationId, path, method }],
+      ),
     );
-    browser = await playwright.chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-background-networking"] });
+    browser = await playwright.chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-background-networking"],
+    });
     // Swagger UI renders only the operations near the viewport: one tall enough shows them all.
     page = await browser.newPage({ viewport: { width: 1280, height: 30_000 } });
     page.on("console", (message) => {
@@ -48,11 +56,15 @@ const HTTP_METHODS = ["get", "post", "put", "delete"] as const;
     page.on("pageerror", (error) => problems.push(`page: ${error.message}`));
     // Nothing may be fetched from anywhere but the service.
     page.on("request", (request) => {
-      if (!request.url().startsWith(app.url) && !request.url().startsWith("data:")) problems.push(`outside request: ${request.url()}`);
+      if (!request.url().startsWith(app.url) && !request.url().startsWith("data:"))
+        problems.push(`outside request: ${request.url()}`);
     });
     await page.goto(`${app.url}/docs`);
     // Runs in the page (the project's types have no DOM library, hence the cast).
-    const blocksShown = (count: number) => (globalThis as unknown as { document: { querySelectorAll(selector: string): { length: number } } }).document.querySelectorAll(".opblock").length >= count;
+    const blocksShown = (count: number) =>
+      (
+        globalThis as unknown as { document: { querySelectorAll(selector: string): { length: number } } }
+      ).document.querySelectorAll(".opblock").length >= count;
     await page.waitForFunction(blocksShown, operations.length, { timeout: 30_000 });
   }, 60_000);
 
@@ -70,20 +82,26 @@ const HTTP_METHODS = ["get", "post", "put", "delete"] as const;
   });
 
   it("lets every schema be browsed", async () => {
-    const titles = await page.locator('section.models article[data-json-schema-level="0"] .json-schema-2020-12__title').allTextContents();
+    const titles = await page
+      .locator('section.models article[data-json-schema-level="0"] .json-schema-2020-12__title')
+      .allTextContents();
     expect(schemaNames.length).toBeGreaterThan(20);
     expect(titles.sort()).toEqual([...schemaNames].sort());
   });
 
   it("sends the session token entered under Authorize with Try it out", async () => {
     await page.locator("button.authorize").first().click();
-    const scheme = page.locator(".auth-container").filter({ has: page.locator("h4 code", { hasText: /^ServiceSession$/ }) });
+    const scheme = page
+      .locator(".auth-container")
+      .filter({ has: page.locator("h4 code", { hasText: /^ServiceSession$/ }) });
     await scheme.locator("input").fill(app.adminToken);
     await scheme.locator("button.authorize").click();
     await scheme.locator("button.btn-done").click();
 
     // Who am I: 200 with the admin's record only if the token was sent.
-    const currentUser = operations.find((operation) => operation.path === "/users/current-user" && operation.method === "get");
+    const currentUser = operations.find(
+      (operation) => operation.path === "/users/current-user" && operation.method === "get",
+    );
     expect(currentUser).toBeDefined();
     const block = page.locator(`.opblock[id$="-${currentUser?.operationId}"]`).first();
     await block.locator(".opblock-summary").click();
@@ -92,7 +110,10 @@ const HTTP_METHODS = ["get", "post", "put", "delete"] as const;
     const status = block.locator(".live-responses-table .response .response-col_status").first();
     await status.waitFor({ timeout: 15_000 });
     expect((await status.textContent())?.trim()).toBe("200");
-    await block.locator(".live-responses-table pre", { hasText: '"username": "admin"' }).first().waitFor({ timeout: 5_000 });
+    await block
+      .locator(".live-responses-table pre", { hasText: '"username": "admin"' })
+      .first()
+      .waitFor({ timeout: 5_000 });
   });
 
   it("raised no console or page error and fetched nothing from elsewhere", () => {

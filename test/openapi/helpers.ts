@@ -49,7 +49,9 @@ export async function validateOpenApi(document: unknown): Promise<ValidationOutc
 export const METHODS = ["get", "post", "delete"] as const;
 
 /** Every operation of a document with its path and method. */
-export function operationsOf(paths: Record<string, PathItem>): { path: string; method: string; operation: Operation }[] {
+export function operationsOf(
+  paths: Record<string, PathItem>,
+): { path: string; method: string; operation: Operation }[] {
   return Object.entries(paths).flatMap(([path, item]) =>
     METHODS.flatMap((method) => {
       const operation = item[method];

@@ -31,9 +31,15 @@ describe("the route table and /openapi.json", () => {
   beforeAll(async () => {
     app = await startFullApp();
     served = servedRoutes((app.express as unknown as { router: { stack: Layer[] } }).router.stack);
-    const document = (await (await fetch(`${app.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const document = (await (await fetch(`${app.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     described = new Set(
-      Object.entries(document.paths).flatMap(([path, item]) => ["get", "post", "put", "delete"].filter((method) => item[method] !== undefined).map((method) => `${method.toUpperCase()} ${path}`)),
+      Object.entries(document.paths).flatMap(([path, item]) =>
+        ["get", "post", "put", "delete"]
+          .filter((method) => item[method] !== undefined)
+          .map((method) => `${method.toUpperCase()} ${path}`),
+      ),
     );
   });
   afterAll(() => app.stop());

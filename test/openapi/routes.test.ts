@@ -18,7 +18,10 @@ const errors: ErrorRequestHandler = (error, _req, res, _next) => {
   else res.status(500).json({ error: "Internal error" });
 };
 
-async function serve(routesOf: Registry, options: Parameters<typeof openApiRoutes>[2] = {}): Promise<{ url: string; server: Server }> {
+async function serve(
+  routesOf: Registry,
+  options: Parameters<typeof openApiRoutes>[2] = {},
+): Promise<{ url: string; server: Server }> {
   const app = express();
   app.use(openApiRoutes(routesOf, VERSION, options));
   app.use((_req, res) => res.status(404).json({ error: "Not found" }));
@@ -71,12 +74,15 @@ describe("GET /schemas/:name", () => {
     expect(await (await fetch(`${fixture.url}/schemas/gizmo`)).json()).toEqual(fixtures.get("gizmo").schema);
   });
 
-  it.each(["nope", "Accession", "accessions", "__proto__", "constructor", "widget"])("answers 404 JSON for %s", async (name) => {
-    const reply = await fetch(`${real.url}/schemas/${name}`);
-    expect(reply.status).toBe(404);
-    expect(reply.headers.get("content-type")).toMatch(/^application\/json/);
-    expect(await reply.json()).toEqual({ error: "Schema not found" });
-  });
+  it.each(["nope", "Accession", "accessions", "__proto__", "constructor", "widget"])(
+    "answers 404 JSON for %s",
+    async (name) => {
+      const reply = await fetch(`${real.url}/schemas/${name}`);
+      expect(reply.status).toBe(404);
+      expect(reply.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(await reply.json()).toEqual({ error: "Schema not found" });
+    },
+  );
 });
 
 describe("GET /openapi.json", () => {
@@ -92,7 +98,9 @@ describe("GET /openapi.json", () => {
   it("names the session headers it was given", async () => {
     const serviceOnly = await serve(registry, { sessionHeaders: ["X-Service-Session"] });
     try {
-      const body = (await (await fetch(`${serviceOnly.url}/openapi.json`)).json()) as { components: { securitySchemes: object } };
+      const body = (await (await fetch(`${serviceOnly.url}/openapi.json`)).json()) as {
+        components: { securitySchemes: object };
+      };
       expect(Object.keys(body.components.securitySchemes)).toEqual(["ServiceSession"]);
     } finally {
       await close(serviceOnly.server);
@@ -125,16 +133,35 @@ describe("GET /docs", () => {
     ];
     for (const [name, type, content] of expected) {
       const reply = await fetch(`${real.url}/docs/assets/${name}`);
-      expect([name, reply.status, reply.headers.get("content-type"), reply.headers.get("cache-control")]).toEqual([name, 200, type, "public, max-age=3600"]);
+      expect([name, reply.status, reply.headers.get("content-type"), reply.headers.get("cache-control")]).toEqual([
+        name,
+        200,
+        type,
+        "public, max-age=3600",
+      ]);
       expect(await reply.text()).toMatch(content);
     }
     const icon = await fetch(`${real.url}/docs/assets/favicon.png`);
     expect([icon.status, icon.headers.get("content-type")]).toEqual([200, "image/png"]);
-    expect(Buffer.from(await icon.arrayBuffer()).subarray(1, 4).toString()).toBe("PNG");
+    expect(
+      Buffer.from(await icon.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe("PNG");
     // Any other name, a file of the package the page does not use, or a climb out: 404.
-    for (const name of ["index.html", "package.json", "..%2Fpackage.json", "%2E%2E%2F%2E%2E%2Fpackage.json", "swagger-ui-bundle.js.map"]) {
+    for (const name of [
+      "index.html",
+      "package.json",
+      "..%2Fpackage.json",
+      "%2E%2E%2F%2E%2E%2Fpackage.json",
+      "swagger-ui-bundle.js.map",
+    ]) {
       const reply = await fetch(`${real.url}/docs/assets/${name}`);
-      expect([name, reply.status, await reply.json()]).toEqual([name, 404, { error: "No explorer file has this name" }]);
+      expect([name, reply.status, await reply.json()]).toEqual([
+        name,
+        404,
+        { error: "No explorer file has this name" },
+      ]);
     }
   });
 
@@ -144,7 +171,10 @@ describe("GET /docs", () => {
     for (const [path, item] of Object.entries(document.paths)) {
       const rows = page.split("\n").filter((line) => line.startsWith(`<tr><td class="path">${path}</td>`));
       const methods = rows.map((row) => /class="method (get|post|delete)"/.exec(row)?.[1]);
-      expect([path, methods.sort()]).toEqual([path, (["get", "post", "delete"] as const).filter((method) => item[method] !== undefined).sort()]);
+      expect([path, methods.sort()]).toEqual([
+        path,
+        (["get", "post", "delete"] as const).filter((method) => item[method] !== undefined).sort(),
+      ]);
     }
     for (const type of registry.types) {
       expect(page).toContain(`<td class="path">${type.collectionPath.replace(/:([a-z_]+)/g, "{$1}")}</td>`);
@@ -154,7 +184,8 @@ describe("GET /docs", () => {
 
   it("mentions every collection path of a registry with schema-only types", async () => {
     const page = await (await fetch(`${fixture.url}/docs`)).text();
-    for (const type of fixtures.types) expect(page).toContain(`<td class="path">${type.collectionPath.replace(/:([a-z_]+)/g, "{$1}")}</td>`);
+    for (const type of fixtures.types)
+      expect(page).toContain(`<td class="path">${type.collectionPath.replace(/:([a-z_]+)/g, "{$1}")}</td>`);
     expect(page).toContain("/tools/gizmos");
   });
 });

@@ -33,7 +33,11 @@ beforeAll(async () => {
   platform = await PlatformExpress.bootstrap(OpenApiServer, {
     httpPort: "127.0.0.1:0",
     mount: {},
-    middlewares: [sessionMiddleware(noSessions, { names: HEADERS }), ...bodyParsers({ limitBytes: 1024 * 1024 }), openApiRoutes(registry, "0.0.0", { sessionHeaders: HEADERS })],
+    middlewares: [
+      sessionMiddleware(noSessions, { names: HEADERS }),
+      ...bodyParsers({ limitBytes: 1024 * 1024 }),
+      openApiRoutes(registry, "0.0.0", { sessionHeaders: HEADERS }),
+    ],
   });
   await platform.listen();
   url = `http://${String(platform.settings.get("httpPort"))}`;

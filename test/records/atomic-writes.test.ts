@@ -20,17 +20,23 @@ async function everything(): Promise<Record<string, Document[]>> {
   const all: Record<string, Document[]> = {};
   for (const { name } of await db.listCollections().toArray()) {
     if (name === "arca_locks" || name === "arca_counters") continue;
-    all[name] = await db.collection(name).find({}, { sort: { _id: 1 } }).toArray();
+    all[name] = await db
+      .collection(name)
+      .find({}, { sort: { _id: 1 } })
+      .toArray();
   }
   return all;
 }
 
 /** The documents of a record type in a dump. */
-const docsOf = (all: Record<string, Document[]>, type: string): Document[] => all[server.ops.deps.registry.get(type).collection] ?? [];
+const docsOf = (all: Record<string, Document[]>, type: string): Document[] =>
+  all[server.ops.deps.registry.get(type).collection] ?? [];
 
 /** Arms the fail point: the `command`s after the first `skip` fail. */
 async function failAfter(command: "delete" | "insert", skip: number): Promise<void> {
-  await server.connection.db!.admin().command({ configureFailPoint: "failCommand", mode: { skip }, data: { failCommands: [command], errorCode: 1 } });
+  await server.connection
+    .db!.admin()
+    .command({ configureFailPoint: "failCommand", mode: { skip }, data: { failCommands: [command], errorCode: 1 } });
 }
 
 const failDeletesAfter = (skip: number) => failAfter("delete", skip);
@@ -41,27 +47,50 @@ async function failPointOff(): Promise<void> {
 
 /** A repository holding a resource with a two-level tree, an accession linked to it and a digital object. */
 async function collection(code: string): Promise<{ repoId: number; resourceId: number; accessionId: number }> {
-  const repoId = (await server.ops.create("repository", {}, { repo_code: code, name: `Repository ${code}` }, system)).id;
+  const repoId = (await server.ops.create("repository", {}, { repo_code: code, name: `Repository ${code}` }, system))
+    .id;
   const scope = { repoId };
   const accessionId = (await server.ops.create("accession", scope, { title: "Gift", id_0: code }, system)).id;
   const resourceId = (
-    await server.ops.create("resource", scope, {
-      title: "Papers",
-      id_0: code,
-      level: "collection",
-      finding_aid_language: "eng",
-      finding_aid_script: "Latn",
-      lang_materials: [{ language_and_script: { language: "eng", script: "Latn" } }],
-      dates: [{ date_type: "inclusive", label: "creation", expression: "1900-1950" }],
-      extents: [{ portion: "whole", number: "1", extent_type: "linear_feet" }],
-      related_accessions: [{ ref: `/repositories/${repoId}/accessions/${accessionId}` }],
-    }, system)
+    await server.ops.create(
+      "resource",
+      scope,
+      {
+        title: "Papers",
+        id_0: code,
+        level: "collection",
+        finding_aid_language: "eng",
+        finding_aid_script: "Latn",
+        lang_materials: [{ language_and_script: { language: "eng", script: "Latn" } }],
+        dates: [{ date_type: "inclusive", label: "creation", expression: "1900-1950" }],
+        extents: [{ portion: "whole", number: "1", extent_type: "linear_feet" }],
+        related_accessions: [{ ref: `/repositories/${repoId}/accessions/${accessionId}` }],
+      },
+      system,
+    )
   ).id;
   const resource = { ref: `/repositories/${repoId}/resources/${resourceId}` };
   for (let series = 0; series < 3; series++) {
-    const parent = (await server.ops.create("archival_object", scope, { title: `Series ${series}`, level: "series", resource }, system)).id;
+    const parent = (
+      await server.ops.create(
+        "archival_object",
+        scope,
+        { title: `Series ${series}`, level: "series", resource },
+        system,
+      )
+    ).id;
     for (let file = 0; file < 2; file++) {
-      await server.ops.create("archival_object", scope, { title: `File ${series}.${file}`, level: "file", resource, parent: { ref: `/repositories/${repoId}/archival_objects/${parent}` } }, system);
+      await server.ops.create(
+        "archival_object",
+        scope,
+        {
+          title: `File ${series}.${file}`,
+          level: "file",
+          resource,
+          parent: { ref: `/repositories/${repoId}/archival_objects/${parent}` },
+        },
+        system,
+      );
     }
   }
   await server.ops.create("digital_object", scope, { title: "Scan", digital_object_id: `${code}-1` }, system);
@@ -83,7 +112,9 @@ describe("a delete is all or nothing", () => {
     }
     expect(await everything()).toEqual(before);
 
-    expect((await server.send("DELETE", `/repositories/${repoId}/resources/${resourceId}`, { token })).status).toBe(200);
+    expect((await server.send("DELETE", `/repositories/${repoId}/resources/${resourceId}`, { token })).status).toBe(
+      200,
+    );
     const after = await everything();
     expect(docsOf(after, "resource")).toHaveLength(0);
     expect(docsOf(after, "archival_object")).toHaveLength(0);
@@ -115,7 +146,9 @@ describe("a repository and its standard groups are all or nothing", () => {
     const before = await everything();
     await failAfter("insert", 3); // the repository, then two groups
     try {
-      await expect(server.ops.create("repository", {}, { repo_code: "half", name: "Half made" }, system)).rejects.toThrow(/failCommand/);
+      await expect(
+        server.ops.create("repository", {}, { repo_code: "half", name: "Half made" }, system),
+      ).rejects.toThrow(/failCommand/);
     } finally {
       await failPointOff();
     }

@@ -18,8 +18,16 @@ beforeEach(() => {
   heard.length = 0;
 });
 
-const failPoint = (command: "delete" | "commitTransaction", mode: { skip: number } | { times: number }, errorLabels: string[] = []) =>
-  server.connection.db!.admin().command({ configureFailPoint: "failCommand", mode, data: { failCommands: [command], errorCode: 112, errorLabels } });
+const failPoint = (
+  command: "delete" | "commitTransaction",
+  mode: { skip: number } | { times: number },
+  errorLabels: string[] = [],
+) =>
+  server.connection.db!.admin().command({
+    configureFailPoint: "failCommand",
+    mode,
+    data: { failCommands: [command], errorCode: 112, errorLabels },
+  });
 const failPointOff = () => server.connection.db!.admin().command({ configureFailPoint: "failCommand", mode: "off" });
 
 /** "operation type id" of what was heard, in order. */
@@ -30,22 +38,32 @@ async function holdings(code: string): Promise<{ repoId: number; resourceId: num
   const repoId = (await server.ops.create("repository", {}, { repo_code: code, name: code }, system)).id;
   const scope = { repoId };
   const resourceId = (
-    await server.ops.create("resource", scope, {
-      title: "Papers",
-      id_0: code,
-      level: "collection",
-      finding_aid_language: "eng",
-      finding_aid_script: "Latn",
-      lang_materials: [{ language_and_script: { language: "eng", script: "Latn" } }],
-      dates: [{ date_type: "inclusive", label: "creation", expression: "1900-1950" }],
-      extents: [{ portion: "whole", number: "1", extent_type: "linear_feet" }],
-    }, system)
+    await server.ops.create(
+      "resource",
+      scope,
+      {
+        title: "Papers",
+        id_0: code,
+        level: "collection",
+        finding_aid_language: "eng",
+        finding_aid_script: "Latn",
+        lang_materials: [{ language_and_script: { language: "eng", script: "Latn" } }],
+        dates: [{ date_type: "inclusive", label: "creation", expression: "1900-1950" }],
+        extents: [{ portion: "whole", number: "1", extent_type: "linear_feet" }],
+      },
+      system,
+    )
   ).id;
   const resource = { ref: `/repositories/${repoId}/resources/${resourceId}` };
-  const series = (await server.ops.create("archival_object", scope, { title: "Series", level: "series", resource }, system)).id;
+  const series = (
+    await server.ops.create("archival_object", scope, { title: "Series", level: "series", resource }, system)
+  ).id;
   const parent = { ref: `/repositories/${repoId}/archival_objects/${series}` };
   const files = [];
-  for (const title of ["One", "Two"]) files.push((await server.ops.create("archival_object", scope, { title, level: "file", resource, parent }, system)).id);
+  for (const title of ["One", "Two"])
+    files.push(
+      (await server.ops.create("archival_object", scope, { title, level: "file", resource, parent }, system)).id,
+    );
   return { repoId, resourceId, nodeIds: [series, ...files] };
 }
 
@@ -55,7 +73,8 @@ describe("change listeners", () => {
     expect(heard[0]).toEqual({ type: "repository", operation: "create", id: repoId, scope: {} });
     const groups = heard.slice(1);
     expect(groups.length).toBeGreaterThan(0);
-    for (const change of groups) expect(change).toMatchObject({ type: "group", operation: "create", scope: { repoId } });
+    for (const change of groups)
+      expect(change).toMatchObject({ type: "group", operation: "create", scope: { repoId } });
   });
 
   it("hear an update, a tree move and a delete with everything it cascaded to", async () => {
@@ -68,7 +87,9 @@ describe("change listeners", () => {
     expect(told()).toEqual([`update resource ${resourceId}`, `update archival_object ${nodeIds[2]}`]);
     heard.length = 0;
     await server.ops.delete("resource", scope, resourceId, system);
-    expect(told().sort()).toEqual([`delete resource ${resourceId}`, ...nodeIds.map((id) => `delete archival_object ${id}`)].sort());
+    expect(told().sort()).toEqual(
+      [`delete resource ${resourceId}`, ...nodeIds.map((id) => `delete archival_object ${id}`)].sort(),
+    );
   });
 
   it("hear nothing of a delete that failed half-way and was rolled back", async () => {
@@ -102,6 +123,8 @@ describe("change listeners", () => {
       await failPointOff();
     }
     expect(commits.length).toBe(2); // the retry happened
-    expect(told().sort()).toEqual([`delete resource ${resourceId}`, ...nodeIds.map((id) => `delete archival_object ${id}`)].sort());
+    expect(told().sort()).toEqual(
+      [`delete resource ${resourceId}`, ...nodeIds.map((id) => `delete archival_object ${id}`)].sort(),
+    );
   });
 });

@@ -31,17 +31,43 @@ describe("createMany", () => {
     const resource = (await server.ops.create("resource", { repoId: repo }, resourceBody("B1"), actor)).uri;
     const first = await server.ops.deps.store.nextIds("archival_object", 4);
     const uri = (i: number) => `/repositories/${repo}/archival_objects/${first + i}`;
-    const node = (i: number, parent?: number) => ({ id: first + i, input: { title: `n${i}`, level: "file", resource: { ref: resource }, ...(parent !== undefined && { parent: { ref: uri(parent) } }) } });
-    const results = await server.ops.createMany("archival_object", { repoId: repo }, [node(0), node(1, 0), node(2, 0), node(3)], actor);
+    const node = (i: number, parent?: number) => ({
+      id: first + i,
+      input: {
+        title: `n${i}`,
+        level: "file",
+        resource: { ref: resource },
+        ...(parent !== undefined && { parent: { ref: uri(parent) } }),
+      },
+    });
+    const results = await server.ops.createMany(
+      "archival_object",
+      { repoId: repo },
+      [node(0), node(1, 0), node(2, 0), node(3)],
+      actor,
+    );
     expect(results.map((result) => result.uri)).toEqual([0, 1, 2, 3].map(uri));
-    const read = await Promise.all([0, 1, 2, 3].map((i) => server.ops.read("archival_object", { repoId: repo }, first + i)));
-    expect(read.map((record) => [record.position, (record.parent as { ref?: string } | undefined)?.ref])).toEqual([[0, undefined], [0, uri(0)], [1, uri(0)], [1, undefined]]);
+    const read = await Promise.all(
+      [0, 1, 2, 3].map((i) => server.ops.read("archival_object", { repoId: repo }, first + i)),
+    );
+    expect(read.map((record) => [record.position, (record.parent as { ref?: string } | undefined)?.ref])).toEqual([
+      [0, undefined],
+      [0, uri(0)],
+      [1, uri(0)],
+      [1, undefined],
+    ]);
   });
 
   it("writes nothing when one record of the batch is bad, and says which", async () => {
     const before = await server.ops.deps.store.collection("resource").countDocuments({ repo_id: repo });
-    const batch = [{ input: resourceBody("ok-1") }, { input: resourceBody("ok-2") }, { input: { ...resourceBody("bad"), level: undefined } }];
-    const failure = await server.ops.createMany("resource", { repoId: repo }, batch, actor).catch((error: unknown) => error);
+    const batch = [
+      { input: resourceBody("ok-1") },
+      { input: resourceBody("ok-2") },
+      { input: { ...resourceBody("bad"), level: undefined } },
+    ];
+    const failure = await server.ops
+      .createMany("resource", { repoId: repo }, batch, actor)
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(BatchRecordError);
     expect((failure as BatchRecordError).index).toBe(2);
     expect((failure as BatchRecordError).body).toEqual({ error: { level: ["Property is required but was missing"] } });
@@ -50,9 +76,18 @@ describe("createMany", () => {
 
   it("allocates consecutive ids to records given none", async () => {
     const vocabulary = (await server.ops.create("vocabulary", {}, { ref_id: "batch", name: "Batch" }, actor)).uri;
-    const results = await server.ops.createMany("subject", {}, [1, 2, 3].map((i) => ({ input: { source: "local", terms: [{ term: `Batch ${i}`, term_type: "topical", vocabulary }], vocabulary } })), actor).catch(async (error: unknown) => {
-      throw new Error(`subject batch failed: ${JSON.stringify((error as BatchRecordError).body)}`);
-    });
+    const results = await server.ops
+      .createMany(
+        "subject",
+        {},
+        [1, 2, 3].map((i) => ({
+          input: { source: "local", terms: [{ term: `Batch ${i}`, term_type: "topical", vocabulary }], vocabulary },
+        })),
+        actor,
+      )
+      .catch(async (error: unknown) => {
+        throw new Error(`subject batch failed: ${JSON.stringify((error as BatchRecordError).body)}`);
+      });
     const ids = results.map((result) => result.id);
     expect(ids).toEqual([ids[0], (ids[0] as number) + 1, (ids[0] as number) + 2]);
   });

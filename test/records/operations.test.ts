@@ -1,4 +1,4 @@
-// The record operations against the contract (api-contract.md §3-§6), over the real store.
+// The record operations against the contract (docs/api.md §3-§6), over the real store.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Document } from "mongodb";
 import type { ApiError } from "../../src/errors/api-error.js";
@@ -18,7 +18,12 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 let seq = 0;
-const accession = (extra: JsonObject = {}): JsonObject => ({ title: `Accession ${++seq}`, id_0: "A", id_1: String(seq), ...extra });
+const accession = (extra: JsonObject = {}): JsonObject => ({
+  title: `Accession ${++seq}`,
+  id_0: "A",
+  id_1: String(seq),
+  ...extra,
+});
 const resource = (extra: JsonObject = {}): JsonObject => ({
   title: `Collection ${++seq}`,
   id_0: "R",
@@ -47,7 +52,15 @@ describe("create and read", () => {
     expect(result).toMatchObject({ status: "Created", lock_version: 0, stale: true, warnings: [] });
     expect(result.uri).toBe(`/repositories/${repoId}/accessions/${result.id}`);
     const record = await h.ops.read("accession", { repoId }, result.id);
-    expect(record).toMatchObject({ jsonmodel_type: "accession", uri: result.uri, lock_version: 0, created_by: "admin", last_modified_by: "admin", repository: { ref: `/repositories/${repoId}` }, accession_date: "9999-12-31" });
+    expect(record).toMatchObject({
+      jsonmodel_type: "accession",
+      uri: result.uri,
+      lock_version: 0,
+      created_by: "admin",
+      last_modified_by: "admin",
+      repository: { ref: `/repositories/${repoId}` },
+      accession_date: "9999-12-31",
+    });
     expect(record.create_time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(record).not.toHaveProperty("content_description");
     expect(record).not.toHaveProperty("_id");
@@ -55,7 +68,15 @@ describe("create and read", () => {
   });
 
   it("ignores read-only input and says stale: null when nothing was added", async () => {
-    const input = accession({ accession_date: "2020-01-01", restrictions_apply: false, access_restrictions: false, use_restrictions: false, uri: "/somewhere/else", lock_version: 7, created_by: "mallory" });
+    const input = accession({
+      accession_date: "2020-01-01",
+      restrictions_apply: false,
+      access_restrictions: false,
+      use_restrictions: false,
+      uri: "/somewhere/else",
+      lock_version: 7,
+      created_by: "mallory",
+    });
     const result = await h.ops.create("accession", { repoId }, input, admin);
     expect(result.stale).toBeNull();
     const record = await h.ops.read("accession", { repoId }, result.id);
@@ -71,9 +92,13 @@ describe("create and read", () => {
 
   it("answers 404 with the type's name for a missing record and for a record of another repository", async () => {
     const mine = await h.ops.create("accession", { repoId }, accession(), admin);
-    expect((await failure(h.ops.read("accession", { repoId }, 999_999))).body).toEqual({ error: "Accession not found" });
+    expect((await failure(h.ops.read("accession", { repoId }, 999_999))).body).toEqual({
+      error: "Accession not found",
+    });
     expect((await failure(h.ops.read("accession", { repoId: otherRepoId }, mine.id))).status).toBe(404);
-    expect((await failure(h.ops.read("accession", { repoId: 424_242 }, mine.id))).body).toEqual({ error: "Repository not found" });
+    expect((await failure(h.ops.read("accession", { repoId: 424_242 }, mine.id))).body).toEqual({
+      error: "Repository not found",
+    });
   });
 });
 
@@ -92,18 +117,28 @@ describe("input rules", () => {
     expect(Object.keys(error.detail as Record<string, string[]>)).toContain(path);
   });
 
-  it("enforces the 4-part identifier rules (contract §10)", async () => {
-    expect((await failure(h.ops.create("accession", { repoId }, { title: "x", id_0: "G", id_2: "gap" }, admin))).detail).toHaveProperty("identifier");
-    expect((await failure(h.ops.create("accession", { repoId }, { title: "x", id_0: "y".repeat(51) }, admin))).detail).toHaveProperty("id_0");
+  it("enforces the 4-part identifier rules (docs/api.md §10)", async () => {
+    expect(
+      (await failure(h.ops.create("accession", { repoId }, { title: "x", id_0: "G", id_2: "gap" }, admin))).detail,
+    ).toHaveProperty("identifier");
+    expect(
+      (await failure(h.ops.create("accession", { repoId }, { title: "x", id_0: "y".repeat(51) }, admin))).detail,
+    ).toHaveProperty("id_0");
     await h.ops.create("accession", { repoId }, { title: "x", id_0: "DUP", id_1: "1" }, admin);
-    expect((await failure(h.ops.create("accession", { repoId }, { title: "y", id_0: "DUP", id_1: "1" }, admin))).detail).toEqual({ id_0: ["That ID is already in use"] });
+    expect(
+      (await failure(h.ops.create("accession", { repoId }, { title: "y", id_0: "DUP", id_1: "1" }, admin))).detail,
+    ).toEqual({ id_0: ["That ID is already in use"] });
     // Unique per repository: the same identifier elsewhere is fine.
-    await expect(h.ops.create("accession", { repoId: otherRepoId }, { title: "y", id_0: "DUP", id_1: "1" }, admin)).resolves.toMatchObject({ status: "Created" });
+    await expect(
+      h.ops.create("accession", { repoId: otherRepoId }, { title: "y", id_0: "DUP", id_1: "1" }, admin),
+    ).resolves.toMatchObject({ status: "Created" });
   });
 
   it("keeps ead_id unique within a repository", async () => {
     await h.ops.create("resource", { repoId }, resource({ ead_id: "ead-1" }), admin);
-    expect((await failure(h.ops.create("resource", { repoId }, resource({ ead_id: "ead-1" }), admin))).detail).toEqual({ ead_id: ["That ID is already in use"] });
+    expect((await failure(h.ops.create("resource", { repoId }, resource({ ead_id: "ead-1" }), admin))).detail).toEqual({
+      ead_id: ["That ID is already in use"],
+    });
   });
 
   it("checks links: target type, existence, same repository", async () => {
@@ -118,7 +153,11 @@ describe("input rules", () => {
     const error = await failure(h.ops.create("resource", { repoId }, resource({ related_accessions: bad }), admin));
     expect(error.status).toBe(400);
     const detail = error.detail as Record<string, string[]>;
-    expect(Object.keys(detail).sort()).toEqual(["related_accessions/0/ref", "related_accessions/1/ref", "related_accessions/2/ref"]);
+    expect(Object.keys(detail).sort()).toEqual([
+      "related_accessions/0/ref",
+      "related_accessions/1/ref",
+      "related_accessions/2/ref",
+    ]);
   });
 });
 
@@ -127,13 +166,29 @@ describe("update", () => {
     const created = await h.ops.create("accession", { repoId }, accession({ content_description: "first" }), admin);
     const record = await h.ops.read("accession", { repoId }, created.id);
     const { content_description: _dropped, ...rest } = record;
-    expect((await failure(h.ops.update("accession", { repoId }, created.id, { ...rest, lock_version: undefined }, admin))).body).toEqual({ error: LOCK_VERSION_MISSING });
-    const updated = await h.ops.update("accession", { repoId }, created.id, { ...rest, title: "Renamed" }, { username: "archivist" });
+    expect(
+      (await failure(h.ops.update("accession", { repoId }, created.id, { ...rest, lock_version: undefined }, admin)))
+        .body,
+    ).toEqual({ error: LOCK_VERSION_MISSING });
+    const updated = await h.ops.update(
+      "accession",
+      { repoId },
+      created.id,
+      { ...rest, title: "Renamed" },
+      { username: "archivist" },
+    );
     expect(updated).toMatchObject({ status: "Updated", id: created.id, lock_version: 1 });
     const after = await h.ops.read("accession", { repoId }, created.id);
-    expect(after).toMatchObject({ title: "Renamed", lock_version: 1, created_by: "admin", last_modified_by: "archivist" });
+    expect(after).toMatchObject({
+      title: "Renamed",
+      lock_version: 1,
+      created_by: "admin",
+      last_modified_by: "archivist",
+    });
     expect(after).not.toHaveProperty("content_description");
-    expect((await failure(h.ops.update("accession", { repoId }, created.id, { ...rest, lock_version: 0 }, admin))).body).toEqual({ error: LOCK_VERSION_STALE });
+    expect(
+      (await failure(h.ops.update("accession", { repoId }, created.id, { ...rest, lock_version: 0 }, admin))).body,
+    ).toEqual({ error: LOCK_VERSION_STALE });
   });
 
   it("lets exactly one of two concurrent updates with the same lock_version win", async () => {
@@ -150,7 +205,10 @@ describe("update", () => {
   });
 
   it("answers 404 for a missing record", async () => {
-    expect((await failure(h.ops.update("accession", { repoId }, 777_777, { ...accession(), lock_version: 0 }, admin))).status).toBe(404);
+    expect(
+      (await failure(h.ops.update("accession", { repoId }, 777_777, { ...accession(), lock_version: 0 }, admin)))
+        .status,
+    ).toBe(404);
   });
 });
 
@@ -158,7 +216,12 @@ describe("delete", () => {
   it("removes links to the deleted record from the records that held them", async () => {
     const kept = await h.ops.create("accession", { repoId }, accession(), admin);
     const gone = await h.ops.create("accession", { repoId }, accession(), admin);
-    const holder = await h.ops.create("resource", { repoId }, resource({ related_accessions: [{ ref: kept.uri }, { ref: gone.uri }] }), admin);
+    const holder = await h.ops.create(
+      "resource",
+      { repoId },
+      resource({ related_accessions: [{ ref: kept.uri }, { ref: gone.uri }] }),
+      admin,
+    );
     expect(await h.ops.delete("accession", { repoId }, gone.id, admin)).toEqual({ status: "Deleted", id: gone.id });
     const after = await h.ops.read("resource", { repoId }, holder.id);
     expect(after.related_accessions).toEqual([{ ref: kept.uri }]);
@@ -169,8 +232,19 @@ describe("delete", () => {
 
   it("deleting a repository deletes its records; a new repository has the standard groups", async () => {
     const repo = await h.ops.create("repository", {}, { repo_code: "temp", name: "Temporary" }, admin);
-    const groups = (await h.ops.list("group", { repoId: repo.id }, { mode: { kind: "idSet", ids: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20] } })) as JsonObject[];
-    expect(groups.map((g) => g.group_code).sort()).toEqual(["repository-advanced-data-entry", "repository-archivists", "repository-basic-data-entry", "repository-managers", "repository-project-managers", "repository-viewers"]);
+    const groups = (await h.ops.list(
+      "group",
+      { repoId: repo.id },
+      { mode: { kind: "idSet", ids: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20] } },
+    )) as JsonObject[];
+    expect(groups.map((g) => g.group_code).sort()).toEqual([
+      "repository-advanced-data-entry",
+      "repository-archivists",
+      "repository-basic-data-entry",
+      "repository-managers",
+      "repository-project-managers",
+      "repository-viewers",
+    ]);
     const inside = await h.ops.create("accession", { repoId: repo.id }, accession(), admin);
     await h.ops.delete("repository", {}, repo.id, admin);
     expect(await h.connection.collection("accessions").countDocuments({ repo_id: repo.id })).toBe(0);
@@ -184,26 +258,47 @@ describe("list", () => {
   const ids: number[] = [];
   beforeAll(async () => {
     listRepo = (await h.ops.create("repository", {}, { repo_code: "lists", name: "Lists" }, admin)).id;
-    for (const title of ["delta", "alpha", "echo", "charlie", "bravo"]) ids.push((await h.ops.create("accession", { repoId: listRepo }, accession({ title }), admin)).id);
+    for (const title of ["delta", "alpha", "echo", "charlie", "bravo"])
+      ids.push((await h.ops.create("accession", { repoId: listRepo }, accession({ title }), admin)).id);
   });
 
   it("pages with the envelope, and a page past the end is empty", async () => {
-    const page = (await h.ops.list("accession", { repoId: listRepo }, { mode: { kind: "page", page: 2, pageSize: 2 } })) as PageEnvelope;
+    const page = (await h.ops.list(
+      "accession",
+      { repoId: listRepo },
+      { mode: { kind: "page", page: 2, pageSize: 2 } },
+    )) as PageEnvelope;
     expect(page).toMatchObject({ first_page: 1, last_page: 3, this_page: 2, total: 5 });
     expect(page.results.map((r) => r.title)).toEqual(["echo", "charlie"]);
-    const beyond = (await h.ops.list("accession", { repoId: listRepo }, { mode: { kind: "page", page: 9, pageSize: 2 } })) as PageEnvelope;
+    const beyond = (await h.ops.list(
+      "accession",
+      { repoId: listRepo },
+      { mode: { kind: "page", page: 9, pageSize: 2 } },
+    )) as PageEnvelope;
     expect(beyond).toMatchObject({ last_page: 3, this_page: 9, total: 5, results: [] });
   });
 
   it("sorts by a field in either direction", async () => {
-    const asc = (await h.ops.list("accession", { repoId: listRepo }, { mode: { kind: "page", page: 1, pageSize: 10 }, sortField: "title", sortDirection: "asc" })) as PageEnvelope;
+    const asc = (await h.ops.list(
+      "accession",
+      { repoId: listRepo },
+      { mode: { kind: "page", page: 1, pageSize: 10 }, sortField: "title", sortDirection: "asc" },
+    )) as PageEnvelope;
     expect(asc.results.map((r) => r.title)).toEqual(["alpha", "bravo", "charlie", "delta", "echo"]);
-    const desc = (await h.ops.list("accession", { repoId: listRepo }, { mode: { kind: "page", page: 1, pageSize: 10 }, sortField: "title", sortDirection: "desc" })) as PageEnvelope;
+    const desc = (await h.ops.list(
+      "accession",
+      { repoId: listRepo },
+      { mode: { kind: "page", page: 1, pageSize: 10 }, sortField: "title", sortDirection: "desc" },
+    )) as PageEnvelope;
     expect(desc.results.map((r) => r.title)).toEqual(["echo", "delta", "charlie", "bravo", "alpha"]);
   });
 
   it("answers id sets in id order and all ids ascending, only from the repository", async () => {
-    const set = (await h.ops.list("accession", { repoId: listRepo }, { mode: { kind: "idSet", ids: [ids[3], ids[0], 999_999] } })) as JsonObject[];
+    const set = (await h.ops.list(
+      "accession",
+      { repoId: listRepo },
+      { mode: { kind: "idSet", ids: [ids[3], ids[0], 999_999] } },
+    )) as JsonObject[];
     expect(set.map((r) => r.title)).toEqual(["delta", "charlie"]);
     expect(await h.ops.list("accession", { repoId: listRepo }, { mode: { kind: "allIds" } })).toEqual(ids);
     const empty = (await h.ops.list("accession", { repoId: otherRepoId }, { mode: { kind: "allIds" } })) as number[];
@@ -212,8 +307,12 @@ describe("list", () => {
 
   it("filters by modified_since", async () => {
     const future = Math.floor(Date.now() / 1000) + 3600;
-    expect(await h.ops.list("accession", { repoId: listRepo }, { mode: { kind: "allIds" }, modifiedSince: future })).toEqual([]);
-    expect(await h.ops.list("accession", { repoId: listRepo }, { mode: { kind: "allIds" }, modifiedSince: 0 })).toEqual(ids);
+    expect(
+      await h.ops.list("accession", { repoId: listRepo }, { mode: { kind: "allIds" }, modifiedSince: future }),
+    ).toEqual([]);
+    expect(await h.ops.list("accession", { repoId: listRepo }, { mode: { kind: "allIds" }, modifiedSince: 0 })).toEqual(
+      ids,
+    );
   });
 });
 
@@ -234,7 +333,12 @@ describe("resolve[]", () => {
 
   it("adds _resolved next to each ref, with one query per target type", async () => {
     const targets = await Promise.all([1, 2, 3].map(() => h.ops.create("accession", { repoId }, accession(), admin)));
-    const holder = await h.ops.create("resource", { repoId }, resource({ related_accessions: targets.map((t) => ({ ref: t.uri })) }), admin);
+    const holder = await h.ops.create(
+      "resource",
+      { repoId },
+      resource({ related_accessions: targets.map((t) => ({ ref: t.uri })) }),
+      admin,
+    );
     const stop = countFinds("accessions");
     const record = await h.ops.read("resource", { repoId }, holder.id, { resolve: ["related_accessions"] });
     expect(stop()).toBe(1);
@@ -245,10 +349,22 @@ describe("resolve[]", () => {
 
   it("resolves the repository a record lives in, and nested keys (a::b)", async () => {
     const target = await h.ops.create("accession", { repoId }, accession(), admin);
-    const holder = await h.ops.create("resource", { repoId }, resource({ related_accessions: [{ ref: target.uri }] }), admin);
-    const record = await h.ops.read("resource", { repoId }, holder.id, { resolve: ["repository", "related_accessions::repository"] });
-    expect(record.repository).toMatchObject({ ref: `/repositories/${repoId}`, _resolved: { repo_code: "main", uri: `/repositories/${repoId}` } });
-    const related = record.related_accessions as Array<{ _resolved: { repository: { _resolved: { repo_code: string } } } }>;
+    const holder = await h.ops.create(
+      "resource",
+      { repoId },
+      resource({ related_accessions: [{ ref: target.uri }] }),
+      admin,
+    );
+    const record = await h.ops.read("resource", { repoId }, holder.id, {
+      resolve: ["repository", "related_accessions::repository"],
+    });
+    expect(record.repository).toMatchObject({
+      ref: `/repositories/${repoId}`,
+      _resolved: { repo_code: "main", uri: `/repositories/${repoId}` },
+    });
+    const related = record.related_accessions as Array<{
+      _resolved: { repository: { _resolved: { repo_code: string } } };
+    }>;
     expect(related[0]._resolved.repository._resolved.repo_code).toBe("main");
   });
 
@@ -256,9 +372,18 @@ describe("resolve[]", () => {
     const bounded = await openHarness(2);
     try {
       const repo = (await bounded.ops.create("repository", {}, { repo_code: "b", name: "B" }, admin)).id;
-      const targets = await Promise.all([1, 2, 3].map(() => bounded.ops.create("accession", { repoId: repo }, accession(), admin)));
-      const holder = await bounded.ops.create("resource", { repoId: repo }, resource({ related_accessions: targets.map((t) => ({ ref: t.uri })) }), admin);
-      const record = await bounded.ops.read("resource", { repoId: repo }, holder.id, { resolve: ["related_accessions"] });
+      const targets = await Promise.all(
+        [1, 2, 3].map(() => bounded.ops.create("accession", { repoId: repo }, accession(), admin)),
+      );
+      const holder = await bounded.ops.create(
+        "resource",
+        { repoId: repo },
+        resource({ related_accessions: targets.map((t) => ({ ref: t.uri })) }),
+        admin,
+      );
+      const record = await bounded.ops.read("resource", { repoId: repo }, holder.id, {
+        resolve: ["related_accessions"],
+      });
       expect(record._resolve_truncated).toBe(true);
       const related = record.related_accessions as JsonObject[];
       expect(related.filter((r) => "_resolved" in r)).toHaveLength(2);
@@ -270,8 +395,16 @@ describe("resolve[]", () => {
 
 describe("sorting is index-served", () => {
   it("refuses a sort field no index orders, naming the sortable ones", async () => {
-    const error = await failure(h.ops.list("accession", { repoId }, { mode: { kind: "page", page: 1, pageSize: 10 }, sortField: "content_description" }));
+    const error = await failure(
+      h.ops.list(
+        "accession",
+        { repoId },
+        { mode: { kind: "page", page: 1, pageSize: 10 }, sortField: "content_description" },
+      ),
+    );
     expect(error.status).toBe(400);
-    expect((error.detail as Record<string, string[]>).sort_field[0]).toMatch(/sortable fields: id, system_mtime, title, accession_date/);
+    expect((error.detail as Record<string, string[]>).sort_field[0]).toMatch(
+      /sortable fields: id, system_mtime, title, accession_date/,
+    );
   });
 });

@@ -1,4 +1,4 @@
-// resolve[] against hostile input (issue 10, C1 and H3), over HTTP with the real engine:
+// resolve[] against hostile input, over HTTP with the real engine:
 // resolve paths never become keys of plain objects (no prototype pollution, no field that
 // merely shares a name with Object.prototype matches), resolved targets are shared rather
 // than copied per ref, and RESOLVE_MAX_BYTES bounds the bytes a response's `_resolved` values
@@ -92,7 +92,11 @@ describe("resolve paths that name Object.prototype's keys (C1)", () => {
     expect(fresh.x).toBeUndefined();
     expect(fresh._archivesspace).toBeUndefined();
     expect(Object.getPrototypeOf(fresh)).toBe(Object.prototype);
-    expect(Object.getOwnPropertyNames(Object.prototype).filter((name) => ["zzprobe", "x", "_archivesspace", "zzdeep"].includes(name))).toEqual([]);
+    expect(
+      Object.getOwnPropertyNames(Object.prototype).filter((name) =>
+        ["zzprobe", "x", "_archivesspace", "zzdeep"].includes(name),
+      ),
+    ).toEqual([]);
     expect(typeof Object.prototype.toString).toBe("function");
   });
 
@@ -101,10 +105,16 @@ describe("resolve paths that name Object.prototype's keys (C1)", () => {
 
     const uri = await create(`/repositories/${repo}/accessions`, { title: "After the probes", id_0: "PROBE" });
     const stored = await get(uri);
-    const updated = await server.send("POST", uri, { token, body: { ...stored.body, title: "Updated after the probes" } });
+    const updated = await server.send("POST", uri, {
+      token,
+      body: { ...stored.body, title: "Updated after the probes" },
+    });
     expect([updated.status, updated.body]).toEqual([200, expect.objectContaining({ status: "Updated" })]);
 
-    const bad = await server.send("POST", `/repositories/${repo}/accessions`, { token, body: { title: "Bad", id_0: "PROBE2", accession_date: "not a date" } });
+    const bad = await server.send("POST", `/repositories/${repo}/accessions`, {
+      token,
+      body: { title: "Bad", id_0: "PROBE2", accession_date: "not a date" },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: { accession_date: [expect.any(String)] } });
   });
@@ -119,14 +129,31 @@ describe("resolve paths that name Object.prototype's keys (C1)", () => {
   });
 
   it("a stored field that shares a name with Object.prototype's keys is no resolve key unless asked for", async () => {
-    const subject = (await server.ops.create("subject", {}, { source: "local", vocabulary: "/vocabularies/1", terms: [{ term: "Proto", term_type: "topical", vocabulary: "/vocabularies/1" }] }, SYSTEM)).uri;
-    const uri = await create(`/repositories/${repo}/accessions`, { title: "Odd fields", id_0: "ODD", subjects: [{ ref: subject }] });
+    const subject = (
+      await server.ops.create(
+        "subject",
+        {},
+        {
+          source: "local",
+          vocabulary: "/vocabularies/1",
+          terms: [{ term: "Proto", term_type: "topical", vocabulary: "/vocabularies/1" }],
+        },
+        SYSTEM,
+      )
+    ).uri;
+    const uri = await create(`/repositories/${repo}/accessions`, {
+      title: "Odd fields",
+      id_0: "ODD",
+      subjects: [{ ref: subject }],
+    });
     // Such fields can only reach the store around the API: put them there directly. (Not as
     // arrays: the driver's bson hands back an array under a key Object.prototype has as raw bytes.)
-    const updated = await server.connection.collection("accessions").updateOne(
-      { repo_id: repo, id: idOf(uri) },
-      { $set: { constructor: { ref: subject }, extra: { constructor: { ref: subject } } } },
-    );
+    const updated = await server.connection
+      .collection("accessions")
+      .updateOne(
+        { repo_id: repo, id: idOf(uri) },
+        { $set: { constructor: { ref: subject }, extra: { constructor: { ref: subject } } } },
+      );
     expect(updated.modifiedCount).toBe(1);
     const record = (await get(`${uri}?resolve[]=subjects`)).body;
     expect((record.subjects as Json[])[0]?._resolved).toEqual(expect.objectContaining({ uri: subject }));
@@ -137,7 +164,9 @@ describe("resolve paths that name Object.prototype's keys (C1)", () => {
     // Asked for by name, they are fields like any other.
     const asked = (await get(`${uri}?resolve[]=constructor`)).body;
     expect((asked.constructor as unknown as Json)._resolved).toEqual(expect.objectContaining({ uri: subject }));
-    expect(((asked.extra as Json).constructor as unknown as Json)._resolved).toEqual(expect.objectContaining({ uri: subject }));
+    expect(((asked.extra as Json).constructor as unknown as Json)._resolved).toEqual(
+      expect.objectContaining({ uri: subject }),
+    );
     expect(resolvedValues(asked)).toHaveLength(2);
   });
 });
@@ -157,10 +186,13 @@ describe("shared targets and RESOLVE_MAX_BYTES (H3)", () => {
       content_description: text(60_000, "content "),
       inventory: text(60_000, "inventory "),
     });
-    resource = await create(`/repositories/${repo}/resources`, resourceBody(1, {
-      repository_processing_note: text(60_000, "note "),
-      related_accessions: [{ ref: bigAccession }, { ref: bigAccession }, { ref: bigAccession }],
-    }));
+    resource = await create(
+      `/repositories/${repo}/resources`,
+      resourceBody(1, {
+        repository_processing_note: text(60_000, "note "),
+        related_accessions: [{ ref: bigAccession }, { ref: bigAccession }, { ref: bigAccession }],
+      }),
+    );
     holder = await create(`/repositories/${repo}/accessions`, {
       title: "Holder",
       id_0: "HOLDER",
@@ -183,7 +215,9 @@ describe("shared targets and RESOLVE_MAX_BYTES (H3)", () => {
     for (const link of links) expect(link._resolved).toEqual(own);
     expect(body).not.toHaveProperty("_resolve_truncated");
 
-    const record = await server.ops.read("accession", { repoId: repo }, idOf(holder), { resolve: ["related_resources"] });
+    const record = await server.ops.read("accession", { repoId: repo }, idOf(holder), {
+      resolve: ["related_resources"],
+    });
     const targets = new Set((record.related_resources as JsonObject[]).map((link) => link._resolved));
     expect(targets.size).toBe(1);
   });
@@ -202,11 +236,15 @@ describe("shared targets and RESOLVE_MAX_BYTES (H3)", () => {
     }
     expect(resolvedValues(body)).toHaveLength(COPIES + COPIES * 3);
 
-    const record = await server.ops.read("accession", { repoId: repo }, idOf(holder), { resolve: ["related_resources::related_accessions", "related_resources"] });
+    const record = await server.ops.read("accession", { repoId: repo }, idOf(holder), {
+      resolve: ["related_resources::related_accessions", "related_resources"],
+    });
     const links = record.related_resources as JsonObject[];
     expect(new Set(links.map((link) => link._resolved)).size).toBe(1);
     // The same subtree reached by two paths is still one object.
-    const viaTwoPaths = await server.ops.read("accession", { repoId: repo }, idOf(holder), { resolve: ["related_resources::related_accessions", "related_resources::related_accessions::related_resources"] });
+    const viaTwoPaths = await server.ops.read("accession", { repoId: repo }, idOf(holder), {
+      resolve: ["related_resources::related_accessions", "related_resources::related_accessions::related_resources"],
+    });
     expect(new Set((viaTwoPaths.related_resources as JsonObject[]).map((link) => link._resolved)).size).toBe(1);
   });
 
@@ -251,8 +289,18 @@ describe("shared targets and RESOLVE_MAX_BYTES (H3)", () => {
 
   it("distinct targets past the budget: store reads stop, and what is resolved stays within it", async () => {
     const others: string[] = [];
-    for (let i = 2; i <= 6; i++) others.push(await create(`/repositories/${repo}/resources`, resourceBody(i, { repository_processing_note: text(60_000, `r${i} `) })));
-    const many = await create(`/repositories/${repo}/accessions`, { title: "Many", id_0: "MANY", related_resources: others.map((ref) => ({ ref })) });
+    for (let i = 2; i <= 6; i++)
+      others.push(
+        await create(
+          `/repositories/${repo}/resources`,
+          resourceBody(i, { repository_processing_note: text(60_000, `r${i} `) }),
+        ),
+      );
+    const many = await create(`/repositories/${repo}/accessions`, {
+      title: "Many",
+      id_0: "MANY",
+      related_resources: others.map((ref) => ({ ref })),
+    });
     const budget = 2 * (resourceBytes + RESOLVED_KEY_BYTES) + 100;
     server.ops.deps.resolveMaxBytes = budget;
     const plain = await get(many);
@@ -268,15 +316,30 @@ describe("shared targets and RESOLVE_MAX_BYTES (H3)", () => {
   it("a list shares the byte budget among its records, in list order", async () => {
     const ids: number[] = [];
     for (let i = 0; i < 4; i++) {
-      ids.push((await server.ops.create("accession", { repoId: repo }, { id_0: "BYTES", id_1: String(i), related_resources: [{ ref: resource }, { ref: resource }] }, SYSTEM)).id);
+      ids.push(
+        (
+          await server.ops.create(
+            "accession",
+            { repoId: repo },
+            { id_0: "BYTES", id_1: String(i), related_resources: [{ ref: resource }, { ref: resource }] },
+            SYSTEM,
+          )
+        ).id,
+      );
     }
     server.ops.deps.resolveMaxBytes = 5 * (resourceBytes + RESOLVED_KEY_BYTES) + 100;
     // The newest four of the repository: these, newest first.
-    const { body, status } = await get(`/repositories/${repo}/accessions?page=1&page_size=4&sort_direction=desc&resolve[]=related_resources`);
+    const { body, status } = await get(
+      `/repositories/${repo}/accessions?page=1&page_size=4&sort_direction=desc&resolve[]=related_resources`,
+    );
     expect(status).toBe(200);
     expect(body._resolve_truncated).toBe(true);
-    expect((body.results as Json[]).map((record) => record.uri)).toEqual([...ids].reverse().map((id) => `/repositories/${repo}/accessions/${id}`));
-    expect((body.results as Json[]).map((record) => (record.related_resources as Json[]).map((link) => "_resolved" in link))).toEqual([
+    expect((body.results as Json[]).map((record) => record.uri)).toEqual(
+      [...ids].reverse().map((id) => `/repositories/${repo}/accessions/${id}`),
+    );
+    expect(
+      (body.results as Json[]).map((record) => (record.related_resources as Json[]).map((link) => "_resolved" in link)),
+    ).toEqual([
       [true, true],
       [true, true],
       [true, false],

@@ -1,4 +1,4 @@
-// Issue 10 §1 as a lint rule: no string from outside may become a key of an ordinary object,
+// A lint rule: no string from outside may become a key of an ordinary object,
 // whose prototype answers `constructor`, `toString` and `__proto__`. The source is scanned for
 // the shapes that go wrong with such a key, and each must use a Map, a dictionary
 // (src/registry/dictionary.ts), Object.hasOwn, or say on the line (or the line above) with
@@ -17,7 +17,10 @@ const RULES: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   { name: "an empty object literal cast to a string-keyed record", pattern: /\{\}\s*as\s*Record</ },
   { name: "a default assigned through an index (`x[key] ??=`)", pattern: /\]\s*\?\?=/ },
   // A string literal on the left is a key the code itself names, not one from outside.
-  { name: "membership by `in` (finds inherited keys; use Object.hasOwn or a Map)", pattern: /(?<!""|\bfor \((?:const|let|var) [\w$]+) in [\w$]/ },
+  {
+    name: "membership by `in` (finds inherited keys; use Object.hasOwn or a Map)",
+    pattern: /(?<!""|\bfor \((?:const|let|var) [\w$]+) in [\w$]/,
+  },
   { name: "Object.assign (assigns `__proto__` as a prototype)", pattern: /\bObject\.assign\(/ },
 ];
 
@@ -70,7 +73,10 @@ function codeOf(line: string): string {
   return line.replace(/\/\/.*$/, "").replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""');
 }
 
-export function findings(text: string, declarationOf: DeclarationFinder = (name) => initializerIn(text, name)): Array<{ line: number; rule: string }> {
+export function findings(
+  text: string,
+  declarationOf: DeclarationFinder = (name) => initializerIn(text, name),
+): Array<{ line: number; rule: string }> {
   const lines = text.split("\n");
   const found: Array<{ line: number; rule: string }> = [];
   lines.forEach((line, i) => {
@@ -101,14 +107,19 @@ describe("the lint rule", () => {
   });
 
   it("finds a constant table read with a non-literal key unless it has no prototype or is an array", () => {
-    const plain = "const AGENT_ELEMENTS: Record<string, string> = { persname: \"agent_person\" };\n";
-    expect(findings(`${plain}const type = AGENT_ELEMENTS[element.name];`)).toEqual([{ line: 2, rule: `${TABLE_RULE}: AGENT_ELEMENTS` }]);
+    const plain = 'const AGENT_ELEMENTS: Record<string, string> = { persname: "agent_person" };\n';
+    expect(findings(`${plain}const type = AGENT_ELEMENTS[element.name];`)).toEqual([
+      { line: 2, rule: `${TABLE_RULE}: AGENT_ELEMENTS` },
+    ]);
     expect(findings(`${plain}const type = AGENT_ELEMENTS["persname"];`)).toHaveLength(0);
     expect(findings(`${plain}// keys: the code's own union\nconst type = AGENT_ELEMENTS[kind];`)).toHaveLength(0);
-    const arrow = "const OPERATORS: Readonly<Record<string, (value: unknown) => boolean>> = lookupTable({ $eq: () => true });\n";
+    const arrow =
+      "const OPERATORS: Readonly<Record<string, (value: unknown) => boolean>> = lookupTable({ $eq: () => true });\n";
     expect(findings(`${arrow}const check = OPERATORS[op];`)).toHaveLength(0);
     expect(findings("const DAYS_IN_MONTH = [31, 29, 31];\nconst days = DAYS_IN_MONTH[month - 1];")).toHaveLength(0);
-    expect(findings("const INDEX_NAMES = Array.from({ length: 4 }, String);\nconst name = INDEX_NAMES[i];")).toHaveLength(0);
+    expect(
+      findings("const INDEX_NAMES = Array.from({ length: 4 }, String);\nconst name = INDEX_NAMES[i];"),
+    ).toHaveLength(0);
     expect(findings("const type = IMPORTED_TABLE[name];")).toHaveLength(1);
     expect(findings("const list: FIELD_NAMES[] = [];")).toHaveLength(0);
   });
@@ -116,9 +127,15 @@ describe("the lint rule", () => {
   it("follows a table imported from another file to its declaration", () => {
     const files = new Map([
       ["src/a/use.ts", 'import { TABLE_A, PLAIN_B as LOCAL_B } from "../b/tables.js";\nTABLE_A[key];\nLOCAL_B[key];'],
-      ["src/b/tables.ts", 'export const TABLE_A = lookupTable({ x: 1 });\nexport const PLAIN_B: Record<string, number> = { x: 1 };'],
+      [
+        "src/b/tables.ts",
+        "export const TABLE_A = lookupTable({ x: 1 });\nexport const PLAIN_B: Record<string, number> = { x: 1 };",
+      ],
     ]);
-    const found = findings(files.get("src/a/use.ts") as string, declarationsFor("src/a/use.ts", (path) => files.get(path)));
+    const found = findings(
+      files.get("src/a/use.ts") as string,
+      declarationsFor("src/a/use.ts", (path) => files.get(path)),
+    );
     expect(found).toEqual([{ line: 3, rule: `${TABLE_RULE}: LOCAL_B` }]);
   });
 
@@ -148,7 +165,9 @@ describe("dictionary", () => {
       appendTo(errors, key, "a");
       appendTo(errors, key, "b");
     }
-    expect(JSON.parse(JSON.stringify(errors))).toEqual(JSON.parse('{"constructor":["a","b"],"toString":["a","b"],"__proto__":["a","b"],"hasOwnProperty":["a","b"]}'));
+    expect(JSON.parse(JSON.stringify(errors))).toEqual(
+      JSON.parse('{"constructor":["a","b"],"toString":["a","b"],"__proto__":["a","b"],"hasOwnProperty":["a","b"]}'),
+    );
     expect(({} as Record<string, unknown>).a).toBeUndefined();
   });
 
@@ -163,7 +182,8 @@ describe("dictionary", () => {
 describe("lookupTable", () => {
   it("answers undefined for built-in names and cannot be changed", () => {
     const table: Readonly<Record<string, string>> = lookupTable({ persname: "agent_person" });
-    for (const key of ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"]) expect(table[key]).toBeUndefined();
+    for (const key of ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"])
+      expect(table[key]).toBeUndefined();
     expect(table.persname).toBe("agent_person");
     expect(Object.isFrozen(table)).toBe(true);
     expect(JSON.stringify(table)).toBe('{"persname":"agent_person"}');

@@ -63,7 +63,11 @@ describe("a schema-only record type", () => {
   });
 
   it("honours x-uri-prefix for a global type", () => {
-    expect(registry.get("gizmo")).toMatchObject({ scope: "global", collectionPath: "/tools/gizmos", itemPath: "/tools/gizmos/:id" });
+    expect(registry.get("gizmo")).toMatchObject({
+      scope: "global",
+      collectionPath: "/tools/gizmos",
+      itemPath: "/tools/gizmos/:id",
+    });
     expect(registry.uriFor("gizmo", 9)).toBe("/tools/gizmos/9");
     expect(registry.parseUri("/tools/gizmos/9")).toEqual({ type: "gizmo", id: 9 });
     expect(registry.parseUri("/gizmos/9")).toBeUndefined();
@@ -73,7 +77,13 @@ describe("a schema-only record type", () => {
     expect(registry.indexes("widget")).toEqual([
       { name: "id_unique", keys: { repo_id: 1, id: 1 }, unique: true },
       { name: "identifier_unique", keys: { repo_id: 1, code_a: 1, code_b: 1 }, unique: true, duplicateField: "code_a" },
-      { name: "serial_unique", keys: { serial: 1 }, unique: true, duplicateField: "serial", partialFilterExpression: { serial: { $exists: true } } },
+      {
+        name: "serial_unique",
+        keys: { serial: 1 },
+        unique: true,
+        duplicateField: "serial",
+        partialFilterExpression: { serial: { $exists: true } },
+      },
       { name: "name_colour_index", keys: { repo_id: 1, name: 1, colour: -1, id: 1 }, unique: false },
     ]);
     expect(registry.uniqueFieldFor("widget", { serial: 1 })).toBe("serial");
@@ -93,7 +103,12 @@ describe("a schema-only record type", () => {
         removeAt: "parts/*",
       },
     ]);
-    expect(registry.linksTo("widget")).toEqual([{ type: "gizmo", refPath: expect.objectContaining({ path: "widget/ref", removeAt: "widget", onTargetDelete: "restrict" }) }]);
+    expect(registry.linksTo("widget")).toEqual([
+      {
+        type: "gizmo",
+        refPath: expect.objectContaining({ path: "widget/ref", removeAt: "widget", onTargetDelete: "restrict" }),
+      },
+    ]);
     const intoResources = registry.linksTo("resource").map((link) => link.type);
     expect(intoResources).toContain("widget");
     expect(intoResources).not.toContain("gizmo");
@@ -135,7 +150,9 @@ describe("a schema-only record type", () => {
       code_b: ["Must be 50 characters or fewer"],
       identifier: ["must not contain blank entries"],
       colour: ["Invalid value 'blue'.  Must be one of: red, green"],
-      "parts/0/source/ref": ["Must be a uri of: accession (/repositories/:repo_id/accessions/:id), resource (/repositories/:repo_id/resources/:id)"],
+      "parts/0/source/ref": [
+        "Must be a uri of: accession (/repositories/:repo_id/accessions/:id), resource (/repositories/:repo_id/resources/:id)",
+      ],
       spin: ["Unknown property: not part of the schema"],
     });
     expect(validator.validate("gizmo", { label: "g", widget: { ref: "/repositories/3/widgets/4" } }).ok).toBe(true);

@@ -8,7 +8,10 @@ import { removeTempDirs, schemaDirWith } from "./helpers.js";
 afterAll(removeTempDirs);
 
 /** A valid schema-only type to break in one way per test. */
-function thing(overrides: Record<string, unknown> = {}, properties: Record<string, unknown> = {}): Record<string, unknown> {
+function thing(
+  overrides: Record<string, unknown> = {},
+  properties: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: "Thing",
@@ -16,7 +19,12 @@ function thing(overrides: Record<string, unknown> = {}, properties: Record<strin
     "x-record-type": "thing",
     "x-collection": "things",
     "x-scope": "repository",
-    "x-permissions": { read: "view_repository", create: "update_thing", update: "update_thing", delete: "delete_thing" },
+    "x-permissions": {
+      read: "view_repository",
+      create: "update_thing",
+      update: "update_thing",
+      delete: "delete_thing",
+    },
     "x-permission-codes": { update_thing: "repository", delete_thing: "repository" },
     allOf: [{ $ref: "shared/repository_record_base.schema.json" }],
     properties: { name: { type: "string" }, ...properties },
@@ -35,7 +43,12 @@ const holder = {
   "x-collection": "holders",
   "x-scope": "global",
   "x-scope-holder": true,
-  "x-permissions": { read: null, create: "create_repository", update: "create_repository", delete: "delete_repository" },
+  "x-permissions": {
+    read: null,
+    create: "create_repository",
+    update: "create_repository",
+    delete: "delete_repository",
+  },
   allOf: [{ $ref: "shared/record_base.schema.json" }],
   properties: { name: { type: "string" } },
   unevaluatedProperties: false,
@@ -62,12 +75,21 @@ describe("generate() refuses", () => {
 
   describe("x-scope-holder", () => {
     it("missing while a type is repository-scoped", async () => {
-      expect(await generationError({ thing: thing() }, { bare: true })).toMatch(/thing: a repository-scoped type needs a type with x-scope-holder/);
+      expect(await generationError({ thing: thing() }, { bare: true })).toMatch(
+        /thing: a repository-scoped type needs a type with x-scope-holder/,
+      );
     });
 
     it("on two types, or on a repository-scoped one", async () => {
-      expect(await generationError({ other: { ...holder, title: "Other", "x-record-type": "other", "x-collection": "others" }, thing: thing() })).toMatch(/x-scope-holder: (holder|other) already holds/);
-      expect(await generationError({ thing: thing({ "x-scope-holder": true }) }, { bare: true })).toMatch(/thing: x-scope-holder: the holder must itself have x-scope "global"/);
+      expect(
+        await generationError({
+          other: { ...holder, title: "Other", "x-record-type": "other", "x-collection": "others" },
+          thing: thing(),
+        }),
+      ).toMatch(/x-scope-holder: (holder|other) already holds/);
+      expect(await generationError({ thing: thing({ "x-scope-holder": true }) }, { bare: true })).toMatch(
+        /thing: x-scope-holder: the holder must itself have x-scope "global"/,
+      );
     });
 
     it("with a value other than true", async () => {
@@ -82,32 +104,71 @@ describe("generate() refuses", () => {
 
   describe("permission codes", () => {
     it("an x-permissions code that is neither ArchivesSpace's nor declared, naming the schema and the operation", async () => {
-      const typo = thing({ "x-permissions": { read: "view_repositry", create: "update_thing", update: "update_thing", delete: "delete_thing" } });
-      expect(await generationError({ thing: typo })).toMatch(/^thing: x-permissions\.read: "view_repositry" is not a permission code/);
+      const typo = thing({
+        "x-permissions": {
+          read: "view_repositry",
+          create: "update_thing",
+          update: "update_thing",
+          delete: "delete_thing",
+        },
+      });
+      expect(await generationError({ thing: typo })).toMatch(
+        /^thing: x-permissions\.read: "view_repositry" is not a permission code/,
+      );
       const { "x-permission-codes": _codes, ...undeclared } = thing();
-      expect(await generationError({ thing: undeclared })).toMatch(/^thing: x-permissions\.create: "update_thing" is not a permission code/);
+      expect(await generationError({ thing: undeclared })).toMatch(
+        /^thing: x-permissions\.create: "update_thing" is not a permission code/,
+      );
     });
 
     it("a declared code that is already ArchivesSpace's, or declared by another type at another level", async () => {
-      expect(await generationError({ thing: thing({ "x-permission-codes": { update_thing: "repository", delete_thing: "repository", manage_users: "global" } }) })).toMatch(
-        /thing: x-permission-codes: manage_users is already one of ArchivesSpace's/,
+      expect(
+        await generationError({
+          thing: thing({
+            "x-permission-codes": { update_thing: "repository", delete_thing: "repository", manage_users: "global" },
+          }),
+        }),
+      ).toMatch(/thing: x-permission-codes: manage_users is already one of ArchivesSpace's/);
+      const other = thing({
+        title: "Other",
+        "x-record-type": "other",
+        "x-collection": "others",
+        "x-permission-codes": { update_thing: "global" },
+      });
+      expect(await generationError({ other, thing: thing() })).toMatch(
+        /x-permission-codes: update_thing is declared by (thing|other) at the (repository|global) level/,
       );
-      const other = thing({ title: "Other", "x-record-type": "other", "x-collection": "others", "x-permission-codes": { update_thing: "global" } });
-      expect(await generationError({ other, thing: thing() })).toMatch(/x-permission-codes: update_thing is declared by (thing|other) at the (repository|global) level/);
       // At the same level, two types share it.
       const sharing = thing({ title: "Other", "x-record-type": "other", "x-collection": "others" });
-      expect((await generate(schemaDirWith(withHolder({ other: sharing, thing: thing() })))).manifest.types).toHaveLength(3);
+      expect(
+        (await generate(schemaDirWith(withHolder({ other: sharing, thing: thing() })))).manifest.types,
+      ).toHaveLength(3);
     });
 
     it("a declared code's level other than repository or global", async () => {
-      expect(await generationError({ thing: thing({ "x-permission-codes": { update_thing: "planet", delete_thing: "repository" } }) })).toMatch(/x-permission-codes/);
+      expect(
+        await generationError({
+          thing: thing({ "x-permission-codes": { update_thing: "planet", delete_thing: "repository" } }),
+        }),
+      ).toMatch(/x-permission-codes/);
     });
 
     it("nothing, and gives each declared code its level", async () => {
-      const output = await generate(schemaDirWith(withHolder({ thing: thing({ "x-permission-codes": { update_thing: "repository", delete_thing: "global" } }) })));
+      const output = await generate(
+        schemaDirWith(
+          withHolder({
+            thing: thing({ "x-permission-codes": { update_thing: "repository", delete_thing: "global" } }),
+          }),
+        ),
+      );
       const { Registry } = await import("../../src/registry/registry.js");
       const levels = new Registry(output.manifest).permissionLevels;
-      expect([levels.get("update_thing"), levels.get("delete_thing"), levels.get("view_repository"), levels.get("manage_users")]).toEqual(["repository", "global", "repository", "global"]);
+      expect([
+        levels.get("update_thing"),
+        levels.get("delete_thing"),
+        levels.get("view_repository"),
+        levels.get("manage_users"),
+      ]).toEqual(["repository", "global", "repository", "global"]);
       expect(levels.get("update_thnig")).toBeUndefined();
     });
   });
@@ -118,30 +179,47 @@ describe("generate() refuses", () => {
   });
 
   it("an unknown keyword (ajv strict mode), e.g. a misspelt x- keyword", async () => {
-    expect(await generationError({ thing: thing({ "x-colection": "things" }) })).toMatch(/unknown keyword: "x-colection"/);
+    expect(await generationError({ thing: thing({ "x-colection": "things" }) })).toMatch(
+      /unknown keyword: "x-colection"/,
+    );
   });
 
   it("a link without a delete rule", async () => {
     const link = { $ref: "shared/ref.schema.json", "x-ref-targets": ["thing"] };
-    expect(await generationError({ thing: thing({}, { other: link }) })).toMatch(/thing: other: x-ref-targets needs x-on-target-delete/);
+    expect(await generationError({ thing: thing({}, { other: link }) })).toMatch(
+      /thing: other: x-ref-targets needs x-on-target-delete/,
+    );
   });
 
   it("settings that name undeclared fields", async () => {
-    expect(await generationError({ thing: thing({ "x-unique": [{ fields: ["nmae"], scope: "repository" }] }) })).toMatch(/"nmae" is not a property/);
-    expect(await generationError({ thing: thing({ "x-indexes": [{ fields: { colour: 1 } }] }) })).toMatch(/"colour" is not a property/);
+    expect(
+      await generationError({ thing: thing({ "x-unique": [{ fields: ["nmae"], scope: "repository" }] }) }),
+    ).toMatch(/"nmae" is not a property/);
+    expect(await generationError({ thing: thing({ "x-indexes": [{ fields: { colour: 1 } }] }) })).toMatch(
+      /"colour" is not a property/,
+    );
   });
 
   it("an identifier whose first part is not required", async () => {
-    const schema = thing({ "x-identifiers": { fields: ["code", "sub"], scope: "repository" } }, { code: { type: "string" }, sub: { type: "string" } });
-    expect(await generationError({ thing: schema })).toMatch(/x-identifiers: the first part \("code"\) must be listed in required/);
+    const schema = thing(
+      { "x-identifiers": { fields: ["code", "sub"], scope: "repository" } },
+      { code: { type: "string" }, sub: { type: "string" } },
+    );
+    expect(await generationError({ thing: schema })).toMatch(
+      /x-identifiers: the first part \("code"\) must be listed in required/,
+    );
   });
 
   it("a required name that is not declared", async () => {
-    expect(await generationError({ thing: thing({ required: ["name", "titel"] }) })).toMatch(/required "titel" at # is not declared/);
+    expect(await generationError({ thing: thing({ required: ["name", "titel"] }) })).toMatch(
+      /required "titel" at # is not declared/,
+    );
   });
 
   it("a type-level setting placed on a nested schema", async () => {
-    expect(await generationError({ thing: thing({}, { part: { type: "object", "x-collection": "parts" } }) })).toMatch(/x-collection at #\/properties\/part has no effect/);
+    expect(await generationError({ thing: thing({}, { part: { type: "object", "x-collection": "parts" } }) })).toMatch(
+      /x-collection at #\/properties\/part has no effect/,
+    );
   });
 
   it("two types sharing a collection", async () => {
@@ -150,17 +228,27 @@ describe("generate() refuses", () => {
   });
 
   it("a property that a composed base also declares", async () => {
-    expect(await generationError({ thing: thing({}, { uri: { type: "string" } }) })).toMatch(/property "uri" is also declared by a base/);
+    expect(await generationError({ thing: thing({}, { uri: { type: "string" } }) })).toMatch(
+      /property "uri" is also declared by a base/,
+    );
   });
 
   it("refs to missing files, outside the folder, or with fragments", async () => {
-    expect(await generationError({ thing: thing({}, { d: { $ref: "shared/nope.schema.json" } }) })).toMatch(/nope\.schema\.json: ENOENT/);
-    expect(await generationError({ thing: thing({}, { d: { $ref: "../elsewhere.schema.json" } }) })).toMatch(/must name a \.schema\.json file inside/);
-    expect(await generationError({ thing: thing({}, { d: { $ref: "shared/date.schema.json#/properties/begin" } }) })).toMatch(/fragments are not supported/);
+    expect(await generationError({ thing: thing({}, { d: { $ref: "shared/nope.schema.json" } }) })).toMatch(
+      /nope\.schema\.json: ENOENT/,
+    );
+    expect(await generationError({ thing: thing({}, { d: { $ref: "../elsewhere.schema.json" } }) })).toMatch(
+      /must name a \.schema\.json file inside/,
+    );
+    expect(
+      await generationError({ thing: thing({}, { d: { $ref: "shared/date.schema.json#/properties/begin" } }) }),
+    ).toMatch(/fragments are not supported/);
   });
 
   it("a type whose file is not named after it", async () => {
-    expect(await generationError({ things: thing() })).toMatch(/things\.schema\.json: a record type's file is named after its x-record-type: thing\.schema\.json/);
+    expect(await generationError({ things: thing() })).toMatch(
+      /things\.schema\.json: a record type's file is named after its x-record-type: thing\.schema\.json/,
+    );
   });
 
   it("a title that cannot name a TypeScript interface, and malformed JSON", async () => {
@@ -169,11 +257,22 @@ describe("generate() refuses", () => {
   });
 
   describe("an x-tree that cannot describe a tree", () => {
-    const link = (targets: string[]) => ({ $ref: "shared/ref.schema.json", "x-ref-targets": targets, "x-on-target-delete": "cascade" });
+    const link = (targets: string[]) => ({
+      $ref: "shared/ref.schema.json",
+      "x-ref-targets": targets,
+      "x-on-target-delete": "cascade",
+    });
     const box = { ...thing(), title: "Box", "x-record-type": "box", "x-collection": "boxes" };
     const tree = { root: "box", parent: "parent", position: "position", label: ["name"] };
-    const node = (settings: Record<string, unknown>, properties: Record<string, unknown> = {}, required = ["name", "box"]) =>
-      thing({ "x-tree": settings, required }, { box: link(["box"]), parent: link(["thing"]), position: { type: "integer", minimum: 0 }, ...properties });
+    const node = (
+      settings: Record<string, unknown>,
+      properties: Record<string, unknown> = {},
+      required = ["name", "box"],
+    ) =>
+      thing(
+        { "x-tree": settings, required },
+        { box: link(["box"]), parent: link(["thing"]), position: { type: "integer", minimum: 0 }, ...properties },
+      );
 
     it("accepts one that can", async () => {
       const output = await generate(schemaDirWith(withHolder({ box, thing: node(tree) })));
@@ -181,19 +280,56 @@ describe("generate() refuses", () => {
     });
 
     it.each([
-      ["a root that is not a link", { ...tree, root: "name" }, {}, ["name", "box"], /x-tree\.root: "name" must be a link property/],
+      [
+        "a root that is not a link",
+        { ...tree, root: "name" },
+        {},
+        ["name", "box"],
+        /x-tree\.root: "name" must be a link property/,
+      ],
       ["a root that is not required", tree, {}, ["name"], /x-tree\.root: "box" must be listed in required/],
-      ["a root linking to two types", tree, { box: link(["box", "thing"]) }, ["name", "box"], /x-tree\.root: "box" must link to exactly one record type/],
-      ["a parent of another type", tree, { parent: link(["box"]) }, ["name", "box"], /x-tree\.parent: "parent" must link to thing only/],
-      ["a position that is not an integer", tree, { position: { type: "string" } }, ["name", "box"], /x-tree\.position: "position" must be an integer property/],
-      ["a label field that does not exist", { ...tree, label: ["nope"] }, {}, ["name", "box"], /"nope" is not a property/],
+      [
+        "a root linking to two types",
+        tree,
+        { box: link(["box", "thing"]) },
+        ["name", "box"],
+        /x-tree\.root: "box" must link to exactly one record type/,
+      ],
+      [
+        "a parent of another type",
+        tree,
+        { parent: link(["box"]) },
+        ["name", "box"],
+        /x-tree\.parent: "parent" must link to thing only/,
+      ],
+      [
+        "a position that is not an integer",
+        tree,
+        { position: { type: "string" } },
+        ["name", "box"],
+        /x-tree\.position: "position" must be an integer property/,
+      ],
+      [
+        "a label field that does not exist",
+        { ...tree, label: ["nope"] },
+        {},
+        ["name", "box"],
+        /"nope" is not a property/,
+      ],
     ])("%s", async (_name, settings, properties, required, message) => {
       expect(await generationError({ box, thing: node(settings, properties, required) })).toMatch(message);
     });
 
     it("a root type no schema declares, or one of another scope", async () => {
-      expect(await generationError({ thing: node(tree) })).toMatch(/x-tree\.root links to box, which no schema declares/);
-      expect(await generationError({ box: { ...box, "x-scope": "global", allOf: [{ $ref: "shared/record_base.schema.json" }] }, thing: node(tree) })).toMatch(/the root type box must have the same scope/);
+      expect(await generationError({ thing: node(tree) })).toMatch(
+        /x-tree\.root links to box, which no schema declares/,
+      );
+      expect(
+        await generationError({
+          box: { ...box, "x-scope": "global", allOf: [{ $ref: "shared/record_base.schema.json" }] },
+          thing: node(tree),
+        }),
+      ).toMatch(/the root type box must have the same scope/);
     });
   });
 });

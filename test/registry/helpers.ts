@@ -38,7 +38,10 @@ export function schemaDirWith(types: Record<string, unknown>, options: { withRea
   if (options.withRealTypes) cpSync(recordTypesDir, dir, { recursive: true });
   else cpSync(join(recordTypesDir, "shared"), join(dir, "shared"), { recursive: true });
   for (const [name, schema] of Object.entries(types)) {
-    writeFileSync(join(dir, `${name}.schema.json`), typeof schema === "string" ? schema : JSON.stringify(schema, null, 2));
+    writeFileSync(
+      join(dir, `${name}.schema.json`),
+      typeof schema === "string" ? schema : JSON.stringify(schema, null, 2),
+    );
   }
   return dir;
 }

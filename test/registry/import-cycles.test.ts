@@ -1,7 +1,8 @@
 // No import cycles in src/: between files, and between sibling folders, each standing for all it
 // holds (`records/operations/` and `records/trees/` may not use each other both ways, nor
 // `enumerations/` and `records/`; a folder and what it holds may: `importers/` uses
-// `importers/ead/`, which uses `importers/pending.ts`). Counted: imports that run. `import type` is erased by the compiler
+// `importers/ead/`, which uses `importers/pending.ts`). Counted: imports that run. `import type` is erased by the
+// compiler
 // and left out here; the cycles that remain through types alone are listed in the README.
 import { describe, expect, it } from "@jest/globals";
 import { readdirSync, readFileSync } from "node:fs";
@@ -95,19 +96,31 @@ function folderGraphs(files: ReadonlyMap<string, ReadonlySet<string>>): Map<stri
 
 function graphs(): { files: Map<string, Set<string>>; folders: string[][] } {
   const files = new Map<string, Set<string>>();
-  for (const file of sourceFiles(SRC)) files.set(relative(SRC, file), new Set(runtimeImports(file, readFileSync(file, "utf8")).map((target) => relative(SRC, target))));
-  const folders = [...folderGraphs(files)].flatMap(([parent, graph]) => cycles(graph).map((part) => part.map((child) => join(parent, child))));
+  for (const file of sourceFiles(SRC))
+    files.set(
+      relative(SRC, file),
+      new Set(runtimeImports(file, readFileSync(file, "utf8")).map((target) => relative(SRC, target))),
+    );
+  const folders = [...folderGraphs(files)].flatMap(([parent, graph]) =>
+    cycles(graph).map((part) => part.map((child) => join(parent, child))),
+  );
   return { files, folders };
 }
 
 describe("import cycles in src/", () => {
   it("reads runtime imports and leaves type-only ones out", () => {
-    const text = 'import type { A } from "./a.js";\nimport { B } from "./b.js";\nexport { C } from "./c.js";\nexport type { D } from "./d.js";\nimport "./e.js";\n';
+    const text =
+      'import type { A } from "./a.js";\nimport { B } from "./b.js";\nexport { C } from "./c.js";\nexport type { D } from "./d.js";\nimport "./e.js";\n';
     expect(runtimeImports("/x/f.ts", text)).toEqual(["/x/b.ts", "/x/c.ts", "/x/e.ts"]);
   });
 
   it("finds a cycle when there is one", () => {
-    const graph = new Map([["a", new Set(["b"])], ["b", new Set(["c"])], ["c", new Set(["a"])], ["d", new Set(["a"])]]);
+    const graph = new Map([
+      ["a", new Set(["b"])],
+      ["b", new Set(["c"])],
+      ["c", new Set(["a"])],
+      ["d", new Set(["a"])],
+    ]);
     expect(cycles(graph)).toEqual([["a", "b", "c"]]);
   });
 

@@ -1,10 +1,20 @@
-// Read-only input is ignored, not rejected (api-contract §3); schema defaults are filled in.
+// Read-only input is ignored, not rejected (docs/api.md §3); schema defaults are filled in.
 import { describe, expect, it } from "@jest/globals";
 import { isJsonObject, type JsonValue } from "../../src/registry/json.js";
 import { stripReadOnly, validate } from "../../src/registry/validation.js";
 import { minimalResource, recordedResource, sampleAccession, sampleUser } from "./samples.js";
 
-const SERVER_FIELDS = ["uri", "jsonmodel_type", "lock_version", "created_by", "last_modified_by", "create_time", "system_mtime", "user_mtime", "repository"];
+const SERVER_FIELDS = [
+  "uri",
+  "jsonmodel_type",
+  "lock_version",
+  "created_by",
+  "last_modified_by",
+  "create_time",
+  "system_mtime",
+  "user_mtime",
+  "repository",
+];
 
 /** Every key anywhere inside a JSON value. */
 function keysDeep(value: JsonValue): Set<string> {
@@ -24,7 +34,20 @@ function keysDeep(value: JsonValue): Set<string> {
 
 describe("stripReadOnly", () => {
   it("removes the server fields of a record", () => {
-    const doc = { ...sampleAccession(), uri: "/repositories/2/accessions/1", jsonmodel_type: "accession", lock_version: 3, created_by: "admin", last_modified_by: "admin", create_time: "2020-03-09T16:25:14Z", system_mtime: "2020-03-19T13:07:13Z", user_mtime: "2020-03-19T13:07:13Z", repository: { ref: "/repositories/2" }, suppressed: false, display_string: "WCDFR" };
+    const doc = {
+      ...sampleAccession(),
+      uri: "/repositories/2/accessions/1",
+      jsonmodel_type: "accession",
+      lock_version: 3,
+      created_by: "admin",
+      last_modified_by: "admin",
+      create_time: "2020-03-09T16:25:14Z",
+      system_mtime: "2020-03-19T13:07:13Z",
+      user_mtime: "2020-03-19T13:07:13Z",
+      repository: { ref: "/repositories/2" },
+      suppressed: false,
+      display_string: "WCDFR",
+    };
     const stripped = stripReadOnly("accession", doc);
     for (const field of [...SERVER_FIELDS, "suppressed", "display_string"]) expect(stripped).not.toHaveProperty(field);
     expect(stripped).toEqual(sampleAccession());
@@ -36,21 +59,35 @@ describe("stripReadOnly", () => {
     const stripped = stripReadOnly("resource", recorded);
     for (const field of ["extents", "dates", "instances", "notes"]) {
       const keys = keysDeep(stripped[field] ?? null);
-      for (const serverField of ["lock_version", "created_by", "last_modified_by", "create_time", "system_mtime", "user_mtime"]) {
+      for (const serverField of [
+        "lock_version",
+        "created_by",
+        "last_modified_by",
+        "create_time",
+        "system_mtime",
+        "user_mtime",
+      ]) {
         expect({ field, serverField, present: keys.has(serverField) }).toEqual({ field, serverField, present: false });
       }
     }
     expect(stripped).not.toHaveProperty("tree");
     expect(stripped).not.toHaveProperty("uri");
     // The subrecord's own data survives, and so do the fields this schema does not know (validation names them).
-    expect(stripped.extents).toEqual([{ number: "1", portion: "whole", extent_type: "Cubic Feet", jsonmodel_type: "extent" }]);
+    expect(stripped.extents).toEqual([
+      { number: "1", portion: "whole", extent_type: "Cubic Feet", jsonmodel_type: "extent" },
+    ]);
     expect(stripped).toHaveProperty("rights_statements");
   });
 
   it("picks the note shape by jsonmodel_type and strips inside it", () => {
     const doc = minimalResource();
     doc.notes = [
-      { jsonmodel_type: "note_multipart", type: "odd", lock_version: 1, subnotes: [{ jsonmodel_type: "note_text", content: "x", created_by: "admin" }] },
+      {
+        jsonmodel_type: "note_multipart",
+        type: "odd",
+        lock_version: 1,
+        subnotes: [{ jsonmodel_type: "note_text", content: "x", created_by: "admin" }],
+      },
       { jsonmodel_type: "note_singlepart", type: "abstract", content: ["y"], system_mtime: "2020-01-01T00:00:00Z" },
     ];
     expect(stripReadOnly("resource", doc).notes).toEqual([
@@ -60,7 +97,10 @@ describe("stripReadOnly", () => {
   });
 
   it("drops _resolved from links and computed user fields", () => {
-    const doc = { ...minimalResource(), related_accessions: [{ ref: "/repositories/2/accessions/1", _resolved: { title: "x" } }] };
+    const doc = {
+      ...minimalResource(),
+      related_accessions: [{ ref: "/repositories/2/accessions/1", _resolved: { title: "x" } }],
+    };
     expect(stripReadOnly("resource", doc).related_accessions).toEqual([{ ref: "/repositories/2/accessions/1" }]);
     const user = { ...sampleUser(), permissions: { "/repositories/2": ["view_repository"] }, is_system_user: false };
     expect(stripReadOnly("user", user)).toEqual(sampleUser());
@@ -76,7 +116,13 @@ describe("stripReadOnly", () => {
 
 describe("validate and read-only fields", () => {
   it("read-only fields, even malformed ones, cause no errors and are not returned", () => {
-    const result = validate("accession", { ...sampleAccession(), uri: 5, lock_version: "three", repository: "x", system_mtime: null });
+    const result = validate("accession", {
+      ...sampleAccession(),
+      uri: 5,
+      lock_version: "three",
+      repository: "x",
+      system_mtime: null,
+    });
     expect(result).toEqual({ ok: true, doc: expect.not.objectContaining({ uri: 5 }) });
     if (result.ok) for (const field of SERVER_FIELDS) expect(result.doc).not.toHaveProperty(field);
   });
@@ -100,10 +146,14 @@ describe("defaults", () => {
   it("subrecords get their jsonmodel_type and extent portion", () => {
     const result = validate("resource", minimalResource());
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
-    expect(result.doc.dates).toEqual([{ jsonmodel_type: "date", date_type: "inclusive", label: "creation", begin: "1830", end: "1872" }]);
+    expect(result.doc.dates).toEqual([
+      { jsonmodel_type: "date", date_type: "inclusive", label: "creation", begin: "1830", end: "1872" },
+    ]);
     const { portion: _portion, ...extent } = { portion: "whole", number: "2", extent_type: "linear_feet" };
     const withoutPortion = validate("resource", { ...minimalResource(), extents: [extent] });
-    expect(withoutPortion.ok && withoutPortion.doc.extents).toEqual([{ jsonmodel_type: "extent", portion: "whole", number: "2", extent_type: "linear_feet" }]);
+    expect(withoutPortion.ok && withoutPortion.doc.extents).toEqual([
+      { jsonmodel_type: "extent", portion: "whole", number: "2", extent_type: "linear_feet" },
+    ]);
     expect(result.doc.restrictions).toBe(false);
     const user = validate("user", sampleUser());
     expect(user.ok && user.doc.is_active_user).toBe(true);

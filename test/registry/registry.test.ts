@@ -29,7 +29,10 @@ describe("types", () => {
       collectionPath: "/repositories/:repo_id/accessions",
       itemPath: "/repositories/:repo_id/accessions/:id",
     });
-    expect(registry.get("repository")).toMatchObject({ collectionPath: "/repositories", itemPath: "/repositories/:id" });
+    expect(registry.get("repository")).toMatchObject({
+      collectionPath: "/repositories",
+      itemPath: "/repositories/:id",
+    });
     expect(registry.get("user")).toMatchObject({ collectionPath: "/users", itemPath: "/users/:id" });
     expect(registry.get("group").itemPath).toBe("/repositories/:repo_id/groups/:id");
   });
@@ -94,11 +97,23 @@ describe("links", () => {
 
   it("instances link digital objects (the instance goes) and top containers (delete refused)", () => {
     const byPath = new Map(registry.refPaths("accession").map((refPath) => [refPath.path, refPath]));
-    expect(byPath.get("instances/*/digital_object/ref")).toMatchObject({ targets: ["digital_object"], onTargetDelete: "remove", removeAt: "instances/*" });
-    expect(byPath.get("instances/*/sub_container/top_container/ref")).toMatchObject({ targets: ["top_container"], onTargetDelete: "restrict" });
+    expect(byPath.get("instances/*/digital_object/ref")).toMatchObject({
+      targets: ["digital_object"],
+      onTargetDelete: "remove",
+      removeAt: "instances/*",
+    });
+    expect(byPath.get("instances/*/sub_container/top_container/ref")).toMatchObject({
+      targets: ["top_container"],
+      onTargetDelete: "restrict",
+    });
     expect([...byPath.keys()].sort()).toEqual([
-      "classifications/*/ref", "instances/*/digital_object/ref", "instances/*/sub_container/top_container/ref", "linked_agents/*/ref",
-      "linked_agents/*/terms/*/vocabulary", "related_resources/*/ref", "subjects/*/ref",
+      "classifications/*/ref",
+      "instances/*/digital_object/ref",
+      "instances/*/sub_container/top_container/ref",
+      "linked_agents/*/ref",
+      "linked_agents/*/terms/*/vocabulary",
+      "related_resources/*/ref",
+      "subjects/*/ref",
     ]);
   });
 
@@ -108,25 +123,27 @@ describe("links", () => {
   });
 
   it("linksTo: what a delete of an accession must visit", () => {
-    expect(registry.linksTo("accession").map((link) => `${link.type}: ${link.refPath.path}`).sort()).toEqual([
-      "assessment: records/*/ref",
-      "event: linked_records/*/ref",
-      "resource: related_accessions/*/ref",
-    ]);
+    expect(
+      registry
+        .linksTo("accession")
+        .map((link) => `${link.type}: ${link.refPath.path}`)
+        .sort(),
+    ).toEqual(["assessment: records/*/ref", "event: linked_records/*/ref", "resource: related_accessions/*/ref"]);
     expect(registry.linksTo("user")).toEqual([]);
   });
 
   it("every link target is a record type (typo guard)", () => {
     for (const type of registry.types) {
       for (const refPath of type.refPaths) {
-        for (const target of refPath.targets) expect({ target, known: registry.has(target) }).toEqual({ target, known: true });
+        for (const target of refPath.targets)
+          expect({ target, known: registry.has(target) }).toEqual({ target, known: true });
       }
     }
   });
 });
 
 describe("permissions", () => {
-  it("per type and operation (api-contract §8)", () => {
+  it("per type and operation (docs/api.md §8)", () => {
     expect(registry.permission("accession", "read")).toBe("view_repository");
     expect(registry.permission("accession", "create")).toBe("update_accession_record");
     expect(registry.permission("resource", "update")).toBe("update_resource_record");
@@ -174,7 +191,12 @@ describe("indexes", () => {
   it("accession: id, the 4-part identifier per repository, title and date for sorting", () => {
     expect(registry.indexes("accession")).toEqual([
       { name: "id_unique", keys: { repo_id: 1, id: 1 }, unique: true },
-      { name: "identifier_unique", keys: { repo_id: 1, id_0: 1, id_1: 1, id_2: 1, id_3: 1 }, unique: true, duplicateField: "id_0" },
+      {
+        name: "identifier_unique",
+        keys: { repo_id: 1, id_0: 1, id_1: 1, id_2: 1, id_3: 1 },
+        unique: true,
+        duplicateField: "id_0",
+      },
       { name: "title_index", keys: { repo_id: 1, title: 1, id: 1 }, unique: false },
       { name: "accession_date_index", keys: { repo_id: 1, accession_date: 1, id: 1 }, unique: false },
     ]);
@@ -188,7 +210,12 @@ describe("indexes", () => {
       duplicateField: "ead_id",
       partialFilterExpression: { ead_id: { $exists: true } },
     });
-    expect(registry.indexes("resource").map((index) => index.name)).toEqual(["id_unique", "identifier_unique", "ead_id_unique", "title_index"]);
+    expect(registry.indexes("resource").map((index) => index.name)).toEqual([
+      "id_unique",
+      "identifier_unique",
+      "ead_id_unique",
+      "title_index",
+    ]);
   });
 
   it("global types: id and their unique codes", () => {
@@ -196,8 +223,18 @@ describe("indexes", () => {
       { name: "id_unique", keys: { id: 1 }, unique: true },
       { name: "repo_code_unique", keys: { repo_code: 1 }, unique: true, duplicateField: "repo_code" },
     ]);
-    expect(registry.indexes("user")).toContainEqual({ name: "username_unique", keys: { username: 1 }, unique: true, duplicateField: "username" });
-    expect(registry.indexes("group")).toContainEqual({ name: "group_code_unique", keys: { repo_id: 1, group_code: 1 }, unique: true, duplicateField: "group_code" });
+    expect(registry.indexes("user")).toContainEqual({
+      name: "username_unique",
+      keys: { username: 1 },
+      unique: true,
+      duplicateField: "username",
+    });
+    expect(registry.indexes("group")).toContainEqual({
+      name: "group_code_unique",
+      keys: { repo_id: 1, group_code: 1 },
+      unique: true,
+      duplicateField: "group_code",
+    });
   });
 
   it("uniqueFieldFor names the field of a duplicate (E11000 keyPattern)", () => {
@@ -216,14 +253,19 @@ describe("consistency", () => {
     const accession = manifest.types.find((type) => type.name === "accession");
     if (accession === undefined) throw new Error("no accession in the manifest");
     expect(() => new Registry({ types: [accession, accession] })).toThrow(SchemaDefinitionError);
-    expect(() => new Registry({ types: [accession, { ...accession, name: "accession2" }] })).toThrow(/x-collection "accessions" is already used by accession/);
+    expect(() => new Registry({ types: [accession, { ...accession, name: "accession2" }] })).toThrow(
+      /x-collection "accessions" is already used by accession/,
+    );
   });
 
   it("no type-specific branches in src/registry (everything comes from the schemas)", () => {
     const dir = join(repoRoot, "src", "registry");
-    const sources = [...readdirSync(dir), ...readdirSync(join(dir, "build")).map((name) => join("build", name))].filter((name) => name.endsWith(".ts"));
+    const sources = [...readdirSync(dir), ...readdirSync(join(dir, "build")).map((name) => join("build", name))].filter(
+      (name) => name.endsWith(".ts"),
+    );
     // "repository" is also a scope name, so it is only looked for as a compared type name.
-    const typeLiterals = /["'](accession|resource|user|group|accessions|resources|users|groups|repositories)["']|(?:type|name) === ["']repository["']/;
+    const typeLiterals =
+      /["'](accession|resource|user|group|accessions|resources|users|groups|repositories)["']|(?:type|name) === ["']repository["']/;
     for (const name of sources) {
       const code = readFileSync(join(dir, name), "utf8")
         .replace(/\/\*[\s\S]*?\*\//g, "")

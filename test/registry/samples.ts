@@ -10,7 +10,11 @@ import { fixturesDir, readJsonObject, sharedDataDir } from "./helpers.js";
  * catalogue tests create the agents and subjects and check the mapped resource over HTTP.)
  */
 export function realResource(): Record<string, JsonValue> {
-  const { linked_agents: _agents, subjects: _subjects, ...rest } = readJsonObject(join(sharedDataDir, "archivesspace-json", "resource.json"));
+  const {
+    linked_agents: _agents,
+    subjects: _subjects,
+    ...rest
+  } = readJsonObject(join(sharedDataDir, "archivesspace-json", "resource.json"));
   return rest;
 }
 
@@ -42,7 +46,14 @@ export function sampleRepository(): Record<string, JsonValue> {
 }
 
 export function sampleUser(): Record<string, JsonValue> {
-  return { username: "k.martin", name: "K. Martin", first_name: "K.", last_name: "Martin", email: "k.martin@example.org", is_admin: false };
+  return {
+    username: "k.martin",
+    name: "K. Martin",
+    first_name: "K.",
+    last_name: "Martin",
+    email: "k.martin@example.org",
+    is_admin: false,
+  };
 }
 
 export function sampleGroup(): Record<string, JsonValue> {

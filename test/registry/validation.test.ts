@@ -5,7 +5,14 @@ import type { JsonValue } from "../../src/registry/json.js";
 import { validate, type ValidationResult } from "../../src/registry/validation.js";
 import { join } from "node:path";
 import { readJsonObject, sharedDataDir } from "./helpers.js";
-import { minimalResource, realResource, sampleAccession, sampleGroup, sampleRepository, sampleUser } from "./samples.js";
+import {
+  minimalResource,
+  realResource,
+  sampleAccession,
+  sampleGroup,
+  sampleRepository,
+  sampleUser,
+} from "./samples.js";
 
 const REQUIRED = "Property is required but was missing";
 const UNKNOWN = "Unknown property: not part of the schema";
@@ -49,18 +56,29 @@ describe("required fields", () => {
 
   it("resource without extents, dates and lang_materials: each named", () => {
     const { extents: _e, dates: _d, lang_materials: _l, ...doc } = minimalResource();
-    expect(errorsOf(validate("resource", doc))).toEqual({ extents: [REQUIRED], dates: [REQUIRED], lang_materials: [REQUIRED] });
+    expect(errorsOf(validate("resource", doc))).toEqual({
+      extents: [REQUIRED],
+      dates: [REQUIRED],
+      lang_materials: [REQUIRED],
+    });
   });
 
   it("resource with empty extents, dates and lang_materials: at least one of each", () => {
     const doc = { ...minimalResource(), extents: [], dates: [], lang_materials: [] };
     const atLeastOne = ["At least 1 item(s) is required"];
-    expect(errorsOf(validate("resource", doc))).toEqual({ extents: atLeastOne, dates: atLeastOne, lang_materials: atLeastOne });
+    expect(errorsOf(validate("resource", doc))).toEqual({
+      extents: atLeastOne,
+      dates: atLeastOne,
+      lang_materials: atLeastOne,
+    });
   });
 
   it("resource without finding aid language and script", () => {
     const { finding_aid_language: _l, finding_aid_script: _s, ...doc } = minimalResource();
-    expect(errorsOf(validate("resource", doc))).toEqual({ finding_aid_language: [REQUIRED], finding_aid_script: [REQUIRED] });
+    expect(errorsOf(validate("resource", doc))).toEqual({
+      finding_aid_language: [REQUIRED],
+      finding_aid_script: [REQUIRED],
+    });
   });
 
   it("repository without repo_code and name; user without username; group without group_code", () => {
@@ -75,7 +93,7 @@ describe("required fields", () => {
   });
 });
 
-describe("identifiers (api-contract §10)", () => {
+describe("identifiers (docs/api.md §10)", () => {
   it("id_0 missing or empty", () => {
     const { id_0: _0, id_1: _1, id_2: _2, id_3: _3, ...noIdentifier } = sampleAccession();
     expect(errorsOf(validate("accession", noIdentifier))).toEqual({ id_0: [REQUIRED] });
@@ -91,7 +109,9 @@ describe("identifiers (api-contract §10)", () => {
     expect(errorsOf(validate("accession", doc))).toEqual({ identifier: ["must not contain blank entries"] });
     const { id_1: _id1, ...missingMiddle }: Record<string, JsonValue> = { ...sampleAccession(), id_2: "C", id_3: "D" };
     expect(errorsOf(validate("accession", missingMiddle))).toEqual({ identifier: ["must not contain blank entries"] });
-    expect(errorsOf(validate("resource", { ...minimalResource(), id_1: "  ", id_2: "2" }))).toEqual({ identifier: ["must not contain blank entries"] });
+    expect(errorsOf(validate("resource", { ...minimalResource(), id_1: "  ", id_2: "2" }))).toEqual({
+      identifier: ["must not contain blank entries"],
+    });
   });
 
   it("trailing empty parts are no gap", () => {
@@ -100,8 +120,12 @@ describe("identifiers (api-contract §10)", () => {
 
   it("each part is at most 50 characters", () => {
     expectValid("accession", { ...sampleAccession(), id_1: "x".repeat(50) });
-    expect(errorsOf(validate("accession", { ...sampleAccession(), id_1: "x".repeat(51) }))).toEqual({ id_1: ["Must be 50 characters or fewer"] });
-    expect(errorsOf(validate("resource", { ...minimalResource(), id_0: "y".repeat(60) }))).toEqual({ id_0: ["Must be 50 characters or fewer"] });
+    expect(errorsOf(validate("accession", { ...sampleAccession(), id_1: "x".repeat(51) }))).toEqual({
+      id_1: ["Must be 50 characters or fewer"],
+    });
+    expect(errorsOf(validate("resource", { ...minimalResource(), id_0: "y".repeat(60) }))).toEqual({
+      id_0: ["Must be 50 characters or fewer"],
+    });
   });
 });
 
@@ -138,13 +162,15 @@ describe("values", () => {
     doc.extents = [{ number: "3", extent_type: "Cubic Feet" }];
     const errors = errorsOf(validate("resource", doc));
     expect(errors["dates/0/date_type"]).toEqual([REQUIRED]);
-    expect(errors["dates/1/label"]?.[0]).toMatch(/^Invalid value 'birthday'\.  Must be one of: record_keeping, /);
+    expect(errors["dates/1/label"]?.[0]).toMatch(/^Invalid value 'birthday'\. {2}Must be one of: record_keeping, /);
     expect(errors["extents/0/extent_type"]?.[0]).toMatch(/^Invalid value 'Cubic Feet'/);
     expect(Object.keys(errors).sort()).toEqual(["dates/0/date_type", "dates/1/label", "extents/0/extent_type"]);
   });
 
   it("level otherlevel needs other_level", () => {
-    expect(errorsOf(validate("resource", { ...minimalResource(), level: "otherlevel" }))).toEqual({ other_level: [REQUIRED] });
+    expect(errorsOf(validate("resource", { ...minimalResource(), level: "otherlevel" }))).toEqual({
+      other_level: [REQUIRED],
+    });
     expectValid("resource", { ...minimalResource(), level: "otherlevel", other_level: "Accrual" });
     expectValid("resource", { ...minimalResource(), level: "series" });
   });
@@ -157,7 +183,9 @@ describe("values", () => {
   });
 
   it("dates: accession_date is a calendar date; begin/end may be a year or year-month", () => {
-    expect(errorsOf(validate("accession", { ...sampleAccession(), accession_date: "1987-02-30" }))).toEqual({ accession_date: ["Not a valid date"] });
+    expect(errorsOf(validate("accession", { ...sampleAccession(), accession_date: "1987-02-30" }))).toEqual({
+      accession_date: ["Not a valid date"],
+    });
     const doc = minimalResource();
     doc.dates = [{ date_type: "inclusive", label: "creation", begin: "1960-07", end: "1960-13" }];
     expect(errorsOf(validate("resource", doc))).toEqual({ "dates/0/end": ["Not a valid date"] });
@@ -174,8 +202,12 @@ describe("values", () => {
   });
 
   it("lengths", () => {
-    expect(errorsOf(validate("repository", { ...sampleRepository(), repo_code: "" }))).toEqual({ repo_code: ["Must be at least 1 characters"] });
-    expect(errorsOf(validate("resource", { ...minimalResource(), ead_id: "e".repeat(256) }))).toEqual({ ead_id: ["Must be 255 characters or fewer"] });
+    expect(errorsOf(validate("repository", { ...sampleRepository(), repo_code: "" }))).toEqual({
+      repo_code: ["Must be at least 1 characters"],
+    });
+    expect(errorsOf(validate("resource", { ...minimalResource(), ead_id: "e".repeat(256) }))).toEqual({
+      ead_id: ["Must be 255 characters or fewer"],
+    });
   });
 
   it("every problem is reported at once", () => {
@@ -198,20 +230,29 @@ describe("notes are told apart by jsonmodel_type", () => {
   const withNotes = (notes: JsonValue[]) => ({ ...minimalResource(), notes });
 
   it("errors of the note's own shape only", () => {
-    const errors = errorsOf(validate("resource", withNotes([{ jsonmodel_type: "note_multipart", subnotes: [{ jsonmodel_type: "note_text" }] }])));
+    const errors = errorsOf(
+      validate(
+        "resource",
+        withNotes([{ jsonmodel_type: "note_multipart", subnotes: [{ jsonmodel_type: "note_text" }] }]),
+      ),
+    );
     expect(errors).toEqual({ "notes/0/type": [REQUIRED], "notes/0/subnotes/0/content": [REQUIRED] });
   });
 
   it("a missing or unknown jsonmodel_type", () => {
-    expect(errorsOf(validate("resource", withNotes([{ type: "abstract", content: ["x"] }])))).toEqual({ "notes/0/jsonmodel_type": [REQUIRED] });
+    expect(errorsOf(validate("resource", withNotes([{ type: "abstract", content: ["x"] }])))).toEqual({
+      "notes/0/jsonmodel_type": [REQUIRED],
+    });
     expect(errorsOf(validate("resource", withNotes([{ jsonmodel_type: "note_bogus" }])))).toEqual({
-      "notes/0/jsonmodel_type": ["Invalid value 'note_bogus'.  Must be one of: note_singlepart, note_multipart, note_bibliography, note_index"],
+      "notes/0/jsonmodel_type": [
+        "Invalid value 'note_bogus'.  Must be one of: note_singlepart, note_multipart, note_bibliography, note_index",
+      ],
     });
   });
 
   it("a singlepart type used on a multipart note", () => {
     const errors = errorsOf(validate("resource", withNotes([{ jsonmodel_type: "note_multipart", type: "abstract" }])));
-    expect(errors["notes/0/type"]?.[0]).toMatch(/^Invalid value 'abstract'\.  Must be one of: accruals, /);
+    expect(errors["notes/0/type"]?.[0]).toMatch(/^Invalid value 'abstract'\. {2}Must be one of: accruals, /);
   });
 });
 
@@ -219,7 +260,10 @@ describe("links", () => {
   it("related_accessions must hold accession uris", () => {
     expectValid("resource", { ...minimalResource(), related_accessions: [{ ref: "/repositories/2/accessions/7" }] });
     const errors = errorsOf(
-      validate("resource", { ...minimalResource(), related_accessions: [{ ref: "/repositories/2/accessions/7" }, { ref: "/repositories/2/resources/7" }, {}] }),
+      validate("resource", {
+        ...minimalResource(),
+        related_accessions: [{ ref: "/repositories/2/accessions/7" }, { ref: "/repositories/2/resources/7" }, {}],
+      }),
     );
     expect(errors).toEqual({
       "related_accessions/1/ref": ["Must be a uri of: accession (/repositories/:repo_id/accessions/:id)"],
@@ -227,16 +271,21 @@ describe("links", () => {
     });
   });
 
-  it("instance links name top containers and digital objects (types of issue 4), each by its own uri pattern", () => {
+  it("instance links name top containers and digital objects (types ), each by its own uri pattern", () => {
     const doc = sampleAccession();
     doc.instances = [
-      { instance_type: "mixed_materials", sub_container: { top_container: { ref: "/repositories/2/top_containers/1" } } },
+      {
+        instance_type: "mixed_materials",
+        sub_container: { top_container: { ref: "/repositories/2/top_containers/1" } },
+      },
       { instance_type: "digital_object", digital_object: { ref: "/repositories/2/digital_objects/1" } },
     ];
     expect(validate("accession", doc).ok).toBe(true);
     doc.instances = [{ instance_type: "digital_object", digital_object: { ref: "/repositories/2/top_containers/1" } }];
     expect(errorsOf(validate("accession", doc))).toEqual({
-      "instances/0/digital_object/ref": ["Must be a uri of: digital_object (/repositories/:repo_id/digital_objects/:id)"],
+      "instances/0/digital_object/ref": [
+        "Must be a uri of: digital_object (/repositories/:repo_id/digital_objects/:id)",
+      ],
     });
   });
 
@@ -280,7 +329,10 @@ describe("a real ArchivesSpace 2.7.1 archival object (../shared/data/recorded-re
       "extents/0/extent_type": [expect.stringContaining("Invalid value 'Cubic Feet'")],
     });
     const { rights_statements: _rights, ...rest } = recorded;
-    const extents = (rest.extents as Array<Record<string, JsonValue>>).map((extent) => ({ ...extent, extent_type: "cubic_feet" }));
+    const extents = (rest.extents as Array<Record<string, JsonValue>>).map((extent) => ({
+      ...extent,
+      extent_type: "cubic_feet",
+    }));
     expect(validate("archival_object", { ...rest, extents }).ok).toBe(true);
   });
 });

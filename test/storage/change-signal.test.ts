@@ -14,7 +14,9 @@ let harness: RecordsHarness;
 let other: Connection;
 beforeAll(async () => {
   harness = await openHarness();
-  other = await mongoose.createConnection(harness.engine.uri, { dbName: harness.connection.db!.databaseName }).asPromise();
+  other = await mongoose
+    .createConnection(harness.engine.uri, { dbName: harness.connection.db!.databaseName })
+    .asPromise();
   await bootstrapAccounts(harness.ops, new CredentialStore(harness.connection));
   await harness.ops.create("repository", {}, { repo_code: "R", name: "R" }, admin);
   await harness.ops.create("user", {}, { username: "ann", name: "Ann" }, admin);
@@ -41,7 +43,9 @@ describe("ChangeSignal", () => {
     await there.raise();
     clock += 1000;
     expect(await Promise.all([here.changed(), here.changed(), here.changed()])).toEqual([true, true, true]);
-    expect(await harness.connection.collection(SIGNALS_COLLECTION).findOne({ _id: "test" as never })).toMatchObject({ version: 2 });
+    expect(await harness.connection.collection(SIGNALS_COLLECTION).findOne({ _id: "test" as never })).toMatchObject({
+      version: 2,
+    });
   });
 });
 
@@ -49,15 +53,26 @@ describe("the permission cache across two processes on one store", () => {
   it("drops an answer another process's invalidate() made stale, at its next check", async () => {
     let clock = 1_000_000;
     const nodeA = new AccountAccessControl(harness.ops.deps.store, { ttlMs: 30_000, checkMs: 1000, now: () => clock });
-    const nodeB = new AccountAccessControl(new RecordStore(other, harness.ops.deps.registry), { ttlMs: 30_000, checkMs: 1000, now: () => clock });
+    const nodeB = new AccountAccessControl(new RecordStore(other, harness.ops.deps.registry), {
+      ttlMs: 30_000,
+      checkMs: 1000,
+      now: () => clock,
+    });
     expect(await nodeB.permissionsOf("ann")).toEqual({});
     const [viewers] = await harness.ops.find("group", { repo_id: 2, group_code: "repository-viewers" });
-    await harness.ops.update("group", { repoId: 2 }, Number(String(viewers!.uri).split("/").pop()), { ...viewers, member_usernames: ["ann"] }, admin);
+    await harness.ops.update(
+      "group",
+      { repoId: 2 },
+      Number(String(viewers!.uri).split("/").pop()),
+      { ...viewers, member_usernames: ["ann"] },
+      admin,
+    );
     const signals = harness.connection.collection(SIGNALS_COLLECTION);
     const before = (await signals.findOne({ _id: "permissions" as never }))?.version ?? 0;
     nodeA.invalidate();
     // invalidate() raises without waiting; wait for the store to have it.
-    while (((await signals.findOne({ _id: "permissions" as never }))?.version ?? 0) === before) await new Promise((tick) => setImmediate(tick));
+    while (((await signals.findOne({ _id: "permissions" as never }))?.version ?? 0) === before)
+      await new Promise((tick) => setImmediate(tick));
     expect(await nodeB.permissionsOf("ann")).toEqual({}); // within checkMs of its last check: cached
     clock += 1000;
     expect(await nodeB.permissionsOf("ann")).toEqual({ "/repositories/2": ["view_repository"] });

@@ -33,21 +33,53 @@ describe("loadConfig", () => {
 
   it("defaults the service settings as the contract says", () => {
     const config = loadConfig({});
-    expect(config.http).toEqual({ port: 8089, host: "0.0.0.0", bodyLimitBytes: 10 * 1024 * 1024, importLimitBytes: 1024 * 1024 * 1024 });
+    expect(config.http).toEqual({
+      port: 8089,
+      host: "0.0.0.0",
+      bodyLimitBytes: 10 * 1024 * 1024,
+      importLimitBytes: 1024 * 1024 * 1024,
+    });
     expect(loadConfig({ IMPORT_LIMIT_BYTES: "1000" }).http.importLimitBytes).toBe(1000);
     expect(() => loadConfig({ IMPORT_LIMIT_BYTES: "lots" })).toThrow(/IMPORT_LIMIT_BYTES/);
-    expect(config.auth).toMatchObject({ adminPassword: "admin", usingDefaultPassword: true, sessionIdleSeconds: 3600, sessionMaxAgeSeconds: 604800, sessionHeaders: ["X-Service-Session", "X-ArchivesSpace-Session"] });
-    expect(config.records).toEqual({ resolveMaxRefs: 1000, resolveMaxBytes: 4 * 1024 * 1024, responseMaxBytes: 128 * 1024 * 1024 });
-    expect(config.auth.loginThrottle).toEqual({ freeFailures: 5, maxDelaySeconds: 60, forgetAfterSeconds: 900, refusalDelayMs: 1000, refusalMaxWaiting: 256 });
+    expect(config.auth).toMatchObject({
+      adminPassword: "admin",
+      usingDefaultPassword: true,
+      sessionIdleSeconds: 3600,
+      sessionMaxAgeSeconds: 604800,
+      sessionHeaders: ["X-Service-Session", "X-ArchivesSpace-Session"],
+    });
+    expect(config.records).toEqual({
+      resolveMaxRefs: 1000,
+      resolveMaxBytes: 4 * 1024 * 1024,
+      responseMaxBytes: 128 * 1024 * 1024,
+    });
+    expect(config.auth.loginThrottle).toEqual({
+      freeFailures: 5,
+      maxDelaySeconds: 60,
+      forgetAfterSeconds: 900,
+      refusalDelayMs: 1000,
+      refusalMaxWaiting: 256,
+    });
     // The tarpit can be turned off with 0; the other settings must be positive.
     expect(loadConfig({ LOGIN_REFUSAL_DELAY_MS: "0" }).auth.loginThrottle.refusalDelayMs).toBe(0);
-    expect(config.imports).toEqual({ maxXmlDepth: 256, maxXmlTextBytes: 8 * 1024 * 1024, journalLeaseSeconds: 30, maxJsonBatchBytes: 32 * 1024 * 1024 });
-    expect(loadConfig({ RESPONSE_MAX_BYTES: "5000", LOGIN_FREE_FAILURES: "2", IMPORT_MAX_XML_DEPTH: "40" })).toMatchObject({
+    expect(config.imports).toEqual({
+      maxXmlDepth: 256,
+      maxXmlTextBytes: 8 * 1024 * 1024,
+      journalLeaseSeconds: 30,
+      maxJsonBatchBytes: 32 * 1024 * 1024,
+    });
+    expect(
+      loadConfig({ RESPONSE_MAX_BYTES: "5000", LOGIN_FREE_FAILURES: "2", IMPORT_MAX_XML_DEPTH: "40" }),
+    ).toMatchObject({
       records: { responseMaxBytes: 5000 },
       auth: { loginThrottle: { freeFailures: 2 } },
       imports: { maxXmlDepth: 40 },
     });
-    expect(loadConfig({ ADMIN_PASSWORD: "s3cret", ARCHIVESSPACE_SESSION_HEADER: "False" }).auth).toMatchObject({ adminPassword: "s3cret", usingDefaultPassword: false, sessionHeaders: ["X-Service-Session"] });
+    expect(loadConfig({ ADMIN_PASSWORD: "s3cret", ARCHIVESSPACE_SESSION_HEADER: "False" }).auth).toMatchObject({
+      adminPassword: "s3cret",
+      usingDefaultPassword: false,
+      sessionHeaders: ["X-Service-Session"],
+    });
   });
 
   it.each([
@@ -95,7 +127,9 @@ describe("openStore", () => {
     const server = await startEngine({ inMemory: true, port: 0 });
     const dataDir = await tempDir();
     try {
-      const store = await openStore(loadConfig({ MONGODB_URI: server.uri, DATA_DIR: dataDir, MONGODB_DB: "external" }).store);
+      const store = await openStore(
+        loadConfig({ MONGODB_URI: server.uri, DATA_DIR: dataDir, MONGODB_DB: "external" }).store,
+      );
       try {
         await store.connection.model("Item", itemSchema).create({ name: "remote" });
         expect(server.engine.catalog.get("external", "items")?.docs.size).toBe(1);
@@ -109,9 +143,15 @@ describe("openStore", () => {
   });
 
   it("fails fast with a clear message, without the password, when the server cannot be reached", async () => {
-    const config = loadConfig({ MONGODB_URI: "mongodb://arca:s3cret@127.0.0.1:1/?directConnection=true", STORE_CONNECT_TIMEOUT_MS: "500" }).store;
+    const config = loadConfig({
+      MONGODB_URI: "mongodb://arca:s3cret@127.0.0.1:1/?directConnection=true",
+      STORE_CONNECT_TIMEOUT_MS: "500",
+    }).store;
     const started = Date.now();
-    const failure = await openStore(config).then(() => undefined, (error: unknown) => error);
+    const failure = await openStore(config).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(StoreUnavailableError);
     expect((failure as Error).message).toMatch(/could not reach MongoDB at mongodb:\/\/arca:\*\*\*@127\.0\.0\.1:1/);
     expect((failure as Error).message).not.toContain("s3cret");
@@ -151,7 +191,9 @@ describe("losing the embedded engine", () => {
 
 describe("redactUri", () => {
   it("masks a password and leaves other URIs alone", () => {
-    expect(redactUri("mongodb+srv://user:p%40ss@cluster.example.net/db")).toBe("mongodb+srv://user:***@cluster.example.net/db");
+    expect(redactUri("mongodb+srv://user:p%40ss@cluster.example.net/db")).toBe(
+      "mongodb+srv://user:***@cluster.example.net/db",
+    );
     expect(redactUri("mongodb://127.0.0.1:27017")).toBe("mongodb://127.0.0.1:27017");
   });
 });

@@ -68,13 +68,21 @@ function groupCountPattern(pipeline: Document[]): GroupCountPattern | undefined 
   if (pipeline.length !== 2) return undefined;
   const match = pipeline[0]?.$match as Document | undefined;
   const group = pipeline[1]?.$group as Document | undefined;
-  if (!match || !group || typeof group._id !== "string" || !group._id.startsWith("$") || group._id.startsWith("$$")) return undefined;
+  if (!match || !group || typeof group._id !== "string" || !group._id.startsWith("$") || group._id.startsWith("$$"))
+    return undefined;
   const field = group._id.slice(1);
   const names = Object.keys(group).filter((key) => key !== "_id");
   const accumulator = group[names[0] ?? ""] as Document | undefined;
-  if (names.length !== 1 || !accumulator || accumulator.$sum !== 1 || Object.keys(accumulator).length !== 1) return undefined;
+  if (names.length !== 1 || !accumulator || accumulator.$sum !== 1 || Object.keys(accumulator).length !== 1)
+    return undefined;
   const condition = match[field] as Document | undefined;
-  if (!condition || typeof condition !== "object" || !Array.isArray(condition.$in) || Object.keys(condition).length !== 1) return undefined;
+  if (
+    !condition ||
+    typeof condition !== "object" ||
+    !Array.isArray(condition.$in) ||
+    Object.keys(condition).length !== 1
+  )
+    return undefined;
   if (condition.$in.some((value) => value === null || typeof value === "object")) return undefined;
   const { [field]: _in, ...filter } = match;
   return { filter, field, values: [...new Set(condition.$in as unknown[])], name: names[0] as string };
@@ -94,19 +102,29 @@ function leadingSource(access: CollectionAccess, pipeline: Document[]): { docs: 
   let limit = 0;
   if (pipeline[i] && "$match" in pipeline[i]) filter = pipeline[i++].$match as Document;
   if (pipeline[i] && "$sort" in pipeline[i]) sort = pipeline[i++].$sort as Document;
-  if (sort && pipeline[i] && "$skip" in pipeline[i] && Number.isInteger(pipeline[i].$skip)) skip = pipeline[i++].$skip as number;
-  if (sort && pipeline[i] && "$limit" in pipeline[i] && Number.isInteger(pipeline[i].$limit)) limit = pipeline[i++].$limit as number;
+  if (sort && pipeline[i] && "$skip" in pipeline[i] && Number.isInteger(pipeline[i].$skip))
+    skip = pipeline[i++].$skip as number;
+  if (sort && pipeline[i] && "$limit" in pipeline[i] && Number.isInteger(pipeline[i].$limit))
+    limit = pipeline[i++].$limit as number;
   const docs = access.find({ filter: filter ?? {}, sort: parseSort(sort), skip, limit }).map((r) => r.doc);
   return { docs, rest: pipeline.slice(i) };
 }
 
-/** `$addFields`/`$set` whose values are all literals (no expressions, no dotted or $ keys): the fields to add, else undefined. */
+/**
+ * `$addFields`/`$set` whose values are all literals (no expressions, no dotted or $ keys): the fields to add, else
+ * undefined.
+ */
 function literalFields(stage: Document): Document | undefined {
   const fields = (stage.$addFields ?? stage.$set) as Document | undefined;
-  if (fields === undefined || Object.keys(stage).length !== 1 || typeof fields !== "object" || fields === null) return undefined;
+  if (fields === undefined || Object.keys(stage).length !== 1 || typeof fields !== "object" || fields === null)
+    return undefined;
   for (const [key, value] of Object.entries(fields)) {
     if (key.startsWith("$") || key.includes(".")) return undefined;
-    const literal = value === null || typeof value === "number" || typeof value === "boolean" || (typeof value === "string" && !value.startsWith("$"));
+    const literal =
+      value === null ||
+      typeof value === "number" ||
+      typeof value === "boolean" ||
+      (typeof value === "string" && !value.startsWith("$"));
     if (!literal) return undefined;
   }
   return fields;
@@ -120,7 +138,11 @@ function literalFields(stage: Document): Document | undefined {
  * per-stage compiling and copying would cost it several times more. Returns the documents so
  * far and the stages left for mingo.
  */
-function directStages(access: (name: string) => CollectionAccess, source: Document[], stages: Document[]): { docs: Document[]; rest: Document[] } {
+function directStages(
+  access: (name: string) => CollectionAccess,
+  source: Document[],
+  stages: Document[],
+): { docs: Document[]; rest: Document[] } {
   let docs = source;
   let i = 0;
   for (; i < stages.length; i++) {
@@ -131,11 +153,19 @@ function directStages(access: (name: string) => CollectionAccess, source: Docume
       continue;
     }
     const union = stage.$unionWith as Document | undefined;
-    if (!union || typeof union.coll !== "string" || !Array.isArray(union.pipeline) || !(union.pipeline[0] && "$match" in union.pipeline[0])) break;
+    if (
+      !union ||
+      typeof union.coll !== "string" ||
+      !Array.isArray(union.pipeline) ||
+      !(union.pipeline[0] && "$match" in union.pipeline[0])
+    )
+      break;
     const { docs: matched, rest } = leadingSource(access(union.coll), union.pipeline as Document[]);
     const later = (rest as Document[]).map(literalFields);
     if (later.some((fields) => fields === undefined)) break;
-    docs = docs.concat(matched.map((doc) => later.reduce<Document>((merged, fields) => ({ ...merged, ...fields }), { ...doc })));
+    docs = docs.concat(
+      matched.map((doc) => later.reduce<Document>((merged, fields) => ({ ...merged, ...fields }), { ...doc })),
+    );
   }
   return { docs, rest: stages.slice(i) };
 }
@@ -146,11 +176,20 @@ function directStages(access: (name: string) => CollectionAccess, source: Docume
  * handing mingo the whole collection: a union of a few records by id costs a few index
  * lookups, not a scan. The stage then names a stand-in collection holding the matched documents.
  */
-function indexedUnions(access: (name: string) => CollectionAccess, stages: Document[]): { stages: Document[]; sources: Map<string, Document[]> } {
+function indexedUnions(
+  access: (name: string) => CollectionAccess,
+  stages: Document[],
+): { stages: Document[]; sources: Map<string, Document[]> } {
   const sources = new Map<string, Document[]>();
   const rewritten = stages.map((stage) => {
     const union = stage.$unionWith as Document | undefined;
-    if (!union || typeof union.coll !== "string" || !Array.isArray(union.pipeline) || !(union.pipeline[0] && "$match" in union.pipeline[0])) return stage;
+    if (
+      !union ||
+      typeof union.coll !== "string" ||
+      !Array.isArray(union.pipeline) ||
+      !(union.pipeline[0] && "$match" in union.pipeline[0])
+    )
+      return stage;
     const { docs, rest } = leadingSource(access(union.coll), union.pipeline as Document[]);
     // A name no client collection can have (NUL is not allowed in collection names).
     const name = `\u0000union${sources.size}`;
@@ -163,9 +202,14 @@ function indexedUnions(access: (name: string) => CollectionAccess, stages: Docum
 export const aggregate: CommandHandler = (ctx) => {
   const target = ctx.command.aggregate;
   const pipeline = preparePipeline(documentArray(ctx.command, "pipeline"));
-  if (ctx.command.explain) throw new CommandError(ErrorCodes.NotImplemented, "explain is not supported by the embedded engine");
+  if (ctx.command.explain)
+    throw new CommandError(ErrorCodes.NotImplemented, "explain is not supported by the embedded engine");
   const cursorOptions = optionalDocument(ctx.command, "cursor");
-  if (!cursorOptions) throw new CommandError(ErrorCodes.FailedToParse, "The 'cursor' option is required, except for aggregate with the explain argument");
+  if (!cursorOptions)
+    throw new CommandError(
+      ErrorCodes.FailedToParse,
+      "The 'cursor' option is required, except for aggregate with the explain argument",
+    );
   const batchSize = nonNegativeInteger(cursorOptions, "batchSize");
 
   let source: Document[];
@@ -173,17 +217,29 @@ export const aggregate: CommandHandler = (ctx) => {
   let ns: string;
   if (target === 1) {
     // Collection-less aggregate: only $documents can feed it.
-    if (!pipeline[0] || !("$documents" in pipeline[0])) throw new CommandError(ErrorCodes.InvalidNamespace, "{aggregate: 1} is not valid for '$match'; a collection is required.");
+    if (!pipeline[0] || !("$documents" in pipeline[0]))
+      throw new CommandError(
+        ErrorCodes.InvalidNamespace,
+        "{aggregate: 1} is not valid for '$match'; a collection is required.",
+      );
     source = [];
     ns = `${ctx.db}.$cmd.aggregate`;
   } else {
-    if (typeof target !== "string") throw new CommandError(ErrorCodes.InvalidNamespace, "aggregate requires a collection name");
+    if (typeof target !== "string")
+      throw new CommandError(ErrorCodes.InvalidNamespace, "aggregate requires a collection name");
     const access = ctx.access(target);
     ns = `${ctx.db}.${target}`;
     const grouped = groupCountPattern(pipeline);
     if (grouped && access.scalarField(grouped.field)) {
-      const counts = grouped.values.map((value) => ({ _id: value, [grouped.name]: access.count({ ...grouped.filter, [grouped.field]: value }, 0, 0, ctx.command.hint) }));
-      return ctx.cursors.open(ns, counts.filter((row) => (row[grouped.name] as number) > 0), batchSize);
+      const counts = grouped.values.map((value) => ({
+        _id: value,
+        [grouped.name]: access.count({ ...grouped.filter, [grouped.field]: value }, 0, 0, ctx.command.hint),
+      }));
+      return ctx.cursors.open(
+        ns,
+        counts.filter((row) => (row[grouped.name] as number) > 0),
+        batchSize,
+      );
     }
     const counting = countPattern(pipeline);
     if (counting) {
@@ -198,7 +254,10 @@ export const aggregate: CommandHandler = (ctx) => {
     const { stages, sources } = indexedUnions((name) => ctx.access(name), rest);
     // mingo may modify the documents it is given; stored documents must stay immutable.
     const resolve = (name: string) => (sources.get(name) ?? ctx.access(name).all()).map(cloneValue);
-    results = stages.length === 0 ? source : (new Aggregator(stages, { collectionResolver: resolve }).run(source.map(cloneValue)) as Document[]);
+    results =
+      stages.length === 0
+        ? source
+        : (new Aggregator(stages, { collectionResolver: resolve }).run(source.map(cloneValue)) as Document[]);
   } catch (error) {
     if (error instanceof CommandError) throw error;
     throw badValue(error instanceof Error ? error.message : String(error));

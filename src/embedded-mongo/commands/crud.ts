@@ -9,7 +9,14 @@ import { applyUpdate, buildUpsert, classifyUpdate } from "../query/update.js";
 import { compareValues } from "../bson-order.js";
 import { WriteBlocked, type CollectionAccess } from "../access.js";
 import type { CommandContext, CommandHandler } from "./context.js";
-import { documentArray, nonNegativeInteger, optionalBoolean, optionalDocument, optionalNumber, targetCollection } from "./params.js";
+import {
+  documentArray,
+  nonNegativeInteger,
+  optionalBoolean,
+  optionalDocument,
+  optionalNumber,
+  targetCollection,
+} from "./params.js";
 
 function asCommandError(error: unknown): CommandError {
   if (error instanceof CommandError) return error;
@@ -21,7 +28,11 @@ function asCommandError(error: unknown): CommandError {
  * the first error when ordered. A statement that must wait for a transaction rethrows
  * WriteBlocked with the progress kept in ctx.writeState.
  */
-function eachStatement<T>(ctx: CommandContext, statements: T[], run: (statement: T, index: number) => void): Document[] {
+function eachStatement<T>(
+  ctx: CommandContext,
+  statements: T[],
+  run: (statement: T, index: number) => void,
+): Document[] {
   const ordered = optionalBoolean(ctx.command, "ordered") ?? true;
   const state = ctx.writeState;
   for (; state.next < statements.length; state.next++) {
@@ -52,7 +63,8 @@ const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 
 function checkSize(doc: Document, code: number, what: string): void {
   const size = calculateObjectSize(doc);
-  if (size > MAX_DOCUMENT_BYTES) throw new CommandError(code, `${what} is too large. size in bytes: ${size}, max size: ${MAX_DOCUMENT_BYTES}`);
+  if (size > MAX_DOCUMENT_BYTES)
+    throw new CommandError(code, `${what} is too large. size in bytes: ${size}, max size: ${MAX_DOCUMENT_BYTES}`);
 }
 
 export function prepareInsert(doc: Document): Document {
@@ -84,10 +96,20 @@ interface UpdateStatement {
   sort?: Document;
 }
 
-function updateOne(access: CollectionAccess, statement: UpdateStatement): { n: number; modified: number; upsertedId?: unknown } {
+function updateOne(
+  access: CollectionAccess,
+  statement: UpdateStatement,
+): { n: number; modified: number; upsertedId?: unknown } {
   const kind = classifyUpdate(statement.u);
-  if (statement.multi && kind === "replacement") throw failedToParse("multi update is not supported for replacement-style update");
-  const matches = access.find({ filter: statement.q ?? {}, sort: parseSort(statement.sort), skip: 0, limit: statement.multi ? 0 : 1, hint: statement.hint });
+  if (statement.multi && kind === "replacement")
+    throw failedToParse("multi update is not supported for replacement-style update");
+  const matches = access.find({
+    filter: statement.q ?? {},
+    sort: parseSort(statement.sort),
+    skip: 0,
+    limit: statement.multi ? 0 : 1,
+    hint: statement.hint,
+  });
   if (matches.length === 0) {
     if (!statement.upsert) return { n: 0, modified: 0 };
     const doc = buildUpsert(statement.q ?? {}, statement.u, statement.arrayFilters);
@@ -134,7 +156,13 @@ const remove: CommandHandler = (ctx) => {
   const writeErrors = eachStatement(ctx, statements, (statement) => {
     const limit = Number(statement.limit ?? 0);
     if (limit !== 0 && limit !== 1) throw failedToParse("The limit field in delete objects must be 0 or 1");
-    const matches = access.find({ filter: (statement.q as Document) ?? {}, sort: [], skip: 0, limit, hint: statement.hint });
+    const matches = access.find({
+      filter: (statement.q as Document) ?? {},
+      sort: [],
+      skip: 0,
+      limit,
+      hint: statement.hint,
+    });
     access.prepareWrite(matches.map((m) => m.rid));
     for (const { rid } of matches) access.remove(rid);
     state.n += matches.length;
@@ -150,22 +178,30 @@ const find: CommandHandler = (ctx) => {
   const limit = Math.abs(rawLimit);
   const skip = nonNegativeInteger(ctx.command, "skip") ?? 0;
   const batchSize = nonNegativeInteger(ctx.command, "batchSize");
-  const found = ctx.access(name).find({ filter, sort: parseSort(ctx.command.sort), skip, limit, hint: ctx.command.hint });
-  const docs = project(found.map((r) => r.doc), optionalDocument(ctx.command, "projection"), filter);
+  const found = ctx
+    .access(name)
+    .find({ filter, sort: parseSort(ctx.command.sort), skip, limit, hint: ctx.command.hint });
+  const docs = project(
+    found.map((r) => r.doc),
+    optionalDocument(ctx.command, "projection"),
+    filter,
+  );
   return ctx.cursors.open(`${ctx.db}.${name}`, docs, rawLimit < 0 ? limit : batchSize, singleBatch);
 };
 
 const getMore: CommandHandler = (ctx) => {
   const id = ctx.command.getMore;
   const collection = ctx.command.collection;
-  if (typeof collection !== "string") throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'getMore.collection' is missing");
+  if (typeof collection !== "string")
+    throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'getMore.collection' is missing");
   return ctx.cursors.getMore(id, `${ctx.db}.${collection}`, nonNegativeInteger(ctx.command, "batchSize"));
 };
 
 const killCursors: CommandHandler = (ctx) => {
   targetCollection(ctx.command);
   const ids = ctx.command.cursors;
-  if (!Array.isArray(ids)) throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'killCursors.cursors' is missing");
+  if (!Array.isArray(ids))
+    throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'killCursors.cursors' is missing");
   const { killed, notFound } = ctx.cursors.kill(ids);
   return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
 };
@@ -178,9 +214,16 @@ const findAndModify: CommandHandler = (ctx) => {
   const upsert = optionalBoolean(ctx.command, "upsert") ?? false;
   const updateSpec = ctx.command.update as Document | Document[] | undefined;
   const fields = optionalDocument(ctx.command, "fields");
-  if (removeDoc && (updateSpec !== undefined || returnNew || upsert)) throw failedToParse("Cannot specify both an update and remove=true, or new/upsert with remove");
+  if (removeDoc && (updateSpec !== undefined || returnNew || upsert))
+    throw failedToParse("Cannot specify both an update and remove=true, or new/upsert with remove");
   if (!removeDoc && updateSpec === undefined) throw failedToParse("Either an update or remove=true must be specified");
-  const [match] = access.find({ filter: query, sort: parseSort(ctx.command.sort), skip: 0, limit: 1, hint: ctx.command.hint });
+  const [match] = access.find({
+    filter: query,
+    sort: parseSort(ctx.command.sort),
+    skip: 0,
+    limit: 1,
+    hint: ctx.command.hint,
+  });
   if (match) access.prepareWrite([match.rid]);
   const shape = (doc: Document | undefined) => (doc ? project([doc], fields)[0] : null);
   if (removeDoc) {
@@ -193,7 +236,11 @@ const findAndModify: CommandHandler = (ctx) => {
     const doc = buildUpsert(query, updateSpec!, arrayFilters);
     checkSize(doc, ErrorCodes.DocumentTooLarge, "Resulting document after update");
     access.insert(doc);
-    return { lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id }, value: returnNew ? shape(doc) : null, ok: 1 };
+    return {
+      lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
+      value: returnNew ? shape(doc) : null,
+      ok: 1,
+    };
   }
   const outcome = applyUpdate(match.doc, updateSpec!, { arrayFilters, filter: query });
   checkSize(outcome.doc, ErrorCodes.DocumentTooLarge, "Resulting document after update");
@@ -212,7 +259,8 @@ const count: CommandHandler = (ctx) => {
 const distinct: CommandHandler = (ctx) => {
   const access = ctx.access(targetCollection(ctx.command));
   const key = ctx.command.key;
-  if (typeof key !== "string") throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'distinct.key' is missing or is not a string");
+  if (typeof key !== "string")
+    throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'distinct.key' is missing or is not a string");
   const query = optionalDocument(ctx.command, "query") ?? {};
   const values: unknown[] = [];
   const path = key.split(".");

@@ -65,7 +65,13 @@ const serverStatus: CommandHandler = (ctx) => {
 };
 
 const hostInfo: CommandHandler = () => ({
-  system: { currentTime: new Date(), hostname: hostname(), cpuArch: arch(), numCores: cpus().length, memSizeMB: Math.round(totalmem() / 1048576) },
+  system: {
+    currentTime: new Date(),
+    hostname: hostname(),
+    cpuArch: arch(),
+    numCores: cpus().length,
+    memSizeMB: Math.round(totalmem() / 1048576),
+  },
   os: { type: type(), name: platform(), version: release() },
   extra: {},
   ok: 1,
@@ -81,7 +87,9 @@ const getCmdLineOpts: CommandHandler = (ctx) => ({
 });
 
 // The only server parameter the engine has; drivers and shells ask for it.
-const PARAMETERS: ReadonlyMap<string, Document> = new Map(Object.entries<Document>({ featureCompatibilityVersion: { version: "7.0" } }));
+const PARAMETERS: ReadonlyMap<string, Document> = new Map(
+  Object.entries<Document>({ featureCompatibilityVersion: { version: "7.0" } }),
+);
 
 const getParameter: CommandHandler = (ctx) => {
   const all = ctx.command.getParameter === "*";
@@ -92,7 +100,8 @@ const getParameter: CommandHandler = (ctx) => {
     if (value === undefined) throw new CommandError(ErrorCodes.InvalidOptions, `no option found to get: ${name}`);
     reply[name] = value;
   }
-  if (!all && Object.keys(reply).length === 0) throw new CommandError(ErrorCodes.InvalidOptions, "no option found to get");
+  if (!all && Object.keys(reply).length === 0)
+    throw new CommandError(ErrorCodes.InvalidOptions, "no option found to get");
   return { ...reply, ...(all && Object.fromEntries(PARAMETERS)), ok: 1 };
 };
 

@@ -48,8 +48,7 @@ export function crc32c(data: Uint8Array, initial = 0): number {
   const end8 = length - (length % 8);
 
   while (i < end8) {
-    const low =
-      crc ^ (data[i] | (data[i + 1] << 8) | (data[i + 2] << 16) | (data[i + 3] << 24));
+    const low = crc ^ (data[i] | (data[i + 1] << 8) | (data[i + 2] << 16) | (data[i + 3] << 24));
     crc =
       t[1792 + (low & 0xff)] ^
       t[1536 + ((low >>> 8) & 0xff)] ^

@@ -21,7 +21,19 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { chmod, link, mkdir, open, readFile, readdir, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
+import {
+  chmod,
+  link,
+  mkdir,
+  open,
+  readFile,
+  readdir,
+  realpath,
+  rename,
+  stat,
+  unlink,
+  writeFile,
+} from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { types } from "node:util";
@@ -403,7 +415,13 @@ function startIterating(records: Iterable<Uint8Array>): Iterable<Uint8Array> {
  */
 async function tightenFiles(dir: string): Promise<void> {
   for (const name of await readdir(dir)) {
-    if (!(JOURNAL_NAME.test(name) || SNAPSHOT_NAME.test(name) || SNAPSHOT_TEMP_NAME.test(name) || name.startsWith(LOCK_FILE_NAME))) continue;
+    if (!(
+      JOURNAL_NAME.test(name) ||
+      SNAPSHOT_NAME.test(name) ||
+      SNAPSHOT_TEMP_NAME.test(name) ||
+      name.startsWith(LOCK_FILE_NAME)
+    ))
+      continue;
     await makePrivate(join(dir, name), PRIVATE_FILE_MODE);
   }
 }

@@ -12,7 +12,8 @@ export function cloneValue<T>(value: T): T {
     for (const key of Object.keys(value)) {
       const copy = cloneValue((value as Document)[key]);
       // Defined, not assigned: a field named __proto__ stays a field rather than becoming the copy's prototype.
-      if (key === "__proto__") Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
+      if (key === "__proto__")
+        Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
       else out[key] = copy;
     }
     return out as T;

@@ -22,7 +22,17 @@ const ACCUMULATOR_EXPRESSIONS = ["$avg", "$max", "$min", "$stdDevPop", "$stdDevS
 const REFUSED_EXPRESSIONS = new Set(["$function", "$accumulator"]);
 
 /** MongoDB expression operators mingo does not implement. */
-const MISSING_EXPRESSIONS = new Set(["$binarySize", "$bsonSize", "$const", "$indexOfCP", "$meta", "$toObjectId", "$toUUID", "$tsIncrement", "$tsSecond"]);
+const MISSING_EXPRESSIONS = new Set([
+  "$binarySize",
+  "$bsonSize",
+  "$const",
+  "$indexOfCP",
+  "$meta",
+  "$toObjectId",
+  "$toUUID",
+  "$tsIncrement",
+  "$tsSecond",
+]);
 
 const IMPLEMENTED_EXPRESSIONS = new Set([...operatorNames(mingoExpressions), ...ACCUMULATOR_EXPRESSIONS]);
 
@@ -43,14 +53,18 @@ export function isExpressionName(name: string): boolean {
 
 function checkOperatorName(name: string): void {
   if (REFUSED_EXPRESSIONS.has(name) || MISSING_EXPRESSIONS.has(name)) throw notSupported(name);
-  if (!IMPLEMENTED_EXPRESSIONS.has(name)) throw new CommandError(ErrorCodes.InvalidPipelineOperator, `Unrecognized expression '${name}'`);
+  if (!IMPLEMENTED_EXPRESSIONS.has(name))
+    throw new CommandError(ErrorCodes.InvalidPipelineOperator, `Unrecognized expression '${name}'`);
 }
 
 /** Validates an operator expression such as `{$add: [...]}`. */
 export function validateOperatorExpression(expression: Document): void {
   const names = Object.keys(expression);
   if (names.length !== 1) {
-    throw new CommandError(EXPRESSION_NOT_ONE_FIELD, `An object representing an expression must have exactly one field: ${describe(expression)}`);
+    throw new CommandError(
+      EXPRESSION_NOT_ONE_FIELD,
+      `An object representing an expression must have exactly one field: ${describe(expression)}`,
+    );
   }
   const [name] = names;
   checkOperatorName(name);

@@ -3,7 +3,15 @@
 // {$size: "two"}) and quietly matches nothing, where MongoDB rejects the query.
 import type { Document } from "bson";
 import { badValue, failedToParse, typeMismatch } from "../errors.js";
-import { describe, firstKey, isDocument, isNumeric, isRegex, nonNegativeIntegerProblem, numericValue } from "../bson-values.js";
+import {
+  describe,
+  firstKey,
+  isDocument,
+  isNumeric,
+  isRegex,
+  nonNegativeIntegerProblem,
+  numericValue,
+} from "../bson-values.js";
 import { validateExpression } from "./expression-validation.js";
 
 /**
@@ -36,26 +44,28 @@ const checkTree: PathlessCheck = (operator, argument, level) => {
  * unsupported before validation runs; they are listed so that $elemMatch classifies its
  * argument as MongoDB does.
  */
-const PATHLESS_OPERATORS: ReadonlyMap<string, PathlessCheck> = new Map(Object.entries<PathlessCheck>({
-  $and: checkTree,
-  $or: checkTree,
-  $nor: checkTree,
-  $expr: (operator, argument, level) => {
-    onlyOnDocuments(operator, level);
-    validateExpression(argument);
-  },
-  $comment: ignore,
-  $where: ignore,
-  $text: ignore,
-  $jsonSchema: ignore,
-  $alwaysTrue: ignore,
-  $alwaysFalse: ignore,
-  $sampleRate: ignore,
-  // DBRef fields compared by equality.
-  $ref: ignore,
-  $id: ignore,
-  $db: ignore,
-}));
+const PATHLESS_OPERATORS: ReadonlyMap<string, PathlessCheck> = new Map(
+  Object.entries<PathlessCheck>({
+    $and: checkTree,
+    $or: checkTree,
+    $nor: checkTree,
+    $expr: (operator, argument, level) => {
+      onlyOnDocuments(operator, level);
+      validateExpression(argument);
+    },
+    $comment: ignore,
+    $where: ignore,
+    $text: ignore,
+    $jsonSchema: ignore,
+    $alwaysTrue: ignore,
+    $alwaysFalse: ignore,
+    $sampleRate: ignore,
+    // DBRef fields compared by equality.
+    $ref: ignore,
+    $id: ignore,
+    $db: ignore,
+  }),
+);
 
 /** Comparisons other than equality cannot take a regular expression. */
 const checkComparison: FieldCheck = (_operator, argument, path) => {
@@ -94,8 +104,28 @@ const checkOptions: FieldCheck = (_operator, argument, _path, context) => {
 };
 
 const TYPE_ALIASES = new Set([
-  "double", "string", "object", "array", "binData", "undefined", "objectId", "bool", "date", "null", "regex", "dbPointer",
-  "javascript", "symbol", "javascriptWithScope", "int", "timestamp", "long", "decimal", "minKey", "maxKey", "number",
+  "double",
+  "string",
+  "object",
+  "array",
+  "binData",
+  "undefined",
+  "objectId",
+  "bool",
+  "date",
+  "null",
+  "regex",
+  "dbPointer",
+  "javascript",
+  "symbol",
+  "javascriptWithScope",
+  "int",
+  "timestamp",
+  "long",
+  "decimal",
+  "minKey",
+  "maxKey",
+  "number",
 ]);
 const MIN_KEY_TYPE = -1;
 const MAX_KEY_TYPE = 127;
@@ -109,7 +139,9 @@ function checkSingleType(type: unknown): void {
   if (!isNumeric(type)) throw typeMismatch("type must be represented as a number or a string");
   const code = numericValue(type);
   if (code === 0) throw badValue("Invalid numerical type code: 0. Instead use {$exists:false}.");
-  const valid = Number.isInteger(code) && (code === MIN_KEY_TYPE || code === MAX_KEY_TYPE || (code >= 1 && code <= LAST_NUMBERED_TYPE));
+  const valid =
+    Number.isInteger(code) &&
+    (code === MIN_KEY_TYPE || code === MAX_KEY_TYPE || (code >= 1 && code <= LAST_NUMBERED_TYPE));
   if (!valid) throw badValue(`Invalid numerical type code: ${code}`);
 }
 
@@ -153,41 +185,45 @@ const checkAll: FieldCheck = (operator, argument, path, context) => {
   const first: unknown = argument[0];
   if (isDocument(first) && firstKey(first) === "$elemMatch") {
     for (const element of argument) {
-      if (!isDocument(element) || firstKey(element) !== "$elemMatch") throw badValue("$all/$elemMatch has to be consistent");
+      if (!isDocument(element) || firstKey(element) !== "$elemMatch")
+        throw badValue("$all/$elemMatch has to be consistent");
       checkElemMatch("$elemMatch", element.$elemMatch, path, context);
     }
     return;
   }
   for (const element of argument) {
-    if (isDocument(element) && FIELD_OPERATORS.has(firstKey(element) ?? "")) throw badValue(`no $ expressions in ${operator}`);
+    if (isDocument(element) && FIELD_OPERATORS.has(firstKey(element) ?? ""))
+      throw badValue(`no $ expressions in ${operator}`);
   }
 };
 
 /** Operators applied to a path ($not is handled apart: it nests these). */
-const FIELD_OPERATORS: ReadonlyMap<string, FieldCheck> = new Map(Object.entries<FieldCheck>({
-  $eq: ignore,
-  $ne: (_operator, argument) => {
-    if (isRegex(argument)) throw badValue("Can't have regex as arg to $ne.");
-  },
-  $gt: checkComparison,
-  $gte: checkComparison,
-  $lt: checkComparison,
-  $lte: checkComparison,
-  $in: checkInList,
-  $nin: checkInList,
-  $all: checkAll,
-  $elemMatch: checkElemMatch,
-  $exists: ignore,
-  $type: checkType,
-  $size: checkSize,
-  $mod: checkMod,
-  $regex: checkRegex,
-  $options: checkOptions,
-  $bitsAllSet: checkBitTest,
-  $bitsAllClear: checkBitTest,
-  $bitsAnySet: checkBitTest,
-  $bitsAnyClear: checkBitTest,
-}));
+const FIELD_OPERATORS: ReadonlyMap<string, FieldCheck> = new Map(
+  Object.entries<FieldCheck>({
+    $eq: ignore,
+    $ne: (_operator, argument) => {
+      if (isRegex(argument)) throw badValue("Can't have regex as arg to $ne.");
+    },
+    $gt: checkComparison,
+    $gte: checkComparison,
+    $lt: checkComparison,
+    $lte: checkComparison,
+    $in: checkInList,
+    $nin: checkInList,
+    $all: checkAll,
+    $elemMatch: checkElemMatch,
+    $exists: ignore,
+    $type: checkType,
+    $size: checkSize,
+    $mod: checkMod,
+    $regex: checkRegex,
+    $options: checkOptions,
+    $bitsAllSet: checkBitTest,
+    $bitsAllClear: checkBitTest,
+    $bitsAnySet: checkBitTest,
+    $bitsAnyClear: checkBitTest,
+  }),
+);
 
 /**
  * Whether a value is an operator object ({$gt: 1}) rather than a document to compare with.
@@ -197,7 +233,9 @@ function isOperatorDocument(value: unknown, allowIncompleteDbRef: boolean): valu
   if (!isDocument(value)) return false;
   const first = firstKey(value);
   if (first === undefined || !first.startsWith("$")) return false;
-  const dbRef = allowIncompleteDbRef ? "$ref" in value || "$id" in value || "$db" in value : "$ref" in value && "$id" in value;
+  const dbRef = allowIncompleteDbRef
+    ? "$ref" in value || "$id" in value || "$db" in value
+    : "$ref" in value && "$id" in value;
   return !dbRef;
 }
 
@@ -229,7 +267,9 @@ function validateFilterAt(filter: Document, level: Level): void {
     if (key.startsWith("$")) {
       const check = PATHLESS_OPERATORS.get(key);
       if (!check) {
-        throw badValue(`unknown top level operator: ${key}. If you have a field name that starts with a '$' symbol, consider using $getField or $setField.`);
+        throw badValue(
+          `unknown top level operator: ${key}. If you have a field name that starts with a '$' symbol, consider using $getField or $setField.`,
+        );
       }
       check(key, value, level);
     } else if (isOperatorDocument(value, false)) {

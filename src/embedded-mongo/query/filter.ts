@@ -11,9 +11,21 @@ import { validateFilter } from "./filter-validation.js";
 export type Predicate = (doc: Document) => boolean;
 
 const UNSUPPORTED = new Set([
-  "$where", "$text", "$near", "$nearSphere", "$geoWithin", "$geoIntersects", "$within", "$geoNear", "$function", "$accumulator",
+  "$where",
+  "$text",
+  "$near",
+  "$nearSphere",
+  "$geoWithin",
+  "$geoIntersects",
+  "$within",
+  "$geoNear",
+  "$function",
+  "$accumulator",
   // Valid MongoDB operators that mingo lacks ($jsonSchema needs a validator mingo is not given).
-  "$jsonSchema", "$alwaysTrue", "$alwaysFalse", "$sampleRate",
+  "$jsonSchema",
+  "$alwaysTrue",
+  "$alwaysFalse",
+  "$sampleRate",
 ]);
 
 function refuseUnsupported(value: unknown, depth = 0): void {
@@ -56,7 +68,9 @@ export function compileFilter(filter: unknown): Predicate {
   try {
     query = new Query(criteria, {});
   } catch (error) {
-    throw badValue(error instanceof Error ? error.message.replace(/^unknown query operator/i, "unknown operator:") : String(error));
+    throw badValue(
+      error instanceof Error ? error.message.replace(/^unknown query operator/i, "unknown operator:") : String(error),
+    );
   }
   return (doc) => query.test(doc);
 }

@@ -18,7 +18,8 @@ export function pathValues(doc: unknown, path: string[], state: { arrays: boolea
     const out: unknown[] = [];
     const segment = path[depth];
     // A numeric segment addresses an element positionally as well as fanning out.
-    if (/^\d+$/.test(segment) && Number(segment) < doc.length) out.push(...pathValues(doc[Number(segment)], path, state, depth + 1));
+    if (/^\d+$/.test(segment) && Number(segment) < doc.length)
+      out.push(...pathValues(doc[Number(segment)], path, state, depth + 1));
     for (const element of doc) if (isDocument(element)) out.push(...pathValues(element, path, state, depth));
     return out.length === 0 ? [null] : out;
   }

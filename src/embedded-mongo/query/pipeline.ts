@@ -40,10 +40,28 @@ const StageErrors = {
 
 /** MongoDB stages the engine refuses: writes, search, geo, change streams, diagnostics. */
 const REFUSED_STAGES = new Set([
-  "$out", "$merge", "$geoNear", "$search", "$searchMeta", "$vectorSearch", "$rankFusion", "$scoreFusion", "$changeStream",
-  "$changeStreamSplitLargeEvent", "$collStats", "$indexStats", "$planCacheStats", "$currentOp", "$listSessions",
-  "$listLocalSessions", "$listSampledQueries", "$listSearchIndexes", "$listClusterCatalog", "$queryStats",
-  "$querySettings", "$shardedDataDistribution",
+  "$out",
+  "$merge",
+  "$geoNear",
+  "$search",
+  "$searchMeta",
+  "$vectorSearch",
+  "$rankFusion",
+  "$scoreFusion",
+  "$changeStream",
+  "$changeStreamSplitLargeEvent",
+  "$collStats",
+  "$indexStats",
+  "$planCacheStats",
+  "$currentOp",
+  "$listSessions",
+  "$listLocalSessions",
+  "$listSampledQueries",
+  "$listSearchIndexes",
+  "$listClusterCatalog",
+  "$queryStats",
+  "$querySettings",
+  "$shardedDataDistribution",
 ]);
 const IMPLEMENTED_STAGES = new Set(Object.keys(mingoStages).filter((name) => name.startsWith("$")));
 
@@ -52,24 +70,31 @@ const REFUSED_ACCUMULATORS = new Set(["$accumulator", "$concatArrays", "$setUnio
 
 function stageName(stage: unknown): string {
   if (!isDocument(stage) || Object.keys(stage).length !== 1) {
-    throw new CommandError(StageErrors.NotOneField, "A pipeline stage specification object must contain exactly one field.");
+    throw new CommandError(
+      StageErrors.NotOneField,
+      "A pipeline stage specification object must contain exactly one field.",
+    );
   }
   return firstKey(stage)!;
 }
 
 function checkStageName(name: string): void {
   if (REFUSED_STAGES.has(name)) throw notSupported(name);
-  if (!IMPLEMENTED_STAGES.has(name)) throw new CommandError(ErrorCodes.Location40324, `Unrecognized pipeline stage name: '${name}'`);
+  if (!IMPLEMENTED_STAGES.has(name))
+    throw new CommandError(ErrorCodes.Location40324, `Unrecognized pipeline stage name: '${name}'`);
 }
 
 function checkMatch(argument: unknown): void {
-  if (!isDocument(argument)) throw new CommandError(StageErrors.MatchNotObject, "the match filter must be an expression in an object");
+  if (!isDocument(argument))
+    throw new CommandError(StageErrors.MatchNotObject, "the match filter must be an expression in an object");
   checkFilter(argument);
 }
 
 function checkSort(argument: unknown): void {
-  if (!isDocument(argument)) throw new CommandError(StageErrors.SortNotObject, "the $sort key specification must be an object");
-  if (Object.keys(argument).length === 0) throw new CommandError(StageErrors.SortEmpty, "$sort stage must have at least one sort key");
+  if (!isDocument(argument))
+    throw new CommandError(StageErrors.SortNotObject, "the $sort key specification must be an object");
+  if (Object.keys(argument).length === 0)
+    throw new CommandError(StageErrors.SortEmpty, "$sort stage must have at least one sort key");
   parseSort(argument);
 }
 
@@ -86,20 +111,30 @@ function checkLimit(argument: unknown): void {
 
 /** One output field of $group, $bucket or $bucketAuto: {field: {$accumulator: expression}}. */
 function checkAccumulatorField(field: string, spec: unknown): void {
-  if (field.includes(".")) throw new CommandError(StageErrors.AccumulatorFieldDotted, `The field name '${field}' cannot contain '.'`);
-  if (field.startsWith("$")) throw new CommandError(StageErrors.AccumulatorFieldDollarPrefixed, `The field name '${field}' cannot be an operator name`);
-  if (!isDocument(spec)) throw new CommandError(StageErrors.AccumulatorNotObject, `The field '${field}' must be an accumulator object`);
+  if (field.includes("."))
+    throw new CommandError(StageErrors.AccumulatorFieldDotted, `The field name '${field}' cannot contain '.'`);
+  if (field.startsWith("$"))
+    throw new CommandError(
+      StageErrors.AccumulatorFieldDollarPrefixed,
+      `The field name '${field}' cannot be an operator name`,
+    );
+  if (!isDocument(spec))
+    throw new CommandError(StageErrors.AccumulatorNotObject, `The field '${field}' must be an accumulator object`);
   const names = Object.keys(spec);
-  if (names.length !== 1) throw new CommandError(StageErrors.AccumulatorNotOne, `The field '${field}' must specify one accumulator`);
+  if (names.length !== 1)
+    throw new CommandError(StageErrors.AccumulatorNotOne, `The field '${field}' must specify one accumulator`);
   const [accumulator] = names;
   if (REFUSED_ACCUMULATORS.has(accumulator)) throw notSupported(accumulator);
-  if (!IMPLEMENTED_ACCUMULATORS.has(accumulator)) throw new CommandError(StageErrors.UnknownAccumulator, `unknown group operator '${accumulator}'`);
+  if (!IMPLEMENTED_ACCUMULATORS.has(accumulator))
+    throw new CommandError(StageErrors.UnknownAccumulator, `unknown group operator '${accumulator}'`);
   validateExpression(spec[accumulator]);
 }
 
 function checkGroup(argument: unknown): void {
-  if (!isDocument(argument)) throw new CommandError(StageErrors.GroupNotObject, "a group's fields must be specified in an object");
-  if (!("_id" in argument)) throw new CommandError(StageErrors.GroupMissingId, "a group specification must include an _id");
+  if (!isDocument(argument))
+    throw new CommandError(StageErrors.GroupNotObject, "a group's fields must be specified in an object");
+  if (!("_id" in argument))
+    throw new CommandError(StageErrors.GroupMissingId, "a group specification must include an _id");
   validateExpression(argument._id);
   for (const [field, spec] of Object.entries(argument)) if (field !== "_id") checkAccumulatorField(field, spec);
 }
@@ -107,79 +142,102 @@ function checkGroup(argument: unknown): void {
 function checkBucket(argument: unknown): void {
   if (!isDocument(argument)) return; // mingo reports a malformed $bucket itself
   validateExpression(argument.groupBy);
-  if (isDocument(argument.output)) for (const [field, spec] of Object.entries(argument.output)) checkAccumulatorField(field, spec);
+  if (isDocument(argument.output))
+    for (const [field, spec] of Object.entries(argument.output)) checkAccumulatorField(field, spec);
 }
 
 function rewriteProject(argument: unknown): Document[] {
-  if (!isDocument(argument)) throw new CommandError(StageErrors.ProjectNotObject, "$project specification must be an object");
-  if (Object.keys(argument).length === 0) throw new CommandError(StageErrors.ProjectEmpty, "projection specification must have at least one field");
+  if (!isDocument(argument))
+    throw new CommandError(StageErrors.ProjectNotObject, "$project specification must be an object");
+  if (Object.keys(argument).length === 0)
+    throw new CommandError(StageErrors.ProjectEmpty, "projection specification must have at least one field");
   return [{ $project: checkProjection(argument, "aggregate") }];
 }
 
 function addFieldsCheck(name: string): (argument: unknown) => void {
   return (argument) => {
-    if (!isDocument(argument)) throw new CommandError(StageErrors.AddFieldsNotObject, `${name} specification stage must be an object, got ${bsonTypeName(argument)}`);
+    if (!isDocument(argument))
+      throw new CommandError(
+        StageErrors.AddFieldsNotObject,
+        `${name} specification stage must be an object, got ${bsonTypeName(argument)}`,
+      );
     for (const value of Object.values(argument)) validateExpression(value);
   };
 }
 
 /** Stages whose arguments are checked before the pipeline runs. */
-const STAGE_CHECKS: ReadonlyMap<string, (argument: unknown) => void> = new Map(Object.entries<(argument: unknown) => void>({
-  $match: checkMatch,
-  $sort: checkSort,
-  $skip: checkSkip,
-  $limit: checkLimit,
-  $group: checkGroup,
-  $bucket: checkBucket,
-  $bucketAuto: checkBucket,
-  $addFields: addFieldsCheck("$addFields"),
-  $set: addFieldsCheck("$set"),
-  $replaceRoot: (argument) => {
-    if (isDocument(argument)) validateExpression(argument.newRoot);
-  },
-  $replaceWith: validateExpression,
-  $sortByCount: validateExpression,
-  $redact: validateExpression,
-}));
+const STAGE_CHECKS: ReadonlyMap<string, (argument: unknown) => void> = new Map(
+  Object.entries<(argument: unknown) => void>({
+    $match: checkMatch,
+    $sort: checkSort,
+    $skip: checkSkip,
+    $limit: checkLimit,
+    $group: checkGroup,
+    $bucket: checkBucket,
+    $bucketAuto: checkBucket,
+    $addFields: addFieldsCheck("$addFields"),
+    $set: addFieldsCheck("$set"),
+    $replaceRoot: (argument) => {
+      if (isDocument(argument)) validateExpression(argument.newRoot);
+    },
+    $replaceWith: validateExpression,
+    $sortByCount: validateExpression,
+    $redact: validateExpression,
+  }),
+);
 
 /** $count as MongoDB defines it: a $group by null (no document on an empty input) then a $project. */
 function rewriteCount(argument: unknown): Document[] {
   const mustBeNonEmpty = "the count field must be a non-empty string";
   if (typeof argument !== "string") throw new CommandError(StageErrors.CountNotString, mustBeNonEmpty);
   if (argument.length === 0) throw new CommandError(StageErrors.CountEmpty, mustBeNonEmpty);
-  if (argument.startsWith("$")) throw new CommandError(StageErrors.CountDollarPrefixed, "the count field cannot be a $-prefixed path");
-  if (argument.includes("\0")) throw new CommandError(StageErrors.CountNullByte, "the count field cannot contain a null byte");
+  if (argument.startsWith("$"))
+    throw new CommandError(StageErrors.CountDollarPrefixed, "the count field cannot be a $-prefixed path");
+  if (argument.includes("\0"))
+    throw new CommandError(StageErrors.CountNullByte, "the count field cannot contain a null byte");
   if (argument.includes(".")) throw new CommandError(StageErrors.CountDotted, "the count field cannot contain '.'");
-  if (argument === "_id") throw new CommandError(StageErrors.GroupDuplicateId, "a group's _id may only be specified once");
+  if (argument === "_id")
+    throw new CommandError(StageErrors.GroupDuplicateId, "a group's _id may only be specified once");
   return [{ $group: { _id: null, [argument]: { $sum: 1 } } }, { $project: { _id: 0, [argument]: 1 } }];
 }
 
 function rewriteFacet(argument: unknown): Document[] {
   if (!isDocument(argument)) return [{ $facet: argument }];
   const facets: Document = {};
-  for (const [name, pipeline] of Object.entries(argument)) facets[name] = Array.isArray(pipeline) ? preparePipeline(pipeline) : pipeline;
+  for (const [name, pipeline] of Object.entries(argument))
+    facets[name] = Array.isArray(pipeline) ? preparePipeline(pipeline) : pipeline;
   return [{ $facet: facets }];
 }
 
 function rewriteLookup(argument: unknown): Document[] {
   if (!isDocument(argument)) return [{ $lookup: argument }];
   if (isDocument(argument.let)) for (const value of Object.values(argument.let)) validateExpression(value);
-  return [{ $lookup: Array.isArray(argument.pipeline) ? { ...argument, pipeline: preparePipeline(argument.pipeline) } : argument }];
+  return [
+    {
+      $lookup: Array.isArray(argument.pipeline)
+        ? { ...argument, pipeline: preparePipeline(argument.pipeline) }
+        : argument,
+    },
+  ];
 }
 
 function rewriteUnionWith(argument: unknown): Document[] {
   const nested = isDocument(argument) && Array.isArray(argument.pipeline);
-  return [{ $unionWith: nested ? { ...argument, pipeline: preparePipeline(argument.pipeline as unknown[]) } : argument }];
+  return [
+    { $unionWith: nested ? { ...argument, pipeline: preparePipeline(argument.pipeline as unknown[]) } : argument },
+  ];
 }
 
 /** Stages replaced by others, adjusted for mingo, or holding sub-pipelines that need the same preparation. */
-const STAGE_REWRITES: ReadonlyMap<string, (argument: unknown) => Document[]> = new Map(Object.entries<(argument: unknown) => Document[]>({
-  $count: rewriteCount,
-  $project: rewriteProject,
-  $facet: rewriteFacet,
-  $lookup: rewriteLookup,
-  $unionWith: rewriteUnionWith,
-}));
+const STAGE_REWRITES: ReadonlyMap<string, (argument: unknown) => Document[]> = new Map(
+  Object.entries<(argument: unknown) => Document[]>({
+    $count: rewriteCount,
+    $project: rewriteProject,
+    $facet: rewriteFacet,
+    $lookup: rewriteLookup,
+    $unionWith: rewriteUnionWith,
+  }),
+);
 
 function prepareStage(stage: unknown): Document[] {
   const name = stageName(stage);

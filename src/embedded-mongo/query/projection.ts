@@ -33,26 +33,43 @@ interface ParseState {
 
 function include(state: ParseState, field: string, isTopLevelId: boolean): void {
   if (isTopLevelId) return;
-  if (state.type === "exclusion") throw new CommandError(ProjectionErrors.InclusionInExclusion, `Cannot do inclusion on field ${field} in exclusion projection`);
+  if (state.type === "exclusion")
+    throw new CommandError(
+      ProjectionErrors.InclusionInExclusion,
+      `Cannot do inclusion on field ${field} in exclusion projection`,
+    );
   state.type = "inclusion";
 }
 
 function exclude(state: ParseState, field: string, isTopLevelId: boolean): void {
   if (isTopLevelId) return;
-  if (state.type === "inclusion") throw new CommandError(ProjectionErrors.ExclusionInInclusion, `Cannot do exclusion on field ${field} in inclusion projection`);
+  if (state.type === "inclusion")
+    throw new CommandError(
+      ProjectionErrors.ExclusionInInclusion,
+      `Cannot do exclusion on field ${field} in inclusion projection`,
+    );
   state.type = "exclusion";
 }
 
 /** A constant or field path such as {a: "$b"}: a computed field, so an inclusion. */
 function computeLiteral(state: ParseState, field: string, value: unknown): void {
-  if (state.type === "exclusion") throw new CommandError(ProjectionErrors.LiteralInExclusion, `Cannot use an expression ${field}: ${describe(value)} in an exclusion projection`);
+  if (state.type === "exclusion")
+    throw new CommandError(
+      ProjectionErrors.LiteralInExclusion,
+      `Cannot use an expression ${field}: ${describe(value)} in an exclusion projection`,
+    );
   state.type = "inclusion";
   validateExpression(value);
 }
 
 function checkFindElemMatch(field: string, argument: unknown, isTopLevel: boolean): void {
-  if (!isDocument(argument)) throw new CommandError(ProjectionErrors.ElemMatchNeedsObject, `elemMatch: Invalid argument, object required, but got ${describe(argument)}`);
-  if (!isTopLevel || field.includes(".")) throw new CommandError(ProjectionErrors.NestedElemMatch, "Cannot use $elemMatch projection on a nested field.");
+  if (!isDocument(argument))
+    throw new CommandError(
+      ProjectionErrors.ElemMatchNeedsObject,
+      `elemMatch: Invalid argument, object required, but got ${describe(argument)}`,
+    );
+  if (!isTopLevel || field.includes("."))
+    throw new CommandError(ProjectionErrors.NestedElemMatch, "Cannot use $elemMatch projection on a nested field.");
   validateFilter({ [field]: { $elemMatch: argument } });
 }
 
@@ -61,13 +78,18 @@ function parseOperator(state: ParseState, field: string, spec: Document, isTopLe
   const name = firstKey(spec)!;
   if (state.syntax === "find" && name === "$slice") return;
   if (name === "$elemMatch") {
-    if (state.syntax !== "find") throw new CommandError(INVALID_PIPELINE_OPERATOR, "Cannot use $elemMatch in this context");
+    if (state.syntax !== "find")
+      throw new CommandError(INVALID_PIPELINE_OPERATOR, "Cannot use $elemMatch in this context");
     checkFindElemMatch(field, spec.$elemMatch, isTopLevel);
     return;
   }
   if (!isExpressionName(name)) throw new CommandError(ProjectionErrors.UnknownExpression, `Unknown expression ${name}`);
   const isMeta = name === "$meta";
-  if (state.type === "exclusion" && !isMeta) throw new CommandError(ProjectionErrors.ExpressionInExclusion, "Cannot use expression other than $meta in exclusion projection");
+  if (state.type === "exclusion" && !isMeta)
+    throw new CommandError(
+      ProjectionErrors.ExpressionInExclusion,
+      "Cannot use expression other than $meta in exclusion projection",
+    );
   if (!isMeta) state.type ??= "inclusion";
   validateOperatorExpression(spec);
 }
@@ -76,7 +98,8 @@ function parseElement(state: ParseState, field: string, value: unknown, isTopLev
   const isTopLevelId = isTopLevel && field === "_id";
   if (isDocument(value)) {
     const names = Object.keys(value);
-    if (names.length === 0) throw new CommandError(ProjectionErrors.EmptySubProjection, `Invalid empty sub-projection: ${field}`);
+    if (names.length === 0)
+      throw new CommandError(ProjectionErrors.EmptySubProjection, `Invalid empty sub-projection: ${field}`);
     if (names.length === 1 && names[0].startsWith("$")) parseOperator(state, field, value, isTopLevel);
     else for (const name of names) parseElement(state, name, value[name], false);
   } else if (typeof value === "boolean" || isNumeric(value)) {

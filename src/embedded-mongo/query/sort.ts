@@ -25,26 +25,39 @@ const META_SORTS = new Set(["textScore", "randVal", "geoNearDistance", "searchSc
 
 /** {field: {$meta: ...}}: valid for MongoDB, but every meta score needs a feature the engine lacks. */
 function refuseMetaSort(spec: Document): never {
-  if (firstKey(spec) !== "$meta") throw new CommandError(SortErrors.NotMeta, "$meta is the only expression supported by $sort right now");
-  if (Object.keys(spec).length !== 1) throw new CommandError(ErrorCodes.FailedToParse, "Cannot have additional keys in a $meta sort specification");
-  if (typeof spec.$meta !== "string" || !META_SORTS.has(spec.$meta)) throw new CommandError(SortErrors.IllegalMeta, `Illegal $meta sort: $meta: ${describe(spec.$meta)}`);
+  if (firstKey(spec) !== "$meta")
+    throw new CommandError(SortErrors.NotMeta, "$meta is the only expression supported by $sort right now");
+  if (Object.keys(spec).length !== 1)
+    throw new CommandError(ErrorCodes.FailedToParse, "Cannot have additional keys in a $meta sort specification");
+  if (typeof spec.$meta !== "string" || !META_SORTS.has(spec.$meta))
+    throw new CommandError(SortErrors.IllegalMeta, `Illegal $meta sort: $meta: ${describe(spec.$meta)}`);
   throw notSupported("$meta sort");
 }
 
 function parseDirection(field: string, value: unknown): 1 | -1 {
   if (isDocument(value)) refuseMetaSort(value);
-  if (!isNumeric(value)) throw new CommandError(SortErrors.NotANumber, `Illegal key in $sort specification: ${field}: ${describe(value)}`);
+  if (!isNumeric(value))
+    throw new CommandError(SortErrors.NotANumber, `Illegal key in $sort specification: ${field}: ${describe(value)}`);
   // MongoDB truncates the number to an integer first (safeNumberLong), so 1.5 sorts ascending.
   const direction = Math.trunc(numericValue(value));
-  if (direction !== 1 && direction !== -1) throw new CommandError(SortErrors.NotOneOrMinusOne, "$sort key ordering must be 1 (for ascending) or -1 (for descending)");
+  if (direction !== 1 && direction !== -1)
+    throw new CommandError(
+      SortErrors.NotOneOrMinusOne,
+      "$sort key ordering must be 1 (for ascending) or -1 (for descending)",
+    );
   return direction;
 }
 
 /** A sort specification as the find, findAndModify, update and $sort parsers read it. */
 export function parseSort(spec: unknown): SortKey[] {
   if (spec === undefined || spec === null) return [];
-  if (!isDocument(spec)) throw typeMismatch(`BSON field 'sort' is the wrong type '${bsonTypeName(spec)}', expected type 'object'`);
-  return Object.entries(spec).map(([field, value]) => ({ field, path: field.split("."), direction: parseDirection(field, value) }));
+  if (!isDocument(spec))
+    throw typeMismatch(`BSON field 'sort' is the wrong type '${bsonTypeName(spec)}', expected type 'object'`);
+  return Object.entries(spec).map(([field, value]) => ({
+    field,
+    path: field.split("."),
+    direction: parseDirection(field, value),
+  }));
 }
 
 function sortValue(doc: Document, key: SortKey): unknown {

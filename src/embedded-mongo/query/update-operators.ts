@@ -11,7 +11,6 @@ import { parseSort, sortRecords } from "./sort.js";
 
 const PATH_NOT_VIABLE = 28;
 
-
 /** The value at a dotted path and whether a scalar blocks the path (undefined when absent). */
 function lookup(doc: Document, path: string): { value: unknown; blockedBy?: string } {
   let current: unknown = doc;
@@ -37,19 +36,21 @@ function typeLabel(value: unknown): string {
   return typeof value === "object" ? "object" : typeof value;
 }
 
-
 function checkArrayFilters(modifier: Document, arrayFilters: Document[] | undefined): void {
   const used = new Set<string>();
   for (const fields of Object.values(modifier)) {
-    for (const path of Object.keys(fields as Document)) for (const match of path.matchAll(/\$\[([a-z][A-Za-z0-9]*)\]/g)) used.add(match[1]);
+    for (const path of Object.keys(fields as Document))
+      for (const match of path.matchAll(/\$\[([a-z][A-Za-z0-9]*)\]/g)) used.add(match[1]);
   }
   const declared = new Set<string>();
   for (const filter of arrayFilters ?? []) {
     const first = Object.keys(filter)[0] ?? "";
     declared.add(first.split(".")[0]);
   }
-  for (const id of used) if (!declared.has(id)) throw new CommandError(ErrorCodes.BadValue, `No array filter found for identifier '${id}'`);
-  for (const id of declared) if (!used.has(id)) throw failedToParse(`The array filter for identifier '${id}' was not used in the update`);
+  for (const id of used)
+    if (!declared.has(id)) throw new CommandError(ErrorCodes.BadValue, `No array filter found for identifier '${id}'`);
+  for (const id of declared)
+    if (!used.has(id)) throw failedToParse(`The array filter for identifier '${id}' was not used in the update`);
 }
 
 /** Two operators (or a $rename target) touching the same path, or one path inside another. */
@@ -64,7 +65,11 @@ function checkPathConflicts(modifier: Document): void {
   const sorted = paths.filter((path) => !path.includes("$")).sort();
   for (let i = 1; i < sorted.length; i++) {
     const [a, b] = [sorted[i - 1], sorted[i]];
-    if (a === b || b.startsWith(`${a}.`)) throw new CommandError(ErrorCodes.ConflictingUpdateOperators, `Updating the path '${b}' would create a conflict at '${a}'`);
+    if (a === b || b.startsWith(`${a}.`))
+      throw new CommandError(
+        ErrorCodes.ConflictingUpdateOperators,
+        `Updating the path '${b}' would create a conflict at '${a}'`,
+      );
   }
 }
 
@@ -80,15 +85,32 @@ export function prepareModifier(doc: Document, modifier: Document, arrayFilters?
       const positional = path.includes("$");
       const { value, blockedBy } = positional ? { value: undefined, blockedBy: undefined } : lookup(doc, path);
       if (blockedBy !== undefined && op !== "$unset" && op !== "$pull" && op !== "$pullAll" && op !== "$pop") {
-        throw new CommandError(PATH_NOT_VIABLE, `Cannot create field '${path.slice(blockedBy.length + 1).split(".")[0]}' in element {${blockedBy}: ${JSON.stringify(lookup(doc, blockedBy).value)}}`);
+        throw new CommandError(
+          PATH_NOT_VIABLE,
+          `Cannot create field '${path.slice(blockedBy.length + 1).split(".")[0]}' in element {${blockedBy}: ${JSON.stringify(lookup(doc, blockedBy).value)}}`,
+        );
       }
       if (op === "$inc" || op === "$mul") {
-        if (!isNumeric(arg)) throw typeMismatch(`Cannot ${op === "$inc" ? "increment" : "multiply"} with non-numeric argument: {${path}: ${JSON.stringify(arg)}}`);
-        if (value !== undefined && value !== null && !isNumeric(value)) throw typeMismatch(`Cannot apply ${op} to a value of non-numeric type. {_id: ${JSON.stringify(doc._id)}} has the field '${path}' of non-numeric type ${typeLabel(value)}`);
-        if (op === "$mul" && value === null) throw typeMismatch(`Cannot apply $mul to a value of non-numeric type null`);
+        if (!isNumeric(arg))
+          throw typeMismatch(
+            `Cannot ${op === "$inc" ? "increment" : "multiply"} with non-numeric argument: {${path}: ${JSON.stringify(arg)}}`,
+          );
+        if (value !== undefined && value !== null && !isNumeric(value))
+          throw typeMismatch(
+            `Cannot apply ${op} to a value of non-numeric type. {_id: ${JSON.stringify(doc._id)}} has the field '${path}' of non-numeric type ${typeLabel(value)}`,
+          );
+        if (op === "$mul" && value === null)
+          throw typeMismatch(`Cannot apply $mul to a value of non-numeric type null`);
       }
-      if (["$push", "$addToSet", "$pop", "$pull", "$pullAll"].includes(op) && value !== undefined && !Array.isArray(value)) {
-        throw new CommandError(ErrorCodes.BadValue, `The field '${path}' must be an array but is of type ${typeLabel(value)} in document {_id: ${JSON.stringify(doc._id)}}`);
+      if (
+        ["$push", "$addToSet", "$pop", "$pull", "$pullAll"].includes(op) &&
+        value !== undefined &&
+        !Array.isArray(value)
+      ) {
+        throw new CommandError(
+          ErrorCodes.BadValue,
+          `The field '${path}' must be an array but is of type ${typeLabel(value)} in document {_id: ${JSON.stringify(doc._id)}}`,
+        );
       }
       if (op === "$currentDate" && !positional) {
         const wantsTimestamp = isDocument(arg) && arg.$type === "timestamp";
@@ -105,7 +127,11 @@ export function prepareModifier(doc: Document, modifier: Document, arrayFilters?
   }
   if (Object.keys(set).length > 0) {
     for (const path of Object.keys(set)) {
-      if (prepared.$set && path in (prepared.$set as Document)) throw new CommandError(ErrorCodes.ConflictingUpdateOperators, `Updating the path '${path}' would create a conflict at '${path}'`);
+      if (prepared.$set && path in (prepared.$set as Document))
+        throw new CommandError(
+          ErrorCodes.ConflictingUpdateOperators,
+          `Updating the path '${path}' would create a conflict at '${path}'`,
+        );
     }
     prepared.$set = { ...(prepared.$set as Document | undefined), ...set };
   }
@@ -114,7 +140,8 @@ export function prepareModifier(doc: Document, modifier: Document, arrayFilters?
 
 /** $push with $each, $position, $sort and $slice, in MongoDB's order: insert, sort, slice. */
 function pushEach(current: unknown[], spec: Document): unknown[] {
-  if (!Array.isArray(spec.$each)) throw new CommandError(ErrorCodes.BadValue, "The argument to $each in $push must be an array");
+  if (!Array.isArray(spec.$each))
+    throw new CommandError(ErrorCodes.BadValue, "The argument to $each in $push must be an array");
   const items = cloneValue(spec.$each as unknown[]);
   const position = spec.$position === undefined ? current.length : Number(spec.$position);
   const at = position < 0 ? Math.max(0, current.length + position) : Math.min(position, current.length);

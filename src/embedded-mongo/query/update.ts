@@ -10,20 +10,43 @@ import { compareValues } from "../bson-order.js";
 import { cloneValue } from "./clone.js";
 import { prepareModifier } from "./update-operators.js";
 
-const OPERATORS = new Set(["$set", "$unset", "$inc", "$mul", "$min", "$max", "$rename", "$push", "$addToSet", "$pull", "$pullAll", "$pop", "$currentDate", "$bit", "$setOnInsert"]);
+const OPERATORS = new Set([
+  "$set",
+  "$unset",
+  "$inc",
+  "$mul",
+  "$min",
+  "$max",
+  "$rename",
+  "$push",
+  "$addToSet",
+  "$pull",
+  "$pullAll",
+  "$pop",
+  "$currentDate",
+  "$bit",
+  "$setOnInsert",
+]);
 
 export type UpdateKind = "operators" | "replacement" | "pipeline";
 
 export function classifyUpdate(update: unknown): UpdateKind {
   if (Array.isArray(update)) return "pipeline";
-  if (!update || typeof update !== "object") throw failedToParse("Update argument must be either an object or an array");
+  if (!update || typeof update !== "object")
+    throw failedToParse("Update argument must be either an object or an array");
   const keys = Object.keys(update);
   // As in MongoDB, the first field decides: a replacement document, or operators only.
   if (keys.length === 0 || !keys[0].startsWith("$")) return "replacement";
   for (const key of keys) {
-    if (!OPERATORS.has(key)) throw failedToParse(`Unknown modifier: ${key}. Expected a valid update modifier or pipeline-style update specified as an array`);
+    if (!OPERATORS.has(key))
+      throw failedToParse(
+        `Unknown modifier: ${key}. Expected a valid update modifier or pipeline-style update specified as an array`,
+      );
     const arg = (update as Document)[key];
-    if (!arg || typeof arg !== "object" || Array.isArray(arg)) throw failedToParse(`Modifiers operate on fields but we found type ${Array.isArray(arg) ? "array" : typeof arg} instead. For example: {$mod: {<field>: ...}} not {${key}: ${JSON.stringify(arg)}}`);
+    if (!arg || typeof arg !== "object" || Array.isArray(arg))
+      throw failedToParse(
+        `Modifiers operate on fields but we found type ${Array.isArray(arg) ? "array" : typeof arg} instead. For example: {$mod: {<field>: ...}} not {${key}: ${JSON.stringify(arg)}}`,
+      );
   }
   return "operators";
 }
@@ -31,7 +54,11 @@ export function classifyUpdate(update: unknown): UpdateKind {
 /** A replacement document may not carry $-prefixed top-level fields (inserts may, since MongoDB 5.0). */
 export function checkReplacementFields(doc: Document): void {
   for (const key of Object.keys(doc)) {
-    if (key.startsWith("$")) throw new CommandError(ErrorCodes.DollarPrefixedFieldName, `The dollar ($) prefixed field '${key}' in '${key}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`);
+    if (key.startsWith("$"))
+      throw new CommandError(
+        ErrorCodes.DollarPrefixedFieldName,
+        `The dollar ($) prefixed field '${key}' in '${key}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`,
+      );
   }
 }
 
@@ -48,7 +75,11 @@ export interface UpdateOptions {
   inserting?: boolean;
 }
 
-export function applyUpdate(original: Document, update: Document | Document[], options: UpdateOptions = {}): UpdateOutcome {
+export function applyUpdate(
+  original: Document,
+  update: Document | Document[],
+  options: UpdateOptions = {},
+): UpdateOutcome {
   const kind = classifyUpdate(update);
   let doc: Document;
   if (kind === "replacement") {
@@ -61,7 +92,8 @@ export function applyUpdate(original: Document, update: Document | Document[], o
     doc = cloneValue(original);
     const { $setOnInsert, ...rest } = update as Document;
     const requested: Document = { ...rest };
-    if ($setOnInsert && options.inserting) requested.$set = { ...(requested.$set as Document | undefined), ...($setOnInsert as Document) };
+    if ($setOnInsert && options.inserting)
+      requested.$set = { ...(requested.$set as Document | undefined), ...($setOnInsert as Document) };
     const modifier = prepareModifier(doc, requested, options.arrayFilters);
     if (Object.keys(modifier).length > 0) {
       try {
@@ -71,8 +103,16 @@ export function applyUpdate(original: Document, update: Document | Document[], o
       }
     }
   }
-  if (original._id !== undefined && (doc._id === undefined || compareValues(doc._id, original._id) !== 0 || bsonTypeName(doc._id) !== bsonTypeName(original._id))) {
-    throw new CommandError(ErrorCodes.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
+  if (
+    original._id !== undefined &&
+    (doc._id === undefined ||
+      compareValues(doc._id, original._id) !== 0 ||
+      bsonTypeName(doc._id) !== bsonTypeName(original._id))
+  ) {
+    throw new CommandError(
+      ErrorCodes.ImmutableField,
+      "Performing an update on the path '_id' would modify the immutable field '_id'",
+    );
   }
   return { doc, modified: !sameDocument(original, doc) };
 }
@@ -91,7 +131,9 @@ const OPERATOR_FUNCTIONS: ReadonlyMap<string, UpdateOperator> = new Map(
  * Conflicts between operators are checked beforehand (prepareModifier).
  */
 function applyOperators(doc: Document, modifier: Document, options: UpdateOptions): void {
-  const positional = Object.values(modifier).some((fields) => Object.keys(fields as Document).some((path) => path.includes("$")));
+  const positional = Object.values(modifier).some((fields) =>
+    Object.keys(fields as Document).some((path) => path.includes("$")),
+  );
   if (positional || (options.arrayFilters?.length ?? 0) > 0) {
     mingoUpdate(doc, modifier, options.arrayFilters, options.filter ?? {}, { cloneMode: "deep" });
     return;
@@ -99,7 +141,10 @@ function applyOperators(doc: Document, modifier: Document, options: UpdateOption
   for (const [op, fields] of Object.entries(modifier)) {
     // classifyUpdate lets only known operators through; one mingo lacks is refused as MongoDB refuses an unknown one.
     const apply = OPERATOR_FUNCTIONS.get(op);
-    if (apply === undefined) throw failedToParse(`Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
+    if (apply === undefined)
+      throw failedToParse(
+        `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
+      );
     apply(fields as Document)(doc);
   }
 }
@@ -109,7 +154,8 @@ function mingoUpdateError(error: unknown): CommandError {
   if (error instanceof CommandError) return error;
   const message = error instanceof Error ? error.message : String(error);
   if (/immutable field '_id'/i.test(message)) return new CommandError(ErrorCodes.ImmutableField, message);
-  if (/conflict/i.test(message)) return new CommandError(ErrorCodes.ConflictingUpdateOperators, message.replace(/^updating/, "Updating"));
+  if (/conflict/i.test(message))
+    return new CommandError(ErrorCodes.ConflictingUpdateOperators, message.replace(/^updating/, "Updating"));
   return new CommandError(ErrorCodes.BadValue, message);
 }
 
@@ -117,7 +163,8 @@ function pipelineUpdate(original: Document, stages: Document[]): Document {
   const allowed = new Set(["$addFields", "$set", "$project", "$unset", "$replaceRoot", "$replaceWith"]);
   for (const stage of stages) {
     const name = Object.keys(stage)[0];
-    if (!allowed.has(name)) throw new CommandError(ErrorCodes.BadValue, `${name} is not allowed to be used within an update`);
+    if (!allowed.has(name))
+      throw new CommandError(ErrorCodes.BadValue, `${name} is not allowed to be used within an update`);
   }
   const [result] = new Aggregator(stages, {}).run([cloneValue(original)]) as Document[];
   return result;
@@ -159,7 +206,6 @@ export function upsertSeed(filter: Document): Document {
   visit(filter);
   return seed;
 }
-
 
 function setPath(doc: Document, path: string, value: unknown): void {
   const parts = path.split(".");

@@ -20,7 +20,8 @@ export type Mutation =
 const VALID_NAME = /^[^\0$]+$/;
 
 export function checkCollectionName(name: unknown): string {
-  if (typeof name !== "string" || name.length === 0) throw new CommandError(ErrorCodes.InvalidNamespace, "collection name must be a non-empty string");
+  if (typeof name !== "string" || name.length === 0)
+    throw new CommandError(ErrorCodes.InvalidNamespace, "collection name must be a non-empty string");
   if (!VALID_NAME.test(name) || name.startsWith(".") || name.startsWith("system.")) {
     throw new CommandError(ErrorCodes.InvalidNamespace, `Invalid collection name: ${name}`);
   }
@@ -28,7 +29,8 @@ export function checkCollectionName(name: unknown): string {
 }
 
 export function checkDatabaseName(name: string): string {
-  if (name.length === 0 || /[/\\. "$\0]/.test(name) || name.length > 63) throw new CommandError(ErrorCodes.InvalidNamespace, `Invalid database name: '${name}'`);
+  if (name.length === 0 || /[/\\. "$\0]/.test(name) || name.length > 63)
+    throw new CommandError(ErrorCodes.InvalidNamespace, `Invalid database name: '${name}'`);
   return name;
 }
 
@@ -87,7 +89,7 @@ export class Catalog {
 
   /** Writes to a missing collection create it, as MongoDB does. */
   ensure(db: string, coll: string): Collection {
-    return this.get(db, coll) ?? this.apply({ op: "createCollection", db, coll, options: {} }) as Collection;
+    return this.get(db, coll) ?? (this.apply({ op: "createCollection", db, coll, options: {} }) as Collection);
   }
 
   insert(collection: Collection, doc: Document): number {
@@ -129,7 +131,8 @@ export class Catalog {
       case "createCollection": {
         let db = this.databases.get(m.db);
         if (!db) this.databases.set(m.db, (db = new Map()));
-        if (db.has(m.coll)) throw new CommandError(ErrorCodes.NamespaceExists, `Collection ${m.db}.${m.coll} already exists.`);
+        if (db.has(m.coll))
+          throw new CommandError(ErrorCodes.NamespaceExists, `Collection ${m.db}.${m.coll} already exists.`);
         const created = new Collection(m.db, m.coll, m.options);
         db.set(m.coll, created);
         return created;
@@ -161,7 +164,11 @@ export class Catalog {
       case "replace": {
         const collection = this.require(m.db, m.coll);
         const rid = collection.ridById(m.doc._id);
-        if (rid === undefined) throw new CommandError(ErrorCodes.InternalError, `replay: no document ${String(m.doc._id)} in ${m.db}.${m.coll}`);
+        if (rid === undefined)
+          throw new CommandError(
+            ErrorCodes.InternalError,
+            `replay: no document ${String(m.doc._id)} in ${m.db}.${m.coll}`,
+          );
         collection.replace(rid, m.doc, ++this.seq);
         return undefined;
       }
@@ -182,14 +189,20 @@ export class Catalog {
   snapshot(batchSize = 1000): Iterable<Mutation> {
     const frozen = [...this.databases].map(([db, colls]) => ({
       db,
-      colls: [...colls.values()].map((c) => ({ name: c.name, options: c.options, docs: [...c.docs.values()], specs: c.indexSpecs() })),
+      colls: [...colls.values()].map((c) => ({
+        name: c.name,
+        options: c.options,
+        docs: [...c.docs.values()],
+        specs: c.indexSpecs(),
+      })),
     }));
     return (function* (): Generator<Mutation> {
       for (const { db, colls } of frozen) {
         for (const { name, options, docs, specs } of colls) {
           yield { op: "createCollection", db, coll: name, options };
           for (const spec of specs) if (spec.name !== "_id_") yield { op: "createIndex", db, coll: name, spec };
-          for (let i = 0; i < docs.length; i += batchSize) yield { op: "insert", db, coll: name, docs: docs.slice(i, i + batchSize) };
+          for (let i = 0; i < docs.length; i += batchSize)
+            yield { op: "insert", db, coll: name, docs: docs.slice(i, i + batchSize) };
         }
       }
     })();

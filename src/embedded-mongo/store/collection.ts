@@ -84,7 +84,8 @@ export class Collection {
       const keys = index.keysOf(doc);
       keysByIndex.set(index, keys);
       if (!index.unique) continue;
-      for (const key of keys) if (index.conflictFor(key, rid) !== undefined) throw index.duplicateKeyError(this.ns, key);
+      for (const key of keys)
+        if (index.conflictFor(key, rid) !== undefined) throw index.duplicateKeyError(this.ns, key);
     }
     return keysByIndex;
   }
@@ -128,17 +129,29 @@ export class Collection {
       const sameKey = JSON.stringify(existing.spec.key) === JSON.stringify(spec.key);
       if (existing.name === spec.name) {
         if (sameKey && sameIndexOptions(existing.spec, spec)) return false;
-        throw new CommandError(ErrorCodes.IndexKeySpecsConflict, `An existing index has the same name as the requested index but different options or key. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing.spec)}`);
+        throw new CommandError(
+          ErrorCodes.IndexKeySpecsConflict,
+          `An existing index has the same name as the requested index but different options or key. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing.spec)}`,
+        );
       }
       if (sameKey) {
-        if (sameIndexOptions(existing.spec, spec)) throw new CommandError(ErrorCodes.IndexOptionsConflict, `Index already exists with a different name: ${existing.name}`);
-        throw new CommandError(ErrorCodes.IndexOptionsConflict, `An equivalent index already exists with the same name but different options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing.spec)}`);
+        if (sameIndexOptions(existing.spec, spec))
+          throw new CommandError(
+            ErrorCodes.IndexOptionsConflict,
+            `Index already exists with a different name: ${existing.name}`,
+          );
+        throw new CommandError(
+          ErrorCodes.IndexOptionsConflict,
+          `An equivalent index already exists with the same name but different options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing.spec)}`,
+        );
       }
     }
     const index = new SecondaryIndex(spec);
     for (const [rid, doc] of this.docs) {
       const keys = index.keysOf(doc);
-      if (index.unique) for (const key of keys) if (index.conflictFor(key, rid) !== undefined) throw index.duplicateKeyError(this.ns, key);
+      if (index.unique)
+        for (const key of keys)
+          if (index.conflictFor(key, rid) !== undefined) throw index.duplicateKeyError(this.ns, key);
       index.add(rid, keys);
     }
     this.indexes.set(spec.name, index);
@@ -147,7 +160,8 @@ export class Collection {
 
   dropIndex(name: string): void {
     if (name === ID_INDEX_NAME) throw new CommandError(ErrorCodes.InvalidOptions, "cannot drop _id index");
-    if (!this.indexes.delete(name)) throw new CommandError(ErrorCodes.IndexNotFound, `index not found with name [${name}]`);
+    if (!this.indexes.delete(name))
+      throw new CommandError(ErrorCodes.IndexNotFound, `index not found with name [${name}]`);
   }
 
   indexSpecs(): IndexSpec[] {

@@ -24,7 +24,10 @@ export function extractKeys(doc: Document, paths: string[][]): ExtractedKeys {
   const perField = paths.map((path) => dedupe(pathValues(doc, path, state)));
   const multiFields = perField.filter((values) => values.length > 1);
   if (multiFields.length > 1) {
-    throw new CommandError(ErrorCodes.CannotIndexParallelArrays, `cannot index parallel arrays [${paths.map((p) => p.join(".")).join("] [")}]`);
+    throw new CommandError(
+      ErrorCodes.CannotIndexParallelArrays,
+      `cannot index parallel arrays [${paths.map((p) => p.join(".")).join("] [")}]`,
+    );
   }
   let keys: unknown[][] = [[]];
   for (const values of perField) keys = keys.flatMap((prefix) => values.map((value) => [...prefix, value]));

@@ -26,10 +26,26 @@ type Level = Map<Part, Level | number>;
 function objectIdPart(oid: ObjectIdLike): string {
   if (hasWords(oid)) {
     const { i0, i1, i2, i3 } = oid;
-    return String.fromCharCode(0x6f, i0 >>> 8, ((i0 & 0xff) << 8) | (i1 >>> 16), i1 & 0xffff, i2 >>> 8, ((i2 & 0xff) << 8) | (i3 >>> 16), i3 & 0xffff);
+    return String.fromCharCode(
+      0x6f,
+      i0 >>> 8,
+      ((i0 & 0xff) << 8) | (i1 >>> 16),
+      i1 & 0xffff,
+      i2 >>> 8,
+      ((i2 & 0xff) << 8) | (i3 >>> 16),
+      i3 & 0xffff,
+    );
   }
   const b = oid.id;
-  return String.fromCharCode(0x6f, (b[0] << 8) | b[1], (b[2] << 8) | b[3], (b[4] << 8) | b[5], (b[6] << 8) | b[7], (b[8] << 8) | b[9], (b[10] << 8) | b[11]);
+  return String.fromCharCode(
+    0x6f,
+    (b[0] << 8) | b[1],
+    (b[2] << 8) | b[3],
+    (b[4] << 8) | b[5],
+    (b[6] << 8) | b[7],
+    (b[8] << 8) | b[9],
+    (b[10] << 8) | b[11],
+  );
 }
 
 /** A value's hashed form, or undefined when it has none. */
@@ -45,7 +61,9 @@ function partOf(value: unknown): Part | undefined {
     case "object": {
       if (value === null) return null;
       if (value instanceof Date) return `d${value.getTime()}`;
-      return (value as { _bsontype?: unknown })._bsontype === "ObjectId" ? objectIdPart(value as ObjectIdLike) : undefined;
+      return (value as { _bsontype?: unknown })._bsontype === "ObjectId"
+        ? objectIdPart(value as ObjectIdLike)
+        : undefined;
     }
     default:
       return undefined;
@@ -66,7 +84,9 @@ function partsOf(key: readonly unknown[]): Part[] | undefined {
 export class KeyHash {
   private readonly root: Level = new Map();
 
-  /** The record of `key`: a record id, null when the hash holds no equal key, undefined when `key` has no hashed form. */
+  /**
+   * The record of `key`: a record id, null when the hash holds no equal key, undefined when `key` has no hashed form.
+   */
   get(key: readonly unknown[]): number | null | undefined {
     let node: Level | number | undefined = this.root;
     for (const value of key) {

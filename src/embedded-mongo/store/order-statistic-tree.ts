@@ -462,7 +462,13 @@ export class OrderStatisticTree<K> {
   }
 
   /** Checks the subtree under `node`, whose keys must lie in [low, high); returns its key count. */
-  private checkNode(node: TreeNode<K>, low: K | undefined, high: K | undefined, isRoot: boolean, leaves: Leaf<K>[]): number {
+  private checkNode(
+    node: TreeNode<K>,
+    low: K | undefined,
+    high: K | undefined,
+    isRoot: boolean,
+    leaves: Leaf<K>[],
+  ): number {
     const n = entryCount(node);
     if (n > this.maxSize) throw new Error(`node over capacity: ${n} > ${this.maxSize}`);
     if (!isRoot && n < this.minSize) throw new Error(`node under minimum fill: ${n} < ${this.minSize}`);

@@ -49,10 +49,26 @@ function isPointValue(value: unknown): boolean {
 
 /** The smallest and largest values of a value's type, so one-sided ranges stay within the type as MongoDB's do. */
 function typeBracket(value: unknown): [Bound, Bound] | undefined {
-  if (typeof value === "number") return [{ value: -Infinity, inclusive: true }, { value: Infinity, inclusive: true }];
-  if (typeof value === "string") return [{ value: "", inclusive: true }, { value: {}, inclusive: false }];
-  if (value instanceof Date) return [{ value: new Date(-8.64e15), inclusive: true }, { value: new Date(8.64e15), inclusive: true }];
-  if (value instanceof ObjectId) return [{ value: new ObjectId("000000000000000000000000"), inclusive: true }, { value: new ObjectId("ffffffffffffffffffffffff"), inclusive: true }];
+  if (typeof value === "number")
+    return [
+      { value: -Infinity, inclusive: true },
+      { value: Infinity, inclusive: true },
+    ];
+  if (typeof value === "string")
+    return [
+      { value: "", inclusive: true },
+      { value: {}, inclusive: false },
+    ];
+  if (value instanceof Date)
+    return [
+      { value: new Date(-8.64e15), inclusive: true },
+      { value: new Date(8.64e15), inclusive: true },
+    ];
+  if (value instanceof ObjectId)
+    return [
+      { value: new ObjectId("000000000000000000000000"), inclusive: true },
+      { value: new ObjectId("ffffffffffffffffffffffff"), inclusive: true },
+    ];
   return undefined;
 }
 
@@ -64,10 +80,20 @@ function fieldPredicate(condition: unknown): FieldPredicate {
   const predicate: FieldPredicate = { exact: true };
   for (const [op, value] of Object.entries(condition)) {
     if (op === "$eq" && isPointValue(value) && !predicate.points) predicate.points = [value];
-    else if (op === "$in" && Array.isArray(value) && value.length > 0 && value.every(isPointValue) && !predicate.points) {
-      predicate.points = [...value].sort(compareValues).filter((v, i, all) => i === 0 || compareValues(all[i - 1], v) !== 0);
-    } else if ((op === "$gt" || op === "$gte") && typeBracket(value) && !predicate.lower) predicate.lower = { value, inclusive: op === "$gte" };
-    else if ((op === "$lt" || op === "$lte") && typeBracket(value) && !predicate.upper) predicate.upper = { value, inclusive: op === "$lte" };
+    else if (
+      op === "$in" &&
+      Array.isArray(value) &&
+      value.length > 0 &&
+      value.every(isPointValue) &&
+      !predicate.points
+    ) {
+      predicate.points = [...value]
+        .sort(compareValues)
+        .filter((v, i, all) => i === 0 || compareValues(all[i - 1], v) !== 0);
+    } else if ((op === "$gt" || op === "$gte") && typeBracket(value) && !predicate.lower)
+      predicate.lower = { value, inclusive: op === "$gte" };
+    else if ((op === "$lt" || op === "$lte") && typeBracket(value) && !predicate.upper)
+      predicate.upper = { value, inclusive: op === "$lte" };
     else predicate.exact = false;
   }
   if (predicate.points && (predicate.lower || predicate.upper)) {
@@ -76,7 +102,8 @@ function fieldPredicate(condition: unknown): FieldPredicate {
     delete predicate.upper;
     predicate.exact = false;
   }
-  if (predicate.lower && predicate.upper && typeOrder(predicate.lower.value) !== typeOrder(predicate.upper.value)) predicate.exact = false;
+  if (predicate.lower && predicate.upper && typeOrder(predicate.lower.value) !== typeOrder(predicate.upper.value))
+    predicate.exact = false;
   if (predicate.lower && !predicate.upper) predicate.upper = typeBracket(predicate.lower.value)![1];
   if (predicate.upper && !predicate.lower) predicate.lower = typeBracket(predicate.upper.value)![0];
   return predicate;
@@ -135,7 +162,8 @@ function evaluate(index: SecondaryIndex, fields: Map<string, FieldPredicate>, so
     break;
   }
   let singlePointPrefix = 0;
-  while (singlePointPrefix < eqFields && fields.get(index.fields[singlePointPrefix])!.points!.length === 1) singlePointPrefix++;
+  while (singlePointPrefix < eqFields && fields.get(index.fields[singlePointPrefix])!.points!.length === 1)
+    singlePointPrefix++;
   const pinned = new Set(index.fields.slice(0, singlePointPrefix));
   const remainingSort = sort.filter((key) => !pinned.has(key.field));
   let sorted = remainingSort.length === 0;
@@ -150,16 +178,27 @@ function evaluate(index: SecondaryIndex, fields: Map<string, FieldPredicate>, so
       reverse = !forward;
     }
   }
-  const score = eqFields * 4 + (range ? 2 : 0) + (sorted && sort.length > 0 ? 3 : 0) + (index.unique && eqFields === index.fields.length ? 1 : 0);
+  const score =
+    eqFields * 4 +
+    (range ? 2 : 0) +
+    (sorted && sort.length > 0 ? 3 : 0) +
+    (index.unique && eqFields === index.fields.length ? 1 : 0);
   return { index, score, eqFields, range, sorted, reverse, usedFields };
 }
 
 function resolveHint(collection: Collection, hint: unknown): SecondaryIndex | undefined {
   if (hint === undefined || hint === null) return undefined;
-  const found = typeof hint === "string"
-    ? collection.indexes.get(hint)
-    : typeof hint === "object" && Object.keys(hint as Document).length > 0 ? collection.findIndexByKey(hint as Document) : undefined;
-  if (!found) throw new CommandError(ErrorCodes.BadValue, "error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index");
+  const found =
+    typeof hint === "string"
+      ? collection.indexes.get(hint)
+      : typeof hint === "object" && Object.keys(hint as Document).length > 0
+        ? collection.findIndexByKey(hint as Document)
+        : undefined;
+  if (!found)
+    throw new CommandError(
+      ErrorCodes.BadValue,
+      "error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index",
+    );
   return found;
 }
 
@@ -189,10 +228,20 @@ export function planQuery(collection: Collection, filter: Document, sort: SortKe
   for (const index of hinted ? [hinted] : collection.indexes.values()) {
     if (!hinted && !index.complete) continue;
     const candidate = evaluate(index, fields, sort);
-    if (!best || candidate.score > best.score || (candidate.score === best.score && candidate.index.fields.length < best.index.fields.length)) best = candidate;
+    if (
+      !best ||
+      candidate.score > best.score ||
+      (candidate.score === best.score && candidate.index.fields.length < best.index.fields.length)
+    )
+      best = candidate;
   }
-  if (!best || (best.score === 0 && !hinted)) return { ranges: [], exact: false, sorted: sort.length === 0, reverse: false };
-  const exact = !residual && !best.index.multikey && best.index.complete && [...fields.keys()].every((field) => best!.usedFields.has(field));
+  if (!best || (best.score === 0 && !hinted))
+    return { ranges: [], exact: false, sorted: sort.length === 0, reverse: false };
+  const exact =
+    !residual &&
+    !best.index.multikey &&
+    best.index.complete &&
+    [...fields.keys()].every((field) => best!.usedFields.has(field));
   return { index: best.index, ranges: rankRanges(best, fields), exact, sorted: best.sorted, reverse: best.reverse };
 }
 
@@ -225,4 +274,3 @@ function rankRanges(candidate: Candidate, fields: Map<string, FieldPredicate>): 
     return { start, end: Math.max(start, end) };
   });
 }
-

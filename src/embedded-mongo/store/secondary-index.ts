@@ -160,20 +160,34 @@ export function normaliseIndexSpec(raw: Document): IndexSpec {
   const directions: Array<[string, number]> = [];
   for (const [field, direction] of Object.entries(key as Document)) {
     if (typeof direction === "string") {
-      throw new CommandError(ErrorCodes.CannotCreateIndex, `Index type '${direction}' is not supported by the embedded engine`);
+      throw new CommandError(
+        ErrorCodes.CannotCreateIndex,
+        `Index type '${direction}' is not supported by the embedded engine`,
+      );
     }
     const n = Number(direction);
-    if (!Number.isFinite(n) || n === 0) throw new CommandError(ErrorCodes.CannotCreateIndex, `Values in the index key pattern can't be 0 or non-numeric: ${field}`);
+    if (!Number.isFinite(n) || n === 0)
+      throw new CommandError(
+        ErrorCodes.CannotCreateIndex,
+        `Values in the index key pattern can't be 0 or non-numeric: ${field}`,
+      );
     directions.push([field, n > 0 ? 1 : -1]);
   }
   // fromEntries defines each key, so a field named __proto__ is a field, not a prototype.
   const normalisedKey: Record<string, number> = Object.fromEntries(directions);
-  const name = typeof raw.name === "string" ? raw.name : Object.entries(normalisedKey).map(([f, d]) => `${f}_${d}`).join("_");
+  const name =
+    typeof raw.name === "string"
+      ? raw.name
+      : Object.entries(normalisedKey)
+          .map(([f, d]) => `${f}_${d}`)
+          .join("_");
   const spec: IndexSpec = { ...raw, v: 2, key: normalisedKey, name };
   if (raw.expireAfterSeconds !== undefined) {
     const ttl = Number(raw.expireAfterSeconds);
-    if (!Number.isFinite(ttl) || ttl < 0) throw new CommandError(ErrorCodes.CannotCreateIndex, "expireAfterSeconds must be a non-negative number");
-    if (Object.keys(normalisedKey).length !== 1) throw new CommandError(ErrorCodes.CannotCreateIndex, "TTL indexes are single-field indexes");
+    if (!Number.isFinite(ttl) || ttl < 0)
+      throw new CommandError(ErrorCodes.CannotCreateIndex, "expireAfterSeconds must be a non-negative number");
+    if (Object.keys(normalisedKey).length !== 1)
+      throw new CommandError(ErrorCodes.CannotCreateIndex, "TTL indexes are single-field indexes");
     spec.expireAfterSeconds = ttl;
   }
   return spec;
@@ -181,6 +195,7 @@ export function normaliseIndexSpec(raw: Document): IndexSpec {
 
 /** Options that make two indexes on the same key pattern different indexes. */
 export function sameIndexOptions(a: IndexSpec, b: IndexSpec): boolean {
-  const pick = (s: IndexSpec) => JSON.stringify([!!s.unique, !!s.sparse, s.partialFilterExpression ?? null, s.expireAfterSeconds ?? null]);
+  const pick = (s: IndexSpec) =>
+    JSON.stringify([!!s.unique, !!s.sparse, s.partialFilterExpression ?? null, s.expireAfterSeconds ?? null]);
   return pick(a) === pick(b);
 }

@@ -18,7 +18,12 @@ interface SessionState {
 }
 
 function noSuchTransaction(txnNumber: number): CommandError {
-  return new CommandError(ErrorCodes.NoSuchTransaction, `Transaction with { txnNumber: ${txnNumber} } has been aborted.`, {}, [TRANSIENT]);
+  return new CommandError(
+    ErrorCodes.NoSuchTransaction,
+    `Transaction with { txnNumber: ${txnNumber} } has been aborted.`,
+    {},
+    [TRANSIENT],
+  );
 }
 
 function sessionKey(lsid: unknown): string | undefined {
@@ -58,11 +63,17 @@ export class SessionManager {
     const state = this.session(command);
     if (state) state.txnConnection = connectionId;
     const txnNumber = txnNumberOf(command);
-    if (!state || txnNumber === undefined) throw new CommandError(ErrorCodes.InvalidOptions, "a transaction needs lsid and txnNumber");
+    if (!state || txnNumber === undefined)
+      throw new CommandError(ErrorCodes.InvalidOptions, "a transaction needs lsid and txnNumber");
     const current = state.txn;
     if (command.startTransaction === true) {
-      if (current && txnNumber < current.txnNumber) throw new CommandError(ErrorCodes.TransactionTooOld, `txnNumber ${txnNumber} is less than last txnNumber ${current.txnNumber} seen in session`);
-      if (current && txnNumber === current.txnNumber) throw new CommandError(ErrorCodes.IllegalOperation, `Transaction ${txnNumber} has already been started`);
+      if (current && txnNumber < current.txnNumber)
+        throw new CommandError(
+          ErrorCodes.TransactionTooOld,
+          `txnNumber ${txnNumber} is less than last txnNumber ${current.txnNumber} seen in session`,
+        );
+      if (current && txnNumber === current.txnNumber)
+        throw new CommandError(ErrorCodes.IllegalOperation, `Transaction ${txnNumber} has already been started`);
       if (current?.state === "active") current.abort();
       state.txn = new Transaction(txnNumber, this.catalog.openSnapshot(), this.catalog, this.writers);
       return state.txn;
@@ -81,7 +92,8 @@ export class SessionManager {
 
   abort(command: Document): Document {
     const txn = this.existing(command);
-    if (txn.state === "committed") throw new CommandError(ErrorCodes.IllegalOperation, "Cannot abort a committed transaction");
+    if (txn.state === "committed")
+      throw new CommandError(ErrorCodes.IllegalOperation, "Cannot abort a committed transaction");
     if (txn.state === "aborted") throw noSuchTransaction(txn.txnNumber);
     txn.abort();
     return { ok: 1 };
@@ -90,14 +102,16 @@ export class SessionManager {
   private existing(command: Document): Transaction {
     const state = this.session(command);
     const txnNumber = txnNumberOf(command);
-    if (!state || txnNumber === undefined || !state.txn || state.txn.txnNumber !== txnNumber) throw noSuchTransaction(txnNumber ?? -1);
+    if (!state || txnNumber === undefined || !state.txn || state.txn.txnNumber !== txnNumber)
+      throw noSuchTransaction(txnNumber ?? -1);
     return state.txn;
   }
 
   /** The write gate for non-transactional writes: blocked while an open transaction holds the record. */
   gate(ns: string, rid: number): void {
     const holder = this.writers.get(`${ns}#${rid}`);
-    if (holder?.state === "active") throw new WriteBlocked(holder.finished, holder.startedAt + this.lifetimeMs, () => holder.abort());
+    if (holder?.state === "active")
+      throw new WriteBlocked(holder.finished, holder.startedAt + this.lifetimeMs, () => holder.abort());
   }
 
   /** The stored reply when this retryable write (lsid + txnNumber) already ran. */

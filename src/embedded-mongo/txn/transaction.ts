@@ -17,7 +17,12 @@ import { countRecords, selectRecords, type ReadRequest } from "../store/executor
 export const TRANSIENT = "TransientTransactionError";
 
 export function writeConflict(): CommandError {
-  return new CommandError(ErrorCodes.WriteConflict, "Write conflict during plan execution and yielding is disabled. :: Please retry your operation or multi-document transaction.", {}, [TRANSIENT]);
+  return new CommandError(
+    ErrorCodes.WriteConflict,
+    "Write conflict during plan execution and yielding is disabled. :: Please retry your operation or multi-document transaction.",
+    {},
+    [TRANSIENT],
+  );
 }
 
 interface Overlay {
@@ -152,7 +157,8 @@ class TransactionAccess implements CollectionAccess {
     const matches = compileFilter(request.filter);
     const merged: FoundRecord[] = [];
     for (const rid of selectRecords(collection, { ...request, skip: 0, limit: 0 })) {
-      if (!touched(rid) && (collection.lastWrite.get(rid) ?? 0) <= startSeq) merged.push({ rid, doc: collection.docs.get(rid)! });
+      if (!touched(rid) && (collection.lastWrite.get(rid) ?? 0) <= startSeq)
+        merged.push({ rid, doc: collection.docs.get(rid)! });
     }
     for (const rid of collection.history.keys()) {
       if (touched(rid)) continue;
@@ -167,7 +173,8 @@ class TransactionAccess implements CollectionAccess {
   count(filter: Document, skip: number, limit: number, hint?: unknown): number {
     const collection = this.collection;
     const overlay = this.txn.overlays.get(this.ns);
-    if (collection && (!overlay || overlay.writes.size === 0) && collection.history.size === 0) return countRecords(collection, filter, skip, limit, hint);
+    if (collection && (!overlay || overlay.writes.size === 0) && collection.history.size === 0)
+      return countRecords(collection, filter, skip, limit, hint);
     return this.find({ filter, sort: [], skip, limit, hint }).length;
   }
 
@@ -242,7 +249,11 @@ class TransactionAccess implements CollectionAccess {
 
   private ownKeys(overlay: Overlay, index: SecondaryIndex): OrderStatisticTree<IndexEntry> {
     let tree = overlay.uniqueKeys.get(index.name);
-    if (!tree) overlay.uniqueKeys.set(index.name, (tree = new OrderStatisticTree<IndexEntry>((a, b) => index.compareKey(a.k, b.k) || a.r - b.r)));
+    if (!tree)
+      overlay.uniqueKeys.set(
+        index.name,
+        (tree = new OrderStatisticTree<IndexEntry>((a, b) => index.compareKey(a.k, b.k) || a.r - b.r)),
+      );
     return tree;
   }
 

@@ -107,7 +107,8 @@ export class ReplyWriter {
     this.pos += 4;
     if (isArray) {
       const array = doc as unknown[];
-      for (let i = 0; i < array.length; i++) this.element(i < INDEX_NAMES.length ? INDEX_NAMES[i] : String(i), array[i], depth);
+      for (let i = 0; i < array.length; i++)
+        this.element(i < INDEX_NAMES.length ? INDEX_NAMES[i] : String(i), array[i], depth);
     } else {
       const record = doc as Record<string, unknown>;
       for (const key of Object.keys(record)) {
@@ -168,7 +169,11 @@ export class ReplyWriter {
     }
     const proto: unknown = Object.getPrototypeOf(value);
     const tagged = value as { _bsontype?: unknown; toBSON?: unknown };
-    if ((proto === Object.prototype || proto === null) && tagged._bsontype === undefined && tagged.toBSON === undefined) {
+    if (
+      (proto === Object.prototype || proto === null) &&
+      tagged._bsontype === undefined &&
+      tagged.toBSON === undefined
+    ) {
       this.head(0x03, key);
       return this.document(value, false, depth + 1);
     }

@@ -49,7 +49,9 @@ const AGENT_TYPES: Readonly<Record<string, AgentType>> = lookupTable({
   corporate: "agent_corporate_entity",
 });
 
-/** Name columns each agent type takes (beyond primary name, dates, qualifier, authority id, rules, source, sort name). */
+/**
+ * Name columns each agent type takes (beyond primary name, dates, qualifier, authority id, rules, source, sort name).
+ */
 const NAME_COLUMNS: Record<AgentType, ReadonlyArray<[column: string, field: string]>> = lookupTable({
   agent_person: [
     ["agent_name_rest_of_name", "rest_of_name"],
@@ -85,12 +87,16 @@ export class AccessionRows {
   ) {}
 
   map(row: TemplateRow): AccessionRowRecords {
-    const accession: Record<string, JsonValue> = {}; // keys: the accession's field names (TEXT_FIELDS, FLAG_FIELDS and those named below)
-    const ids = ["accession_number_1", "accession_number_2", "accession_number_3", "accession_number_4"].map((column) => row.text(column));
+    // keys: the accession's field names (TEXT_FIELDS, FLAG_FIELDS and those named below)
+    const accession: Record<string, JsonValue> = {};
+    const ids = ["accession_number_1", "accession_number_2", "accession_number_3", "accession_number_4"].map((column) =>
+      row.text(column),
+    );
     if (ids[0] === undefined) row.fail("accession_number_1 is empty: every accession needs an identifier");
     const identifier = JSON.stringify(ids.map((id) => id ?? null));
     const earlier = this.identifiers.get(identifier);
-    if (earlier !== undefined) row.fail(`the accession identifier ${ids.filter(Boolean).join("-")} is already used on line ${earlier}`);
+    if (earlier !== undefined)
+      row.fail(`the accession identifier ${ids.filter(Boolean).join("-")} is already used on line ${earlier}`);
     this.identifiers.set(identifier, row.line);
     ids.forEach((id, i) => {
       if (id !== undefined) accession[`id_${i}`] = id;
@@ -102,8 +108,16 @@ export class AccessionRows {
     set(accession, "acquisition_type", row.enumerated("accession_acquisition_type", "accession_acquisition_type"));
     set(accession, "resource_type", row.enumerated("accession_resource_type", "accession_resource_type"));
     setList(accession, "lang_materials", languages(row));
-    setList(accession, "dates", [1, 2].map((n) => date(row, n)).filter((value) => value !== undefined));
-    setList(accession, "extents", [extent(row)].filter((value) => value !== undefined));
+    setList(
+      accession,
+      "dates",
+      [1, 2].map((n) => date(row, n)).filter((value) => value !== undefined),
+    );
+    setList(
+      accession,
+      "extents",
+      [extent(row)].filter((value) => value !== undefined),
+    );
 
     const agents: PendingRecord[] = [];
     const subjects: PendingRecord[] = [];
@@ -122,24 +136,45 @@ export class AccessionRows {
     if (unread.length > 0) row.warn(`not imported, no field takes them: ${unread.join(", ")}`);
     // Exactly this identifier: absent parts absent.
     const match = Object.fromEntries(ids.map((id, i) => [`id_${i}`, id ?? null]));
-    return { agents, subjects, accession: { key: `csv:accession:${row.line}`, type: "accession", record: accession, source: row.source, match, onMatch: "reuse" } };
+    return {
+      agents,
+      subjects,
+      accession: {
+        key: `csv:accession:${row.line}`,
+        type: "accession",
+        record: accession,
+        source: row.source,
+        match,
+        onMatch: "reuse",
+      },
+    };
   }
 
-  private agent(row: TemplateRow): { linked: Record<string, JsonValue>; key: string; pending?: PendingRecord } | undefined {
+  private agent(
+    row: TemplateRow,
+  ): { linked: Record<string, JsonValue>; key: string; pending?: PendingRecord } | undefined {
     const primary = row.text("agent_name_primary_name");
     if (primary === undefined) {
-      if (row.anyFilled(AGENT_LINK_COLUMNS)) row.warn("agent columns are filled but agent_name_primary_name is empty: no agent linked");
+      if (row.anyFilled(AGENT_LINK_COLUMNS))
+        row.warn("agent columns are filled but agent_name_primary_name is empty: no agent linked");
       return undefined;
     }
     const typeText = row.text("agent_type");
     let type = typeText === undefined ? undefined : AGENT_TYPES[typeText.toLowerCase()];
     if (type === undefined) {
-      row.warn(`agent_type: '${typeText ?? ""}' is not agent_person, agent_family or agent_corporate_entity; the agent is imported as a person`);
+      row.warn(
+        `agent_type: '${typeText ?? ""}' is not agent_person, agent_family or agent_corporate_entity; the agent is imported as a person`,
+      );
       type = "agent_person";
     }
     const name: NameFields = { authorized: true, is_display_name: true };
     set(name, type === "agent_family" ? "family_name" : "primary_name", primary);
-    if (type === "agent_person") set(name, "name_order", row.enumerated("agent_name_name_order", "name_person_name_order", NAME_ORDER_SYNONYMS) ?? "inverted");
+    if (type === "agent_person")
+      set(
+        name,
+        "name_order",
+        row.enumerated("agent_name_name_order", "name_person_name_order", NAME_ORDER_SYNONYMS) ?? "inverted",
+      );
     for (const [column, field] of NAME_COLUMNS[type]) set(name, field, row.text(column));
     set(name, "dates", row.text("agent_name_dates"));
     set(name, "qualifier", row.text("agent_name_qualifier"));
@@ -155,16 +190,23 @@ export class AccessionRows {
     const claimed = this.agents.claim(type, { names: [name] }, row.source);
     const linked: Record<string, JsonValue> = { ref: claimed.key };
     const roleText = row.text("agent_role");
-    let role = roleText === undefined ? undefined : ["creator", "source", "subject"].find((value) => value === roleText.toLowerCase());
+    let role =
+      roleText === undefined
+        ? undefined
+        : ["creator", "source", "subject"].find((value) => value === roleText.toLowerCase());
     if (role === undefined) {
-      if (roleText !== undefined) row.warn(`agent_role: '${roleText}' is not creator, source or subject; the ${agentTypeLabel[type]} is linked as creator`);
+      if (roleText !== undefined)
+        row.warn(
+          `agent_role: '${roleText}' is not creator, source or subject; the ${agentTypeLabel[type]} is linked as creator`,
+        );
       role = "creator";
     }
     linked.role = role;
     const relatorText = row.text("agent_relator");
     if (relatorText !== undefined) {
       const code = RELATOR.exec(relatorText)?.[1];
-      if (code === undefined) row.warn(`agent_relator: '${relatorText}' is not a MARC relator code (three letters, e.g. cre); left out`);
+      if (code === undefined)
+        row.warn(`agent_relator: '${relatorText}' is not a MARC relator code (three letters, e.g. cre); left out`);
       else linked.relator = code.toLowerCase();
     }
     return { linked, key: claimed.key, pending: claimed.pending };
@@ -173,7 +215,8 @@ export class AccessionRows {
   private subject(row: TemplateRow): { key: string; pending?: PendingRecord } | undefined {
     const term = row.text("subject_term");
     if (term === undefined) {
-      if (row.anyFilled(["subject_term_type", "subject_source"])) row.warn("subject columns are filled but subject_term is empty: no subject linked");
+      if (row.anyFilled(["subject_term_type", "subject_source"]))
+        row.warn("subject columns are filled but subject_term is empty: no subject linked");
       return undefined;
     }
     const termType = row.enumerated("subject_term_type", "subject_term_type") ?? "topical";
@@ -230,10 +273,12 @@ function date(row: TemplateRow, n: number): JsonValue | undefined {
   const label = row.enumerated(`${prefix}label`, "date_label");
   const type = row.enumerated(`${prefix}type`, "date_type");
   if (expression === undefined && begin === undefined && end === undefined) {
-    if (label !== undefined || type !== undefined) row.warn(`${prefix}*: a label or type without a date (expression, begin or end); left out`);
+    if (label !== undefined || type !== undefined)
+      row.warn(`${prefix}*: a label or type without a date (expression, begin or end); left out`);
     return undefined;
   }
-  if (begin === undefined && expression === undefined) row.fail(`${prefix}end without ${prefix}begin or ${prefix}expression`);
+  if (begin === undefined && expression === undefined)
+    row.fail(`${prefix}end without ${prefix}begin or ${prefix}expression`);
   const result: Record<string, JsonValue> = {
     label: label ?? "creation",
     date_type: type ?? (end !== undefined ? "inclusive" : begin !== undefined ? "single" : "inclusive"),
@@ -249,12 +294,15 @@ function extent(row: TemplateRow): JsonValue | undefined {
   const typeText = row.text("extent_type");
   const summary = row.text("extent_container_summary");
   if (number === undefined && typeText === undefined) {
-    if (summary !== undefined) row.warn("extent_container_summary without extent_number and extent_type: an extent needs both; left out");
+    if (summary !== undefined)
+      row.warn("extent_container_summary without extent_number and extent_type: an extent needs both; left out");
     return undefined;
   }
   const type = row.enumerated("extent_type", "extent_extent_type");
   if (number === undefined || type === undefined) {
-    row.warn(`an extent needs extent_number and a known extent_type (${number ?? "no number"}, ${typeText ?? "no type"}); the extent is left out`);
+    row.warn(
+      `an extent needs extent_number and a known extent_type (${number ?? "no number"}, ${typeText ?? "no type"}); the extent is left out`,
+    );
     return undefined;
   }
   const result: Record<string, JsonValue> = { portion: "whole", number, extent_type: type };

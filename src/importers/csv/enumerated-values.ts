@@ -10,7 +10,11 @@ import type { EnumerationValues } from "../../registry/enumerations.js";
 export const seedEnumerations: EnumerationValues = { valuesOf: (name) => registry.enumerations.get(name)?.values };
 
 /** Case, spaces, hyphens and slashes do not tell values apart: "Linear Feet", "linear-feet", "linear_feet". */
-const comparable = (value: string): string => value.trim().toLowerCase().replace(/[\s\-/]+/g, "_");
+const comparable = (value: string): string =>
+  value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s\-/]+/g, "_");
 
 export class EnumeratedValues {
   constructor(private readonly source: EnumerationValues = seedEnumerations) {}

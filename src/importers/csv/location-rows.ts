@@ -28,13 +28,17 @@ export class LocationRows {
   private readonly places = new Map<string, number>();
 
   map(row: TemplateRow): PendingRecord | undefined {
-    const cells: Array<[field: string, value: string | null]> = PLACE_FIELDS.map((field) => [field, row.text(`location_${field}`) ?? null]);
+    const cells: Array<[field: string, value: string | null]> = PLACE_FIELDS.map((field) => [
+      field,
+      row.text(`location_${field}`) ?? null,
+    ]);
     const match: Record<string, string | null> = Object.fromEntries(cells);
     const location: Record<string, JsonValue> = Object.fromEntries(cells.filter(([, value]) => value !== null));
     if (location.building === undefined) row.fail("location_building is empty: every location needs a building");
     const temporary = row.text("location_temporary");
     if (temporary !== undefined) {
-      // The column holds the kind of temporary location (loan, exhibit, ...); a bare yes/no only says whether it is one.
+      // The column holds the kind of temporary location (loan, exhibit, ...); a bare yes/no only says whether it is
+      // one.
       if (/^(1|true|yes)$/i.test(temporary)) location.temporary_question = true;
       else if (/^(0|false|no)$/i.test(temporary)) location.temporary_question = false;
       else {
@@ -55,6 +59,13 @@ export class LocationRows {
       return undefined;
     }
     this.places.set(place, row.line);
-    return { key: `csv:location:${row.line}`, type: "location", record: location, source: row.source, match, onMatch: "reuse" };
+    return {
+      key: `csv:location:${row.line}`,
+      type: "location",
+      record: location,
+      source: row.source,
+      match,
+      onMatch: "reuse",
+    };
   }
 }

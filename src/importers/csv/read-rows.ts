@@ -19,13 +19,24 @@ const LINE_BREAK = /\r\n|\r|\n/g;
 function explain(error: CsvError, line: number): ImportError {
   switch (error.code) {
     case "CSV_QUOTE_NOT_CLOSED":
-      return new ImportError("a quoted field is never closed (a quote is missing in this row or a later one)", { line });
+      return new ImportError("a quoted field is never closed (a quote is missing in this row or a later one)", {
+        line,
+      });
     case "INVALID_OPENING_QUOTE":
-      return new ImportError('a quote inside a field that does not start with one: quote the whole field and double the quotes inside it ("a ""b"" c")', { line });
+      return new ImportError(
+        'a quote inside a field that does not start with one: quote the whole field and double the quotes inside it ("a ""b"" c")',
+        { line },
+      );
     case "CSV_MAX_RECORD_SIZE":
-      return new ImportError(`a row is longer than ${error.message.match(/\d+/)?.[0] ?? "the most"} characters, the most an import reads (IMPORT_MAX_XML_TEXT_BYTES)`, { line });
+      return new ImportError(
+        `a row is longer than ${error.message.match(/\d+/)?.[0] ?? "the most"} characters, the most an import reads (IMPORT_MAX_XML_TEXT_BYTES)`,
+        { line },
+      );
     case "CSV_INVALID_CLOSING_QUOTE":
-      return new ImportError("text follows a closing quote in the same field: double the quotes inside a quoted field", { line });
+      return new ImportError(
+        "text follows a closing quote in the same field: double the quotes inside a quoted field",
+        { line },
+      );
     default:
       return new ImportError(`not readable as CSV: ${error.message.replace(/\s*(?:at|on) line \d+.*$/, "")}`, { line });
   }
@@ -50,7 +61,10 @@ function validUtf8Prefix(bytes: Uint8Array): number {
 const countLineFeeds = (bytes: Uint8Array): number => bytes.reduce((count, byte) => count + (byte === 0x0a ? 1 : 0), 0);
 
 /** The file's rows in order; blank lines are skipped. Throws ImportError with the line for what is not CSV. */
-export async function* csvRows(input: ImportInput, maxRecordChars = DEFAULT_IMPORT_LIMITS.maxXmlTextBytes): AsyncGenerator<CsvRow, void, undefined> {
+export async function* csvRows(
+  input: ImportInput,
+  maxRecordChars = DEFAULT_IMPORT_LIMITS.maxXmlTextBytes,
+): AsyncGenerator<CsvRow, void, undefined> {
   const decoder = new TextDecoder("utf-8", { fatal: true });
   /** Lines decoded so far, for an encoding error's place. */
   let decodedLines = 1;
@@ -71,7 +85,9 @@ export async function* csvRows(input: ImportInput, maxRecordChars = DEFAULT_IMPO
       const rest = decoder.decode();
       if (rest !== "") yield rest;
     } catch {
-      throw new ImportError("the file ends inside a UTF-8 character: it is truncated or not UTF-8", { line: decodedLines });
+      throw new ImportError("the file ends inside a UTF-8 character: it is truncated or not UTF-8", {
+        line: decodedLines,
+      });
     }
   }
 

@@ -26,13 +26,19 @@ export class SubjectRows {
         continue;
       }
       const termType = row.enumerated(`term_type_${n}`, "subject_term_type");
-      if (termType === undefined && typeText === undefined) row.warn(`term_type_${n} is empty; '${term}' is imported as topical`);
+      if (termType === undefined && typeText === undefined)
+        row.warn(`term_type_${n} is empty; '${term}' is imported as topical`);
       else if (termType === undefined) row.warn(`'${term}' is imported as topical`);
       terms.push({ term, term_type: termType ?? "topical" });
     }
     if (terms.length === 0) row.fail("no term: a subject needs term_1 (and term_type_1)");
     const source = row.enumerated("subject_source", "subject_source") ?? "local";
-    const subject = { terms, source, authority_id: row.text("subject_authority_id"), scope_note: row.text("subject_scope_note") };
+    const subject = {
+      terms,
+      source,
+      authority_id: row.text("subject_authority_id"),
+      scope_note: row.text("subject_scope_note"),
+    };
     const unread = row.unread();
     if (unread.length > 0) row.warn(`not imported, no field takes them: ${unread.join(", ")}`);
     const claimed = this.subjects.claim(subject, row.source);

@@ -69,7 +69,10 @@ export class TemplateRow {
     const value = this.text(column);
     if (value === undefined) return undefined;
     const matched = this.values.match(enumeration, synonyms?.get(value.toLowerCase()) ?? value);
-    if (matched === undefined) this.warn(`${column}: '${value}' is not a value of ${enumeration} (${this.values.describe(enumeration)}); left out`);
+    if (matched === undefined)
+      this.warn(
+        `${column}: '${value}' is not a value of ${enumeration} (${this.values.describe(enumeration)}); left out`,
+      );
     return matched;
   }
 

@@ -10,7 +10,9 @@ function chronology(list: XmlElement): JsonValue {
   const items = childElements(list, "chronItem").map((item) => {
     const event = childElement(item, "event");
     const place = childElement(item, "placeEntry");
-    const text = [event === undefined ? "" : textOf(event), place === undefined ? "" : `(${textOf(place)})`].filter((part) => part !== "").join(" ");
+    const text = [event === undefined ? "" : textOf(event), place === undefined ? "" : `(${textOf(place)})`]
+      .filter((part) => part !== "")
+      .join(" ");
     return { event_date: dateText(item), events: text === "" ? [] : [text] };
   });
   return { jsonmodel_type: "note_chronology", items };
@@ -21,7 +23,12 @@ export function biographicalNote(biogHist: XmlElement): JsonValue | undefined {
   const subnotes: JsonValue[] = [];
   for (const child of childElements(biogHist)) {
     if (child.name === "chronList") subnotes.push(chronology(child));
-    else if (child.name === "list") subnotes.push({ jsonmodel_type: "note_orderedlist", enumeration: "null", items: childElements(child, "item").map(textOf) });
+    else if (child.name === "list")
+      subnotes.push({
+        jsonmodel_type: "note_orderedlist",
+        enumeration: "null",
+        items: childElements(child, "item").map(textOf),
+      });
     else {
       const text = textOf(child);
       if (text !== "") subnotes.push({ jsonmodel_type: "note_text", content: text });

@@ -12,14 +12,17 @@ type DatePoint = { expression?: string; standardized?: string; standardizedType?
 /** One written date: its text, and its standard form from the attributes or the text. */
 function point(element: XmlElement | undefined): DatePoint | undefined {
   if (element === undefined) return undefined;
-  const text = textOf(element).replace(/[>.,;]+$/, "").trim();
+  const text = textOf(element)
+    .replace(/[>.,;]+$/, "")
+    .trim();
   const attributes = element.attributes;
   const declared = attributes.standardDate ?? attributes.notBefore ?? attributes.notAfter;
   const standardized = archivalDate(declared ?? "") ?? archivalDate(text);
   const result: DatePoint = {};
   if (standardized !== undefined) result.standardized = standardized;
   if (text !== "" && text !== standardized) result.expression = text;
-  if (attributes.standardDate === undefined && attributes.notBefore !== undefined) result.standardizedType = "not_before";
+  if (attributes.standardDate === undefined && attributes.notBefore !== undefined)
+    result.standardizedType = "not_before";
   if (attributes.standardDate === undefined && attributes.notAfter !== undefined) result.standardizedType = "not_after";
   return result.expression === undefined && result.standardized === undefined ? undefined : result;
 }
@@ -45,17 +48,31 @@ function rangeEnd(prefix: "begin" | "end", at: DatePoint | undefined): Record<st
 export function structuredDates(holder: XmlElement, label: string): JsonValue[] {
   const dates: JsonValue[] = [];
   const sets = childElements(holder, "dateSet");
-  for (const element of [...childElements(holder, "date", "dateRange"), ...sets.flatMap((set) => childElements(set, "date", "dateRange"))]) {
+  for (const element of [
+    ...childElements(holder, "date", "dateRange"),
+    ...sets.flatMap((set) => childElements(set, "date", "dateRange")),
+  ]) {
     if (element.name === "date") {
       const at = point(element);
-      if (at !== undefined) dates.push({ date_label: label, date_type_structured: "single", structured_date_single: single("begin", at) });
+      if (at !== undefined)
+        dates.push({ date_label: label, date_type_structured: "single", structured_date_single: single("begin", at) });
       continue;
     }
     const from = point(childElement(element, "fromDate"));
     const to = point(childElement(element, "toDate"));
     if (from === undefined && to === undefined) continue;
-    if (from === undefined) dates.push({ date_label: label, date_type_structured: "single", structured_date_single: single("end", to as DatePoint) });
-    else dates.push({ date_label: label, date_type_structured: "range", structured_date_range: { ...rangeEnd("begin", from), ...rangeEnd("end", to) } });
+    if (from === undefined)
+      dates.push({
+        date_label: label,
+        date_type_structured: "single",
+        structured_date_single: single("end", to as DatePoint),
+      });
+    else
+      dates.push({
+        date_label: label,
+        date_type_structured: "range",
+        structured_date_range: { ...rangeEnd("begin", from), ...rangeEnd("end", to) },
+      });
   }
   return dates;
 }
@@ -66,6 +83,8 @@ export function dateText(element: XmlElement): string {
   if (date !== undefined) return textOf(date);
   const range = childElement(element, "dateRange");
   if (range === undefined) return "";
-  const ends = ["fromDate", "toDate"].map((name) => childElement(range, name)).map((end) => (end === undefined ? "" : textOf(end).replace(/>$/, "")));
+  const ends = ["fromDate", "toDate"]
+    .map((name) => childElement(range, name))
+    .map((end) => (end === undefined ? "" : textOf(end).replace(/>$/, "")));
   return ends.filter((end) => end !== "").join(" - ");
 }

@@ -69,9 +69,20 @@ const FAMILY_PARTS: Readonly<Record<string, string>> = lookupTable({
   g: "qualifier",
 });
 
-const PARTS: Record<AgentType, Readonly<Record<string, string>>> = lookupTable({ agent_person: PERSON_PARTS, agent_corporate_entity: CORPORATE_PARTS, agent_family: FAMILY_PARTS });
+const PARTS: Record<AgentType, Readonly<Record<string, string>>> = lookupTable({
+  agent_person: PERSON_PARTS,
+  agent_corporate_entity: CORPORATE_PARTS,
+  agent_family: FAMILY_PARTS,
+});
 
-const NAME_SOURCES: Readonly<Record<string, string>> = lookupTable({ lcnaf: "naf", "lc naf": "naf", naf: "naf", nad: "nad", ulan: "ulan", local: "local" });
+const NAME_SOURCES: Readonly<Record<string, string>> = lookupTable({
+  lcnaf: "naf",
+  "lc naf": "naf",
+  naf: "naf",
+  nad: "nad",
+  ulan: "ulan",
+  local: "local",
+});
 
 /** "Feynman, Richard Phillips, 1918-1988." -> the name and its dates. */
 const TRAILING_DATES = /,\s*((?:b\.|d\.|ca\.|fl\.)?\s*\d{3,4}\??(?:\s*-\s*(?:\d{3,4}\??)?)?)\.?$/;
@@ -89,7 +100,10 @@ function partField(type: AgentType, localType: string | undefined): string | und
 /** Bidirectional formatting characters some catalogues leave around right-to-left names. */
 const BIDI_CONTROLS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
-const clean = (text: string): string => withoutEndPunctuation(text.replace(BIDI_CONTROLS, "")).replace(/^\((.*)\)$/, "$1").trim();
+const clean = (text: string): string =>
+  withoutEndPunctuation(text.replace(BIDI_CONTROLS, ""))
+    .replace(/^\((.*)\)$/, "$1")
+    .trim();
 
 /** A person's "Surname, Forenames" text into primary name and rest. */
 function invertedName(name: NameFields, text: string): void {
@@ -150,14 +164,16 @@ export function eacNames(type: AgentType, entries: XmlElement[], values: Enumera
       const declared = textOf(form);
       const source = values.match("name_source", NAME_SOURCES[declared.toLowerCase()] ?? declared);
       if (source !== undefined) name.source = source;
-      else if (declared !== "") problems.add(`${form.name} '${declared}' (not in name_source: ${values.values("name_source").join(", ")})`);
+      else if (declared !== "")
+        problems.add(`${form.name} '${declared}' (not in name_source: ${values.values("name_source").join(", ")})`);
     }
     const useDates = childElements(entry, "useDates")[0];
     if (useDates !== undefined) {
       const dates = structuredDates(useDates, "usage");
       if (dates.length > 0) name.use_dates = dates;
     }
-    if (entry.attributes.lang !== undefined || entry.attributes.scriptCode !== undefined) problems.add("nameEntry xml:lang and scriptCode");
+    if (entry.attributes.lang !== undefined || entry.attributes.scriptCode !== undefined)
+      problems.add("nameEntry xml:lang and scriptCode");
     name.sort_name = sortName(type, name);
     read.push({ name, authorized });
   }

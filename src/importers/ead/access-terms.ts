@@ -27,9 +27,14 @@ export const SUBJECT_ELEMENTS: Readonly<Record<string, string>> = lookupTable({
   title: "uniform_title",
 });
 
-const NAME_TYPES: Record<AgentType, string> = lookupTable({ agent_person: "name_person", agent_family: "name_family", agent_corporate_entity: "name_corporate_entity" });
+const NAME_TYPES: Record<AgentType, string> = lookupTable({
+  agent_person: "name_person",
+  agent_family: "name_family",
+  agent_corporate_entity: "name_corporate_entity",
+});
 
-const str = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value.trim() : undefined);
+const str = (value: unknown): string | undefined =>
+  typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 
 /** The name as ArchivesSpace sorts and shows it (its SortNameProcessor), as the other importers compute it. */
 function sortName(type: AgentType, name: Fields): string {
@@ -38,8 +43,12 @@ function sortName(type: AgentType, name: Fields): string {
   if (type === "agent_person") {
     const primary = str(name.primary_name);
     const rest = str(name.rest_of_name);
-    result = name.name_order === "direct" ? [rest, primary].filter(Boolean).join(" ") : [primary, rest].filter(Boolean).join(", ");
-    for (const key of ["prefix", "suffix", "title", "number"]) if (str(name[key]) !== undefined) result += `, ${str(name[key])}`;
+    result =
+      name.name_order === "direct"
+        ? [rest, primary].filter(Boolean).join(" ")
+        : [primary, rest].filter(Boolean).join(", ");
+    for (const key of ["prefix", "suffix", "title", "number"])
+      if (str(name[key]) !== undefined) result += `, ${str(name[key])}`;
     if (str(name.fuller_form) !== undefined) result += ` (${str(name.fuller_form)})`;
     if (dates !== undefined) result += `, ${dates}`;
   } else if (type === "agent_family") {
@@ -47,7 +56,9 @@ function sortName(type: AgentType, name: Fields): string {
     if (str(name.prefix) !== undefined) result += `, ${str(name.prefix)}`;
     if (dates !== undefined) result += `, ${dates}`;
   } else {
-    result = [str(name.primary_name), str(name.subordinate_name_1), str(name.subordinate_name_2)].filter(Boolean).join(". ");
+    result = [str(name.primary_name), str(name.subordinate_name_1), str(name.subordinate_name_2)]
+      .filter(Boolean)
+      .join(". ");
     const grouped = [str(name.number), dates].filter(Boolean);
     if (grouped.length > 0) result += ` (${grouped.join(" : ")})`;
   }
@@ -58,20 +69,55 @@ function sortName(type: AgentType, name: Fields): string {
 /** EAD3 <part localtype> values and the name field each fills, by agent type. */
 const PART_FIELDS: Record<AgentType, Readonly<Record<string, string>>> = lookupTable({
   agent_person: lookupTable({
-    surname: "primary_name", primary: "primary_name", primaryname: "primary_name", forename: "rest_of_name", restofname: "rest_of_name",
-    existdates: "dates", dates: "dates", termsofaddress: "title", title: "title", numeration: "number", number: "number",
-    fullerform: "fuller_form", qualifier: "qualifier", prefix: "prefix", suffix: "suffix",
+    surname: "primary_name",
+    primary: "primary_name",
+    primaryname: "primary_name",
+    forename: "rest_of_name",
+    restofname: "rest_of_name",
+    existdates: "dates",
+    dates: "dates",
+    termsofaddress: "title",
+    title: "title",
+    numeration: "number",
+    number: "number",
+    fullerform: "fuller_form",
+    qualifier: "qualifier",
+    prefix: "prefix",
+    suffix: "suffix",
   }),
-  agent_family: lookupTable({ surname: "family_name", familyname: "family_name", primarypart: "family_name", primary: "family_name", existdates: "dates", dates: "dates", qualifier: "qualifier", prefix: "prefix" }),
+  agent_family: lookupTable({
+    surname: "family_name",
+    familyname: "family_name",
+    primarypart: "family_name",
+    primary: "family_name",
+    existdates: "dates",
+    dates: "dates",
+    qualifier: "qualifier",
+    prefix: "prefix",
+  }),
   agent_corporate_entity: lookupTable({
-    primarypart: "primary_name", primary: "primary_name", primaryname: "primary_name", secondarypart: "subordinate_name_1", subordinate: "subordinate_name_1",
-    existdates: "dates", dates: "dates", qualifier: "qualifier", number: "number", numeration: "number",
+    primarypart: "primary_name",
+    primary: "primary_name",
+    primaryname: "primary_name",
+    secondarypart: "subordinate_name_1",
+    subordinate: "subordinate_name_1",
+    existdates: "dates",
+    dates: "dates",
+    qualifier: "qualifier",
+    number: "number",
+    numeration: "number",
   }),
 });
 
-const PRIMARY_FIELD: Record<AgentType, string> = lookupTable({ agent_person: "primary_name", agent_family: "family_name", agent_corporate_entity: "primary_name" });
+const PRIMARY_FIELD: Record<AgentType, string> = lookupTable({
+  agent_person: "primary_name",
+  agent_family: "family_name",
+  agent_corporate_entity: "primary_name",
+});
 
-/** The name subrecord: EAD 2002's text whole in the primary name (as ArchivesSpace does), EAD3's parts by @localtype. */
+/**
+ * The name subrecord: EAD 2002's text whole in the primary name (as ArchivesSpace does), EAD3's parts by @localtype.
+ */
 function nameOf(ctx: EadContext, type: AgentType, element: XmlElement): Fields | undefined {
   const name: Fields = { jsonmodel_type: NAME_TYPES[type] };
   const parts = childrenNamed(element, "part");
@@ -87,15 +133,23 @@ function nameOf(ctx: EadContext, type: AgentType, element: XmlElement): Fields |
       if (text === "") continue;
       const field = PART_FIELDS[type][(part.attributes.localtype ?? "").toLowerCase().replace(/[^a-z]/g, "")];
       if (field === undefined) loose.push(text);
-      else if (field === "subordinate_name_1" && name.subordinate_name_1 !== undefined) name.subordinate_name_2 = name.subordinate_name_2 === undefined ? text : `${name.subordinate_name_2 as string}. ${text}`;
+      else if (field === "subordinate_name_1" && name.subordinate_name_1 !== undefined)
+        name.subordinate_name_2 =
+          name.subordinate_name_2 === undefined ? text : `${name.subordinate_name_2 as string}. ${text}`;
       else name[field] = name[field] === undefined ? text : `${name[field] as string} ${text}`;
     }
     // Parts without a known @localtype: the first is the name itself when nothing else is, the
     // rest its subdivisions, as EAD 2002 writes them (`Name -- Subdivision`).
     if (loose.length > 0) name[primary] = [name[primary] as string | undefined, ...loose].filter(Boolean).join(" -- ");
     if (name[primary] === undefined) {
-      ctx.warn(`<${element.name}> has no part that is the name itself (surname, primaryPart, or a part without @localtype): its parts are joined as the name`, at(element));
-      name[primary] = parts.map((part) => plain(part)).filter(Boolean).join(" ");
+      ctx.warn(
+        `<${element.name}> has no part that is the name itself (surname, primaryPart, or a part without @localtype): its parts are joined as the name`,
+        at(element),
+      );
+      name[primary] = parts
+        .map((part) => plain(part))
+        .filter(Boolean)
+        .join(" ");
       if (name[primary] === "") return undefined;
     }
   }
@@ -147,12 +201,20 @@ function relatorOf(ctx: EadContext, element: XmlElement): string | undefined {
   if (raw === undefined) return undefined;
   const code = /^([a-z]{3})$/i.exec(raw)?.[1] ?? /\(([a-z]{3})\)\s*$/i.exec(raw)?.[1];
   if (code !== undefined) return code.toLowerCase();
-  ctx.warnOnce(`relator ${raw}`, `role '${raw}' is not a MARC relator code (three letters, alone or in parentheses): the agent is linked without a relator`, at(element));
+  ctx.warnOnce(
+    `relator ${raw}`,
+    `role '${raw}' is not a MARC relator code (three letters, alone or in parentheses): the agent is linked without a relator`,
+    at(element),
+  );
   return undefined;
 }
 
 /** A linked agent (`{ref, role, relator}`) for a name element, or undefined when it names nobody. */
-export function linkedAgent(ctx: EadContext, element: XmlElement, role: "creator" | "source" | "subject"): Fields | undefined {
+export function linkedAgent(
+  ctx: EadContext,
+  element: XmlElement,
+  role: "creator" | "source" | "subject",
+): Fields | undefined {
   const type = AGENT_ELEMENTS[element.name];
   if (type === undefined) return undefined;
   const ref = agentKey(ctx, type, element);
@@ -178,7 +240,10 @@ export function subjectLink(ctx: EadContext, element: XmlElement): Fields | unde
       const text = plain(part);
       const localtype = part.attributes.localtype;
       if (text === "") continue;
-      terms.push({ term: text, term_type: localtype !== undefined && termTypes.includes(localtype) ? localtype : defaultType });
+      terms.push({
+        term: text,
+        term_type: localtype !== undefined && termTypes.includes(localtype) ? localtype : defaultType,
+      });
     }
   }
   if (terms.length === 0) {
@@ -186,10 +251,14 @@ export function subjectLink(ctx: EadContext, element: XmlElement): Fields | unde
     return undefined;
   }
   const rawSource = attribute(element, "source");
-  const source = rawSource === undefined ? "local" : (ctx.pick("subject_source", rawSource, "subject source", where, { fallback: "local" }) ?? "local");
+  const source =
+    rawSource === undefined
+      ? "local"
+      : (ctx.pick("subject_source", rawSource, "subject source", where, { fallback: "local" }) ?? "local");
   const authorityId = attribute(element, "authfilenumber") ?? attribute(element, "identifier");
   const vocabulary = ctx.vocabulary;
-  const match: Record<string, string | null> = authorityId !== undefined ? { authority_id: authorityId, vocabulary } : { vocabulary, source };
+  const match: Record<string, string | null> =
+    authorityId !== undefined ? { authority_id: authorityId, vocabulary } : { vocabulary, source };
   if (authorityId === undefined) {
     terms.forEach((term, i) => {
       match[`terms.${i}.term`] = term.term;
@@ -203,7 +272,11 @@ export function subjectLink(ctx: EadContext, element: XmlElement): Fields | unde
   if (known !== undefined) return { ref: known };
   const key = ctx.nextKey("subject");
   ctx.known.set(identity, key);
-  const record: Fields = { source, vocabulary, terms: terms.map((term) => ({ jsonmodel_type: "term", ...term, vocabulary })) };
+  const record: Fields = {
+    source,
+    vocabulary,
+    terms: terms.map((term) => ({ jsonmodel_type: "term", ...term, vocabulary })),
+  };
   put(record, "authority_id", authorityId);
   put(record, "publish", publishOf(element));
   ctx.need({ key, type: "subject", record, source: where, match, onMatch: "reuse" });
@@ -216,7 +289,11 @@ export interface AccessLinks {
 }
 
 /** A <controlaccess> (nested ones included): agents linked as subjects, and subjects. */
-export function controlaccess(ctx: EadContext, element: XmlElement, into: AccessLinks = { agents: [], subjects: [] }): AccessLinks {
+export function controlaccess(
+  ctx: EadContext,
+  element: XmlElement,
+  into: AccessLinks = { agents: [], subjects: [] },
+): AccessLinks {
   const refs = new Set(into.subjects.map((subject) => subject.ref));
   // Nested <controlaccess> in document order, with a stack rather than recursion (nesting is as deep as the file's).
   const stack: XmlElement[] = [...elementChildren(element)].reverse();

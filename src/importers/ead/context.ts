@@ -11,10 +11,20 @@ import type { XmlElement } from "../xml/xml-reader.js";
 export type Fields = { [key: string]: JsonValue };
 
 /** Where an element is, for messages. */
-export const at = (element: XmlElement): SourceLocation => ({ line: element.line, column: element.column, path: element.path });
+export const at = (element: XmlElement): SourceLocation => ({
+  line: element.line,
+  column: element.column,
+  path: element.path,
+});
 
-/** Case, spaces, hyphens, underscores and slashes do not tell values apart: "Linear Feet", "linear-feet", "linear_feet". */
-export const comparable = (value: string): string => value.trim().toLowerCase().replace(/[\s\-_/]+/g, "_");
+/**
+ * Case, spaces, hyphens, underscores and slashes do not tell values apart: "Linear Feet", "linear-feet", "linear_feet".
+ */
+export const comparable = (value: string): string =>
+  value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s\-_/]+/g, "_");
 
 export class EadContext {
   /** Records the file needs before the record being built (agents, subjects, containers, digital objects). */
@@ -80,12 +90,23 @@ export class EadContext {
    * The list's value for `raw`, or (warning once per value, with the place) `fallback`: what
    * the record gets instead, described in the message; undefined leaves the field out.
    */
-  pick(list: string, raw: string, what: string, where: SourceLocation, options: { synonyms?: ReadonlyMap<string, string>; fallback?: string } = {}): string | undefined {
+  pick(
+    list: string,
+    raw: string,
+    what: string,
+    where: SourceLocation,
+    options: { synonyms?: ReadonlyMap<string, string>; fallback?: string } = {},
+  ): string | undefined {
     const found = this.match(list, raw, options.synonyms);
     if (found !== undefined) return found;
-    const fallback = options.fallback !== undefined && this.values(list).includes(options.fallback) ? options.fallback : undefined;
+    const fallback =
+      options.fallback !== undefined && this.values(list).includes(options.fallback) ? options.fallback : undefined;
     const outcome = fallback === undefined ? "left out" : `recorded as '${fallback}'`;
-    this.warnOnce(`${list}\u0000${raw}`, `${what} '${raw}' is not in the ${list} list (${this.values(list).join(", ")}): ${outcome}`, where);
+    this.warnOnce(
+      `${list}\u0000${raw}`,
+      `${what} '${raw}' is not in the ${list} list (${this.values(list).join(", ")}): ${outcome}`,
+      where,
+    );
     return fallback;
   }
 }

@@ -16,8 +16,30 @@ export interface DateRange {
 }
 
 const MONTHS: Readonly<Record<string, number>> = lookupTable({
-  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6,
-  jul: 7, july: 7, aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11, dec: 12, december: 12,
+  jan: 1,
+  january: 1,
+  feb: 2,
+  february: 2,
+  mar: 3,
+  march: 3,
+  apr: 4,
+  april: 4,
+  may: 5,
+  jun: 6,
+  june: 6,
+  jul: 7,
+  july: 7,
+  aug: 8,
+  august: 8,
+  sep: 9,
+  sept: 9,
+  september: 9,
+  oct: 10,
+  october: 10,
+  nov: 11,
+  november: 11,
+  dec: 12,
+  december: 12,
 });
 
 const pad = (n: number): string => String(n).padStart(2, "0");
@@ -48,7 +70,8 @@ export function parseNormal(value: string): DateRange | undefined {
   return end === undefined ? undefined : { begin, end };
 }
 
-const MONTH_NAME = "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+const MONTH_NAME =
+  "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
 // "Nov. 29, 1949", "November 1949", "1949 Nov. 29", "1949 November", "1949-11-29", "1949".
 const DATE_PART = new RegExp(
   `^(?:${MONTH_NAME}\\.?\\s+(?:(\\d{1,2})(?:st|nd|rd|th)?,?\\s+)?(\\d{4})|(\\d{4})\\s+${MONTH_NAME}\\.?(?:\\s+(\\d{1,2}))?|(\\d{4}(?:-\\d{2}(?:-\\d{2})?)?))$`,
@@ -61,7 +84,8 @@ function datePart(text: string): string | undefined {
   const [, monthA, dayA, yearA, yearB, monthB, dayB, iso] = match;
   if (iso !== undefined) return normalDate(iso);
   const year = Number(yearA ?? yearB);
-  const month = MONTHS[(monthA ?? monthB).toLowerCase().replace(/\.$/, "")] ?? MONTHS[(monthA ?? monthB).toLowerCase().slice(0, 3)];
+  const month =
+    MONTHS[(monthA ?? monthB).toLowerCase().replace(/\.$/, "")] ?? MONTHS[(monthA ?? monthB).toLowerCase().slice(0, 3)];
   const dayText = dayA ?? dayB;
   if (month === undefined) return undefined;
   if (dayText === undefined) return `${year}-${pad(month)}`;
@@ -71,7 +95,10 @@ function datePart(text: string): string | undefined {
 
 /** The begin and end a date's text states, when it is one of the forms people write plainly. */
 export function parseExpression(expression: string): DateRange | undefined {
-  let text = expression.trim().replace(/[.;,]$/, "").trim();
+  let text = expression
+    .trim()
+    .replace(/[.;,]$/, "")
+    .trim();
   const result: DateRange = {};
   const bulk = /^bulk,?\s*/i.exec(text);
   if (bulk !== null) {
@@ -101,11 +128,19 @@ export function parseExpression(expression: string): DateRange | undefined {
 }
 
 /** EAD's date type words as date_type values. */
-function dateTypeOf(ctx: EadContext, raw: string | undefined, element: XmlElement): "bulk" | "inclusive" | "single" | undefined {
+function dateTypeOf(
+  ctx: EadContext,
+  raw: string | undefined,
+  element: XmlElement,
+): "bulk" | "inclusive" | "single" | undefined {
   if (raw === undefined) return undefined;
   const value = raw.toLowerCase();
   if (value === "bulk" || value === "inclusive" || value === "single") return value;
-  ctx.warnOnce(`date type ${raw}`, `date type '${raw}' is not bulk, inclusive or single: the date is taken as inclusive`, at(element));
+  ctx.warnOnce(
+    `date type ${raw}`,
+    `date type '${raw}' is not bulk, inclusive or single: the date is taken as inclusive`,
+    at(element),
+  );
   return "inclusive";
 }
 
@@ -113,7 +148,10 @@ function dateTypeOf(ctx: EadContext, raw: string | undefined, element: XmlElemen
 function common(ctx: EadContext, element: XmlElement, date: Fields): void {
   const where = at(element);
   const label = attribute(element, "datechar");
-  date.label = (label === undefined ? undefined : ctx.pick("date_label", label, "date label (@datechar)", where, { fallback: "creation" })) ?? "creation";
+  date.label =
+    (label === undefined
+      ? undefined
+      : ctx.pick("date_label", label, "date label (@datechar)", where, { fallback: "creation" })) ?? "creation";
   const certainty = attribute(element, "certainty");
   if (certainty !== undefined) put(date, "certainty", ctx.pick("date_certainty", certainty, "date certainty", where));
   const era = attribute(element, "era");
@@ -123,11 +161,23 @@ function common(ctx: EadContext, element: XmlElement, date: Fields): void {
   put(date, "publish", publishOf(element));
 }
 
-function assemble(ctx: EadContext, element: XmlElement, declaredType: string | undefined, range: DateRange | undefined, expression: string | undefined): Fields | undefined {
+function assemble(
+  ctx: EadContext,
+  element: XmlElement,
+  declaredType: string | undefined,
+  range: DateRange | undefined,
+  expression: string | undefined,
+): Fields | undefined {
   if (range?.begin === undefined && expression === undefined) return undefined;
   const date: Fields = { jsonmodel_type: "date" };
   let type = dateTypeOf(ctx, declaredType, element) ?? (range?.bulk ? "bulk" : undefined);
-  if (type === undefined) type = range?.begin !== undefined && (range.end === undefined || range.end === range.begin) && !/[-–/]/.test(expression ?? "") ? "single" : "inclusive";
+  if (type === undefined)
+    type =
+      range?.begin !== undefined &&
+      (range.end === undefined || range.end === range.begin) &&
+      !/[-–/]/.test(expression ?? "")
+        ? "single"
+        : "inclusive";
   if (type === "single" && range?.end !== undefined && range.end !== range.begin) type = "inclusive";
   date.date_type = type;
   common(ctx, element, date);
@@ -146,12 +196,27 @@ export function unitdate(ctx: EadContext, element: XmlElement): Fields | undefin
   if (normal !== undefined) {
     range = parseNormal(normal);
     if (range === undefined) {
-      ctx.warn(`unitdate @normal '${normal}' is not an ISO 8601 date or range: the date is kept as its text`, at(element));
-      return assemble(ctx, element, element.attributes.type ?? element.attributes.unitdatetype, undefined, expression ?? normal);
+      ctx.warn(
+        `unitdate @normal '${normal}' is not an ISO 8601 date or range: the date is kept as its text`,
+        at(element),
+      );
+      return assemble(
+        ctx,
+        element,
+        element.attributes.type ?? element.attributes.unitdatetype,
+        undefined,
+        expression ?? normal,
+      );
     }
     if (range.end !== undefined && range.end < range.begin!) {
       ctx.warn(`unitdate @normal '${normal}' ends before it begins: the date is kept as its text`, at(element));
-      return assemble(ctx, element, element.attributes.type ?? element.attributes.unitdatetype, undefined, expression ?? normal);
+      return assemble(
+        ctx,
+        element,
+        element.attributes.type ?? element.attributes.unitdatetype,
+        undefined,
+        expression ?? normal,
+      );
     }
     if (expression !== undefined) {
       range.bulk = /^bulk\b/i.test(expression);
@@ -168,7 +233,10 @@ function structuredValue(element: XmlElement | undefined): { value?: string; tex
   if (element === undefined) return {};
   const standard = attribute(element, "standarddate");
   const text = plain(element) || undefined;
-  return { value: normalDate(standard ?? text ?? "") ?? (text === undefined ? undefined : parseExpression(text)?.begin), text: text ?? standard };
+  return {
+    value: normalDate(standard ?? text ?? "") ?? (text === undefined ? undefined : parseExpression(text)?.begin),
+    text: text ?? standard,
+  };
 }
 
 /** EAD3 <unitdatestructured>: one date per <datesingle> or <daterange> (a <dateset> holds several). */
@@ -176,7 +244,9 @@ export function unitdatestructured(ctx: EadContext, element: XmlElement): Fields
   const dates: Fields[] = [];
   const type = element.attributes.unitdatetype;
   const expression = attribute(element, "altrender");
-  const parts = childrenNamed(element, "datesingle", "daterange", "dateset").flatMap((part) => (part.name === "dateset" ? childrenNamed(part, "datesingle", "daterange") : [part]));
+  const parts = childrenNamed(element, "datesingle", "daterange", "dateset").flatMap((part) =>
+    part.name === "dateset" ? childrenNamed(part, "datesingle", "daterange") : [part],
+  );
   for (const part of parts) {
     let range: DateRange;
     let text: string | undefined;
@@ -188,9 +258,18 @@ export function unitdatestructured(ctx: EadContext, element: XmlElement): Fields
       const from = structuredValue(childrenNamed(part, "fromdate")[0]);
       const to = structuredValue(childrenNamed(part, "todate")[0]);
       range = { begin: from.value ?? to.value, end: to.value };
-      text = from.value === undefined || (to.text !== undefined && to.value === undefined) ? [from.text, to.text].filter(Boolean).join("-") : undefined;
+      text =
+        from.value === undefined || (to.text !== undefined && to.value === undefined)
+          ? [from.text, to.text].filter(Boolean).join("-")
+          : undefined;
     }
-    const date = assemble(ctx, element, type ?? (part.name === "datesingle" ? "single" : "inclusive"), range, parts.length === 1 ? (expression ?? text) : text);
+    const date = assemble(
+      ctx,
+      element,
+      type ?? (part.name === "datesingle" ? "single" : "inclusive"),
+      range,
+      parts.length === 1 ? (expression ?? text) : text,
+    );
     if (date !== undefined) dates.push(date);
   }
   return dates;
@@ -218,7 +297,8 @@ export function datesOf(ctx: EadContext, elements: readonly XmlElement[]): Field
   const sameKind = (a: Fields, b: Fields): boolean => (a.date_type === "bulk") === (b.date_type === "bulk");
   // Structured dates by what they state, each list in document order: a twin is found by one
   // lookup, not a pass over all of them (a unit may hold thousands of dates).
-  const stating = (date: Fields): string => JSON.stringify([date.begin ?? null, date.end ?? date.begin ?? null, date.date_type === "bulk"]);
+  const stating = (date: Fields): string =>
+    JSON.stringify([date.begin ?? null, date.end ?? date.begin ?? null, date.date_type === "bulk"]);
   const unpaired = new Map<string, Fields[]>();
   for (const date of structured) {
     if (date.expression !== undefined) continue;

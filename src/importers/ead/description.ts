@@ -13,7 +13,10 @@ import { langMaterials } from "./languages.js";
 import { NOTE_ELEMENTS, isEmptyNote, multipartNotes, multipartTextNote, notesOf, singlepartNote } from "./notes.js";
 import { attribute, childrenNamed, elementChildren, markup, plain } from "./text.js";
 
-/** What is read of an <archdesc> or component: its own element (without children) and its children other than components. */
+/**
+ * What is read of an <archdesc> or component: its own element (without children) and its children other than
+ * components.
+ */
 export interface DescribedUnit {
   element: XmlElement;
   children: XmlElement[];
@@ -37,7 +40,11 @@ function level(ctx: EadContext, element: XmlElement, record: Fields): void {
 }
 
 /** The unit's notes, extents, dates, languages, links and instances: everything but title and identifiers. */
-export function describe(ctx: EadContext, unit: DescribedUnit, record: Fields): { did?: XmlElement; extentProblems: string[] } {
+export function describe(
+  ctx: EadContext,
+  unit: DescribedUnit,
+  record: Fields,
+): { did?: XmlElement; extentProblems: string[] } {
   const notes: Fields[] = [];
   const agents: Fields[] = [];
   const subjects: Fields[] = [];
@@ -78,7 +85,18 @@ export function describe(ctx: EadContext, unit: DescribedUnit, record: Fields): 
         notes.push(...multipartNotes(ctx, child, "odd"));
       } else if (child.name === "dimensions") {
         notes.push(...multipartNotes(ctx, child, "dimensions"));
-      } else if (!["unittitle", "unitid", "unitdate", "unitdatestructured", "physdesc", "physdescstructured", "container", ...IGNORED].includes(child.name)) {
+      } else if (
+        ![
+          "unittitle",
+          "unitid",
+          "unitdate",
+          "unitdatestructured",
+          "physdesc",
+          "physdescstructured",
+          "container",
+          ...IGNORED,
+        ].includes(child.name)
+      ) {
         ctx.warn(`<${child.name}> in <did> is not imported`, at(child));
       }
     }
@@ -86,7 +104,11 @@ export function describe(ctx: EadContext, unit: DescribedUnit, record: Fields): 
 
   for (const child of unit.children) collect(ctx, child, { notes, agents, subjects, instances });
   put(record, "lang_materials", langs);
-  put(record, "notes", notes.filter((note) => !isEmptyNote(note)));
+  put(
+    record,
+    "notes",
+    notes.filter((note) => !isEmptyNote(note)),
+  );
   put(record, "linked_agents", agents);
   put(record, "subjects", subjects);
   put(record, "instances", instances);
@@ -132,11 +154,26 @@ function collect(ctx: EadContext, first: XmlElement, into: Collected): void {
   }
 }
 
-/** The first <unitid> that is an identifier (not Arca's or ArchivesSpace's exported `aspace_uri`); the others as external ids. */
+/**
+ * The first <unitid> that is an identifier (not Arca's or ArchivesSpace's exported `aspace_uri`); the others as
+ * external ids.
+ */
 function identifiers(did: XmlElement | undefined): { id?: XmlElement; external: Fields[] } {
-  const ids = did === undefined ? [] : childrenNamed(did, "unitid").filter((unitid) => attribute(unitid, "type") !== "aspace_uri" && plain(unitid) !== "");
+  const ids =
+    did === undefined
+      ? []
+      : childrenNamed(did, "unitid").filter(
+          (unitid) => attribute(unitid, "type") !== "aspace_uri" && plain(unitid) !== "",
+        );
   const [id, ...others] = ids;
-  return { id, external: others.map((other) => ({ jsonmodel_type: "external_id", external_id: plain(other), source: attribute(other, "type") ?? "unitid" })) };
+  return {
+    id,
+    external: others.map((other) => ({
+      jsonmodel_type: "external_id",
+      external_id: plain(other),
+      source: attribute(other, "type") ?? "unitid",
+    })),
+  };
 }
 
 /** The resource: archdesc with the finding aid fields of the header. */
@@ -144,7 +181,11 @@ export function resourceRecord(ctx: EadContext, unit: DescribedUnit, findingAid:
   const record: Fields = {};
   const { did, extentProblems } = describe(ctx, unit, record);
   const where = at(unit.element);
-  if (did === undefined) throw new ImportError("<archdesc> has no <did>: there is no title, identifier or date to describe the resource with", where);
+  if (did === undefined)
+    throw new ImportError(
+      "<archdesc> has no <did>: there is no title, identifier or date to describe the resource with",
+      where,
+    );
   const { id, external } = identifiers(did);
   const identifier = id === undefined ? undefined : plain(id);
   if (identifier !== undefined) {
@@ -153,7 +194,10 @@ export function resourceRecord(ctx: EadContext, unit: DescribedUnit, findingAid:
       const parts = identifier.split(".");
       if (parts.length <= 4 && parts.every((part) => part.length <= 50 && part !== "")) {
         parts.forEach((part, i) => (record[`id_${i}`] = part));
-        ctx.warn(`the unitid '${identifier}' is longer than an identifier part (50 characters): split at its dots into id_0..id_${parts.length - 1}`, at(id as XmlElement));
+        ctx.warn(
+          `the unitid '${identifier}' is longer than an identifier part (50 characters): split at its dots into id_0..id_${parts.length - 1}`,
+          at(id as XmlElement),
+        );
       } else record.id_0 = identifier;
     }
   } else if (typeof findingAid.ead_id === "string") {
@@ -166,22 +210,55 @@ export function resourceRecord(ctx: EadContext, unit: DescribedUnit, findingAid:
   record.finding_aid_language ??= "und";
   record.finding_aid_script ??= "Zyyy";
   if (record.lang_materials === undefined) {
-    ctx.warn("the collection has no <langmaterial> language: its language is recorded as 'und' (undetermined)", at(did));
-    record.lang_materials = [{ jsonmodel_type: "lang_material", language_and_script: { jsonmodel_type: "language_and_script", language: "und" } }];
+    ctx.warn(
+      "the collection has no <langmaterial> language: its language is recorded as 'und' (undetermined)",
+      at(did),
+    );
+    record.lang_materials = [
+      {
+        jsonmodel_type: "lang_material",
+        language_and_script: { jsonmodel_type: "language_and_script", language: "und" },
+      },
+    ];
   }
   // ArchivesSpace's importers file what they cannot map under "other_unmapped" (its allow_other_unmapped):
   // a resource must have an extent, so an unknown type keeps the number and the text rather than fail.
-  const unmapped = extentProblems.map((text) => ({ text, number: /^\s*(\d+(?:[.,]\d+)?)/.exec(text)?.[1] })).find((read) => read.number !== undefined);
-  if (record.extents === undefined && unmapped !== undefined && ctx.values("extent_extent_type").includes(OTHER_UNMAPPED)) {
-    record.extents = [{ jsonmodel_type: "extent", portion: "whole", number: (unmapped.number as string).replace(",", "."), extent_type: OTHER_UNMAPPED, container_summary: unmapped.text }];
-    ctx.warn(`the collection's extent '${unmapped.text}' has no known type: recorded as ${unmapped.number} ${OTHER_UNMAPPED} (the text kept as its container summary)`, at(did));
+  const unmapped = extentProblems
+    .map((text) => ({ text, number: /^\s*(\d+(?:[.,]\d+)?)/.exec(text)?.[1] }))
+    .find((read) => read.number !== undefined);
+  if (
+    record.extents === undefined &&
+    unmapped !== undefined &&
+    ctx.values("extent_extent_type").includes(OTHER_UNMAPPED)
+  ) {
+    record.extents = [
+      {
+        jsonmodel_type: "extent",
+        portion: "whole",
+        number: (unmapped.number as string).replace(",", "."),
+        extent_type: OTHER_UNMAPPED,
+        container_summary: unmapped.text,
+      },
+    ];
+    ctx.warn(
+      `the collection's extent '${unmapped.text}' has no known type: recorded as ${unmapped.number} ${OTHER_UNMAPPED} (the text kept as its container summary)`,
+      at(did),
+    );
   }
   if (record.extents === undefined) {
-    const read = extentProblems.length > 0 ? ` (read: ${extentProblems.map((text) => `'${text}'`).join(", ")}; an extent type can be added to the extent_extent_type list at /config/enumerations)` : "";
-    throw new ImportError(`the collection has no extent with a number and a known extent type, which a resource must have${read}`, at(did));
+    const read =
+      extentProblems.length > 0
+        ? ` (read: ${extentProblems.map((text) => `'${text}'`).join(", ")}; an extent type can be added to the extent_extent_type list at /config/enumerations)`
+        : "";
+    throw new ImportError(
+      `the collection has no extent with a number and a known extent type, which a resource must have${read}`,
+      at(did),
+    );
   }
-  if (record.dates === undefined) throw new ImportError("the collection has no <unitdate>, which a resource must have", at(did));
-  if (record.title === undefined) throw new ImportError("the collection has no <unittitle>, which a resource must have", at(did));
+  if (record.dates === undefined)
+    throw new ImportError("the collection has no <unitdate>, which a resource must have", at(did));
+  if (record.title === undefined)
+    throw new ImportError("the collection has no <unittitle>, which a resource must have", at(did));
   return record;
 }
 
@@ -189,13 +266,22 @@ export function resourceRecord(ctx: EadContext, unit: DescribedUnit, findingAid:
 const OTHER_UNMAPPED = "other_unmapped";
 
 /** An archival object: a component, under the resource and its parent component. */
-export function componentRecord(ctx: EadContext, unit: DescribedUnit, resourceKey: string, parentKey: string | undefined): Fields {
+export function componentRecord(
+  ctx: EadContext,
+  unit: DescribedUnit,
+  resourceKey: string,
+  parentKey: string | undefined,
+): Fields {
   const record: Fields = {};
   const { did } = describe(ctx, unit, record);
   const rawId = attribute(unit.element, "id")?.replace(/^aspace_/, "");
   if (rawId !== undefined) {
     if (/^[A-Za-z0-9_.:-]+$/.test(rawId) && rawId.length <= 255) record.ref_id = rawId;
-    else ctx.warn(`the component @id '${rawId}' cannot be a ref_id (letters, digits, _ . : - only): a ref_id is generated`, at(unit.element));
+    else
+      ctx.warn(
+        `the component @id '${rawId}' cannot be a ref_id (letters, digits, _ . : - only): a ref_id is generated`,
+        at(unit.element),
+      );
   }
   const { id, external } = identifiers(did);
   if (id !== undefined) record.component_id = plain(id);
@@ -205,4 +291,3 @@ export function componentRecord(ctx: EadContext, unit: DescribedUnit, resourceKe
   if (did === undefined) ctx.warn(`a component without <did>: it has no title, identifier or date`, at(unit.element));
   return record;
 }
-

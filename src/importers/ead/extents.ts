@@ -10,15 +10,39 @@ import { singlepartNote, multipartTextNote } from "./notes.js";
 import { attribute, childrenNamed, elementChildren, hasOwnText, markup, plain } from "./text.js";
 
 /** Spellings of extent types the list holds under another name. */
-const EXTENT_SYNONYMS: ReadonlyMap<string, string> = new Map(Object.entries({
-  linear_foot: "linear_feet", linear_ft: "linear_feet", "linear_ft.": "linear_feet", "lin._ft.": "linear_feet", "lin_ft": "linear_feet",
-  cubic_foot: "cubic_feet", cubic_ft: "cubic_feet", "cubic_ft.": "cubic_feet", "cu._ft.": "cubic_feet",
-  gb: "gigabytes", gigabyte: "gigabytes", mb: "megabytes", megabyte: "megabytes", tb: "terabytes", terabyte: "terabytes",
-  volume: "volumes", "vols.": "volumes", vols: "volumes", "v.": "volumes",
-  leaf: "leaves", sheet: "sheets", reel: "reels", cassette: "cassettes", audiocassettes: "cassettes", audiocassette: "cassettes",
-  photographic_print: "photographic_prints", photographic_slide: "photographic_slides", slides: "photographic_slides",
-  file: "files",
-}));
+const EXTENT_SYNONYMS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    linear_foot: "linear_feet",
+    linear_ft: "linear_feet",
+    "linear_ft.": "linear_feet",
+    "lin._ft.": "linear_feet",
+    lin_ft: "linear_feet",
+    cubic_foot: "cubic_feet",
+    cubic_ft: "cubic_feet",
+    "cubic_ft.": "cubic_feet",
+    "cu._ft.": "cubic_feet",
+    gb: "gigabytes",
+    gigabyte: "gigabytes",
+    mb: "megabytes",
+    megabyte: "megabytes",
+    tb: "terabytes",
+    terabyte: "terabytes",
+    volume: "volumes",
+    "vols.": "volumes",
+    vols: "volumes",
+    "v.": "volumes",
+    leaf: "leaves",
+    sheet: "sheets",
+    reel: "reels",
+    cassette: "cassettes",
+    audiocassettes: "cassettes",
+    audiocassette: "cassettes",
+    photographic_print: "photographic_prints",
+    photographic_slide: "photographic_slides",
+    slides: "photographic_slides",
+    file: "files",
+  }),
+);
 
 export interface ExtentsAndNotes {
   extents: Fields[];
@@ -31,15 +55,23 @@ export function splitExtent(text: string): { number: string; unit: string; rest?
   if (match === null || match[2] === "") return undefined;
   // "1.75 linear feet (4 boxes)": the parenthesis is a container summary.
   const unit = /^(.*?)\s*(\(.*\))$/.exec(match[2]);
-  return unit === null || unit[1] === "" ? { number: match[1].replace(",", "."), unit: match[2] } : { number: match[1].replace(",", "."), unit: unit[1], rest: unit[2] };
+  return unit === null || unit[1] === ""
+    ? { number: match[1].replace(",", "."), unit: match[2] }
+    : { number: match[1].replace(",", "."), unit: unit[1], rest: unit[2] };
 }
 
 function extentType(ctx: EadContext, unit: string): string | undefined {
-  return ctx.match("extent_extent_type", unit, EXTENT_SYNONYMS) ?? ctx.match("extent_extent_type", unit.replace(/\.$/, ""), EXTENT_SYNONYMS);
+  return (
+    ctx.match("extent_extent_type", unit, EXTENT_SYNONYMS) ??
+    ctx.match("extent_extent_type", unit.replace(/\.$/, ""), EXTENT_SYNONYMS)
+  );
 }
 
 function unmappable(ctx: EadContext, element: XmlElement, text: string, unit: string | undefined): Fields {
-  const why = unit === undefined ? "does not start with a number" : `has the type '${unit}', which is not in the extent_extent_type list (${ctx.values("extent_extent_type").join(", ")})`;
+  const why =
+    unit === undefined
+      ? "does not start with a number"
+      : `has the type '${unit}', which is not in the extent_extent_type list (${ctx.values("extent_extent_type").join(", ")})`;
   ctx.warn(`extent '${text}' ${why}: kept as a physdesc note`, at(element));
   return singlepartNote("physdesc", [text], element);
 }
@@ -59,7 +91,12 @@ export function physdesc(ctx: EadContext, element: XmlElement): ExtentsAndNotes 
     const parts = splitExtent(text);
     const type = parts === undefined ? undefined : extentType(ctx, parts.unit);
     if (extent === undefined && parts !== undefined && type !== undefined) {
-      extent = { jsonmodel_type: "extent", portion: portion !== undefined && comparable(portion) === "part" ? "part" : "whole", number: parts.number, extent_type: type };
+      extent = {
+        jsonmodel_type: "extent",
+        portion: portion !== undefined && comparable(portion) === "part" ? "part" : "whole",
+        number: parts.number,
+        extent_type: type,
+      };
       if (parts.rest !== undefined) summaries.push(parts.rest);
     } else if (extent !== undefined || parts === undefined) {
       // ArchivesSpace's reading: the extents after the first are its container summary.
@@ -70,7 +107,13 @@ export function physdesc(ctx: EadContext, element: XmlElement): ExtentsAndNotes 
     }
   }
   // Plain text "1.75 linear feet (4 boxes)" in a physdesc without <extent>.
-  if (extents.length === 0 && hasOwnText(element) && elementChildren(element).every((child) => ["physfacet", "dimensions", "genreform", "lb", "emph"].includes(child.name))) {
+  if (
+    extents.length === 0 &&
+    hasOwnText(element) &&
+    elementChildren(element).every((child) =>
+      ["physfacet", "dimensions", "genreform", "lb", "emph"].includes(child.name),
+    )
+  ) {
     const text = plain({ ...element, children: element.children.filter((child) => typeof child === "string") });
     const parts = splitExtent(text);
     const type = parts === undefined ? undefined : extentType(ctx, parts.unit);
@@ -88,9 +131,14 @@ export function physdesc(ctx: EadContext, element: XmlElement): ExtentsAndNotes 
     return result;
   }
   // No extent: ArchivesSpace makes the physdesc a note ("unless it only contains extent tags").
-  for (const child of physfacet) result.notes.push(singlepartNote("physfacet", [markup(child, { breaks: true })], child));
-  for (const child of dimensions) result.notes.push(multipartTextNote("dimensions", markup(child, { breaks: true }), child));
-  const rest = markup(element, { breaks: true, skip: (child) => child.name === "physfacet" || child.name === "dimensions" || child.name === "extent" });
+  for (const child of physfacet)
+    result.notes.push(singlepartNote("physfacet", [markup(child, { breaks: true })], child));
+  for (const child of dimensions)
+    result.notes.push(multipartTextNote("dimensions", markup(child, { breaks: true }), child));
+  const rest = markup(element, {
+    breaks: true,
+    skip: (child) => child.name === "physfacet" || child.name === "dimensions" || child.name === "extent",
+  });
   if (rest !== "") result.notes.push(singlepartNote("physdesc", [rest], element));
   return result;
 }
@@ -104,15 +152,40 @@ export function physdescstructured(ctx: EadContext, element: XmlElement): Extent
   const text = `${quantity} ${unit}`.trim();
   if (quantity === "" || !/^\d+(?:[.,]\d+)?$|^\.\d+$/.test(quantity) || type === undefined) {
     const notes = [unmappable(ctx, element, text, type === undefined && /^\d/.test(quantity) ? unit : undefined)];
-    for (const child of childrenNamed(element, "physfacet")) notes.push(singlepartNote("physfacet", [markup(child, { breaks: true })], child));
-    for (const child of childrenNamed(element, "dimensions")) notes.push(multipartTextNote("dimensions", markup(child, { breaks: true }), child));
+    for (const child of childrenNamed(element, "physfacet"))
+      notes.push(singlepartNote("physfacet", [markup(child, { breaks: true })], child));
+    for (const child of childrenNamed(element, "dimensions"))
+      notes.push(multipartTextNote("dimensions", markup(child, { breaks: true }), child));
     return { extents: [], notes };
   }
   const coverage = attribute(element, "coverage");
-  const extent: Fields = { jsonmodel_type: "extent", portion: coverage === "part" ? "part" : "whole", number: quantity.replace(",", "."), extent_type: type };
-  put(extent, "physical_details", childrenNamed(element, "physfacet").map((child) => markup(child)).join("; "));
-  put(extent, "dimensions", childrenNamed(element, "dimensions").map((child) => plain(child)).join("; "));
-  put(extent, "container_summary", childrenNamed(element, "descriptivenote").map((child) => markup(child)).join("; "));
+  const extent: Fields = {
+    jsonmodel_type: "extent",
+    portion: coverage === "part" ? "part" : "whole",
+    number: quantity.replace(",", "."),
+    extent_type: type,
+  };
+  put(
+    extent,
+    "physical_details",
+    childrenNamed(element, "physfacet")
+      .map((child) => markup(child))
+      .join("; "),
+  );
+  put(
+    extent,
+    "dimensions",
+    childrenNamed(element, "dimensions")
+      .map((child) => plain(child))
+      .join("; "),
+  );
+  put(
+    extent,
+    "container_summary",
+    childrenNamed(element, "descriptivenote")
+      .map((child) => markup(child))
+      .join("; "),
+  );
   put(extent, "publish", publishOf(element));
   return { extents: [extent], notes: [] };
 }
@@ -134,7 +207,11 @@ export function extentsOf(ctx: EadContext, elements: readonly XmlElement[]): Ext
       continue;
     }
     if (element.name !== "physdesc") continue;
-    if (previousStructured !== undefined && element.attributes.localtype === "container_summary" && previousStructured.container_summary === undefined) {
+    if (
+      previousStructured !== undefined &&
+      element.attributes.localtype === "container_summary" &&
+      previousStructured.container_summary === undefined
+    ) {
       put(previousStructured, "container_summary", markup(element));
       previousStructured = undefined;
       continue;

@@ -14,7 +14,9 @@ function descriptionRules(text: string): string | undefined {
   return undefined;
 }
 
-const FINDING_AID_STATUS_SYNONYMS: ReadonlyMap<string, string> = new Map(Object.entries({ in_process: "in_progress", complete: "completed", in_progress: "in_progress" }));
+const FINDING_AID_STATUS_SYNONYMS: ReadonlyMap<string, string> = new Map(
+  Object.entries({ in_process: "in_progress", complete: "completed", in_progress: "in_progress" }),
+);
 
 function descendant(element: XmlElement, ...path: string[]): XmlElement | undefined {
   let current: XmlElement | undefined = element;
@@ -34,21 +36,50 @@ function titles(ctx: EadContext, titlestmt: XmlElement | undefined, record: Fiel
     if (kind === "filing") put(record, "finding_aid_filing_title", text);
     else if (record.finding_aid_title === undefined) put(record, "finding_aid_title", text);
   }
-  put(record, "finding_aid_subtitle", childrenNamed(titlestmt, "subtitle").map((child) => markup(child)).join("; "));
-  put(record, "finding_aid_author", childrenNamed(titlestmt, "author").map((child) => markup(child)).join("; "));
-  put(record, "finding_aid_sponsor", childrenNamed(titlestmt, "sponsor").map((child) => markup(child)).join("; "));
+  put(
+    record,
+    "finding_aid_subtitle",
+    childrenNamed(titlestmt, "subtitle")
+      .map((child) => markup(child))
+      .join("; "),
+  );
+  put(
+    record,
+    "finding_aid_author",
+    childrenNamed(titlestmt, "author")
+      .map((child) => markup(child))
+      .join("; "),
+  );
+  put(
+    record,
+    "finding_aid_sponsor",
+    childrenNamed(titlestmt, "sponsor")
+      .map((child) => markup(child))
+      .join("; "),
+  );
 }
 
 function findingAidStatus(ctx: EadContext, raw: string | undefined, where: XmlElement, record: Fields): void {
   if (raw === undefined) return;
-  put(record, "finding_aid_status", ctx.pick("resource_finding_aid_status", raw, "finding aid status", at(where), { synonyms: FINDING_AID_STATUS_SYNONYMS }));
+  put(
+    record,
+    "finding_aid_status",
+    ctx.pick("resource_finding_aid_status", raw, "finding aid status", at(where), {
+      synonyms: FINDING_AID_STATUS_SYNONYMS,
+    }),
+  );
 }
 
 function rules(ctx: EadContext, text: string | undefined, where: XmlElement, record: Fields): void {
   if (text === undefined || text === "") return;
   const code = ctx.match("resource_finding_aid_description_rules", text) ?? descriptionRules(text);
   if (code !== undefined) record.finding_aid_description_rules = code;
-  else ctx.warnOnce(`descrules ${text}`, `description rules '${text}' are none of ${ctx.values("resource_finding_aid_description_rules").join(", ")}: left out`, at(where));
+  else
+    ctx.warnOnce(
+      `descrules ${text}`,
+      `description rules '${text}' are none of ${ctx.values("resource_finding_aid_description_rules").join(", ")}: left out`,
+      at(where),
+    );
 }
 
 /** EAD 2002 <eadheader>. */
@@ -68,7 +99,15 @@ function eadheader(ctx: EadContext, header: XmlElement, record: Fields): void {
     const date = publication === undefined ? undefined : childrenNamed(publication, "date")[0];
     put(record, "finding_aid_date", date === undefined ? undefined : plain(date));
     const notestmt = childrenNamed(filedesc, "notestmt")[0];
-    if (notestmt !== undefined) put(record, "finding_aid_note", childrenNamed(notestmt, "note").map((note) => block(note)).filter(Boolean).join("\n\n"));
+    if (notestmt !== undefined)
+      put(
+        record,
+        "finding_aid_note",
+        childrenNamed(notestmt, "note")
+          .map((note) => block(note))
+          .filter(Boolean)
+          .join("\n\n"),
+      );
   }
   const profile = childrenNamed(header, "profiledesc")[0];
   if (profile !== undefined) {
@@ -78,7 +117,8 @@ function eadheader(ctx: EadContext, header: XmlElement, record: Fields): void {
       const code = language === undefined ? undefined : attribute(language, "langcode")?.toLowerCase();
       if (code !== undefined && /^[a-z]{3}$/.test(code)) record.finding_aid_language = code;
       const script = language === undefined ? undefined : attribute(language, "scriptcode");
-      if (script !== undefined && /^[A-Za-z]{4}$/.test(script)) record.finding_aid_script = script[0].toUpperCase() + script.slice(1).toLowerCase();
+      if (script !== undefined && /^[A-Za-z]{4}$/.test(script))
+        record.finding_aid_script = script[0].toUpperCase() + script.slice(1).toLowerCase();
       put(record, "finding_aid_language_note", markup(langusage));
     }
     const descrules = childrenNamed(profile, "descrules")[0];
@@ -89,11 +129,16 @@ function eadheader(ctx: EadContext, header: XmlElement, record: Fields): void {
     const statements = childrenNamed(revisions, "change").map((change) => {
       const date = childrenNamed(change, "date")[0];
       const items = childrenNamed(change, "item").map((item) => markup(item, { breaks: true }));
-      return { jsonmodel_type: "revision_statement", date: date === undefined ? "" : plain(date), description: items.join("\n\n") };
+      return {
+        jsonmodel_type: "revision_statement",
+        date: date === undefined ? "" : plain(date),
+        description: items.join("\n\n"),
+      };
     });
     put(record, "revision_statements", statements);
     const loose = childrenNamed(revisions, "list");
-    if (loose.length > 0) ctx.warn("a <revisiondesc> <list> is not imported (only <change> elements are)", at(loose[0]));
+    if (loose.length > 0)
+      ctx.warn("a <revisiondesc> <list> is not imported (only <change> elements are)", at(loose[0]));
   }
 }
 
@@ -112,19 +157,31 @@ function control(ctx: EadContext, header: XmlElement, record: Fields): void {
     const date = descendant(filedesc, "publicationstmt", "date");
     put(record, "finding_aid_date", date === undefined ? undefined : plain(date));
     const notestmt = childrenNamed(filedesc, "notestmt")[0];
-    if (notestmt !== undefined) put(record, "finding_aid_note", childrenNamed(notestmt, "controlnote").map((note) => block(note)).filter(Boolean).join("\n\n"));
+    if (notestmt !== undefined)
+      put(
+        record,
+        "finding_aid_note",
+        childrenNamed(notestmt, "controlnote")
+          .map((note) => block(note))
+          .filter(Boolean)
+          .join("\n\n"),
+      );
   }
   const declaration = childrenNamed(header, "languagedeclaration")[0];
   if (declaration !== undefined) {
     const code = attribute(childrenNamed(declaration, "language")[0] ?? declaration, "langcode")?.toLowerCase();
     if (code !== undefined && /^[a-z]{3}$/.test(code)) record.finding_aid_language = code;
     const script = attribute(childrenNamed(declaration, "script")[0] ?? declaration, "scriptcode");
-    if (script !== undefined && /^[A-Za-z]{4}$/.test(script)) record.finding_aid_script = script[0].toUpperCase() + script.slice(1).toLowerCase();
+    if (script !== undefined && /^[A-Za-z]{4}$/.test(script))
+      record.finding_aid_script = script[0].toUpperCase() + script.slice(1).toLowerCase();
     put(record, "finding_aid_language_note", block(childrenNamed(declaration, "descriptivenote")[0]));
   }
   const convention = childrenNamed(header, "conventiondeclaration")[0];
   if (convention !== undefined) {
-    const text = [childrenNamed(convention, "abbr")[0], childrenNamed(convention, "citation")[0]].filter((child): child is XmlElement => child !== undefined).map((child) => plain(child)).join(" ");
+    const text = [childrenNamed(convention, "abbr")[0], childrenNamed(convention, "citation")[0]]
+      .filter((child): child is XmlElement => child !== undefined)
+      .map((child) => plain(child))
+      .join(" ");
     rules(ctx, text, convention, record);
   }
   for (const local of childrenNamed(header, "localcontrol")) {

@@ -18,14 +18,31 @@ import { at, comparable, put, publishOf, type EadContext, type Fields } from "./
 import { attribute, childrenNamed, markup, plain } from "./text.js";
 
 /** Container type words and the container_type value each means. */
-const CONTAINER_SYNONYMS: ReadonlyMap<string, string> = new Map(Object.entries({ boxes: "box", folders: "folder", cartons: "carton", volumes: "volume", reels: "reel", items: "object", item: "object" }));
+const CONTAINER_SYNONYMS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    boxes: "box",
+    folders: "folder",
+    cartons: "carton",
+    volumes: "volume",
+    reels: "reel",
+    items: "object",
+    item: "object",
+  }),
+);
 
 /** A container type the list lacks: the list value its name ends with (`halfbox` is a box, `flatfolder` a folder). */
 function containerType(ctx: EadContext, raw: string, element: XmlElement): string | undefined {
   const direct = ctx.match("container_type", raw, CONTAINER_SYNONYMS);
   if (direct !== undefined) return direct;
   const word = comparable(raw).replace(/_/g, "");
-  const kind = ctx.values("container_type").find((value) => word.endsWith(value.replace(/_/g, "")) || word.endsWith(`${value.replace(/_/g, "")}es`) || word.endsWith(`${value.replace(/_/g, "")}s`));
+  const kind = ctx
+    .values("container_type")
+    .find(
+      (value) =>
+        word.endsWith(value.replace(/_/g, "")) ||
+        word.endsWith(`${value.replace(/_/g, "")}es`) ||
+        word.endsWith(`${value.replace(/_/g, "")}s`),
+    );
   return ctx.pick("container_type", raw, "container type", at(element), { fallback: kind });
 }
 
@@ -43,8 +60,18 @@ interface InstanceDraft {
   levels: Array<{ type?: string; indicator: string }>;
 }
 
-function topContainerKey(ctx: EadContext, element: XmlElement, type: string | undefined, rawType: string | undefined, indicator: string, barcode: string | undefined): string {
-  const identity = barcode !== undefined ? JSON.stringify(["top_container", "barcode", barcode]) : JSON.stringify(["top_container", (rawType ?? "").toLowerCase(), indicator]);
+function topContainerKey(
+  ctx: EadContext,
+  element: XmlElement,
+  type: string | undefined,
+  rawType: string | undefined,
+  indicator: string,
+  barcode: string | undefined,
+): string {
+  const identity =
+    barcode !== undefined
+      ? JSON.stringify(["top_container", "barcode", barcode])
+      : JSON.stringify(["top_container", (rawType ?? "").toLowerCase(), indicator]);
   const known = ctx.known.get(identity);
   if (known !== undefined) return known;
   const key = ctx.nextKey("top_container");
@@ -52,7 +79,13 @@ function topContainerKey(ctx: EadContext, element: XmlElement, type: string | un
   const record: Fields = { indicator };
   put(record, "type", type);
   put(record, "barcode", barcode);
-  ctx.need({ key, type: "top_container", record, source: at(element), ...(barcode !== undefined && { match: { barcode }, onMatch: "reuse" as const }) });
+  ctx.need({
+    key,
+    type: "top_container",
+    record,
+    source: at(element),
+    ...(barcode !== undefined && { match: { barcode }, onMatch: "reuse" as const }),
+  });
   return key;
 }
 
@@ -64,15 +97,26 @@ export function containerInstances(ctx: EadContext, containers: readonly XmlElem
     const indicator = plain(element);
     const rawType = attribute(element, "type") ?? attribute(element, "localtype");
     if (indicator === "") {
-      if (rawType !== undefined) ctx.warn(`a <container> of type '${rawType}' without an indicator (its number or name): not imported`, at(element));
+      if (rawType !== undefined)
+        ctx.warn(
+          `a <container> of type '${rawType}' without an indicator (its number or name): not imported`,
+          at(element),
+        );
       continue;
     }
     const id = attribute(element, "id");
     const parentId = attribute(element, "parent");
     let draft = parentId !== undefined ? byId.get(parentId) : id === undefined ? drafts.at(-1) : undefined;
-    if (parentId !== undefined && draft === undefined) ctx.warn(`<container parent="${parentId}"> names no earlier container of this component: it starts an instance of its own`, at(element));
+    if (parentId !== undefined && draft === undefined)
+      ctx.warn(
+        `<container parent="${parentId}"> names no earlier container of this component: it starts an instance of its own`,
+        at(element),
+      );
     if (draft !== undefined && draft.levels.length >= 2) {
-      ctx.warn(`a fourth container level ('${rawType ?? ""} ${indicator}') under one top container: ArchivesSpace instances hold three; it starts an instance of its own`, at(element));
+      ctx.warn(
+        `a fourth container level ('${rawType ?? ""} ${indicator}') under one top container: ArchivesSpace instances hold three; it starts an instance of its own`,
+        at(element),
+      );
       draft = undefined;
     }
     const type = rawType === undefined ? undefined : containerType(ctx, rawType, element);
@@ -85,8 +129,15 @@ export function containerInstances(ctx: EadContext, containers: readonly XmlElem
       const instanceType =
         parts.label === undefined || parts.label === ""
           ? "mixed_materials"
-          : (ctx.pick("instance_instance_type", parts.label, "instance type (container @label)", at(element), { fallback: "mixed_materials" }) ?? "mixed_materials");
-      draft = { element, instanceType, top: topContainerKey(ctx, element, type, rawType, indicator, barcode), levels: [] };
+          : (ctx.pick("instance_instance_type", parts.label, "instance type (container @label)", at(element), {
+              fallback: "mixed_materials",
+            }) ?? "mixed_materials");
+      draft = {
+        element,
+        instanceType,
+        top: topContainerKey(ctx, element, type, rawType, indicator, barcode),
+        levels: [],
+      };
       drafts.push(draft);
     }
     if (id !== undefined) byId.set(id, draft);
@@ -109,11 +160,18 @@ function fileVersion(ctx: EadContext, link: XmlElement): Fields | undefined {
   const where = at(link);
   const version: Fields = { jsonmodel_type: "file_version", file_uri: href };
   const role = attribute(link, "role") ?? attribute(link, "localtype");
-  if (role !== undefined) put(version, "use_statement", ctx.pick("file_version_use_statement", role, "digital object use (@role)", where));
+  if (role !== undefined)
+    put(version, "use_statement", ctx.pick("file_version_use_statement", role, "digital object use (@role)", where));
   const actuate = attribute(link, "actuate");
-  if (actuate !== undefined) put(version, "xlink_actuate_attribute", ctx.pick("file_version_xlink_actuate_attribute", actuate, "xlink:actuate", where));
+  if (actuate !== undefined)
+    put(
+      version,
+      "xlink_actuate_attribute",
+      ctx.pick("file_version_xlink_actuate_attribute", actuate, "xlink:actuate", where),
+    );
   const show = attribute(link, "show");
-  if (show !== undefined) put(version, "xlink_show_attribute", ctx.pick("file_version_xlink_show_attribute", show, "xlink:show", where));
+  if (show !== undefined)
+    put(version, "xlink_show_attribute", ctx.pick("file_version_xlink_show_attribute", show, "xlink:show", where));
   put(version, "caption", link.name === "daoloc" ? attribute(link, "title") : undefined);
   put(version, "publish", publishOf(link));
   return version;
@@ -123,30 +181,54 @@ function fileVersion(ctx: EadContext, link: XmlElement): Fields | undefined {
 export function digitalObjectInstance(ctx: EadContext, element: XmlElement): Fields | undefined {
   const where = at(element);
   const links = element.name === "dao" ? [element] : childrenNamed(element, "daoloc", "dao");
-  const description = childrenNamed(element, "daodesc", "descriptivenote")[0] ?? links.map((link) => childrenNamed(link, "daodesc", "descriptivenote")[0]).find(Boolean);
+  const description =
+    childrenNamed(element, "daodesc", "descriptivenote")[0] ??
+    links.map((link) => childrenNamed(link, "daodesc", "descriptivenote")[0]).find(Boolean);
   const descriptionText = description === undefined ? undefined : markup(description, { breaks: true }) || undefined;
   const title =
-    attribute(element, "title") ?? attribute(element, "linktitle") ?? attribute(element, "label") ?? descriptionText ?? links.map((link) => attribute(link, "title") ?? attribute(link, "linktitle")).find(Boolean) ?? attribute(links[0] ?? element, "href");
-  const versions = links.map((link) => fileVersion(ctx, link)).filter((version): version is Fields => version !== undefined);
-  const baseId = attribute(links[0] ?? element, "href") ?? attribute(element, "id")?.replace(/^aspace_/, "") ?? `${ctx.fileIdentity} ${ctx.nextKey("digital_object_id").replace(/^ead:digital_object_id:/, "dao ")}`;
+    attribute(element, "title") ??
+    attribute(element, "linktitle") ??
+    attribute(element, "label") ??
+    descriptionText ??
+    links.map((link) => attribute(link, "title") ?? attribute(link, "linktitle")).find(Boolean) ??
+    attribute(links[0] ?? element, "href");
+  const versions = links
+    .map((link) => fileVersion(ctx, link))
+    .filter((version): version is Fields => version !== undefined);
+  const baseId =
+    attribute(links[0] ?? element, "href") ??
+    attribute(element, "id")?.replace(/^aspace_/, "") ??
+    `${ctx.fileIdentity} ${ctx.nextKey("digital_object_id").replace(/^ead:digital_object_id:/, "dao ")}`;
   if (title === undefined) {
     ctx.warn(`<${element.name}> has no title, description or link: no digital object`, where);
     return undefined;
   }
   let id = baseId;
   for (let n = 2; ctx.known.has(JSON.stringify(["digital_object_id", id])); n++) id = `${baseId} (${n})`;
-  if (id !== baseId) ctx.warnOnce(`dao id ${baseId}`, `several digital objects in the file link '${baseId}': each is its own digital object, identified '${baseId} (2)', ...`, where);
+  if (id !== baseId)
+    ctx.warnOnce(
+      `dao id ${baseId}`,
+      `several digital objects in the file link '${baseId}': each is its own digital object, identified '${baseId} (2)', ...`,
+      where,
+    );
   const key = ctx.nextKey("digital_object");
   ctx.known.set(JSON.stringify(["digital_object_id", id]), key);
   const record: Fields = { title, digital_object_id: id };
   put(record, "file_versions", versions);
   put(record, "publish", publishOf(element));
-  const typed = [element, ...links].find((link) => attribute(link, "otherdaotype") !== undefined || attribute(link, "daotype") !== undefined);
+  const typed = [element, ...links].find(
+    (link) => attribute(link, "otherdaotype") !== undefined || attribute(link, "daotype") !== undefined,
+  );
   const daotype = typed === undefined ? undefined : (attribute(typed, "otherdaotype") ?? attribute(typed, "daotype"));
   if (daotype !== undefined && !["unknown", "otherdaotype", "derived", "borndigital"].includes(daotype)) {
-    put(record, "digital_object_type", ctx.pick("digital_object_digital_object_type", daotype, "digital object type", where));
+    put(
+      record,
+      "digital_object_type",
+      ctx.pick("digital_object_digital_object_type", daotype, "digital object type", where),
+    );
   }
-  if (descriptionText !== undefined && descriptionText !== title) record.notes = [{ jsonmodel_type: "note_digital_object", type: "note", content: [descriptionText] }];
+  if (descriptionText !== undefined && descriptionText !== title)
+    record.notes = [{ jsonmodel_type: "note_digital_object", type: "note", content: [descriptionText] }];
   ctx.need({ key, type: "digital_object", record, source: where, match: { digital_object_id: id }, onMatch: "reuse" });
   return { jsonmodel_type: "instance", instance_type: "digital_object", digital_object: { ref: key } };
 }

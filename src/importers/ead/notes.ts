@@ -12,9 +12,27 @@ import { attribute, childrenNamed, elementChildren, markup, pieces, plain } from
 
 /** Note elements that are multipart notes of the same type (EAD3's <legalstatus> is one too). */
 export const MULTIPART_NOTES: ReadonlySet<string> = new Set([
-  "accruals", "appraisal", "arrangement", "bioghist", "accessrestrict", "userestrict", "custodhist", "altformavail", "originalsloc",
-  "fileplan", "odd", "acqinfo", "legalstatus", "otherfindaid", "phystech", "prefercite", "processinfo", "relatedmaterial", "scopecontent",
-  "separatedmaterial", "dimensions",
+  "accruals",
+  "appraisal",
+  "arrangement",
+  "bioghist",
+  "accessrestrict",
+  "userestrict",
+  "custodhist",
+  "altformavail",
+  "originalsloc",
+  "fileplan",
+  "odd",
+  "acqinfo",
+  "legalstatus",
+  "otherfindaid",
+  "phystech",
+  "prefercite",
+  "processinfo",
+  "relatedmaterial",
+  "scopecontent",
+  "separatedmaterial",
+  "dimensions",
 ]);
 
 /** Note elements whose content is mixed (text and inline elements, no paragraphs). */
@@ -23,7 +41,10 @@ const MIXED_CONTENT: ReadonlySet<string> = new Set(["legalstatus", "dimensions"]
 /** Every element that starts a note of its own wherever it is. */
 export const NOTE_ELEMENTS: ReadonlySet<string> = new Set([...MULTIPART_NOTES, "note", "bibliography", "index"]);
 
-/** A note's @id, as ArchivesSpace reads it (Arca's and ArchivesSpace's exports prefix ids that are not XML names with `aspace_`). */
+/**
+ * A note's @id, as ArchivesSpace reads it (Arca's and ArchivesSpace's exports prefix ids that are not XML names with
+ * `aspace_`).
+ */
 export function persistentId(element: XmlElement): string | undefined {
   return attribute(element, "id")?.replace(/^aspace_/, "");
 }
@@ -35,13 +56,21 @@ function base(element: XmlElement, note: Fields): Fields {
 }
 
 export function singlepartNote(type: string, content: string[], element: XmlElement): Fields {
-  const note = base(element, { jsonmodel_type: "note_singlepart", type, content: content.flatMap((text) => pieces(text)) });
+  const note = base(element, {
+    jsonmodel_type: "note_singlepart",
+    type,
+    content: content.flatMap((text) => pieces(text)),
+  });
   put(note, "label", attribute(element, "label"));
   return note;
 }
 
 export function multipartTextNote(type: string, text: string, element: XmlElement): Fields {
-  const note = base(element, { jsonmodel_type: "note_multipart", type, subnotes: pieces(text).map((content) => ({ jsonmodel_type: "note_text", content })) });
+  const note = base(element, {
+    jsonmodel_type: "note_multipart",
+    type,
+    subnotes: pieces(text).map((content) => ({ jsonmodel_type: "note_text", content })),
+  });
   put(note, "label", attribute(element, "label"));
   return note;
 }
@@ -55,7 +84,13 @@ function listHead(element: XmlElement): string | undefined {
 function chronDate(item: XmlElement): string | undefined {
   const date = childrenNamed(item, "date", "datesingle", "daterange", "dateset")[0];
   if (date === undefined) return undefined;
-  if (date.name === "daterange") return elementChildren(date).map((part) => plain(part)).filter(Boolean).join("-") || undefined;
+  if (date.name === "daterange")
+    return (
+      elementChildren(date)
+        .map((part) => plain(part))
+        .filter(Boolean)
+        .join("-") || undefined
+    );
   return plain(date) || attribute(date, "standarddate") || attribute(date, "normal");
 }
 
@@ -67,7 +102,9 @@ function chronology(element: XmlElement): Fields {
   for (const item of childrenNamed(element, "chronitem")) {
     const entry: Fields = {};
     put(entry, "event_date", chronDate(item));
-    const events = childrenNamed(item, "event", "eventgrp", "chronitemset").flatMap((child) => (child.name === "event" ? [child] : childrenNamed(child, "event")));
+    const events = childrenNamed(item, "event", "eventgrp", "chronitemset").flatMap((child) =>
+      child.name === "event" ? [child] : childrenNamed(child, "event"),
+    );
     entry.events = events.map((event) => markup(event, { breaks: true }));
     items.push(entry);
   }
@@ -77,9 +114,18 @@ function chronology(element: XmlElement): Fields {
 
 /** EAD 2002 @numeration and EAD3's CSS-like names as note_orderedlist enumerations. */
 const NUMERATIONS: Readonly<Record<string, string>> = lookupTable({
-  arabic: "arabic", decimal: "arabic", loweralpha: "loweralpha", "lower-alpha": "loweralpha", "lower-latin": "loweralpha",
-  upperalpha: "upperalpha", "upper-alpha": "upperalpha", "upper-latin": "upperalpha", lowerroman: "lowerroman", "lower-roman": "lowerroman",
-  upperroman: "upperroman", "upper-roman": "upperroman",
+  arabic: "arabic",
+  decimal: "arabic",
+  loweralpha: "loweralpha",
+  "lower-alpha": "loweralpha",
+  "lower-latin": "loweralpha",
+  upperalpha: "upperalpha",
+  "upper-alpha": "upperalpha",
+  "upper-latin": "upperalpha",
+  lowerroman: "lowerroman",
+  "lower-roman": "lowerroman",
+  upperroman: "upperroman",
+  "upper-roman": "upperroman",
 });
 
 function list(ctx: EadContext, element: XmlElement): Fields {
@@ -92,15 +138,22 @@ function list(ctx: EadContext, element: XmlElement): Fields {
     subnote.items = defitems.map((item) => {
       const label = childrenNamed(item, "label")[0];
       const value = childrenNamed(item, "item")[0];
-      return { label: label === undefined ? "" : markup(label, { breaks: true }), value: value === undefined ? "" : markup(value, { breaks: true }) };
+      return {
+        label: label === undefined ? "" : markup(label, { breaks: true }),
+        value: value === undefined ? "" : markup(value, { breaks: true }),
+      };
     });
     const loose = childrenNamed(element, "item");
-    if (loose.length > 0) ctx.warn(`a defined list has ${loose.length} <item> outside <defitem>: kept as items without label`, at(element));
+    if (loose.length > 0)
+      ctx.warn(`a defined list has ${loose.length} <item> outside <defitem>: kept as items without label`, at(element));
     for (const item of loose) (subnote.items as Fields[]).push({ label: "", value: markup(item, { breaks: true }) });
     return subnote;
   }
   const numeration = attribute(element, "numeration")?.toLowerCase();
-  const subnote: Fields = { jsonmodel_type: "note_orderedlist", enumeration: (numeration === undefined ? undefined : NUMERATIONS[numeration]) ?? "null" };
+  const subnote: Fields = {
+    jsonmodel_type: "note_orderedlist",
+    enumeration: (numeration === undefined ? undefined : NUMERATIONS[numeration]) ?? "null",
+  };
   put(subnote, "title", listHead(element));
   put(subnote, "publish", publishOf(element));
   subnote.items = childrenNamed(element, "item").map((item) => markup(item, { breaks: true }));
@@ -148,9 +201,19 @@ export function multipartNotes(ctx: EadContext, element: XmlElement, type: strin
       } else if (NOTE_ELEMENTS.has(child.name)) {
         endInline();
         nested.push(...notesOf(ctx, child, type));
-      } else if (child.name === "p" || child.name === "blockquote" || child.name === "address" || child.name === "table" || child.name === "descgrp") {
+      } else if (
+        child.name === "p" ||
+        child.name === "blockquote" ||
+        child.name === "address" ||
+        child.name === "table" ||
+        child.name === "descgrp"
+      ) {
         endInline();
-        paragraphs.push(child.name === "p" ? markup(child, { breaks: true }) : markup({ ...element, children: [child] }, { breaks: true }));
+        paragraphs.push(
+          child.name === "p"
+            ? markup(child, { breaks: true })
+            : markup({ ...element, children: [child] }, { breaks: true }),
+        );
       } else {
         // Inline content directly in the note (mixed content such as <legalstatus>).
         inline += markup({ ...element, children: [child] });
@@ -176,9 +239,10 @@ function bibliography(ctx: EadContext, element: XmlElement): Fields[] {
     else if (child.name === "bibliography") {
       const [inner, ...more] = bibliography(ctx, child);
       items.push(...((inner.items as string[] | undefined) ?? []));
-      content.push(...((inner.content as string[]).filter(Boolean)));
+      content.push(...(inner.content as string[]).filter(Boolean));
       nested.push(...more);
-    } else if (child.name === "list") items.push(...childrenNamed(child, "item").map((item) => markup(item, { breaks: true })));
+    } else if (child.name === "list")
+      items.push(...childrenNamed(child, "item").map((item) => markup(item, { breaks: true })));
     else if (NOTE_ELEMENTS.has(child.name)) nested.push(...notesOf(ctx, child, "odd"));
     else content.push(markup({ ...element, children: [child] }, { breaks: true }));
   }
@@ -190,8 +254,16 @@ function bibliography(ctx: EadContext, element: XmlElement): Fields[] {
 
 /** Index entry elements and the note_index_item type each gives. */
 const INDEX_ITEM_TYPES: Readonly<Record<string, string>> = lookupTable({
-  name: "name", persname: "person", famname: "family", corpname: "corporate_entity", subject: "subject", function: "function",
-  occupation: "occupation", title: "title", geogname: "geographic_name", genreform: "genre_form",
+  name: "name",
+  persname: "person",
+  famname: "family",
+  corpname: "corporate_entity",
+  subject: "subject",
+  function: "function",
+  occupation: "occupation",
+  title: "title",
+  geogname: "geographic_name",
+  genreform: "genre_form",
 });
 
 function index(ctx: EadContext, element: XmlElement): Fields[] {
@@ -205,10 +277,16 @@ function index(ctx: EadContext, element: XmlElement): Fields[] {
     if (child.name === "head" || child.name === "listhead") continue;
     if (child.name === "indexentry") {
       const reference = childrenNamed(child, "ref", "ptr", "ptrgrp")[0];
-      const names = elementChildren(child).flatMap((part) => (part.name === "namegrp" ? elementChildren(part) : [part])).filter((part) => INDEX_ITEM_TYPES[part.name] !== undefined);
+      const names = elementChildren(child)
+        .flatMap((part) => (part.name === "namegrp" ? elementChildren(part) : [part]))
+        .filter((part) => INDEX_ITEM_TYPES[part.name] !== undefined);
       if (names.length === 0) ctx.warn("an <indexentry> without a name, subject or title element: left out", at(child));
       for (const name of names) {
-        const item: Fields = { jsonmodel_type: "note_index_item", value: plain(name), type: INDEX_ITEM_TYPES[name.name] };
+        const item: Fields = {
+          jsonmodel_type: "note_index_item",
+          value: plain(name),
+          type: INDEX_ITEM_TYPES[name.name],
+        };
         if (reference !== undefined) {
           put(item, "reference", attribute(reference, "target"));
           put(item, "reference_text", plain(reference));
@@ -236,5 +314,7 @@ export function notesOf(ctx: EadContext, element: XmlElement, parentType = "odd"
 
 /** Whether a list of notes holds nothing but empty text (a note element with only a <head>, say). */
 export function isEmptyNote(note: Fields): boolean {
-  return note.jsonmodel_type === "note_multipart" && (note.subnotes as Fields[]).length === 0 && note.label === undefined;
+  return (
+    note.jsonmodel_type === "note_multipart" && (note.subnotes as Fields[]).length === 0 && note.label === undefined
+  );
 }

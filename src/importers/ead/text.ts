@@ -15,10 +15,14 @@ function finish(raw: string, breaks: boolean): string {
         .replace(/ ?\u0000 ?/g, BREAK)
         .replace(/\u0000+/g, "\n\n")
         .trim()
-    : collapsed.replace(/\u0000/g, " ").replace(/ +/g, " ").trim();
+    : collapsed
+        .replace(/\u0000/g, " ")
+        .replace(/ +/g, " ")
+        .trim();
 }
 
-const escapeAttribute = (value: string): string => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
+const escapeAttribute = (value: string): string =>
+  value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
 
 interface Rules {
   skip?: (child: XmlElement) => boolean;
@@ -34,7 +38,10 @@ function openTag(element: XmlElement): string {
   return element.children.length === 0 ? `<${element.name}${attributes}/>` : `<${element.name}${attributes}>`;
 }
 
-/** Text to write, or an element whose children are still to be gone through (`top`: the element markup() was asked about). */
+/**
+ * Text to write, or an element whose children are still to be gone through (`top`: the element markup() was asked
+ * about).
+ */
 type Work = string | { element: XmlElement; top: boolean };
 
 /**
@@ -91,7 +98,9 @@ export function plain(element: XmlElement): string {
 
 /** Child elements with one of these names. */
 export function childrenNamed(element: XmlElement, ...names: string[]): XmlElement[] {
-  return element.children.filter((child): child is XmlElement => typeof child !== "string" && names.includes(child.name));
+  return element.children.filter(
+    (child): child is XmlElement => typeof child !== "string" && names.includes(child.name),
+  );
 }
 
 export function childNamed(element: XmlElement, ...names: string[]): XmlElement | undefined {

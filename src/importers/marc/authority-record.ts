@@ -19,7 +19,9 @@ function dateEnd(text: string | undefined, role: "begin" | "end"): Record<string
   const written = text?.trim().replace(/[.,]$/, "");
   if (written === undefined || written === "") return undefined;
   const standardized = archivalDate(written);
-  return standardized !== undefined ? { [`${role}_date_standardized`]: standardized } : { [`${role}_date_expression`]: written };
+  return standardized !== undefined
+    ? { [`${role}_date_standardized`]: standardized }
+    : { [`${role}_date_expression`]: written };
 }
 
 /** 046 $f/$g (birth, death) or $q/$r (establishment, termination), else the heading's $d ("1873-1955", "1885-"). */
@@ -34,7 +36,14 @@ function existence(record: MarcRecord, heading: DataField): JsonValue[] {
     const dates = value(heading, "d")?.trim().replace(/[.,]$/, "");
     if (dates === undefined) return [];
     const parts = /^(\d{4})\s*-\s*(\d{4})?$/.exec(dates);
-    if (parts === null) return [{ date_label: "existence", date_type_structured: "single", structured_date_single: { date_role: "begin", date_expression: dates } }];
+    if (parts === null)
+      return [
+        {
+          date_label: "existence",
+          date_type_structured: "single",
+          structured_date_single: { date_role: "begin", date_expression: dates },
+        },
+      ];
     [begin, end] = [parts[1], parts[2]];
   }
   const from = dateEnd(begin, "begin");
@@ -50,13 +59,17 @@ function existence(record: MarcRecord, heading: DataField): JsonValue[] {
 
 export function authorityRecord(record: MarcRecord, index: number, mapping: MarcMapping): MappedRecords {
   const heading = record.fields.find((field) => HEADING_TAGS.includes(field.tag));
-  if (heading === undefined) throw new ImportError("an authority record without a 100, 110 or 111 heading", record.source);
+  if (heading === undefined)
+    throw new ImportError("an authority record without a 100, 110 or 111 heading", record.source);
   const authorized = marcName(heading);
-  if (authorized === undefined) throw new ImportError(`${heading.tag} has no $a: the agent has no name`, heading.source);
+  if (authorized === undefined)
+    throw new ImportError(`${heading.tag} has no $a: the agent has no name`, heading.source);
   const taken = new Set<DataField>([heading]);
   const notImported: string[] = authorized.unused.map((code) => `${heading.tag} $${code}`);
 
-  const lccn = fieldsOf(record, "010").flatMap((field) => values(field, "a"))[0]?.replace(/\s+/g, "");
+  const lccn = fieldsOf(record, "010")
+    .flatMap((field) => values(field, "a"))[0]
+    ?.replace(/\s+/g, "");
   const authorityId = lccn ?? record.control.get("001")?.trim();
   const agency = record.control.get("003")?.trim() ?? fieldsOf(record, "040").map((field) => value(field, "a"))[0];
   const name: NameFields = { ...authorized.name, authorized: true, is_display_name: true };
@@ -76,7 +89,9 @@ export function authorityRecord(record: MarcRecord, index: number, mapping: Marc
   const names: NameFields[] = [name];
   const seen = new Set<string>();
   const variantTag = `4${heading.tag.slice(1)}`;
-  for (const field of record.fields.filter((candidate) => candidate.tag.startsWith("4") && candidate.tag.length === 3)) {
+  for (const field of record.fields.filter(
+    (candidate) => candidate.tag.startsWith("4") && candidate.tag.length === 3,
+  )) {
     const variant = field.tag === variantTag ? marcName(field) : undefined;
     if (variant === undefined || variant.type !== authorized.type) continue;
     const key = JSON.stringify(variant.name);
@@ -93,7 +108,10 @@ export function authorityRecord(record: MarcRecord, index: number, mapping: Marc
   fieldsOf(record, "046").forEach((field) => taken.add(field));
   const biography = fieldsOf(record, "678").map((field) => {
     taken.add(field);
-    return { jsonmodel_type: "note_text", content: noteText(field.subfields.map((subfield) => subfield.value).join("\n")) };
+    return {
+      jsonmodel_type: "note_text",
+      content: noteText(field.subfields.map((subfield) => subfield.value).join("\n")),
+    };
   });
   if (biography.length > 0) agent.notes = [{ jsonmodel_type: "note_bioghist", subnotes: biography }];
 
@@ -101,6 +119,10 @@ export function authorityRecord(record: MarcRecord, index: number, mapping: Marc
   if (notImported.length > 0) mapping.warn(notImportedMessage([...new Set(notImported)], "an agent"), record.source);
 
   const claimed = mapping.agents.claim(authorized.type, agent, record.source);
-  if (claimed.pending === undefined) mapping.warn(`record ${index}: the same agent as an earlier record of the file (${String(name.sort_name)}); not created twice`, record.source);
+  if (claimed.pending === undefined)
+    mapping.warn(
+      `record ${index}: the same agent as an earlier record of the file (${String(name.sort_name)}); not created twice`,
+      record.source,
+    );
   return { agents: claimed.pending === undefined ? [] : [claimed.pending], subjects: [], principal: [] };
 }

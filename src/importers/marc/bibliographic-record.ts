@@ -12,7 +12,15 @@ import type { FileSubjects } from "../csv/subject-records.js";
 import type { FileAgents, NameFields } from "../agent-records.js";
 import { marcName, marcRelator, nameSource, nameSubdivisions } from "./marc-names.js";
 import { isNoteField, marcNote } from "./marc-notes.js";
-import { fieldsOf, noteText, value, values, withoutEndPunctuation, type DataField, type MarcRecord } from "./marc-record.js";
+import {
+  fieldsOf,
+  noteText,
+  value,
+  values,
+  withoutEndPunctuation,
+  type DataField,
+  type MarcRecord,
+} from "./marc-record.js";
 import { marcSubject, SUBJECT_TAGS } from "./marc-subjects.js";
 
 export interface MarcMapping {
@@ -71,7 +79,13 @@ class Coverage {
       if (known === "all") continue;
       if (known === undefined) left.push(field.tag);
       else {
-        const codes = [...new Set(field.subfields.map((subfield) => subfield.code).filter((code) => !known.has(code) && code !== "6" && code !== "8"))];
+        const codes = [
+          ...new Set(
+            field.subfields
+              .map((subfield) => subfield.code)
+              .filter((code) => !known.has(code) && code !== "6" && code !== "8"),
+          ),
+        ];
         if (codes.length > 0) left.push(`${field.tag} ${codes.map((code) => `$${code}`).join(" ")}`);
       }
     }
@@ -80,7 +94,8 @@ class Coverage {
 }
 
 /** Not-imported items as one message. */
-export const notImportedMessage = (items: string[], what: string): string => `not imported, ${what} has no field for them: ${items.join(", ")}`;
+export const notImportedMessage = (items: string[], what: string): string =>
+  `not imported, ${what} has no field for them: ${items.join(", ")}`;
 
 export function bibliographicRecord(record: MarcRecord, index: number, mapping: MarcMapping): MappedRecords {
   const coverage = new Coverage();
@@ -97,7 +112,8 @@ export function bibliographicRecord(record: MarcRecord, index: number, mapping: 
   coverage.take(titleField, "a", "b", "k", "n", "p", "s");
   resource.title = title;
 
-  const identifier = identifierOf(record, coverage) ?? fail("no identifier: none of 099, 090, 852 ($h $i or $c) or 001 has one");
+  const identifier =
+    identifierOf(record, coverage) ?? fail("no identifier: none of 099, 090, 852 ($h $i or $c) or 001 has one");
   resource.id_0 = identifier;
   resource.level = LEVELS[record.leader[7] ?? ""] ?? "collection";
 
@@ -108,7 +124,10 @@ export function bibliographicRecord(record: MarcRecord, index: number, mapping: 
   resource.lang_materials = languages.materials;
   resource.finding_aid_language = languages.findingAid;
   resource.finding_aid_script = "Zyyy";
-  mapping.warn("finding_aid_script: MARC does not record the script of the description; set to Zyyy (undetermined)", where);
+  mapping.warn(
+    "finding_aid_script: MARC does not record the script of the description; set to Zyyy (undetermined)",
+    where,
+  );
   for (const field of fieldsOf(record, "040")) {
     coverage.take(field, "b");
     const rules = value(field, "e");
@@ -125,7 +144,11 @@ export function bibliographicRecord(record: MarcRecord, index: number, mapping: 
     const note = marcNote(field);
     if (note === undefined) continue;
     coverage.take(field);
-    if (note.general) mapping.warn(`${field.tag} has no note type of its own: imported as a general note (odd) labelled "MARC ${field.tag}"`, field.source);
+    if (note.general)
+      mapping.warn(
+        `${field.tag} has no note type of its own: imported as a general note (odd) labelled "MARC ${field.tag}"`,
+        field.source,
+      );
     notes.push(note.note);
   }
   if (notes.length > 0) resource.notes = notes;
@@ -135,7 +158,11 @@ export function bibliographicRecord(record: MarcRecord, index: number, mapping: 
   for (const field of fieldsOf(record, "856")) {
     const label = [...values(field, "z"), ...values(field, "3")].join(" ");
     const url = value(field, "u");
-    if (url !== undefined && resource.ead_location === undefined && (field.ind2 === "2" || /finding aid/i.test(label))) {
+    if (
+      url !== undefined &&
+      resource.ead_location === undefined &&
+      (field.ind2 === "2" || /finding aid/i.test(label))
+    ) {
       resource.ead_location = url;
       coverage.take(field, "u", "z", "3");
     }
@@ -154,7 +181,11 @@ export function bibliographicRecord(record: MarcRecord, index: number, mapping: 
       const found = marcSubject(field, mapping.values);
       if (found === undefined) continue;
       coverage.take(field);
-      if (found.unknownSource !== undefined) mapping.warn(`${field.tag}: the source '${found.unknownSource}' is not in subject_source (${mapping.values.describe("subject_source")}); the subject is filed as local`, field.source);
+      if (found.unknownSource !== undefined)
+        mapping.warn(
+          `${field.tag}: the source '${found.unknownSource}' is not in subject_source (${mapping.values.describe("subject_source")}); the subject is filed as local`,
+          field.source,
+        );
       const claimed = mapping.subjects.claim(found.subject, field.source);
       if (claimed.pending !== undefined) mapped.subjects.push(claimed.pending);
       if (!subjectKeys.has(claimed.key)) {
@@ -180,13 +211,19 @@ export function bibliographicRecord(record: MarcRecord, index: number, mapping: 
 }
 
 function identifierOf(record: MarcRecord, coverage: Coverage): string | undefined {
-  for (const [tag, codes] of [["099", ["a"]], ["090", ["a", "b"]]] as const) {
+  for (const [tag, codes] of [
+    ["099", ["a"]],
+    ["090", ["a", "b"]],
+  ] as const) {
     for (const field of fieldsOf(record, tag)) {
-      const id = values(field, ...codes).join(" ").trim();
+      const id = values(field, ...codes)
+        .join(" ")
+        .trim();
       if (id === "") continue;
       coverage.take(field, ...codes);
       // 852 usually repeats the call number: read, not lost.
-      for (const holding of fieldsOf(record, "852")) for (const code of ["c", "h", "i"]) if (value(holding, code) === id) coverage.take(holding, code);
+      for (const holding of fieldsOf(record, "852"))
+        for (const code of ["c", "h", "i"]) if (value(holding, code) === id) coverage.take(holding, code);
       return id;
     }
   }
@@ -203,25 +240,44 @@ function identifierOf(record: MarcRecord, coverage: Coverage): string | undefine
 
 function dateOf(expression: string, label: string, type: "inclusive" | "bulk"): JsonValue {
   const span = yearSpan(expression);
-  const date: Record<string, JsonValue> = { label, date_type: span.end === undefined && span.begin !== undefined && type === "inclusive" ? "single" : type, expression };
+  const date: Record<string, JsonValue> = {
+    label,
+    date_type: span.end === undefined && span.begin !== undefined && type === "inclusive" ? "single" : type,
+    expression,
+  };
   if (span.begin !== undefined) date.begin = span.begin;
   if (span.end !== undefined) date.end = span.end;
   return date;
 }
 
 /** 264 second indicator -> date label. */
-const LABEL_BY_264: Readonly<Record<string, string>> = lookupTable({ "0": "creation", "1": "publication", "2": "other", "3": "other", "4": "copyright" });
+const LABEL_BY_264: Readonly<Record<string, string>> = lookupTable({
+  "0": "creation",
+  "1": "publication",
+  "2": "other",
+  "3": "other",
+  "4": "copyright",
+});
 
 function datesOf(record: MarcRecord, coverage: Coverage, titleField: DataField): JsonValue[] {
   const dates: JsonValue[] = [];
-  for (const expression of values(titleField, "f")) dates.push(dateOf(withoutEndPunctuation(expression), "creation", "inclusive"));
-  for (const expression of values(titleField, "g")) dates.push(dateOf(withoutEndPunctuation(expression), "creation", "bulk"));
+  for (const expression of values(titleField, "f"))
+    dates.push(dateOf(withoutEndPunctuation(expression), "creation", "inclusive"));
+  for (const expression of values(titleField, "g"))
+    dates.push(dateOf(withoutEndPunctuation(expression), "creation", "bulk"));
   coverage.take(titleField, "f", "g");
   const fromTitle = dates.length > 0;
   for (const field of fieldsOf(record, "260", "264")) {
     for (const expression of values(field, "c")) {
-      const label = field.tag === "264" ? (LABEL_BY_264[field.ind2] ?? "other") : fromTitle ? "publication" : "creation";
-      dates.push(dateOf(withoutEndPunctuation(expression), fromTitle && label === "creation" ? "publication" : label, "inclusive"));
+      const label =
+        field.tag === "264" ? (LABEL_BY_264[field.ind2] ?? "other") : fromTitle ? "publication" : "creation";
+      dates.push(
+        dateOf(
+          withoutEndPunctuation(expression),
+          fromTitle && label === "creation" ? "publication" : label,
+          "inclusive",
+        ),
+      );
       coverage.take(field, "c");
     }
   }
@@ -236,7 +292,11 @@ function datesOf(record: MarcRecord, coverage: Coverage, titleField: DataField):
 }
 
 /** The 300s as extents; one that is not a number and a known type is kept as a physical description note. */
-function extentsOf(record: MarcRecord, coverage: Coverage, mapping: MarcMapping): { extents: JsonValue[]; physdesc: JsonValue[] } {
+function extentsOf(
+  record: MarcRecord,
+  coverage: Coverage,
+  mapping: MarcMapping,
+): { extents: JsonValue[]; physdesc: JsonValue[] } {
   const extents: JsonValue[] = [];
   const physdesc: string[] = [];
   const fields = fieldsOf(record, "300");
@@ -249,7 +309,10 @@ function extentsOf(record: MarcRecord, coverage: Coverage, mapping: MarcMapping)
     const type = mapping.values.match("extent_extent_type", EXTENT_SYNONYMS[typeText.toLowerCase()] ?? typeText);
     if (number === undefined || number === "" || type === undefined) {
       const text = noteText(field.subfields.map((subfield) => subfield.value).join(" "));
-      mapping.warn(`300 '${text}' is not a number and an extent type of extent_extent_type (${mapping.values.describe("extent_extent_type")}): kept as a physical description note`, field.source);
+      mapping.warn(
+        `300 '${text}' is not a number and an extent type of extent_extent_type (${mapping.values.describe("extent_extent_type")}): kept as a physical description note`,
+        field.source,
+      );
       physdesc.push(text);
       continue;
     }
@@ -264,20 +327,29 @@ function extentsOf(record: MarcRecord, coverage: Coverage, mapping: MarcMapping)
   }
   if (extents.length === 0) {
     throw new ImportError(
-      fields.length === 0 ? "no 300 field: a resource needs an extent" : "no 300 field gives an extent as a number and a type of extent_extent_type (add the type to the list, or correct the 300)",
+      fields.length === 0
+        ? "no 300 field: a resource needs an extent"
+        : "no 300 field gives an extent as a number and a type of extent_extent_type (add the type to the list, or correct the 300)",
       fields[0]?.source ?? record.source,
     );
   }
-  return { extents, physdesc: physdesc.map((text) => ({ jsonmodel_type: "note_singlepart", type: "physdesc", content: [text] })) };
+  return {
+    extents,
+    physdesc: physdesc.map((text) => ({ jsonmodel_type: "note_singlepart", type: "physdesc", content: [text] })),
+  };
 }
 
-function languagesOf(record: MarcRecord, coverage: Coverage, mapping: MarcMapping): { materials: JsonValue[]; findingAid: string } {
+function languagesOf(
+  record: MarcRecord,
+  coverage: Coverage,
+  mapping: MarcMapping,
+): { materials: JsonValue[]; findingAid: string } {
   const codes: string[] = [];
   for (const field of fieldsOf(record, "041")) {
     for (const text of values(field, "a")) {
       const compact = text.trim().toLowerCase();
       // Older records run the codes together: "engfre".
-      const split = compact.length % 3 === 0 ? compact.match(/.{3}/g) ?? [] : [compact];
+      const split = compact.length % 3 === 0 ? (compact.match(/.{3}/g) ?? []) : [compact];
       for (const code of split) {
         if (/^[a-z]{3}$/.test(code)) codes.push(code);
         else mapping.warn(`041 $a '${text}' is not an ISO 639-2 code; left out`, field.source);
@@ -296,7 +368,10 @@ function languagesOf(record: MarcRecord, coverage: Coverage, mapping: MarcMappin
     coverage.take(field);
     return noteText(field.subfields.map((subfield) => subfield.value).join(" "));
   });
-  if (notes.length > 0) materials.push({ notes: notes.map((text) => ({ jsonmodel_type: "note_langmaterial", type: "langmaterial", content: [text] })) });
+  if (notes.length > 0)
+    materials.push({
+      notes: notes.map((text) => ({ jsonmodel_type: "note_langmaterial", type: "langmaterial", content: [text] })),
+    });
 
   let findingAid: string | undefined;
   for (const field of fieldsOf(record, "040")) {
@@ -315,29 +390,46 @@ function externalIdsOf(record: MarcRecord, coverage: Coverage): JsonValue[] {
   const control = record.control.get("001")?.trim();
   if (control) ids.push({ external_id: control, source: record.control.get("003")?.trim() || "MARC 001" });
   for (const field of fieldsOf(record, "010", "035")) {
-    for (const id of values(field, "a")) ids.push({ external_id: id.trim(), source: field.tag === "010" ? "LCCN" : "MARC 035" });
+    for (const id of values(field, "a"))
+      ids.push({ external_id: id.trim(), source: field.tag === "010" ? "LCCN" : "MARC 035" });
     coverage.take(field, "a");
   }
   return ids;
 }
 
-function agentLink(field: DataField, mapping: MarcMapping, coverage: Coverage): { linked: JsonValue; pending?: PendingRecord } | undefined {
+function agentLink(
+  field: DataField,
+  mapping: MarcMapping,
+  coverage: Coverage,
+): { linked: JsonValue; pending?: PendingRecord } | undefined {
   const heading = marcName(field);
   if (heading === undefined) {
     mapping.warn(`${field.tag} has no $a: no agent`, field.source);
     return undefined;
   }
   coverage.take(field);
-  if (heading.unused.length > 0) mapping.warn(`${field.tag}: ${heading.unused.map((code) => `$${code}`).join(" ")} not imported (no field of an agent name takes them)`, field.source);
+  if (heading.unused.length > 0)
+    mapping.warn(
+      `${field.tag}: ${heading.unused.map((code) => `$${code}`).join(" ")} not imported (no field of an agent name takes them)`,
+      field.source,
+    );
   const name: NameFields = { ...heading.name, authorized: true, is_display_name: true };
   if (field.tag.startsWith("6")) {
     const source = nameSource(field, mapping.values);
     if (source.source !== undefined) name.source = source.source;
-    if (source.unknown !== undefined) mapping.warn(`${field.tag}: the name source '${source.unknown}' is not in name_source (${mapping.values.describe("name_source")}); left out`, field.source);
+    if (source.unknown !== undefined)
+      mapping.warn(
+        `${field.tag}: the name source '${source.unknown}' is not in name_source (${mapping.values.describe("name_source")}); left out`,
+        field.source,
+      );
   }
   const claimed = mapping.agents.claim(heading.type, { names: [name] }, field.source);
   const relator = marcRelator(field);
-  if (relator.unknown !== undefined) mapping.warn(`${field.tag}: the relator '${relator.unknown}' is neither a MARC relator code nor a known term; left out`, field.source);
+  if (relator.unknown !== undefined)
+    mapping.warn(
+      `${field.tag}: the relator '${relator.unknown}' is neither a MARC relator code nor a known term; left out`,
+      field.source,
+    );
   const linked: Record<string, JsonValue> = { ref: claimed.key, role: relator.role };
   if (relator.relator !== undefined) linked.relator = relator.relator;
   const terms = nameSubdivisions(field, mapping.subjects.vocabulary);

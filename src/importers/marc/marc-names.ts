@@ -15,9 +15,14 @@ export interface MarcName {
 }
 
 /** A 6xx name's subdivisions ($v form, $x general, $y chronological, $z geographic), as a linked agent's terms. */
-const SUBDIVISIONS: ReadonlyMap<string, string> = new Map(Object.entries({ v: "genre_form", x: "topical", y: "temporal", z: "geographic" }));
+const SUBDIVISIONS: ReadonlyMap<string, string> = new Map(
+  Object.entries({ v: "genre_form", x: "topical", y: "temporal", z: "geographic" }),
+);
 
-/** Subfields read elsewhere or not data: linkage and control ($6, $8, $w), relators, the source ($2), authority ids ($0, $1). */
+/**
+ * Subfields read elsewhere or not data: linkage and control ($6, $8, $w), relators, the source ($2), authority ids ($0,
+ * $1).
+ */
 const IGNORED = new Set(["6", "8", "e", "4", "j", "2", "0", "1", "w"]);
 
 /** The name source ($2 of a 6xx, or the 6xx second indicator 0: LC name authority). */
@@ -110,7 +115,9 @@ export function nameSubdivisions(field: DataField, vocabulary: string): JsonValu
   return field.subfields
     .flatMap((subfield) => {
       const termType = SUBDIVISIONS.get(subfield.code);
-      return termType === undefined ? [] : [{ term: withoutEndPunctuation(subfield.value), term_type: termType, vocabulary }];
+      return termType === undefined
+        ? []
+        : [{ term: withoutEndPunctuation(subfield.value), term_type: termType, vocabulary }];
     })
     .filter((term) => term.term !== "");
 }
@@ -163,7 +170,10 @@ export function marcRelator(field: DataField): MarcRelator {
       if (!field.tag.startsWith("6")) role = lower;
       continue;
     }
-    const code = /\(([a-z]{3})\)$/i.exec(term)?.[1]?.toLowerCase() ?? RELATOR_TERMS[lower] ?? (/^[a-z]{3}$/.test(lower) ? lower : undefined);
+    const code =
+      /\(([a-z]{3})\)$/i.exec(term)?.[1]?.toLowerCase() ??
+      RELATOR_TERMS[lower] ??
+      (/^[a-z]{3}$/.test(lower) ? lower : undefined);
     if (code === undefined) unknown = term;
     else relator ??= code;
   }

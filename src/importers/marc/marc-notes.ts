@@ -75,7 +75,8 @@ const LABELLED_500: ReadonlyArray<[label: string, kind: NoteKind]> = [
 const LINKAGE = new Set(["6", "8"]);
 
 /** Whether a field is one of the notes mapped here (546, the language note, goes with the languages). */
-export const isNoteField = (field: DataField): boolean => field.tag === "351" || (field.tag.startsWith("5") && field.tag !== "546");
+export const isNoteField = (field: DataField): boolean =>
+  field.tag === "351" || (field.tag.startsWith("5") && field.tag !== "546");
 
 export interface MarcNote {
   note: JsonValue;

@@ -26,7 +26,11 @@ export interface MarcRecord {
   source: SourceLocation;
 }
 
-const located = (element: XmlElement): SourceLocation => ({ line: element.line, column: element.column, path: element.path });
+const located = (element: XmlElement): SourceLocation => ({
+  line: element.line,
+  column: element.column,
+  path: element.path,
+});
 
 export function readMarcRecord(element: XmlElement): MarcRecord {
   const leaderElement = childElements(element, "leader")[0];
@@ -44,17 +48,25 @@ export function readMarcRecord(element: XmlElement): MarcRecord {
       .filter((subfield) => subfield.value !== ""),
     source: located(field),
   }));
-  return { leader: leaderElement === undefined ? "" : rawText(leaderElement), control, fields, source: located(element) };
+  return {
+    leader: leaderElement === undefined ? "" : rawText(leaderElement),
+    control,
+    fields,
+    source: located(element),
+  };
 }
 
 /** The values of the field's subfields with these codes, in order. */
-export const values = (field: DataField, ...codes: string[]): string[] => field.subfields.filter((subfield) => codes.includes(subfield.code)).map((subfield) => subfield.value);
+export const values = (field: DataField, ...codes: string[]): string[] =>
+  field.subfields.filter((subfield) => codes.includes(subfield.code)).map((subfield) => subfield.value);
 
 /** The first value of a subfield code. */
-export const value = (field: DataField, code: string): string | undefined => field.subfields.find((subfield) => subfield.code === code)?.value;
+export const value = (field: DataField, code: string): string | undefined =>
+  field.subfields.find((subfield) => subfield.code === code)?.value;
 
 /** The record's data fields with these tags, in order. */
-export const fieldsOf = (record: MarcRecord, ...tags: string[]): DataField[] => record.fields.filter((field) => tags.includes(field.tag));
+export const fieldsOf = (record: MarcRecord, ...tags: string[]): DataField[] =>
+  record.fields.filter((field) => tags.includes(field.tag));
 
 /**
  * ISBD punctuation closing a heading or term ("Roosevelt, Anna,", "Photography.", "Title /")
@@ -63,9 +75,15 @@ export const fieldsOf = (record: MarcRecord, ...tags: string[]): DataField[] => 
  * written without.
  */
 export function withoutEndPunctuation(text: string): string {
-  let result = text.normalize("NFC").replace(/\s+/g, " ").trim().replace(/\s*[,;:/=]+$/, "").trim();
+  let result = text
+    .normalize("NFC")
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/\s*[,;:/=]+$/, "")
+    .trim();
   const lastWord = /(\S+)\.$/.exec(result)?.[1];
-  if (lastWord !== undefined && !/^(?:[A-Z]|[A-Z][a-z]{1,2}|etc|Inc|Ltd|Bros|U\.S|.*\.[A-Za-z])$/.test(lastWord)) result = result.slice(0, -1);
+  if (lastWord !== undefined && !/^(?:[A-Z]|[A-Z][a-z]{1,2}|etc|Inc|Ltd|Bros|U\.S|.*\.[A-Za-z])$/.test(lastWord))
+    result = result.slice(0, -1);
   return result;
 }
 

@@ -24,13 +24,23 @@ export const SUBJECT_TAGS: Readonly<Record<string, string>> = lookupTable({
   "695": "topical",
 });
 
-const SUBDIVISIONS: Readonly<Record<string, string>> = lookupTable({ v: "genre_form", x: "topical", y: "temporal", z: "geographic" });
+const SUBDIVISIONS: Readonly<Record<string, string>> = lookupTable({
+  v: "genre_form",
+  x: "topical",
+  y: "temporal",
+  z: "geographic",
+});
 
 /** Parts of a heading's first element besides $a (a uniform title's parts, a topical term's qualifiers). */
 const HEADING_PARTS = ["b", "c", "d", "f", "g", "h", "k", "l", "m", "n", "o", "p", "r", "s", "t"];
 
 /** Second indicator -> source (the thesaurus the heading comes from). */
-const SOURCE_BY_INDICATOR: Readonly<Record<string, string>> = lookupTable({ "0": "lcsh", "2": "mesh", "4": "local", " ": "local" });
+const SOURCE_BY_INDICATOR: Readonly<Record<string, string>> = lookupTable({
+  "0": "lcsh",
+  "2": "mesh",
+  "4": "local",
+  " ": "local",
+});
 
 /** Source names ($2) as catalogues write them -> subject_source values. */
 const SOURCE_NAMES: Readonly<Record<string, string>> = lookupTable({
@@ -55,7 +65,11 @@ export interface MarcSubject {
 function inlineTerms(text: string, termType: string): SubjectTerm[] {
   return text
     .split(/\s*\|(?=[vxyz]\s)/)
-    .map((part, i) => (i === 0 ? { term: part, term_type: termType } : { term: part.slice(1).trim(), term_type: SUBDIVISIONS[part[0] as string] as string }))
+    .map((part, i) =>
+      i === 0
+        ? { term: part, term_type: termType }
+        : { term: part.slice(1).trim(), term_type: SUBDIVISIONS[part[0] as string] as string },
+    )
     .map((term) => ({ ...term, term: withoutEndPunctuation(term.term) }))
     .filter((term) => term.term !== "");
 }
@@ -81,9 +95,14 @@ export function marcSubject(field: DataField, enumerations: EnumeratedValues): M
   } else {
     const byIndicator = SOURCE_BY_INDICATOR[field.ind2];
     source = byIndicator === undefined ? undefined : enumerations.match("subject_source", byIndicator);
-    if (source === undefined) unknownSource = field.ind2 === "7" ? "second indicator 7 without $2" : `second indicator ${field.ind2}`;
+    if (source === undefined)
+      unknownSource = field.ind2 === "7" ? "second indicator 7 without $2" : `second indicator ${field.ind2}`;
   }
   const authorityId = values(field, "0")[0];
-  const subject: SubjectFields = { terms, source: source ?? "local", ...(authorityId !== undefined && { authority_id: authorityId }) };
+  const subject: SubjectFields = {
+    terms,
+    source: source ?? "local",
+    ...(authorityId !== undefined && { authority_id: authorityId }),
+  };
   return { subject, ...(unknownSource !== undefined && { unknownSource }) };
 }

@@ -20,7 +20,10 @@ export function sniffEncoding(head: Uint8Array): string {
   if (b0 === 0x3c && b1 === 0x00 && b2 === 0x3f && b3 === 0x00) return "utf-16le";
   if (b0 === 0x00 && b1 === 0x3c && b2 === 0x00 && b3 === 0x3f) return "utf-16be";
   if ((b0 === 0x00 && b1 === 0x00) || (b2 === 0x00 && b3 === 0x00)) {
-    throw new ImportError("the file looks like UCS-4/UTF-32, which is not supported; convert it to UTF-8", { line: 1, column: 1 });
+    throw new ImportError("the file looks like UCS-4/UTF-32, which is not supported; convert it to UTF-8", {
+      line: 1,
+      column: 1,
+    });
   }
   // An ASCII-compatible encoding: the declaration, read as latin-1, names it.
   const start = Buffer.from(head.subarray(0, SNIFF_BYTES)).toString("latin1");

@@ -8,7 +8,15 @@ import type { XmlElement, XmlOpenEvent } from "./xml-events.js";
 
 /** An element with no children yet, from its opening event. */
 export function emptyElement(event: XmlOpenEvent): XmlElement {
-  return { name: event.name, namespace: event.namespace, attributes: event.attributes, children: [], line: event.line, column: event.column, path: event.path };
+  return {
+    name: event.name,
+    namespace: event.namespace,
+    attributes: event.attributes,
+    children: [],
+    line: event.line,
+    column: event.column,
+    path: event.path,
+  };
 }
 
 /**
@@ -41,7 +49,10 @@ export class ElementBuilder {
   start(event: XmlOpenEvent): void {
     this.heldElements += 1;
     if (this.heldElements > MAX_HELD_ELEMENTS) {
-      throw new ImportError(`one record holds more than ${MAX_HELD_ELEMENTS} elements, more than an import reads for one record`, { line: event.line, column: event.column, path: event.path });
+      throw new ImportError(
+        `one record holds more than ${MAX_HELD_ELEMENTS} elements, more than an import reads for one record`,
+        { line: event.line, column: event.column, path: event.path },
+      );
     }
     let attributes = 0;
     for (const value of Object.values(event.attributes)) attributes += value.length;

@@ -15,7 +15,10 @@ export interface XmlOpenEvent {
   /** Where the element's `<` is: line from 1, column from 1. */
   line: number;
   column: number;
-  /** e.g. `/ead/archdesc/dsc/c01[3]`: local names, with the element's place among same-named siblings when not the first. */
+  /**
+   * e.g. `/ead/archdesc/dsc/c01[3]`: local names, with the element's place among same-named siblings when not the
+   * first.
+   */
   path: string;
   /** The local names from the root to this element, inclusive. */
   names: readonly string[];

@@ -15,7 +15,7 @@ import { SaxesParser, type SaxesAttributeNS, type SaxesStartTagNS, type SaxesTag
 import { ImportError, type ImportInput, type SourceLocation } from "../pending.js";
 import { decoderFor, sniffEncoding } from "./decode.js";
 import { ElementBuilder } from "./element-builder.js";
-import type { XmlElement, XmlEvent, XmlOpenEvent } from "./xml-events.js";
+import type { XmlElement, XmlEvent } from "./xml-events.js";
 import { DEFAULT_XML_LIMITS, type XmlLimits } from "./xml-limits.js";
 
 export type { XmlCloseEvent, XmlElement, XmlEvent, XmlOpenEvent, XmlTextEvent } from "./xml-events.js";
@@ -41,14 +41,18 @@ export type XmlSource = ImportInput | Readable | AsyncIterable<Uint8Array | stri
 
 const XMLNS_URI = "http://www.w3.org/2000/xmlns/";
 
-/** A prefix no declaration binds (EAD 2002 DTD files use `xlink:` that the DTD declares): tolerated, with a made-up namespace. */
+/**
+ * A prefix no declaration binds (EAD 2002 DTD files use `xlink:` that the DTD declares): tolerated, with a made-up
+ * namespace.
+ */
 const unboundPrefix = (prefix: string): string => `urn:arca:unbound-prefix:${prefix}`;
 
 /** saxes prefixes its messages with `file:line:column: `; the location is reported separately. */
 const saxesMessage = (error: Error): string => error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, "").replace(/\.$/, "");
 
 function explain(message: string): string {
-  if (message === "undefined entity") return "reference to an undefined entity (entities declared in a DTD are never read or expanded)";
+  if (message === "undefined entity")
+    return "reference to an undefined entity (entities declared in a DTD are never read or expanded)";
   if (message === "document must contain a root element") return "the document has no root element (empty or not XML)";
   const unclosed = /^unclosed tag: (.*)$/.exec(message);
   if (unclosed) return `the file ends inside <${unclosed[1]}> (truncated?)`;
@@ -66,7 +70,10 @@ interface Frame {
  */
 const SLICE_CHARS = 64 * 1024;
 
-/** No real record's element has this many attributes (EAD's have a few dozen at most); saxes holds them all until the tag ends. */
+/**
+ * No real record's element has this many attributes (EAD's have a few dozen at most); saxes holds them all until the
+ * tag ends.
+ */
 const MAX_ATTRIBUTES = 1024;
 
 /**
@@ -118,14 +125,21 @@ class EventQueue {
       // saxes has just closed the element the end tag fails to match.
       if (message === "unexpected close tag" && this.closed !== undefined) {
         const { name, path } = this.closed;
-        throw new ImportError(`malformed XML: an end tag does not match the open element <${name}>`, { line: parser.line, column: Math.max(parser.column, 1), path });
+        throw new ImportError(`malformed XML: an end tag does not match the open element <${name}>`, {
+          line: parser.line,
+          column: Math.max(parser.column, 1),
+          path,
+        });
       }
       throw new ImportError(`malformed XML: ${explain(message)}`, this.here());
     });
     parser.on("doctype", (doctype) => {
       this.checkLength(doctype.length, "the DOCTYPE");
       if (/<!ENTITY/i.test(doctype)) {
-        throw new ImportError("the DOCTYPE declares entities, which are refused (entity expansion could exhaust memory, external entities could read files)", this.here());
+        throw new ImportError(
+          "the DOCTYPE declares entities, which are refused (entity expansion could exhaust memory, external entities could read files)",
+          this.here(),
+        );
       }
       // Anything else in it (an external DTD's public and system ids) is ignored, never fetched.
     });
@@ -169,7 +183,10 @@ class EventQueue {
   }
 
   private tooLong(what: string): ImportError {
-    return new ImportError(`${what} is longer than ${this.limits.maxTextChars} characters, the most an import reads (IMPORT_MAX_XML_TEXT_BYTES)`, this.here());
+    return new ImportError(
+      `${what} is longer than ${this.limits.maxTextChars} characters, the most an import reads (IMPORT_MAX_XML_TEXT_BYTES)`,
+      this.here(),
+    );
   }
 
   private checkLength(length: number, what: string): void {
@@ -193,19 +210,26 @@ class EventQueue {
     const location = { line: this.tagLine, column: this.tagColumn };
     this.checkLength(tag.name.length, "an element name");
     const attributes = Object.values(tag.attributes);
-    if (attributes.length > MAX_ATTRIBUTES) throw new ImportError(`an element with more than ${MAX_ATTRIBUTES} attributes`, location);
+    if (attributes.length > MAX_ATTRIBUTES)
+      throw new ImportError(`an element with more than ${MAX_ATTRIBUTES} attributes`, location);
     for (const attribute of attributes) {
       this.checkLength(attribute.name.length, "an attribute name");
       this.checkLength(attribute.value.length, "an attribute value");
     }
     if (this.names.length === 0 && !this.roots.includes(name)) {
       const expected = this.roots.map((root) => `<${root}>`).join(" or ");
-      throw new ImportError(`wrong root element: expected ${expected}, found <${shortName(tag.name)}>`, { ...location, path: `/${shortName(name)}` });
+      throw new ImportError(`wrong root element: expected ${expected}, found <${shortName(tag.name)}>`, {
+        ...location,
+        path: `/${shortName(name)}`,
+      });
     }
     const parent = this.frames[this.frames.length - 1];
     const siblings = (parent.siblings ??= new Map());
     if (siblings.size >= MAX_CHILD_NAMES && !siblings.has(name)) {
-      throw new ImportError(`more than ${MAX_CHILD_NAMES} differently named child elements in one element`, { ...location, ...this.innermostPath() });
+      throw new ImportError(`more than ${MAX_CHILD_NAMES} differently named child elements in one element`, {
+        ...location,
+        ...this.innermostPath(),
+      });
     }
     const place = (siblings.get(name) ?? 0) + 1;
     siblings.set(name, place);
@@ -236,7 +260,10 @@ class EventQueue {
   }
 }
 
-/** Attributes by local name, in an object without a prototype: names are the file's, and `constructor` or `__proto__` are names like any other. */
+/**
+ * Attributes by local name, in an object without a prototype: names are the file's, and `constructor` or `__proto__`
+ * are names like any other.
+ */
 function localAttributes(attributes: Record<string, SaxesAttributeNS>): Record<string, string> {
   const result = Object.create(null) as Record<string, string>;
   const prefixed: SaxesAttributeNS[] = [];
@@ -245,22 +272,29 @@ function localAttributes(attributes: Record<string, SaxesAttributeNS>): Record<s
     if (attribute.prefix === "") result[attribute.local] = attribute.value;
     else prefixed.push(attribute);
   }
-  for (const attribute of prefixed) if (!Object.hasOwn(result, attribute.local)) result[attribute.local] = attribute.value;
+  for (const attribute of prefixed)
+    if (!Object.hasOwn(result, attribute.local)) result[attribute.local] = attribute.value;
   return result;
 }
 
 function byteSource(source: XmlSource): AsyncIterable<Uint8Array | string> & { destroy?(): void } {
-  return "open" in source && typeof source.open === "function" ? source.open() : (source as AsyncIterable<Uint8Array | string>);
+  return "open" in source && typeof source.open === "function"
+    ? source.open()
+    : (source as AsyncIterable<Uint8Array | string>);
 }
 
-const asBytes = (chunk: Uint8Array | string): Uint8Array => (typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
+const asBytes = (chunk: Uint8Array | string): Uint8Array =>
+  typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
 
 /**
  * The file's elements and text as a stream of events, in document order. Throws (from the
  * iteration) an ImportError for malformed XML, a wrong root element, an unknown encoding, a
  * truncated file, entity declarations and undefined entities.
  */
-export async function* xmlEvents(source: XmlSource, options: XmlReadOptions): AsyncGenerator<XmlEvent, void, undefined> {
+export async function* xmlEvents(
+  source: XmlSource,
+  options: XmlReadOptions,
+): AsyncGenerator<XmlEvent, void, undefined> {
   for await (const batch of xmlEventBatches(source, options)) yield* batch;
 }
 
@@ -269,7 +303,10 @@ export async function* xmlEvents(source: XmlSource, options: XmlReadOptions): As
  * through millions of events, one await per batch instead of one per event. Errors as
  * xmlEvents, after the batch of events read before them.
  */
-export async function* xmlEventBatches(source: XmlSource, options: XmlReadOptions): AsyncGenerator<XmlEvent[], void, undefined> {
+export async function* xmlEventBatches(
+  source: XmlSource,
+  options: XmlReadOptions,
+): AsyncGenerator<XmlEvent[], void, undefined> {
   const bytes = byteSource(source);
   const queue = new EventQueue(options.roots, options.limits ?? DEFAULT_XML_LIMITS);
   let decoder: TextDecoder | undefined;
@@ -283,7 +320,9 @@ export async function* xmlEventBatches(source: XmlSource, options: XmlReadOption
     } catch {
       const where = queue.here();
       throw new ImportError(
-        final ? `the file ends inside a character: truncated, or not ${encoding}` : `bytes after line ${where.line} are not valid ${encoding} (the encoding ${encoding === "utf-8" ? "assumed" : "declared"})`,
+        final
+          ? `the file ends inside a character: truncated, or not ${encoding}`
+          : `bytes after line ${where.line} are not valid ${encoding} (the encoding ${encoding === "utf-8" ? "assumed" : "declared"})`,
         where,
       );
     }
@@ -295,7 +334,11 @@ export async function* xmlEventBatches(source: XmlSource, options: XmlReadOption
       started = true;
       // Anything but markup first (a CSV, a PDF) is not XML at all: say so at its start.
       const first = text.trimStart()[0];
-      if (first !== "<") throw new ImportError(`not XML: the file starts with ${JSON.stringify(text.trimStart().slice(0, 20))}, not with '<'`, { line: 1, column: 1 });
+      if (first !== "<")
+        throw new ImportError(
+          `not XML: the file starts with ${JSON.stringify(text.trimStart().slice(0, 20))}, not with '<'`,
+          { line: 1, column: 1 },
+        );
     }
     if (text !== "") queue.write(text);
   };
@@ -345,7 +388,10 @@ export async function* xmlEventBatches(source: XmlSource, options: XmlReadOption
  * `record`), holding only the subtree being read and those one chunk of the file completed.
  * Errors as xmlEvents, after the subtrees completed before them.
  */
-export async function* xmlSubtrees(source: XmlSource, options: XmlSubtreeOptions): AsyncGenerator<XmlElement, void, undefined> {
+export async function* xmlSubtrees(
+  source: XmlSource,
+  options: XmlSubtreeOptions,
+): AsyncGenerator<XmlElement, void, undefined> {
   const builder = new ElementBuilder(options.limits);
   for await (const batch of xmlEventBatches(source, options)) {
     const done: XmlElement[] = [];

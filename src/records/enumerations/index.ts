@@ -1,4 +1,4 @@
-// Enumerations (issue 4 §1): the editable value lists enumerated record fields take their
+// Enumerations: the editable value lists enumerated record fields take their
 // values from (x-enumeration in record-types/), stored in the store, seeded from the schemas,
 // read by validation through a cache, edited at /config/enumerations.
 import type { Connection } from "mongoose";
@@ -20,7 +20,12 @@ export { ENUMERATIONS_COLLECTION, EnumerationStore } from "./store.js";
  * The enumerations of a store, each schema-declared one created (or given its new seed values)
  * if need be, and their values loaded: what record validation reads.
  */
-export async function openEnumerations(connection: Connection, registry: Registry, now: Date, options: EnumerationCacheOptions = {}): Promise<EnumerationCache> {
+export async function openEnumerations(
+  connection: Connection,
+  registry: Registry,
+  now: Date,
+  options: EnumerationCacheOptions = {},
+): Promise<EnumerationCache> {
   const store = new EnumerationStore(connection);
   await store.syncIndexes();
   await store.seed(registry.enumerations.values(), now);
@@ -31,7 +36,12 @@ export async function openEnumerations(connection: Connection, registry: Registr
 
 /** The operations over the record operations' enumerations (deps.enumerations). */
 export function enumerationOperations(deps: OperationDeps): EnumerationOperations {
-  return new EnumerationOperations({ registry: deps.registry, records: deps.store, cache: deps.enumerations, now: deps.now });
+  return new EnumerationOperations({
+    registry: deps.registry,
+    records: deps.store,
+    cache: deps.enumerations,
+    now: deps.now,
+  });
 }
 
 /** The /config/enumerations routes, to mount after the session middleware. */

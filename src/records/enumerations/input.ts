@@ -50,8 +50,12 @@ const check = ajv.compile(INPUT_SCHEMA);
 /** The schema of an enumeration body, for the OpenAPI document. */
 export const enumerationInputSchema: JsonObject = {
   ...INPUT_SCHEMA,
-  description: "The enumeration's name and its whole list of values, in order. Server fields a client read (uri, enumeration_values, ...) may be sent back; they are ignored.",
-  properties: { ...(INPUT_SCHEMA.properties as JsonObject), ...Object.fromEntries(SERVER_FIELDS.map((field) => [field, { description: "Ignored." }])) },
+  description:
+    "The enumeration's name and its whole list of values, in order. Server fields a client read (uri, enumeration_values, ...) may be sent back; they are ignored.",
+  properties: {
+    ...(INPUT_SCHEMA.properties as JsonObject),
+    ...Object.fromEntries(SERVER_FIELDS.map((field) => [field, { description: "Ignored." }])),
+  },
 };
 
 function listedTwice(values: readonly string[]): string[] {
@@ -63,7 +67,9 @@ export function parseEnumerationInput(raw: unknown): EnumerationInput {
   assertSafeKeys(raw);
   if (!isJsonObject(raw)) throw badRequest(notAnObject(raw));
   // A null field is an absent one, as in records.
-  const input = Object.fromEntries(Object.entries(raw).filter(([key, value]) => value !== null && !SERVER_FIELDS.includes(key)));
+  const input = Object.fromEntries(
+    Object.entries(raw).filter(([key, value]) => value !== null && !SERVER_FIELDS.includes(key)),
+  );
   if (!check(input)) throw badRequest(toFieldErrors(check.errors ?? [], INPUT_SCHEMA));
   const parsed = input as unknown as EnumerationInput;
   const errors = fieldErrors();

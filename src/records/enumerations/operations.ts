@@ -91,19 +91,26 @@ export class EnumerationOperations {
     const existing = await this.store.byId(id);
     if (!existing) throw notFound(ENUMERATION_NOT_FOUND);
     const input = parseEnumerationInput(raw);
-    if (input.name !== existing.name) throw badRequest({ name: [`An enumeration's name cannot be changed (this one is ${existing.name})`] });
+    if (input.name !== existing.name)
+      throw badRequest({ name: [`An enumeration's name cannot be changed (this one is ${existing.name})`] });
     if (lockVersion !== existing.lock_version) throw conflict(LOCK_VERSION_STALE);
     const kept = new Map(existing.values.map((value) => [value.value, value]));
     const removed = existing.values.filter((value) => !input.values.includes(value.value)).map((value) => value.value);
     const added = input.values.filter((value) => !kept.has(value));
-    if (this.deps.registry.enumerations.get(existing.name)?.editable === false && (added.length > 0 || removed.length > 0)) {
+    if (
+      this.deps.registry.enumerations.get(existing.name)?.editable === false &&
+      (added.length > 0 || removed.length > 0)
+    ) {
       throw conflict(`${existing.name} is not editable: its values can be reordered, not added or removed`);
     }
     await this.assertRemovable(existing.name, removed);
     const addedIds = await this.store.valueIds(added.length);
-    const values: StoredValue[] = input.values.map((value) => kept.get(value) ?? { id: addedIds[added.indexOf(value)]!, value });
+    const values: StoredValue[] = input.values.map(
+      (value) => kept.get(value) ?? { id: addedIds[added.indexOf(value)]!, value },
+    );
     const change = { values, ...(input.default_value === undefined ? {} : { default_value: input.default_value }) };
-    if (!(await this.store.update(id, lockVersion, change, actor.username, this.deps.now()))) throw conflict(LOCK_VERSION_STALE);
+    if (!(await this.store.update(id, lockVersion, change, actor.username, this.deps.now())))
+      throw conflict(LOCK_VERSION_STALE);
     this.deps.cache.invalidate();
     return { status: "Updated", id, lock_version: lockVersion + 1, stale: null, uri: enumerationUri(id), warnings: [] };
   }
@@ -112,15 +119,20 @@ export class EnumerationOperations {
   private async assertRemovable(name: string, removed: readonly string[]): Promise<void> {
     const readonly = this.deps.registry.enumerations.get(name)?.readonlyValues ?? [];
     const fixed = removed.find((value) => readonly.includes(value));
-    if (fixed !== undefined) throw conflict(`Can't remove the read-only value '${fixed}' of ${name}: the record types rely on it`);
+    if (fixed !== undefined)
+      throw conflict(`Can't remove the read-only value '${fixed}' of ${name}: the record types rely on it`);
     for (const value of removed) {
       const user = await findValueUser(this.deps.registry, this.deps.records, name, value);
-      if (user) throw conflict(`Can't remove the value '${value}' of ${name}: it is in use by ${user.uri} (${user.path})`);
+      if (user)
+        throw conflict(`Can't remove the value '${value}' of ${name}: it is in use by ${user.uri} (${user.path})`);
     }
   }
 }
 
 function lockVersionOf(input: unknown): number | undefined {
-  const value = input && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>).lock_version : undefined;
+  const value =
+    input && typeof input === "object" && !Array.isArray(input)
+      ? (input as Record<string, unknown>).lock_version
+      : undefined;
   return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
 }

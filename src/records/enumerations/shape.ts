@@ -14,7 +14,14 @@ export const enumerationUri = (id: number) => `${ENUMERATIONS_PATH}/${id}`;
 export const enumerationValueUri = (id: number) => `${ENUMERATION_VALUES_PATH}/${id}`;
 
 function shapeValue(value: StoredValue, position: number, readonly: boolean): JsonObject {
-  return { jsonmodel_type: "enumeration_value", uri: enumerationValueUri(value.id), value: value.value, position, suppressed: false, readonly };
+  return {
+    jsonmodel_type: "enumeration_value",
+    uri: enumerationValueUri(value.id),
+    value: value.value,
+    position,
+    suppressed: false,
+    readonly,
+  };
 }
 
 /** `seed`: the schemas' definition of the enumeration, when the schemas use it. */
@@ -40,9 +47,16 @@ export function shapeEnumeration(doc: StoredEnumeration, seed: EnumerationSeed |
 }
 
 /** One value of an enumeration, with the enumeration it belongs to. */
-export function shapeEnumerationValue(doc: StoredEnumeration, valueId: number, seed: EnumerationSeed | undefined): JsonObject | undefined {
+export function shapeEnumerationValue(
+  doc: StoredEnumeration,
+  valueId: number,
+  seed: EnumerationSeed | undefined,
+): JsonObject | undefined {
   const position = doc.values.findIndex((value) => value.id === valueId);
   const value = doc.values[position];
   if (value === undefined) return undefined;
-  return { ...shapeValue(value, position, seed?.readonlyValues.includes(value.value) ?? false), enumeration: { ref: enumerationUri(doc.id) } };
+  return {
+    ...shapeValue(value, position, seed?.readonlyValues.includes(value.value) ?? false),
+    enumeration: { ref: enumerationUri(doc.id) },
+  };
 }

@@ -65,7 +65,11 @@ export class EnumerationStore {
   private async reserveIds(sequence: string, count: number): Promise<number[]> {
     if (count === 0) return [];
     const counters = this.connection.collection<{ _id: string; seq: number }>(COUNTERS_COLLECTION);
-    const result = await counters.findOneAndUpdate({ _id: sequence }, { $inc: { seq: count } }, { upsert: true, returnDocument: "after" });
+    const result = await counters.findOneAndUpdate(
+      { _id: sequence },
+      { $inc: { seq: count } },
+      { upsert: true, returnDocument: "after" },
+    );
     if (!result) throw new Error(`id counter for ${sequence} did not answer`);
     return Array.from({ length: count }, (_, i) => result.seq - count + 1 + i);
   }
@@ -79,7 +83,10 @@ export class EnumerationStore {
   }
 
   all(): Promise<StoredEnumeration[]> {
-    return this.collection.find({}, { projection: { _id: 0 } }).sort({ id: 1 }).toArray();
+    return this.collection
+      .find({}, { projection: { _id: 0 } })
+      .sort({ id: 1 })
+      .toArray();
   }
 
   byId(id: number): Promise<StoredEnumeration | null> {
@@ -113,7 +120,13 @@ export class EnumerationStore {
 
   /** Replaces the values (and default) if the stored lock_version is still `lockVersion`. @returns false otherwise. */
   async update(id: number, lockVersion: number, change: EnumerationChange, actor: string, now: Date): Promise<boolean> {
-    const set: Partial<StoredEnumeration> = { values: change.values, lock_version: lockVersion + 1, last_modified_by: actor, system_mtime: now, user_mtime: now };
+    const set: Partial<StoredEnumeration> = {
+      values: change.values,
+      lock_version: lockVersion + 1,
+      last_modified_by: actor,
+      system_mtime: now,
+      user_mtime: now,
+    };
     if (change.default_value !== undefined) set.default_value = change.default_value;
     const unset = change.default_value === undefined ? { $unset: { default_value: "" as const } } : {};
     const result = await this.collection.updateOne({ id, lock_version: lockVersion }, { $set: set, ...unset });
@@ -149,7 +162,10 @@ export class EnumerationStore {
     } catch (error) {
       // Another process starting on the same store seeded some of them first: theirs stand.
       const writeErrors = (error as { writeErrors?: unknown[] }).writeErrors;
-      const onlyDuplicates = Array.isArray(writeErrors) && writeErrors.length > 0 && writeErrors.every((entry) => (entry as { code?: number }).code === 11000);
+      const onlyDuplicates =
+        Array.isArray(writeErrors) &&
+        writeErrors.length > 0 &&
+        writeErrors.every((entry) => (entry as { code?: number }).code === 11000);
       if (!onlyDuplicates && duplicateKeyPattern(error) === undefined) throw error;
     }
   }
@@ -157,7 +173,9 @@ export class EnumerationStore {
   private async upgrade(existing: StoredEnumeration, seed: EnumerationSeed, now: Date): Promise<void> {
     const present = new Set(existing.values.map((value) => value.value));
     const seeded = new Set(existing.seeded);
-    const added = seed.values.filter((value) => !present.has(value) && (!seeded.has(value) || seed.readonlyValues.includes(value)));
+    const added = seed.values.filter(
+      (value) => !present.has(value) && (!seeded.has(value) || seed.readonlyValues.includes(value)),
+    );
     const newlySeeded = seed.values.filter((value) => !seeded.has(value));
     if (added.length === 0 && newlySeeded.length === 0) return;
     const ids = await this.valueIds(added.length);

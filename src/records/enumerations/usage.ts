@@ -40,9 +40,16 @@ export function usageFilter(path: EnumerationPath, value: string): Filter {
 }
 
 /** A record holding `value` of `enumeration`, or undefined when none does. */
-export async function findValueUser(registry: Registry, records: RecordStore, enumeration: string, value: string): Promise<ValueUser | undefined> {
+export async function findValueUser(
+  registry: Registry,
+  records: RecordStore,
+  enumeration: string,
+  value: string,
+): Promise<ValueUser | undefined> {
   for (const { type, path } of registry.enumerationUsers(enumeration)) {
-    const found = await records.collection(type).findOne(usageFilter(path, value), { projection: { _id: 0, id: 1, repo_id: 1 } });
+    const found = await records
+      .collection(type)
+      .findOne(usageFilter(path, value), { projection: { _id: 0, id: 1, repo_id: 1 } });
     if (found) return { uri: registry.uriFor(type, found.id, found.repo_id), path: path.path };
   }
   return undefined;

@@ -4,6 +4,9 @@ import type { RecordOperations } from "../operations/index.js";
 import { repositoryHooks } from "./repository.js";
 import type { RecordHooks } from "./types.js";
 
-export function recordHooks(operations: () => RecordOperations, deps: () => OperationDeps): Record<string, RecordHooks> {
+export function recordHooks(
+  operations: () => RecordOperations,
+  deps: () => OperationDeps,
+): Record<string, RecordHooks> {
   return { repository: repositoryHooks(operations, deps) };
 }

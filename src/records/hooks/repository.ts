@@ -1,5 +1,5 @@
 // The repository: what its schema cannot say. A new repository gets the standard groups
-// (contract §8), and deleting one deletes every record inside it (contract §9).
+// (docs/api.md §8), and deleting one deletes every record inside it (docs/api.md §9).
 import { standardGroups } from "../../repositories/standard-groups.js";
 import type { OperationDeps } from "../deps.js";
 import type { RecordOperations } from "../operations/index.js";

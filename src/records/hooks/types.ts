@@ -1,6 +1,6 @@
-// Behaviour a schema cannot express, as small named hooks per record type (architecture.md:
-// "a small, named hook file next to the schema when a schema cannot say it"). Generic
-// operations call whatever hooks a type registered; they never test a type name.
+// Behaviour a schema cannot express, as small named hooks per record type, each in a small file
+// of its own. Generic operations call whatever hooks a type registered; they never test a type
+// name.
 import type { ClientSession } from "mongodb";
 import type { JsonObject } from "../../registry/index.js";
 import type { Actor, Scope } from "../types.js";
@@ -22,5 +22,11 @@ export interface RecordHooks {
    * Before a record is deleted, inside the delete's transaction (`session`: every write the hook
    * makes is undone with the delete if anything later fails); may throw a 409 ApiError to refuse.
    */
-  beforeDelete?(record: { type: string; id: number; scope: Scope; record: JsonObject; session: ClientSession }): Promise<void>;
+  beforeDelete?(record: {
+    type: string;
+    id: number;
+    scope: Scope;
+    record: JsonObject;
+    session: ClientSession;
+  }): Promise<void>;
 }

@@ -14,14 +14,21 @@ import { resolveParam } from "./list-params.js";
  * ETag: express would hash every byte of it in one go, the cost the slices avoid. Every other
  * answer, and one without a repeated target, goes through JSON.stringify, which is faster.
  */
-export async function respond(ctx: PlatformContext, handle: (req: Request, res: Response) => Promise<unknown>, { resolves = false } = {}): Promise<void> {
+export async function respond(
+  ctx: PlatformContext,
+  handle: (req: Request, res: Response) => Promise<unknown>,
+  { resolves = false } = {},
+): Promise<void> {
   const req = ctx.getRequest<Request>();
   const res = ctx.getResponse<Response>();
   const body = await handle(req, res);
   const repeated = resolves && resolveParam(req).length > 0 ? repeatedObjects(body) : undefined;
   if (repeated === undefined || repeated.size === 0) return void res.status(200).json(body);
   const chunks = await jsonChunks(body, repeated);
-  res.status(200).set("Content-Type", "application/json").set("Content-Length", String(chunks.reduce((sum, chunk) => sum + chunk.length, 0)));
+  res
+    .status(200)
+    .set("Content-Type", "application/json")
+    .set("Content-Length", String(chunks.reduce((sum, chunk) => sum + chunk.length, 0)));
   res.cork(); // one writev for every chunk; end() uncorks
   for (const chunk of chunks) res.write(chunk);
   res.end();

@@ -1,5 +1,13 @@
 // The records' HTTP face: generated per-type controllers over the record operations.
-export { listParams, parameterValues, parseListQuery, parseResolve, requestParameters, resolveParam, type ParameterValues } from "./list-params.js";
+export {
+  listParams,
+  parameterValues,
+  parseListQuery,
+  parseResolve,
+  requestParameters,
+  resolveParam,
+  type ParameterValues,
+} from "./list-params.js";
 export { RecordController, recordControllers, type RecordControllerClass } from "./record-controller.js";
 export { RecordEndpoints, type RecordRouteDeps } from "./record-endpoints.js";
 export { ANONYMOUS_ACTOR, authorize } from "./route-guard.js";

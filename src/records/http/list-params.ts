@@ -1,4 +1,4 @@
-// A list request's parameters (api-contract.md §1, §5) as a ListQuery, or a 400 that names the
+// A list request's parameters (docs/api.md §1, §5) as a ListQuery, or a 400 that names the
 // parameter. Parameters come from the query string or a form body; express's "simple" parser
 // leaves keys literal (`id_set[]`) and turns a repeated key into an array, so each parameter is
 // read here as the list of strings it was given. ArchivesSpace answers 500 to bad values; every
@@ -62,11 +62,12 @@ export class ParamReader {
   }
 }
 
-/** page_size: larger values are clamped to the maximum, not refused (contract §5). */
+/** page_size: larger values are clamped to the maximum, not refused (docs/api.md §5). */
 function readPageSize(reader: ParamReader): number {
   const raw = reader.scalar("page_size");
   if (raw === undefined) return DEFAULT_PAGE_SIZE;
-  if (!DIGITS.test(raw) || Number(raw) < 1) return reader.fail("page_size", `Must be a whole number of at least 1, not "${raw}"`) ?? DEFAULT_PAGE_SIZE;
+  if (!DIGITS.test(raw) || Number(raw) < 1)
+    return reader.fail("page_size", `Must be a whole number of at least 1, not "${raw}"`) ?? DEFAULT_PAGE_SIZE;
   return Math.min(Number(raw), MAX_PAGE_SIZE);
 }
 
@@ -166,7 +167,7 @@ function isFormRequest(req: Request): boolean {
   return typeof req.is(["application/x-www-form-urlencoded", "multipart/form-data"]) === "string";
 }
 
-/** The parameters of a request: its query string, plus its body when that is a form (contract §1). */
+/** The parameters of a request: its query string, plus its body when that is a form (docs/api.md §1). */
 export function requestParameters(req: Request): ParameterValues {
   // A JSON body is a record, never parameters; only a form body carries them.
   return isFormRequest(req) ? parameterValues(req.query, req.body) : parameterValues(req.query);

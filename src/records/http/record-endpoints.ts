@@ -1,4 +1,4 @@
-// The five record routes of one type (api-contract.md §4, §5): path ids, the permission
+// The five record routes of one type (docs/api.md §4, §5): path ids, the permission
 // guard, parameters, then the transport-free operation. Everything type-specific (routes,
 // permissions, titles, scope) comes from the registry's RecordType.
 import type { Request, Response } from "express";

@@ -1,5 +1,5 @@
 // Scalar parameters of the routes served outside the record controllers (accounts,
-// enumerations, imports, exports; api-contract §1), read with the record routes' own list-params
+// enumerations, imports, exports; docs/api.md §1), read with the record routes' own list-params
 // kit: from the query string or a form body, and for login also from a JSON object body. A
 // missing parameter, one given twice, or a bad value is a 400 naming it; an empty value counts
 // as missing.
@@ -81,7 +81,7 @@ export function idParam(req: ParamRequest, name: string): number {
   return value;
 }
 
-/** The list parameters of contract §5, read as the generic record routes read them. @throws ApiError 400 */
+/** The list parameters of docs/api.md §5, read as the generic record routes read them. @throws ApiError 400 */
 export function listQueryOf(req: ParamRequest): ListQuery {
   return parseListQuery(isForm(req) ? parameterValues(req.query, req.body) : parameterValues(req.query));
 }

@@ -21,7 +21,13 @@ export const ANONYMOUS_ACTOR: Actor = { username: "anonymous" };
  *   repository whose records link to it (a repository's group only speaks for that repository).
  *   A global-level code (permissions.ts) counts only globally in every case.
  */
-export function allows(permissions: PermissionMap, type: RecordType, operation: RecordOperation, code: string, repoId: number | undefined): boolean {
+export function allows(
+  permissions: PermissionMap,
+  type: RecordType,
+  operation: RecordOperation,
+  code: string,
+  repoId: number | undefined,
+): boolean {
   if (type.scope === "repository") return hasPermission(permissions, code, repoId);
   return operation === "delete" ? hasPermission(permissions, code) : hasPermissionAnywhere(permissions, code);
 }

@@ -64,13 +64,21 @@ function named(generated: new () => unknown, type: RecordType, suffix: string): 
 }
 
 export function treeRootController(type: RecordType, endpoints: TreeEndpoints): new () => unknown {
-  return named(class extends TreeRootController {
-    protected readonly endpoints = endpoints;
-  }, type, "TreeRootController");
+  return named(
+    class extends TreeRootController {
+      protected readonly endpoints = endpoints;
+    },
+    type,
+    "TreeRootController",
+  );
 }
 
 export function treeNodeController(type: RecordType, endpoints: TreeEndpoints): new () => unknown {
-  return named(class extends TreeNodeController {
-    protected readonly endpoints = endpoints;
-  }, type, "TreeNodeController");
+  return named(
+    class extends TreeNodeController {
+      protected readonly endpoints = endpoints;
+    },
+    type,
+    "TreeNodeController",
+  );
 }

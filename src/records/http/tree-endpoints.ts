@@ -54,7 +54,13 @@ export class TreeEndpoints {
     const parentNode = reader.scalar("parent_node");
     throwIfAny(reader.errors);
     // An empty parent_node is how ArchivesSpace's own client asks for the top level.
-    return this.operations.treeViews.waypoint(this.typeName, scope, id, offset ?? 0, parentNode === "" ? undefined : parentNode);
+    return this.operations.treeViews.waypoint(
+      this.typeName,
+      scope,
+      id,
+      offset ?? 0,
+      parentNode === "" ? undefined : parentNode,
+    );
   }
 
   async node(req: Request, res: Response): Promise<JsonObject> {

@@ -5,8 +5,15 @@
 import { calculateObjectSize, type Document } from "bson";
 import type { ApiError } from "../../errors/api-error.js";
 
-/** The cursor's documents while their total stored size stays within `maxBytes`; past it, `tooLarge(maxBytes)` is thrown and the cursor closed. */
-export async function readWithin<T extends Document>(cursor: AsyncIterable<T>, maxBytes: number, tooLarge: (maxBytes: number) => ApiError): Promise<T[]> {
+/**
+ * The cursor's documents while their total stored size stays within `maxBytes`; past it, `tooLarge(maxBytes)` is thrown
+ * and the cursor closed.
+ */
+export async function readWithin<T extends Document>(
+  cursor: AsyncIterable<T>,
+  maxBytes: number,
+  tooLarge: (maxBytes: number) => ApiError,
+): Promise<T[]> {
   const docs: T[] = [];
   let bytes = 0;
   for await (const doc of cursor) {

@@ -1,4 +1,4 @@
-// Create (contract §4): validate, check links, allocate ids, store with the server fields (a
+// Create (docs/api.md §4): validate, check links, allocate ids, store with the server fields (a
 // tree node placed in its tree), run the type's afterCreate hook. One record or many: an
 // importer creates a batch at once (checked as a whole before any is written, links between
 // its records allowed, one insert), HTTP creates a batch of one. When the type has an
@@ -33,7 +33,14 @@ export class BatchRecordError extends ApiError {
   }
 }
 
-function storedRecord(type: RecordType, scope: Scope, id: number, fields: JsonObject, actor: Actor, now: Date): StoredRecord {
+function storedRecord(
+  type: RecordType,
+  scope: Scope,
+  id: number,
+  fields: JsonObject,
+  actor: Actor,
+  now: Date,
+): StoredRecord {
   return {
     ...fields,
     id,
@@ -53,7 +60,14 @@ function storedRecord(type: RecordType, scope: Scope, id: number, fields: JsonOb
  * whole file this way before writing any of it. A link to a record of the batch given an id
  * beforehand, or to one of `present`, counts as existing.
  */
-export async function checkRecords(deps: OperationDeps, type: RecordType, scope: Scope, items: readonly NewRecord[], present: ReadonlySet<string> = new Set(), session?: ClientSession): Promise<PreparedRecord[]> {
+export async function checkRecords(
+  deps: OperationDeps,
+  type: RecordType,
+  scope: Scope,
+  items: readonly NewRecord[],
+  present: ReadonlySet<string> = new Set(),
+  session?: ClientSession,
+): Promise<PreparedRecord[]> {
   await requireRepository(deps, type, scope, session);
   // Enumerated fields are checked against the enumerations' values as they are now.
   await deps.enumerations.ready();
@@ -62,10 +76,18 @@ export async function checkRecords(deps: OperationDeps, type: RecordType, scope:
   for (const item of items) if (item.id !== undefined) own.add(deps.registry.uriFor(type.name, item.id, scope.repoId));
   // Not a copy of `present`: an import's check pass hands over every uri of the file so far.
   const batch = { has: (uri: string) => own.has(uri) || present.has(uri) };
-  const links = await linkProblemsOfMany(deps, type.name, scope, checked.map((one) => (one.ok ? one.prepared.fields : (one.fields ?? {}))), batch, session);
+  const links = await linkProblemsOfMany(
+    deps,
+    type.name,
+    scope,
+    checked.map((one) => (one.ok ? one.prepared.fields : (one.fields ?? {}))),
+    batch,
+    session,
+  );
   return checked.map((one, index) => {
     const errors = problemsOf(one, links[index] ?? {});
-    if (!one.ok || Object.keys(errors).length > 0) throw items.length === 1 ? new ApiError(400, errors) : new BatchRecordError(index, errors);
+    if (!one.ok || Object.keys(errors).length > 0)
+      throw items.length === 1 ? new ApiError(400, errors) : new BatchRecordError(index, errors);
     return one.prepared;
   });
 }
@@ -99,14 +121,17 @@ export async function createRecords(
   const write = async (within: ClientSession | undefined) => {
     try {
       if (isTreeNodeType(type)) await insertNodes(deps, type, scope, { now, username: actor.username }, docs, within);
-      else if (docs.length === 1) await deps.store.collection(type.name).insertOne(docs[0] as StoredRecord, { session: within });
+      else if (docs.length === 1)
+        await deps.store.collection(type.name).insertOne(docs[0] as StoredRecord, { session: within });
       else await deps.store.collection(type.name).insertMany(docs, { session: within });
     } catch (error) {
       throw asDuplicateIdentifier(deps, type.name, error);
     }
-    for (const id of ids) deps.changes.written({ type: type.name, operation: "create", id: id as number, scope }, within);
+    for (const id of ids)
+      deps.changes.written({ type: type.name, operation: "create", id: id as number, scope }, within);
     if (afterCreate === undefined || within === undefined) return;
-    for (const [i, one] of prepared.entries()) await afterCreate({ type: type.name, id: ids[i] as number, scope, record: one.fields, actor, session: within });
+    for (const [i, one] of prepared.entries())
+      await afterCreate({ type: type.name, id: ids[i] as number, scope, record: one.fields, actor, session: within });
   };
   if (session !== undefined || afterCreate === undefined) await write(session);
   else await deps.store.transaction(write);
@@ -115,12 +140,26 @@ export async function createRecords(
     const id = ids[i] as number;
     // A tree node may land elsewhere than it asked (past the end: appended).
     const moved = isTreeNodeType(type) && docs[i]?.[type.tree.position] !== one.fields[type.tree.position];
-    results.push({ status: "Created", id, lock_version: 0, stale: one.stale || moved ? true : null, uri: deps.registry.uriFor(type.name, id, scope.repoId), warnings: [] });
+    results.push({
+      status: "Created",
+      id,
+      lock_version: 0,
+      stale: one.stale || moved ? true : null,
+      uri: deps.registry.uriFor(type.name, id, scope.repoId),
+      warnings: [],
+    });
   }
   return results;
 }
 
-export async function createRecord(deps: OperationDeps, typeName: string, scope: Scope, input: unknown, actor: Actor, session?: ClientSession): Promise<WriteResult> {
+export async function createRecord(
+  deps: OperationDeps,
+  typeName: string,
+  scope: Scope,
+  input: unknown,
+  actor: Actor,
+  session?: ClientSession,
+): Promise<WriteResult> {
   const [result] = await createRecords(deps, typeName, scope, [{ input }], actor, new Set(), session);
   if (result === undefined) throw new Error("a batch of one created nothing");
   return result;

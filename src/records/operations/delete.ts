@@ -1,4 +1,4 @@
-// Delete (contract §4): what links to the record follows its link's rule. "restrict" refuses
+// Delete (docs/api.md §4): what links to the record follows its link's rule. "restrict" refuses
 // with 409 naming the blocker (checked before anything changes, so a refused delete changes
 // nothing); "remove" takes the link out of the referring record; "cascade" deletes the
 // referring record (a resource's archival objects, say). A tree node's later siblings move up
@@ -19,8 +19,16 @@ import type { Actor, DeleteResult, Scope } from "../types.js";
  * the cascade (a store error, a hook's refusal) leaves every record as it was. The driver retries
  * the whole of it on a transient conflict, so each attempt starts from a fresh `going` set.
  */
-export function deleteRecord(deps: OperationDeps, typeName: string, scope: Scope, id: number, actor: Actor): Promise<DeleteResult> {
-  return deps.store.transaction((session) => deleteWithin(deps, { session, actor, now: deps.now(), going: new Set() }, typeName, scope, id));
+export function deleteRecord(
+  deps: OperationDeps,
+  typeName: string,
+  scope: Scope,
+  id: number,
+  actor: Actor,
+): Promise<DeleteResult> {
+  return deps.store.transaction((session) =>
+    deleteWithin(deps, { session, actor, now: deps.now(), going: new Set() }, typeName, scope, id),
+  );
 }
 
 interface Cascade {
@@ -31,7 +39,13 @@ interface Cascade {
   going: Set<string>;
 }
 
-async function deleteWithin(deps: OperationDeps, cascade: Cascade, typeName: string, scope: Scope, id: number): Promise<DeleteResult> {
+async function deleteWithin(
+  deps: OperationDeps,
+  cascade: Cascade,
+  typeName: string,
+  scope: Scope,
+  id: number,
+): Promise<DeleteResult> {
   const { session, actor, now, going } = cascade;
   const type = recordType(deps, typeName, scope);
   const existing = await findStored(deps, type, id, scope, session);
@@ -41,10 +55,21 @@ async function deleteWithin(deps: OperationDeps, cascade: Cascade, typeName: str
 
   for (const { type: referrer, refPath } of links) {
     if (refPath.onTargetDelete !== "restrict") continue;
-    const blocker = await deps.store.collection(referrer).findOne({ [refPath.mongoPath]: uri }, { projection: { id: 1, repo_id: 1 }, session });
-    if (blocker) throw conflict(`Cannot delete ${uri}: ${deps.registry.uriFor(referrer, blocker.id, blocker.repo_id)} refers to it`);
+    const blocker = await deps.store
+      .collection(referrer)
+      .findOne({ [refPath.mongoPath]: uri }, { projection: { id: 1, repo_id: 1 }, session });
+    if (blocker)
+      throw conflict(
+        `Cannot delete ${uri}: ${deps.registry.uriFor(referrer, blocker.id, blocker.repo_id)} refers to it`,
+      );
   }
-  await deps.hooks[type.name]?.beforeDelete?.({ type: type.name, id, scope, record: shapeRecord(deps.registry, type, existing), session });
+  await deps.hooks[type.name]?.beforeDelete?.({
+    type: type.name,
+    id,
+    scope,
+    record: shapeRecord(deps.registry, type, existing),
+    session,
+  });
 
   for (const { type: referrer, refPath } of links) {
     if (refPath.onTargetDelete === "restrict") continue;
@@ -57,15 +82,33 @@ async function deleteWithin(deps: OperationDeps, cascade: Cascade, typeName: str
       for (const doc of docs) {
         // A record may be reached along two cascading links (a nested component: through its
         // digital object and through its parent); the first visit deletes it, later ones skip it.
-        if (await collection.findOne({ _id: doc._id }, { projection: { _id: 1 }, session })) await deleteWithin(deps, cascade, referrer, { repoId: doc.repo_id }, doc.id);
+        if (await collection.findOne({ _id: doc._id }, { projection: { _id: 1 }, session }))
+          await deleteWithin(deps, cascade, referrer, { repoId: doc.repo_id }, doc.id);
       }
       continue;
     }
     for (const doc of docs) {
       const { _id, ...fields } = doc;
       if (!removeLinksTo(fields as JsonObject, refPath, uri)) continue;
-      await collection.replaceOne({ _id }, { ...fields, lock_version: (doc.lock_version as number) + 1, system_mtime: now, last_modified_by: actor.username }, { session });
-      deps.changes.written({ type: referrer, operation: "update", id: doc.id as number, scope: { repoId: doc.repo_id as number | undefined } }, session);
+      await collection.replaceOne(
+        { _id },
+        {
+          ...fields,
+          lock_version: (doc.lock_version as number) + 1,
+          system_mtime: now,
+          last_modified_by: actor.username,
+        },
+        { session },
+      );
+      deps.changes.written(
+        {
+          type: referrer,
+          operation: "update",
+          id: doc.id as number,
+          scope: { repoId: doc.repo_id as number | undefined },
+        },
+        session,
+      );
     }
   }
   if (isTreeNodeType(type)) {

@@ -36,12 +36,23 @@ export class RecordOperations {
   }
 
   /** Several records of one type, checked as a whole before any is written (see createRecords). */
-  createMany(type: string, scope: Scope, items: readonly NewRecord[], actor: Actor, present?: ReadonlySet<string>): Promise<WriteResult[]> {
+  createMany(
+    type: string,
+    scope: Scope,
+    items: readonly NewRecord[],
+    actor: Actor,
+    present?: ReadonlySet<string>,
+  ): Promise<WriteResult[]> {
     return createRecords(this.deps, type, scope, items, actor, present);
   }
 
   /** What createMany would store, or its BatchRecordError; writes nothing. */
-  async checkMany(type: string, scope: Scope, items: readonly NewRecord[], present?: ReadonlySet<string>): Promise<void> {
+  async checkMany(
+    type: string,
+    scope: Scope,
+    items: readonly NewRecord[],
+    present?: ReadonlySet<string>,
+  ): Promise<void> {
     await checkRecords(this.deps, recordType(this.deps, type, scope), scope, items, present);
   }
 

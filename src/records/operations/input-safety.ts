@@ -1,6 +1,6 @@
 // No key in a record body may become a MongoDB operator, a dotted path or a prototype:
 // `$`-prefixed keys, keys containing `.`, and __proto__/constructor/prototype are refused
-// with 400 naming where they are (issue 3 §7), before anything else looks at the body.
+// with 400 naming where they are, before anything else looks at the body.
 import { badRequest } from "../../errors/api-error.js";
 import { addFieldError, fieldErrors } from "../../registry/validation-errors.js";
 

@@ -34,7 +34,12 @@ export function linksAt(record: JsonValue, refPath: RefPath): FoundLink[] {
 }
 
 /** The problems of every link of a record being written, by slash path (empty when all are good). */
-export async function linkProblems(deps: OperationDeps, type: string, scope: Scope, record: JsonObject): Promise<FieldErrors> {
+export async function linkProblems(
+  deps: OperationDeps,
+  type: string,
+  scope: Scope,
+  record: JsonObject,
+): Promise<FieldErrors> {
   return (await linkProblemsOfMany(deps, type, scope, [record]))[0] ?? fieldErrors();
 }
 
@@ -79,10 +84,22 @@ export async function linkProblemsOfMany(
   for (const [target, ids] of wanted) {
     const filter: Record<string, unknown> = { id: { $in: [...ids.keys()] } };
     if (deps.registry.scopeOf(target) === "repository") filter.repo_id = scope.repoId;
-    const found = new Set((await deps.store.collection(target).find(filter, { projection: { id: 1 }, session }).toArray()).map((doc) => doc.id));
+    const found = new Set(
+      (
+        await deps.store
+          .collection(target)
+          .find(filter, { projection: { id: 1 }, session })
+          .toArray()
+      ).map((doc) => doc.id),
+    );
     for (const [id, askers] of ids) {
       if (found.has(id)) continue;
-      for (const { index, path } of askers) addFieldError(errors[index] as FieldErrors, path, `Reference to ${deps.registry.uriFor(target, id, scope.repoId)} does not exist`);
+      for (const { index, path } of askers)
+        addFieldError(
+          errors[index] as FieldErrors,
+          path,
+          `Reference to ${deps.registry.uriFor(target, id, scope.repoId)} does not exist`,
+        );
     }
   }
   return errors;
@@ -102,14 +119,22 @@ export function removeLinksTo(record: JsonObject, refPath: RefPath, uri: string)
       // `value` holds the removable item(s) under `segment`.
       if (segment === "*" && Array.isArray(value)) {
         for (let i = value.length - 1; i >= 0; i--) {
-          if (linksAt(value[i], { ...refPath, segments: refPath.segments.slice(depth + 1) }).some((link) => link.uri === uri)) {
+          if (
+            linksAt(value[i], { ...refPath, segments: refPath.segments.slice(depth + 1) }).some(
+              (link) => link.uri === uri,
+            )
+          ) {
             value.splice(i, 1);
             removed = true;
           }
         }
       } else if (!Array.isArray(value)) {
         const holder = value as Record<string, JsonValue>;
-        if (linksAt(holder[segment], { ...refPath, segments: refPath.segments.slice(depth + 1) }).some((link) => link.uri === uri)) {
+        if (
+          linksAt(holder[segment], { ...refPath, segments: refPath.segments.slice(depth + 1) }).some(
+            (link) => link.uri === uri,
+          )
+        ) {
           delete holder[segment];
           removed = true;
         }

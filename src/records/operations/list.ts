@@ -1,4 +1,4 @@
-// List (contract §5): a page with its envelope, a set of ids, or all ids, always confined
+// List (docs/api.md §5): a page with its envelope, a set of ids, or all ids, always confined
 // to the repository in the URL. The store's indexes ({repo_id, id}, {repo_id, system_mtime})
 // keep the cost of a page independent of the collection size and of the page number.
 import { badRequest } from "../../errors/api-error.js";
@@ -23,18 +23,33 @@ export function sortableFields(type: RecordType): string[] {
 }
 
 const tooLargeFor = (parameter: string) => (maxBytes: number) =>
-  badRequest(dictionary([[parameter, [`These records are more than ${maxBytes} bytes together (RESPONSE_MAX_BYTES); ask for fewer at a time`]]]));
+  badRequest(
+    dictionary([
+      [
+        parameter,
+        [`These records are more than ${maxBytes} bytes together (RESPONSE_MAX_BYTES); ask for fewer at a time`],
+      ],
+    ]),
+  );
 
-export async function listRecords(deps: OperationDeps, typeName: string, scope: Scope, query: ListQuery): Promise<ListResult> {
+export async function listRecords(
+  deps: OperationDeps,
+  typeName: string,
+  scope: Scope,
+  query: ListQuery,
+): Promise<ListResult> {
   const type = recordType(deps, typeName, scope);
   if (query.sortField !== undefined && !sortableFields(type).includes(query.sortField)) {
-    throw badRequest({ sort_field: [`Cannot sort by '${query.sortField}'; sortable fields: ${sortableFields(type).join(", ")}`] });
+    throw badRequest({
+      sort_field: [`Cannot sort by '${query.sortField}'; sortable fields: ${sortableFields(type).join(", ")}`],
+    });
   }
   const collection = deps.store.collection(type.name);
   const filter: Record<string, unknown> = type.scope === "repository" ? { repo_id: scope.repoId } : {};
   if (query.modifiedSince !== undefined) filter.system_mtime = { $gte: new Date(query.modifiedSince * 1000) };
   const direction = query.sortDirection === "desc" ? -1 : 1;
-  const sort: Record<string, 1 | -1> = query.sortField && query.sortField !== "id" ? { [query.sortField]: direction, id: direction } : { id: direction };
+  const sort: Record<string, 1 | -1> =
+    query.sortField && query.sortField !== "id" ? { [query.sortField]: direction, id: direction } : { id: direction };
 
   const shapeAll = async (stored: StoredRecord[]): Promise<{ records: JsonObject[]; truncated: boolean }> => {
     const records = stored.map((doc) => shapeRecord(deps.registry, type, doc));
@@ -43,13 +58,20 @@ export async function listRecords(deps: OperationDeps, typeName: string, scope: 
 
   switch (query.mode.kind) {
     case "allIds": {
-      const docs = await collection.find(filter, { projection: { id: 1 } }).sort({ id: 1 }).toArray();
+      const docs = await collection
+        .find(filter, { projection: { id: 1 } })
+        .sort({ id: 1 })
+        .toArray();
       // Nothing found: say so if it is because the repository does not exist.
       if (docs.length === 0) await requireRepository(deps, type, scope);
       return docs.map((doc) => doc.id);
     }
     case "idSet": {
-      const docs = await readWithin(collection.find({ ...filter, id: { $in: query.mode.ids } }).sort({ id: 1 }), deps.responseMaxBytes, tooLargeFor("id_set"));
+      const docs = await readWithin(
+        collection.find({ ...filter, id: { $in: query.mode.ids } }).sort({ id: 1 }),
+        deps.responseMaxBytes,
+        tooLargeFor("id_set"),
+      );
       if (docs.length === 0) await requireRepository(deps, type, scope);
       return (await shapeAll(docs)).records;
     }
@@ -57,9 +79,23 @@ export async function listRecords(deps: OperationDeps, typeName: string, scope: 
       const { page, pageSize } = query.mode;
       const total = await collection.countDocuments(filter);
       if (total === 0) await requireRepository(deps, type, scope);
-      const docs = await readWithin(collection.find(filter).sort(sort).skip((page - 1) * pageSize).limit(pageSize), deps.responseMaxBytes, tooLargeFor("page_size"));
+      const docs = await readWithin(
+        collection
+          .find(filter)
+          .sort(sort)
+          .skip((page - 1) * pageSize)
+          .limit(pageSize),
+        deps.responseMaxBytes,
+        tooLargeFor("page_size"),
+      );
       const { records, truncated } = await shapeAll(docs);
-      const envelope = { first_page: 1, last_page: Math.max(1, Math.ceil(total / pageSize)), this_page: page, total, results: records };
+      const envelope = {
+        first_page: 1,
+        last_page: Math.max(1, Math.ceil(total / pageSize)),
+        this_page: page,
+        total,
+        results: records,
+      };
       return truncated ? { ...envelope, _resolve_truncated: true } : envelope;
     }
   }

@@ -11,15 +11,23 @@ import type { Scope } from "../types.js";
 
 export function recordType(deps: OperationDeps, typeName: string, scope: Scope): RecordType {
   const type = deps.registry.get(typeName);
-  if (type.scope === "repository" && scope.repoId === undefined) throw new ApiError(500, "a repository-scoped type needs a repository");
+  if (type.scope === "repository" && scope.repoId === undefined)
+    throw new ApiError(500, "a repository-scoped type needs a repository");
   return type;
 }
 
 /** Throws "Repository not found" when a repository-scoped record's repository does not exist. */
-export async function requireRepository(deps: OperationDeps, type: RecordType, scope: Scope, session?: ClientSession): Promise<void> {
+export async function requireRepository(
+  deps: OperationDeps,
+  type: RecordType,
+  scope: Scope,
+  session?: ClientSession,
+): Promise<void> {
   if (type.scope !== "repository") return;
   const holder = deps.registry.scopeHolderType();
-  const found = await deps.store.collection(holder.name).findOne({ id: scope.repoId }, { projection: { _id: 1 }, session });
+  const found = await deps.store
+    .collection(holder.name)
+    .findOne({ id: scope.repoId }, { projection: { _id: 1 }, session });
   if (!found) throw notFound(holder.title);
 }
 
@@ -29,7 +37,13 @@ export function recordFilter(type: RecordType, id: number, scope: Scope): { id: 
 }
 
 /** `session`: read inside that transaction. */
-export async function findStored(deps: OperationDeps, type: RecordType, id: number, scope: Scope, session?: ClientSession): Promise<StoredRecord> {
+export async function findStored(
+  deps: OperationDeps,
+  type: RecordType,
+  id: number,
+  scope: Scope,
+  session?: ClientSession,
+): Promise<StoredRecord> {
   const stored = await deps.store.collection(type.name).findOne(recordFilter(type, id, scope), { session });
   if (stored) return stored;
   await requireRepository(deps, type, scope, session);

@@ -20,17 +20,25 @@ function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((item, i) => sameJson(item, (b as unknown[])[i]));
+  if (Array.isArray(a))
+    return a.length === (b as unknown[]).length && a.every((item, i) => sameJson(item, (b as unknown[])[i]));
   const left = Object.keys(a);
   if (left.length !== Object.keys(b).length) return false;
-  return left.every((key) => Object.hasOwn(b, key) && sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+  return left.every(
+    (key) =>
+      Object.hasOwn(b, key) && sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
+  );
 }
 
 /** A null field is an absent field: records are shown without nulls, and clients send them back. */
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).filter(([, inner]) => inner !== null).map(([key, inner]) => [key, withoutNulls(inner)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, inner]) => inner !== null)
+        .map(([key, inner]) => [key, withoutNulls(inner)]),
+    );
   }
   return value;
 }
@@ -50,7 +58,8 @@ function fillGenerated(type: RecordType, doc: JsonObject, existing: JsonObject |
 }
 
 /** A record checked against its schema alone: its stored fields, or its problems. */
-export type CheckedRecord = { ok: true; prepared: PreparedRecord } | { ok: false; errors: FieldErrors; fields?: JsonObject };
+export type CheckedRecord =
+  { ok: true; prepared: PreparedRecord } | { ok: false; errors: FieldErrors; fields?: JsonObject };
 
 /**
  * Schema checks only (no store access): safe keys, validation, generated fields. On failure the
@@ -77,7 +86,13 @@ export function problemsOf(checked: CheckedRecord, links: FieldErrors): FieldErr
 }
 
 /** `existing`: the stored record an update replaces. */
-export async function prepareRecord(deps: OperationDeps, type: RecordType, scope: Scope, raw: unknown, existing?: JsonObject): Promise<PreparedRecord> {
+export async function prepareRecord(
+  deps: OperationDeps,
+  type: RecordType,
+  scope: Scope,
+  raw: unknown,
+  existing?: JsonObject,
+): Promise<PreparedRecord> {
   // Enumerated fields are checked against the enumerations' values as they are now.
   await deps.enumerations.ready();
   const checked = checkRecord(deps, type, raw, existing);

@@ -1,4 +1,4 @@
-// resolve[] (contract §6): next to each matching `ref`, at any depth, `_resolved` holds the
+// resolve[] (docs/api.md §6): next to each matching `ref`, at any depth, `_resolved` holds the
 // target record exactly as its own GET returns it. `a::b` resolves `a`, then `b` inside the
 // records resolved for `a`. One store query per level (one per target type at most), never one
 // per ref.
@@ -117,8 +117,14 @@ const GROUP_TAG = "_resolve_group";
  * served by its id index). One round trip per level, whatever the number of target types,
  * read batch by batch.
  */
-function queryGroups(deps: OperationDeps, groups: readonly TargetGroup[]): AsyncIterable<{ group: TargetGroup; doc: StoredRecord }> {
-  const filterOf = (group: TargetGroup): Record<string, unknown> => ({ id: { $in: [...group.ids] }, ...(group.repoId !== undefined && { repo_id: group.repoId }) });
+function queryGroups(
+  deps: OperationDeps,
+  groups: readonly TargetGroup[],
+): AsyncIterable<{ group: TargetGroup; doc: StoredRecord }> {
+  const filterOf = (group: TargetGroup): Record<string, unknown> => ({
+    id: { $in: [...group.ids] },
+    ...(group.repoId !== undefined && { repo_id: group.repoId }),
+  });
   const [first, ...others] = groups as [TargetGroup, ...TargetGroup[]];
   if (others.length === 0) {
     const cursor = deps.store.collection(first.type).find(filterOf(first));
@@ -130,12 +136,16 @@ function queryGroups(deps: OperationDeps, groups: readonly TargetGroup[]): Async
     { $match: filterOf(first) },
     { $addFields: { [GROUP_TAG]: 0 } },
     ...others.map((group, i) => ({
-      $unionWith: { coll: deps.registry.get(group.type).collection, pipeline: [{ $match: filterOf(group) }, { $addFields: { [GROUP_TAG]: i + 1 } }] },
+      $unionWith: {
+        coll: deps.registry.get(group.type).collection,
+        pipeline: [{ $match: filterOf(group) }, { $addFields: { [GROUP_TAG]: i + 1 } }],
+      },
     })),
   ];
   const cursor = deps.store.collection(first.type).aggregate<StoredRecord>(pipeline);
   return (async function* () {
-    for await (const { [GROUP_TAG]: tag, ...doc } of cursor) yield { group: groups[tag as number] as TargetGroup, doc: doc as StoredRecord };
+    for await (const { [GROUP_TAG]: tag, ...doc } of cursor)
+      yield { group: groups[tag as number] as TargetGroup, doc: doc as StoredRecord };
   })();
 }
 
@@ -144,7 +154,11 @@ function queryGroups(deps: OperationDeps, groups: readonly TargetGroup[]): Async
  * read exceed `byteBudget` (then `complete` is false): each one resolved costs at least its own
  * size, so they could not all be attached, and a response's store reads stay bounded too.
  */
-async function fetchTargets(deps: OperationDeps, sites: readonly RefSite[], byteBudget: number): Promise<{ targets: Map<string, Target>; complete: boolean }> {
+async function fetchTargets(
+  deps: OperationDeps,
+  sites: readonly RefSite[],
+  byteBudget: number,
+): Promise<{ targets: Map<string, Target>; complete: boolean }> {
   const groups = new Map<string, TargetGroup>();
   for (const site of sites) {
     const parsed = deps.registry.parseUri(site.uri);
@@ -178,7 +192,11 @@ interface LevelValue {
 }
 
 /** Resolves refs in `records` (modified in place). Returns whether a bound cut resolution short. */
-export async function resolveRefs(deps: OperationDeps, records: JsonObject[], keys: readonly string[]): Promise<boolean> {
+export async function resolveRefs(
+  deps: OperationDeps,
+  records: JsonObject[],
+  keys: readonly string[],
+): Promise<boolean> {
   if (keys.length === 0 || records.length === 0) return false;
   let refsLeft = deps.resolveMaxRefs;
   let bytesLeft = deps.resolveMaxBytes;

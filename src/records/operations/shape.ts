@@ -1,4 +1,4 @@
-// A stored document as the API shows it (contract §3): storage fields dropped, server
+// A stored document as the API shows it (docs/api.md §3): storage fields dropped, server
 // fields added (uri, jsonmodel_type, repository ref), times as ISO-8601 UTC to the second,
 // and fields with no value omitted rather than sent as null.
 import type { JsonObject, JsonValue, RecordType, Registry } from "../../registry/index.js";
@@ -50,6 +50,7 @@ export function shapeRecord(registry: Registry, type: RecordType, stored: Stored
   const record = withoutNullFields(stored, STORAGE_KEYS);
   record.jsonmodel_type = type.name;
   record.uri = registry.uriFor(type.name, stored.id, stored.repo_id);
-  if (stored.repo_id !== undefined) record.repository = { ref: registry.uriFor(registry.scopeHolderType().name, stored.repo_id) };
+  if (stored.repo_id !== undefined)
+    record.repository = { ref: registry.uriFor(registry.scopeHolderType().name, stored.repo_id) };
   return record;
 }

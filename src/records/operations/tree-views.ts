@@ -13,7 +13,14 @@ import { readWithin } from "./bounded-read.js";
 import { findStored, recordType } from "./locate.js";
 import { shapeRecord } from "./shape.js";
 import type { Scope } from "../types.js";
-import { childCount, childrenFilter, isTreeNodeType, nodeLinks, scopeFilter, type TreeNodeType } from "../trees/tree-links.js";
+import {
+  childCount,
+  childrenFilter,
+  isTreeNodeType,
+  nodeLinks,
+  scopeFilter,
+  type TreeNodeType,
+} from "../trees/tree-links.js";
 
 export const WAYPOINT_SIZE = 200;
 
@@ -32,7 +39,9 @@ interface TreeRead {
 
 /** The fields a tree view shows of a record: its label and the x-tree summary fields. */
 function described(nodes: TreeNodeType, record: StoredRecord): JsonObject {
-  const label = nodes.tree.label.map((field) => record[field]).find((value) => typeof value === "string" && value !== "");
+  const label = nodes.tree.label
+    .map((field) => record[field])
+    .find((value) => typeof value === "string" && value !== "");
   const title = typeof label === "string" ? label : "";
   const out: Record<string, JsonValue> = { title, parsed_title: title };
   for (const field of nodes.tree.summary) {
@@ -56,7 +65,10 @@ async function childCounts(read: TreeRead, holders: readonly string[]): Promise<
   const filter = childrenFilter(read.nodes, read.scope, holders);
   const rows = await read.deps.store
     .collection(read.nodes.name)
-    .aggregate<{ _id: string; count: number }>([{ $match: filter }, { $group: { _id: `$${TREE_PARENT_FIELD}`, count: { $sum: 1 } } }], { session: read.session })
+    .aggregate<{ _id: string; count: number }>(
+      [{ $match: filter }, { $group: { _id: `$${TREE_PARENT_FIELD}`, count: { $sum: 1 } } }],
+      { session: read.session },
+    )
     .toArray();
   return new Map(rows.map((row) => [row._id, row.count]));
 }
@@ -73,17 +85,25 @@ function uriOf(read: TreeRead, record: StoredRecord): string {
 /** Waypoint `offset` of `holder`'s children (the root uri for the top level). */
 async function waypointOf(read: TreeRead, holder: string, offset: number): Promise<JsonObject[]> {
   const position = read.nodes.tree.position;
-  const projection = Object.fromEntries([...read.nodes.tree.label, ...read.nodes.tree.summary, "id", "repo_id", position].map((field) => [field, 1]));
+  const projection = Object.fromEntries(
+    [...read.nodes.tree.label, ...read.nodes.tree.summary, "id", "repo_id", position].map((field) => [field, 1]),
+  );
   const children = await read.deps.store
     .collection(read.nodes.name)
     .find(
-      { ...childrenFilter(read.nodes, read.scope, holder), [position]: { $gte: offset * WAYPOINT_SIZE, $lt: (offset + 1) * WAYPOINT_SIZE } },
+      {
+        ...childrenFilter(read.nodes, read.scope, holder),
+        [position]: { $gte: offset * WAYPOINT_SIZE, $lt: (offset + 1) * WAYPOINT_SIZE },
+      },
       { session: read.session, projection, batchSize: WAYPOINT_SIZE + 1 },
     )
     .sort({ [position]: 1 })
     .toArray();
-  const counts = await childCounts(read, children.map((child) => uriOf(read, child)));
-  const parent = holder === read.rootUri ? null : read.deps.registry.parseUri(holder)?.id ?? null;
+  const counts = await childCounts(
+    read,
+    children.map((child) => uriOf(read, child)),
+  );
+  const parent = holder === read.rootUri ? null : (read.deps.registry.parseUri(holder)?.id ?? null);
   return children.map((child) => ({
     ...waypointCounts(counts.get(uriOf(read, child)) ?? 0),
     ...described(read.nodes, child),
@@ -109,7 +129,12 @@ export class TreeViews {
     return nodes;
   }
 
-  private async within<T>(rootTypeName: string, scope: Scope, rootId: number, work: (read: TreeRead) => Promise<T>): Promise<T> {
+  private async within<T>(
+    rootTypeName: string,
+    scope: Scope,
+    rootId: number,
+    work: (read: TreeRead) => Promise<T>,
+  ): Promise<T> {
     const rootType = recordType(this.deps, rootTypeName, scope);
     const nodes = this.nodeTypeOf(rootType.name);
     return this.deps.store.transaction(async (session) => {
@@ -134,9 +159,16 @@ export class TreeViews {
   }
 
   /** GET .../tree/waypoint?offset=&parent_node= (no parent_node: the top level). */
-  waypoint(rootTypeName: string, scope: Scope, rootId: number, offset: number, parentNode: string | undefined): Promise<JsonObject[]> {
+  waypoint(
+    rootTypeName: string,
+    scope: Scope,
+    rootId: number,
+    offset: number,
+    parentNode: string | undefined,
+  ): Promise<JsonObject[]> {
     return this.within(rootTypeName, scope, rootId, async (read) => {
-      const holder = parentNode === undefined ? read.rootUri : uriOf(read, await this.nodeIn(read, parentNode, "parent_node"));
+      const holder =
+        parentNode === undefined ? read.rootUri : uriOf(read, await this.nodeIn(read, parentNode, "parent_node"));
       return waypointOf(read, holder, offset);
     });
   }
@@ -169,30 +201,57 @@ export class TreeViews {
       const known = new Map<number, StoredRecord>();
       let wanted = [...new Set(nodeIds)];
       const position = read.nodes.tree.position;
-      const projection = Object.fromEntries([...read.nodes.tree.label, "id", "repo_id", position, TREE_PARENT_FIELD, read.nodes.tree.root, read.nodes.tree.parent].map((field) => [field, 1]));
+      const projection = Object.fromEntries(
+        [
+          ...read.nodes.tree.label,
+          "id",
+          "repo_id",
+          position,
+          TREE_PARENT_FIELD,
+          read.nodes.tree.root,
+          read.nodes.tree.parent,
+        ].map((field) => [field, 1]),
+      );
       while (wanted.length > 0) {
         const found = await read.deps.store
           .collection(read.nodes.name)
           .find({ ...scopeFilter(read.nodes, read.scope), id: { $in: wanted } }, { session: read.session, projection })
           .toArray();
         for (const node of found) known.set(node.id, node);
-        wanted = found.map((node) => this.parentIdOf(read, node)).filter((id): id is number => id !== undefined && !known.has(id));
+        wanted = found
+          .map((node) => this.parentIdOf(read, node))
+          .filter((id): id is number => id !== undefined && !known.has(id));
       }
-      const rootEntry = (offset: number): JsonObject => ({ node: null, root_record_uri: read.rootUri, offset, jsonmodel_type: rootTypeName, ...titles(described(read.nodes, read.root)) });
+      const rootEntry = (offset: number): JsonObject => ({
+        node: null,
+        root_record_uri: read.rootUri,
+        offset,
+        jsonmodel_type: rootTypeName,
+        ...titles(described(read.nodes, read.root)),
+      });
       const result: Record<string, JsonValue> = {}; // keys: node ids
       let bytes = 0;
       const counted = (entry: JsonObject): JsonObject => {
-        bytes += PATH_ENTRY_OVERHEAD_BYTES + Buffer.byteLength(String(entry.title)) * 2 + Buffer.byteLength(String(entry.node)) + Buffer.byteLength(read.rootUri);
+        bytes +=
+          PATH_ENTRY_OVERHEAD_BYTES +
+          Buffer.byteLength(String(entry.title)) * 2 +
+          Buffer.byteLength(String(entry.node)) +
+          Buffer.byteLength(read.rootUri);
         // The paths' size is the number of nodes asked for times their depth, which nothing else
         // bounds (trees can be thousands of levels deep), so it is counted as they are built.
         if (bytes > this.deps.responseMaxBytes) {
-          throw badRequest({ node_ids: [`The paths to these nodes would take more than ${this.deps.responseMaxBytes} bytes (RESPONSE_MAX_BYTES); ask for fewer nodes at a time`] });
+          throw badRequest({
+            node_ids: [
+              `The paths to these nodes would take more than ${this.deps.responseMaxBytes} bytes (RESPONSE_MAX_BYTES); ask for fewer nodes at a time`,
+            ],
+          });
         }
         return entry;
       };
       for (const id of nodeIds) {
         let node = known.get(id);
-        if (node === undefined || nodeLinks(read.nodes, node).rootUri !== read.rootUri) throw notFound(read.nodes.title);
+        if (node === undefined || nodeLinks(read.nodes, node).rootUri !== read.rootUri)
+          throw notFound(read.nodes.title);
         const path: JsonObject[] = [];
         for (;;) {
           const offset = Math.floor((node[position] as number) / WAYPOINT_SIZE);
@@ -202,7 +261,15 @@ export class TreeViews {
             path.push(counted(rootEntry(offset)));
             break;
           }
-          path.push(counted({ node: uriOf(read, parent), root_record_uri: read.rootUri, offset, jsonmodel_type: read.nodes.name, ...titles(described(read.nodes, parent)) }));
+          path.push(
+            counted({
+              node: uriOf(read, parent),
+              root_record_uri: read.rootUri,
+              offset,
+              jsonmodel_type: read.nodes.name,
+              ...titles(described(read.nodes, parent)),
+            }),
+          );
           node = parent;
         }
         result[String(id)] = path.reverse();
@@ -218,8 +285,18 @@ export class TreeViews {
     await findStored(this.deps, type, nodeId, scope);
     const uri = this.deps.registry.uriFor(type.name, nodeId, scope.repoId);
     const position = type.tree.position;
-    const tooLarge = (maxBytes: number) => badRequest(`This node's children are more than ${maxBytes} bytes together (RESPONSE_MAX_BYTES); read them a waypoint at a time through tree/node and tree/waypoint`);
-    const children = await readWithin(this.deps.store.collection(type.name).find(childrenFilter(type, scope, uri)).sort({ [position]: 1 }), this.deps.responseMaxBytes, tooLarge);
+    const tooLarge = (maxBytes: number) =>
+      badRequest(
+        `This node's children are more than ${maxBytes} bytes together (RESPONSE_MAX_BYTES); read them a waypoint at a time through tree/node and tree/waypoint`,
+      );
+    const children = await readWithin(
+      this.deps.store
+        .collection(type.name)
+        .find(childrenFilter(type, scope, uri))
+        .sort({ [position]: 1 }),
+      this.deps.responseMaxBytes,
+      tooLarge,
+    );
     return children.map((child) => shapeRecord(this.deps.registry, type, child));
   }
 
@@ -231,10 +308,14 @@ export class TreeViews {
   /** A node of this tree named by a uri parameter: 400 when it cannot be one, 404 when it is not there. */
   private async nodeIn(read: TreeRead, uri: string, param: string): Promise<StoredRecord> {
     const parsed = read.deps.registry.parseUri(uri);
-    if (parsed?.type !== read.nodes.name) throw badRequest({ [param]: [`Must be a uri of: ${read.nodes.name} (${read.nodes.itemPath})`] });
-    const node = parsed.repoId === read.scope.repoId
-      ? await read.deps.store.collection(read.nodes.name).findOne({ ...scopeFilter(read.nodes, read.scope), id: parsed.id }, { session: read.session })
-      : null;
+    if (parsed?.type !== read.nodes.name)
+      throw badRequest({ [param]: [`Must be a uri of: ${read.nodes.name} (${read.nodes.itemPath})`] });
+    const node =
+      parsed.repoId === read.scope.repoId
+        ? await read.deps.store
+            .collection(read.nodes.name)
+            .findOne({ ...scopeFilter(read.nodes, read.scope), id: parsed.id }, { session: read.session })
+        : null;
     if (!node || nodeLinks(read.nodes, node).rootUri !== read.rootUri) throw notFound(read.nodes.title);
     return node;
   }

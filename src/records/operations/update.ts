@@ -1,4 +1,4 @@
-// Update (contract §4): a full replacement of the client-editable fields, conditional on
+// Update (docs/api.md §4): a full replacement of the client-editable fields, conditional on
 // the lock_version the client read, so of two concurrent updates exactly one wins.
 import { conflict } from "../../errors/api-error.js";
 import { replaceNode } from "../trees/node-writes.js";
@@ -13,11 +13,21 @@ export const LOCK_VERSION_MISSING = "You must provide a lock_version in your req
 export const LOCK_VERSION_STALE = "The record you tried to update has been modified since you fetched it.";
 
 function lockVersionOf(input: unknown): number | undefined {
-  const value = input && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>).lock_version : undefined;
+  const value =
+    input && typeof input === "object" && !Array.isArray(input)
+      ? (input as Record<string, unknown>).lock_version
+      : undefined;
   return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
 }
 
-export async function updateRecord(deps: OperationDeps, typeName: string, scope: Scope, id: number, input: unknown, actor: Actor): Promise<WriteResult> {
+export async function updateRecord(
+  deps: OperationDeps,
+  typeName: string,
+  scope: Scope,
+  id: number,
+  input: unknown,
+  actor: Actor,
+): Promise<WriteResult> {
   const type = recordType(deps, typeName, scope);
   const lockVersion = lockVersionOf(input);
   if (lockVersion === undefined) throw conflict(LOCK_VERSION_MISSING);
@@ -40,16 +50,36 @@ export async function updateRecord(deps: OperationDeps, typeName: string, scope:
     // The lock_version in the filter makes this a compare-and-swap: a concurrent update that
     // got in first has already moved it on.
     if (isTreeNodeType(type)) {
-      const position = await replaceNode(deps, type, scope, { now, username: actor.username }, existing, lockVersion, replacement);
+      const position = await replaceNode(
+        deps,
+        type,
+        scope,
+        { now, username: actor.username },
+        existing,
+        lockVersion,
+        replacement,
+      );
       written = position !== undefined;
       moved = written && position !== fields[type.tree.position];
     } else {
-      written = (await deps.store.collection(type.name).replaceOne({ ...recordFilter(type, id, scope), lock_version: lockVersion }, replacement)).matchedCount > 0;
+      written =
+        (
+          await deps.store
+            .collection(type.name)
+            .replaceOne({ ...recordFilter(type, id, scope), lock_version: lockVersion }, replacement)
+        ).matchedCount > 0;
     }
   } catch (error) {
     throw asDuplicateIdentifier(deps, type.name, error);
   }
   if (!written) throw conflict(LOCK_VERSION_STALE);
   deps.changes.written({ type: type.name, operation: "update", id, scope });
-  return { status: "Updated", id, lock_version: lockVersion + 1, stale: stale || moved ? true : null, uri: deps.registry.uriFor(type.name, id, scope.repoId), warnings: [] };
+  return {
+    status: "Updated",
+    id,
+    lock_version: lockVersion + 1,
+    stale: stale || moved ? true : null,
+    uri: deps.registry.uriFor(type.name, id, scope.repoId),
+    warnings: [],
+  };
 }

@@ -1,5 +1,5 @@
 // Storage errors a client caused, in the contract's words: a duplicate identifier is a 400
-// naming the field (contract §7), not a 500.
+// naming the field (docs/api.md §7), not a 500.
 import { ApiError } from "../../errors/api-error.js";
 import { duplicateKeyPattern } from "../../storage/record-store.js";
 import type { OperationDeps } from "../deps.js";

@@ -6,7 +6,15 @@ import { TREE_PARENT_FIELD } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import type { OperationDeps } from "../deps.js";
 import type { Scope } from "../types.js";
-import { closeGap, moveNode, NewNodePlacement, requestedPosition, treeKeys, type Placement, type TreeChange } from "./placement.js";
+import {
+  closeGap,
+  moveNode,
+  NewNodePlacement,
+  requestedPosition,
+  treeKeys,
+  type Placement,
+  type TreeChange,
+} from "./placement.js";
 import { nodeLinks, type NodeLinks, type TreeNodeType } from "./tree-links.js";
 
 /** Audit values of a write. */
@@ -24,7 +32,14 @@ function placed(type: TreeNodeType, doc: StoredRecord, placement: Placement): St
  * over every tree they join: `within`, the caller's, or one of its own. Each document gets its
  * place written into it.
  */
-export async function insertNodes(deps: OperationDeps, type: TreeNodeType, scope: Scope, stamp: WriteStamp, docs: StoredRecord[], within?: ClientSession): Promise<void> {
+export async function insertNodes(
+  deps: OperationDeps,
+  type: TreeNodeType,
+  scope: Scope,
+  stamp: WriteStamp,
+  docs: StoredRecord[],
+  within?: ClientSession,
+): Promise<void> {
   const keys = treeKeys(...docs.map((doc) => nodeLinks(type, doc).rootUri));
   const insert = async (session: ClientSession) => {
     // A retried transaction starts again from the stored state: place fresh copies each time.
@@ -59,7 +74,15 @@ export async function replaceNode(
     const current = await collection.findOne({ _id: existing._id, lock_version: lockVersion }, { session });
     if (!current) return undefined;
     const change: TreeChange = { session, ...stamp };
-    const placement = await moveNode(deps, type, scope, change, current, target, requestedPosition(type, replacement) ?? keptPosition(type, current, target));
+    const placement = await moveNode(
+      deps,
+      type,
+      scope,
+      change,
+      current,
+      target,
+      requestedPosition(type, replacement) ?? keptPosition(type, current, target),
+    );
     await collection.replaceOne({ _id: current._id }, placed(type, replacement, placement), { session });
     return placement.position;
   });
@@ -75,7 +98,15 @@ function keptPosition(type: TreeNodeType, current: StoredRecord, target: NodeLin
  * Deletes a node, inside the caller's transaction (a delete cascade is one); unless its parent is
  * going too, its later siblings move up one, serialized with every other change to its tree.
  */
-export async function deleteNode(deps: OperationDeps, type: TreeNodeType, scope: Scope, stamp: WriteStamp, node: StoredRecord, parentGoing: boolean, session: ClientSession): Promise<void> {
+export async function deleteNode(
+  deps: OperationDeps,
+  type: TreeNodeType,
+  scope: Scope,
+  stamp: WriteStamp,
+  node: StoredRecord,
+  parentGoing: boolean,
+  session: ClientSession,
+): Promise<void> {
   const collection = deps.store.collection(type.name);
   if (parentGoing) {
     await collection.deleteOne({ _id: node._id }, { session });

@@ -13,7 +13,16 @@ import { TREE_PARENT_FIELD, type JsonObject } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import type { OperationDeps } from "../deps.js";
 import type { Scope } from "../types.js";
-import { childCount, childrenFilter, holderOf, linkPath, nodeLinks, scopeFilter, type NodeLinks, type TreeNodeType } from "./tree-links.js";
+import {
+  childCount,
+  childrenFilter,
+  holderOf,
+  linkPath,
+  nodeLinks,
+  scopeFilter,
+  type NodeLinks,
+  type TreeNodeType,
+} from "./tree-links.js";
 
 /** Where a node is stored in its tree. */
 export interface Placement {
@@ -35,13 +44,28 @@ export function treeKeys(...rootUris: string[]): string[] {
 }
 
 /** Moves the positions of `holder`'s children from `from` on (past `from` when closing) by `delta`. */
-async function shift(deps: OperationDeps, type: TreeNodeType, scope: Scope, change: TreeChange, holder: string, from: number, delta: 1 | -1, except?: ObjectId): Promise<void> {
+async function shift(
+  deps: OperationDeps,
+  type: TreeNodeType,
+  scope: Scope,
+  change: TreeChange,
+  holder: string,
+  from: number,
+  delta: 1 | -1,
+  except?: ObjectId,
+): Promise<void> {
   const position = type.tree.position;
-  const filter: Record<string, unknown> = { ...childrenFilter(type, scope, holder), [position]: delta > 0 ? { $gte: from } : { $gt: from } };
+  const filter: Record<string, unknown> = {
+    ...childrenFilter(type, scope, holder),
+    [position]: delta > 0 ? { $gte: from } : { $gt: from },
+  };
   if (except !== undefined) filter._id = { $ne: except };
   await deps.store.collection(type.name).updateMany(
     filter,
-    { $inc: { [position]: delta, lock_version: 1 }, $set: { system_mtime: change.now, last_modified_by: change.username } },
+    {
+      $inc: { [position]: delta, lock_version: 1 },
+      $set: { system_mtime: change.now, last_modified_by: change.username },
+    },
     { session: change.session },
   );
 }
@@ -53,24 +77,42 @@ function storedNode(deps: OperationDeps, type: TreeNodeType, scope: Scope, chang
   return async (uri) => {
     const parsed = deps.registry.parseUri(uri);
     if (parsed?.type !== type.name) return null;
-    return deps.store.collection(type.name).findOne({ ...scopeFilter(type, scope), id: parsed.id }, { session: change.session });
+    return deps.store
+      .collection(type.name)
+      .findOne({ ...scopeFilter(type, scope), id: parsed.id }, { session: change.session });
   };
 }
 
 /** The parent a node is placed under: it must exist now (inside the transaction) and be in the same tree. */
-async function checkParent(deps: OperationDeps, type: TreeNodeType, links: NodeLinks, lookup: NodeLookup): Promise<void> {
+async function checkParent(
+  deps: OperationDeps,
+  type: TreeNodeType,
+  links: NodeLinks,
+  lookup: NodeLookup,
+): Promise<void> {
   if (links.parentUri === undefined) return;
   const path = linkPath(type, type.tree.parent).path;
   const parent = await lookup(links.parentUri);
   if (!parent) throw badRequest({ [path]: [`Reference to ${links.parentUri} does not exist`] });
   const parentRoot = nodeLinks(type, parent).rootUri;
   if (parentRoot !== links.rootUri) {
-    throw badRequest({ [path]: [`Must be in the same ${deps.registry.get(type.tree.rootType).title.toLowerCase()} (${links.rootUri}); ${links.parentUri} is in ${parentRoot}`] });
+    throw badRequest({
+      [path]: [
+        `Must be in the same ${deps.registry.get(type.tree.rootType).title.toLowerCase()} (${links.rootUri}); ${links.parentUri} is in ${parentRoot}`,
+      ],
+    });
   }
 }
 
 /** 409 when `parentUri` is the node itself or below it. */
-async function refuseCycle(deps: OperationDeps, type: TreeNodeType, scope: Scope, change: TreeChange, nodeUri: string, parentUri: string): Promise<void> {
+async function refuseCycle(
+  deps: OperationDeps,
+  type: TreeNodeType,
+  scope: Scope,
+  change: TreeChange,
+  nodeUri: string,
+  parentUri: string,
+): Promise<void> {
   let uri: string | undefined = parentUri;
   while (uri !== undefined) {
     if (uri === nodeUri) throw conflict(`Cannot move ${nodeUri} under itself or one of its descendants (${parentUri})`);
@@ -78,7 +120,10 @@ async function refuseCycle(deps: OperationDeps, type: TreeNodeType, scope: Scope
     if (parsed?.type !== type.name) return; // reached the root record
     const above: StoredRecord | null = await deps.store
       .collection(type.name)
-      .findOne({ ...scopeFilter(type, scope), id: parsed.id }, { session: change.session, projection: { [TREE_PARENT_FIELD]: 1 } });
+      .findOne(
+        { ...scopeFilter(type, scope), id: parsed.id },
+        { session: change.session, projection: { [TREE_PARENT_FIELD]: 1 } },
+      );
     uri = above?.tree_parent;
   }
 }
@@ -135,7 +180,8 @@ export class NewNodePlacement {
     if (position < count) {
       await shift(deps, type, scope, change, holder, position, 1);
       for (const sibling of this.placedIn.get(holder) ?? []) {
-        if ((sibling[type.tree.position] as number) >= position) sibling[type.tree.position] = (sibling[type.tree.position] as number) + 1;
+        if ((sibling[type.tree.position] as number) >= position)
+          sibling[type.tree.position] = (sibling[type.tree.position] as number) + 1;
       }
     }
     node[TREE_PARENT_FIELD] = holder;
@@ -154,13 +200,22 @@ export class NewNodePlacement {
  * repository) at `requested` (last when undefined; its own place when it stays under the same
  * parent). The caller writes the node's own fields from the returned placement.
  */
-export async function moveNode(deps: OperationDeps, type: TreeNodeType, scope: Scope, change: TreeChange, node: StoredRecord, target: NodeLinks, requested: number | undefined): Promise<Placement> {
+export async function moveNode(
+  deps: OperationDeps,
+  type: TreeNodeType,
+  scope: Scope,
+  change: TreeChange,
+  node: StoredRecord,
+  target: NodeLinks,
+  requested: number | undefined,
+): Promise<Placement> {
   const position = type.tree.position;
   const current = nodeLinks(type, node);
   const from = node.tree_parent ?? holderOf(current);
   const fromPosition = node[position] as number;
   const to = holderOf(target);
-  if (to === from && (requested === undefined || requested === fromPosition)) return { holder: from, position: fromPosition };
+  if (to === from && (requested === undefined || requested === fromPosition))
+    return { holder: from, position: fromPosition };
   const nodeUri = deps.registry.uriFor(type.name, node.id, node.repo_id);
   await checkParent(deps, type, target, storedNode(deps, type, scope, change));
   if (target.parentUri !== undefined) await refuseCycle(deps, type, scope, change, nodeUri, target.parentUri);
@@ -175,16 +230,28 @@ export async function moveNode(deps: OperationDeps, type: TreeNodeType, scope: S
 }
 
 /** The node's descendants follow it into another tree: their root link changes, level by level. */
-async function reroot(deps: OperationDeps, type: TreeNodeType, scope: Scope, change: TreeChange, nodeUri: string, rootUri: string): Promise<void> {
+async function reroot(
+  deps: OperationDeps,
+  type: TreeNodeType,
+  scope: Scope,
+  change: TreeChange,
+  nodeUri: string,
+  rootUri: string,
+): Promise<void> {
   const collection = deps.store.collection(type.name);
   const rootPath = linkPath(type, type.tree.root).mongoPath;
   let frontier = [nodeUri];
   while (frontier.length > 0) {
-    const below = await collection.find(childrenFilter(type, scope, frontier), { session: change.session, projection: { id: 1, repo_id: 1 } }).toArray();
+    const below = await collection
+      .find(childrenFilter(type, scope, frontier), { session: change.session, projection: { id: 1, repo_id: 1 } })
+      .toArray();
     if (below.length === 0) return;
     await collection.updateMany(
       { _id: { $in: below.map((doc) => doc._id) } },
-      { $set: { [rootPath]: rootUri, system_mtime: change.now, last_modified_by: change.username }, $inc: { lock_version: 1 } },
+      {
+        $set: { [rootPath]: rootUri, system_mtime: change.now, last_modified_by: change.username },
+        $inc: { lock_version: 1 },
+      },
       { session: change.session },
     );
     frontier = below.map((doc) => deps.registry.uriFor(type.name, doc.id, doc.repo_id));
@@ -192,7 +259,13 @@ async function reroot(deps: OperationDeps, type: TreeNodeType, scope: Scope, cha
 }
 
 /** The node is going: its later siblings move up one. */
-export async function closeGap(deps: OperationDeps, type: TreeNodeType, scope: Scope, change: TreeChange, node: StoredRecord): Promise<void> {
+export async function closeGap(
+  deps: OperationDeps,
+  type: TreeNodeType,
+  scope: Scope,
+  change: TreeChange,
+  node: StoredRecord,
+): Promise<void> {
   const holder = node.tree_parent;
   if (holder === undefined) throw new ApiError(500, `${type.name} ${node.id} has no place in a tree`);
   await shift(deps, type, scope, change, holder, node[type.tree.position] as number, -1);

@@ -3,7 +3,14 @@
 // finds them and says how they are stored.
 import type { ClientSession } from "mongodb";
 import { isJsonObject } from "../../registry/json.js";
-import { TREE_PARENT_FIELD, type JsonObject, type JsonValue, type RecordType, type RefPath, type TreeShape } from "../../registry/index.js";
+import {
+  TREE_PARENT_FIELD,
+  type JsonObject,
+  type JsonValue,
+  type RecordType,
+  type RefPath,
+  type TreeShape,
+} from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import type { OperationDeps } from "../deps.js";
 import type { Scope } from "../types.js";
@@ -53,7 +60,11 @@ export function scopeFilter(type: RecordType, scope: Scope): Record<string, unkn
 }
 
 /** The storage filter of the children of `holder` (a node or root uri), or of several holders. */
-export function childrenFilter(type: RecordType, scope: Scope, holder: string | readonly string[]): Record<string, unknown> {
+export function childrenFilter(
+  type: RecordType,
+  scope: Scope,
+  holder: string | readonly string[],
+): Record<string, unknown> {
   return { ...scopeFilter(type, scope), [TREE_PARENT_FIELD]: typeof holder === "string" ? holder : { $in: holder } };
 }
 
@@ -61,7 +72,13 @@ export function childrenFilter(type: RecordType, scope: Scope, holder: string | 
  * How many children `holder` has. Positions are dense (0..n-1), so this is the last position
  * plus one: an index seek, where counting would walk every child on a real MongoDB.
  */
-export async function childCount(deps: OperationDeps, type: TreeNodeType, scope: Scope, holder: string, session?: ClientSession): Promise<number> {
+export async function childCount(
+  deps: OperationDeps,
+  type: TreeNodeType,
+  scope: Scope,
+  holder: string,
+  session?: ClientSession,
+): Promise<number> {
   const position = type.tree.position;
   const [last] = await deps.store
     .collection(type.name)

@@ -18,7 +18,18 @@ import { mapSubschemas } from "../schema-walk.js";
 
 const SCHEMA_SUFFIX = ".schema.json";
 /** Keys a base schema may have: anything else could change meaning when flattened. */
-const BASE_KEYS = new Set(["$schema", "$comment", "title", "description", "type", "properties", "required", "allOf", "unevaluatedProperties", "additionalProperties"]);
+const BASE_KEYS = new Set([
+  "$schema",
+  "$comment",
+  "title",
+  "description",
+  "type",
+  "properties",
+  "required",
+  "allOf",
+  "unevaluatedProperties",
+  "additionalProperties",
+]);
 
 /** Reads and caches the schema files under one record-types folder. */
 export class SchemaFiles {
@@ -35,7 +46,8 @@ export class SchemaFiles {
     } catch (error) {
       throw new SchemaDefinitionError(this.describe(file), messageOf(error));
     }
-    if (!isJsonObject(parsed)) throw new SchemaDefinitionError(this.describe(file), "a schema file must hold a JSON object");
+    if (!isJsonObject(parsed))
+      throw new SchemaDefinitionError(this.describe(file), "a schema file must hold a JSON object");
     this.cache.set(file, parsed);
     return parsed;
   }
@@ -43,11 +55,17 @@ export class SchemaFiles {
   /** The file a `$ref` written in `from` points at; only whole-file refs inside the folder are allowed. */
   resolveRef(from: string, ref: string): string {
     if (ref.includes("#")) {
-      throw new SchemaDefinitionError(this.describe(from), `$ref "${ref}": refer to a whole file (fragments are not supported)`);
+      throw new SchemaDefinitionError(
+        this.describe(from),
+        `$ref "${ref}": refer to a whole file (fragments are not supported)`,
+      );
     }
     const target = resolve(dirname(from), ref);
     if (!target.startsWith(this.root + sep) || !target.endsWith(SCHEMA_SUFFIX)) {
-      throw new SchemaDefinitionError(this.describe(from), `$ref "${ref}" must name a ${SCHEMA_SUFFIX} file inside ${this.root}`);
+      throw new SchemaDefinitionError(
+        this.describe(from),
+        `$ref "${ref}" must name a ${SCHEMA_SUFFIX} file inside ${this.root}`,
+      );
     }
     return target;
   }
@@ -62,7 +80,11 @@ export function defNameOf(file: string): string {
 }
 
 function isBaseSchema(schema: JsonObject): boolean {
-  return schema.type === "object" && schema["x-record-type"] === undefined && Object.keys(schema).every((key) => BASE_KEYS.has(key));
+  return (
+    schema.type === "object" &&
+    schema["x-record-type"] === undefined &&
+    Object.keys(schema).every((key) => BASE_KEYS.has(key))
+  );
 }
 
 function stringList(value: JsonValue | undefined): string[] {
@@ -88,7 +110,11 @@ class Bundler {
     const withRef = typeof rest.$ref === "string" ? { ...rest, $ref: this.defRef(file, rest.$ref) } : rest;
     const mapped = mapSubschemas(withRef, (sub) => this.transform(sub, file));
     if (bases.length === 0) return mapped;
-    return this.mergeBases(mapped, bases.map((base) => this.transform(base.schema, base.file)), file);
+    return this.mergeBases(
+      mapped,
+      bases.map((base) => this.transform(base.schema, base.file)),
+      file,
+    );
   }
 
   /** `#/$defs/<name>` for a file ref, bundling the target once (a placeholder first, so cycles end). */
@@ -97,7 +123,10 @@ class Bundler {
     const name = defNameOf(target);
     const known = this.defFiles.get(name);
     if (known !== undefined && known !== target) {
-      throw new SchemaDefinitionError(this.files.describe(target), `has the same name as ${this.files.describe(known)}; shared schema file names must be unique`);
+      throw new SchemaDefinitionError(
+        this.files.describe(target),
+        `has the same name as ${this.files.describe(known)}; shared schema file names must be unique`,
+      );
     }
     if (known === undefined) {
       this.defFiles.set(name, target);
@@ -109,7 +138,10 @@ class Bundler {
   }
 
   /** Splits the allOf entries that are plain refs to base schemas from the rest of the node. */
-  private takeBases(node: JsonObject, file: string): { bases: { schema: JsonObject; file: string }[]; rest: JsonObject } {
+  private takeBases(
+    node: JsonObject,
+    file: string,
+  ): { bases: { schema: JsonObject; file: string }[]; rest: JsonObject } {
     const allOf = node.allOf;
     if (!Array.isArray(allOf)) return { bases: [], rest: node };
     const bases: { schema: JsonObject; file: string }[] = [];
@@ -129,14 +161,19 @@ class Bundler {
     const required: string[] = [];
     for (const base of bases) {
       for (const [name, sub] of Object.entries(isJsonObject(base.properties) ? base.properties : {})) {
-        if (Object.hasOwn(properties, name)) throw new SchemaDefinitionError(this.files.describe(file), `property "${name}" comes from two bases`);
+        if (Object.hasOwn(properties, name))
+          throw new SchemaDefinitionError(this.files.describe(file), `property "${name}" comes from two bases`);
         properties[name] = sub;
       }
       required.push(...stringList(base.required));
     }
     const own = isJsonObject(host.properties) ? host.properties : {};
     for (const name of Object.keys(own)) {
-      if (Object.hasOwn(properties, name)) throw new SchemaDefinitionError(this.files.describe(file), `property "${name}" is also declared by a base it composes`);
+      if (Object.hasOwn(properties, name))
+        throw new SchemaDefinitionError(
+          this.files.describe(file),
+          `property "${name}" is also declared by a base it composes`,
+        );
     }
     const { unevaluatedProperties, ...rest } = host;
     const result: Record<string, JsonValue> = { ...rest, properties: { ...properties, ...own } };

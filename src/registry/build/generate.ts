@@ -44,7 +44,10 @@ export async function generate(schemaDirectory: string): Promise<GeneratedOutput
     }
     const settings = readTypeSettings(schema, source);
     if (defNameOf(file) !== settings.name) {
-      throw new SchemaDefinitionError(source, `a record type's file is named after its x-record-type: ${settings.name}.schema.json`);
+      throw new SchemaDefinitionError(
+        source,
+        `a record type's file is named after its x-record-type: ${settings.name}.schema.json`,
+      );
     }
     types.push({ ...settings, schema });
     const title = String(schema.title);
@@ -53,7 +56,10 @@ export async function generate(schemaDirectory: string): Promise<GeneratedOutput
   const manifest: RegistryManifest = { types };
   // Cross-type rules (unique names, collections, URIs, link declarations) are the Registry's.
   new Registry(manifest);
-  output.set("types/index.ts", emitTypesIndex(types.map((type) => ({ name: type.name, title: String(type.schema.title) }))));
+  output.set(
+    "types/index.ts",
+    emitTypesIndex(types.map((type) => ({ name: type.name, title: String(type.schema.title) }))),
+  );
   output.set("registry.ts", emitManifestModule(manifest));
   return { manifest, files: output };
 }

@@ -16,7 +16,19 @@ import type {
 import { resolveLocalRef, subschemasOf } from "../schema-walk.js";
 
 /** Keywords that only mean something on a record type's top-level schema. */
-const ROOT_ONLY = ["x-record-type", "x-collection", "x-scope", "x-scope-holder", "x-uri-prefix", "x-identifiers", "x-unique", "x-permissions", "x-permission-codes", "x-indexes", "x-tree"];
+const ROOT_ONLY = [
+  "x-record-type",
+  "x-collection",
+  "x-scope",
+  "x-scope-holder",
+  "x-uri-prefix",
+  "x-identifiers",
+  "x-unique",
+  "x-permissions",
+  "x-permission-codes",
+  "x-indexes",
+  "x-tree",
+];
 
 // Fields the store keeps beside the record's own: they may be indexed without being declared.
 const STORE_FIELDS = new Set(["id", "repo_id"]);
@@ -45,7 +57,11 @@ class SettingsReader {
   }
 
   fields(value: JsonValue | undefined, where: string): string[] {
-    if (!Array.isArray(value) || value.length === 0 || !value.every((field): field is string => typeof field === "string")) {
+    if (
+      !Array.isArray(value) ||
+      value.length === 0 ||
+      !value.every((field): field is string => typeof field === "string")
+    ) {
       this.fail(`${where}: fields must be a non-empty list of property names`);
     }
     return value;
@@ -53,7 +69,8 @@ class SettingsReader {
 
   declared(field: string, where: string): void {
     const properties = isJsonObject(this.schema.properties) ? this.schema.properties : {};
-    if (!Object.hasOwn(properties, field) && !STORE_FIELDS.has(field)) this.fail(`${where}: "${field}" is not a property of this schema`);
+    if (!Object.hasOwn(properties, field) && !STORE_FIELDS.has(field))
+      this.fail(`${where}: "${field}" is not a property of this schema`);
   }
 
   identifiers(): IdentifierSettings | null {
@@ -64,7 +81,8 @@ class SettingsReader {
     fields.forEach((field) => this.declared(field, "x-identifiers"));
     const required = Array.isArray(this.schema.required) ? this.schema.required : [];
     const first = fields[0];
-    if (first === undefined || !required.includes(first)) this.fail(`x-identifiers: the first part ("${first}") must be listed in required`);
+    if (first === undefined || !required.includes(first))
+      this.fail(`x-identifiers: the first part ("${first}") must be listed in required`);
     return { fields, scope: this.scope(value.scope, "x-identifiers") };
   }
 
@@ -86,10 +104,12 @@ class SettingsReader {
 
   permissions(): PermissionSettings {
     const value = this.schema["x-permissions"];
-    if (!isJsonObject(value)) this.fail("x-permissions is required (api-contract §8: each type declares its permissions)");
+    if (!isJsonObject(value))
+      this.fail("x-permissions is required (docs/api.md §8: each type declares its permissions)");
     const code = (op: string): string | null => {
       const entry = value[op];
-      if (entry !== null && typeof entry !== "string") this.fail(`x-permissions.${op} must be a permission code or null`);
+      if (entry !== null && typeof entry !== "string")
+        this.fail(`x-permissions.${op} must be a permission code or null`);
       return entry;
     };
     return { read: code("read"), create: code("create"), update: code("update"), delete: code("delete") };
@@ -102,7 +122,8 @@ class SettingsReader {
     return value.map((entry, i) => {
       const where = `x-indexes[${i}]`;
       if (!isJsonObject(entry) || !isJsonObject(entry.fields)) this.fail(`${where}.fields must be an object`);
-      const fields: Record<string, IndexDirection> = {}; // keys: x-indexes fields, checked against the schema's properties
+      // keys: x-indexes fields, checked against the schema's properties
+      const fields: Record<string, IndexDirection> = {};
       for (const [field, direction] of Object.entries(entry.fields)) {
         if (direction !== 1 && direction !== -1) this.fail(`${where}: direction of "${field}" must be 1 or -1`);
         this.declared(field.split(".")[0] ?? field, where);
@@ -134,16 +155,25 @@ class SettingsReader {
       return entry;
     };
     const [root, parent, position] = [field("root"), field("parent"), field("position")];
-    if (this.linkTargets(root, "x-tree.root").length !== 1) this.fail(`x-tree.root: "${root}" must link to exactly one record type`);
+    if (this.linkTargets(root, "x-tree.root").length !== 1)
+      this.fail(`x-tree.root: "${root}" must link to exactly one record type`);
     const required = Array.isArray(this.schema.required) ? this.schema.required : [];
-    if (!required.includes(root)) this.fail(`x-tree.root: "${root}" must be listed in required (every node belongs to a tree)`);
+    if (!required.includes(root))
+      this.fail(`x-tree.root: "${root}" must be listed in required (every node belongs to a tree)`);
     const parentTargets = this.linkTargets(parent, "x-tree.parent");
-    if (parentTargets.length !== 1 || parentTargets[0] !== name) this.fail(`x-tree.parent: "${parent}" must link to ${name} only`);
+    if (parentTargets.length !== 1 || parentTargets[0] !== name)
+      this.fail(`x-tree.parent: "${parent}" must link to ${name} only`);
     const properties = isJsonObject(this.schema.properties) ? this.schema.properties : {};
     const positionSchema = properties[position];
-    if (!isJsonObject(positionSchema) || positionSchema.type !== "integer") this.fail(`x-tree.position: "${position}" must be an integer property`);
+    if (!isJsonObject(positionSchema) || positionSchema.type !== "integer")
+      this.fail(`x-tree.position: "${position}" must be an integer property`);
     const label = this.fields(value.label, "x-tree.label");
-    const summary = value.summary === undefined ? [] : Array.isArray(value.summary) ? value.summary.filter((entry): entry is string => typeof entry === "string") : [];
+    const summary =
+      value.summary === undefined
+        ? []
+        : Array.isArray(value.summary)
+          ? value.summary.filter((entry): entry is string => typeof entry === "string")
+          : [];
     [...label, ...summary].forEach((entry) => this.declared(entry, "x-tree"));
     return { root, parent, position, label, summary };
   }
@@ -158,7 +188,8 @@ class SettingsReader {
     const declared = new Set([...inherited, ...own, ...this.declaredByAlternatives(node)]);
     const required = Array.isArray(node.required) ? node.required : [];
     for (const name of required) {
-      if (typeof name === "string" && !declared.has(name)) this.fail(`required "${name}" at ${path} is not declared in properties`);
+      if (typeof name === "string" && !declared.has(name))
+        this.fail(`required "${name}" at ${path} is not declared in properties`);
     }
     for (const { keyword, name, schema } of subschemasOf(node)) {
       const at = name === undefined ? `${path}/${keyword}` : `${path}/${keyword}/${name}`;
@@ -172,7 +203,8 @@ class SettingsReader {
     const alternatives = [node.oneOf, node.anyOf].flatMap((list) => (Array.isArray(list) ? list : []));
     return alternatives.flatMap((alternative) => {
       if (!isJsonObject(alternative)) return [];
-      const schema = typeof alternative.$ref === "string" ? resolveLocalRef(this.schema, alternative.$ref) : alternative;
+      const schema =
+        typeof alternative.$ref === "string" ? resolveLocalRef(this.schema, alternative.$ref) : alternative;
       return schema !== undefined && isJsonObject(schema.properties) ? Object.keys(schema.properties) : [];
     });
   }

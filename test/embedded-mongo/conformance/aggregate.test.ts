@@ -27,7 +27,12 @@ const run = (pipeline: Document[], coll: Collection<Loose> = sales) => coll.aggr
 
 describe("basic stages", () => {
   it("$match + $sort + $skip + $limit", async () => {
-    const docs = await run([{ $match: { price: { $lte: 10 } } }, { $sort: { qty: -1, _id: 1 } }, { $skip: 1 }, { $limit: 2 }]);
+    const docs = await run([
+      { $match: { price: { $lte: 10 } } },
+      { $sort: { qty: -1, _id: 1 } },
+      { $skip: 1 },
+      { $limit: 2 },
+    ]);
     expect(docs.map((d) => d._id)).toEqual([3, 5]);
   });
 
@@ -35,7 +40,14 @@ describe("basic stages", () => {
     const docs = await run([
       { $match: { _id: { $in: [1, 2] } } },
       { $sort: { _id: 1 } },
-      { $project: { _id: 0, item: 1, total: { $multiply: ["$price", "$qty"] }, label: { $concat: ["$item", "-", "$store"] } } },
+      {
+        $project: {
+          _id: 0,
+          item: 1,
+          total: { $multiply: ["$price", "$qty"] },
+          label: { $concat: ["$item", "-", "$store"] },
+        },
+      },
     ]);
     expect(docs).toEqual([
       { item: "abc", total: 20, label: "abc-n" },
@@ -55,38 +67,79 @@ describe("basic stages", () => {
 
   it("$unionWith a sub-pipeline led by $match (with $sort/$limit and later stages) adds exactly the matched documents", async () => {
     const other = t.db.collection<Loose>(next());
-    await other.insertMany([{ _id: 10, item: "abc", qty: 1 }, { _id: 11, item: "abc", qty: 7 }, { _id: 12, item: "def", qty: 3 }, { _id: 13, item: "abc", qty: 4 }]);
+    await other.insertMany([
+      { _id: 10, item: "abc", qty: 1 },
+      { _id: 11, item: "abc", qty: 7 },
+      { _id: 12, item: "def", qty: 3 },
+      { _id: 13, item: "abc", qty: 4 },
+    ]);
     await other.createIndex({ item: 1 });
     const docs = await run([
       { $match: { _id: { $in: [1, 2] } } },
       { $addFields: { from: "sales" } },
-      { $unionWith: { coll: other.collectionName, pipeline: [{ $match: { item: "abc" } }, { $sort: { qty: -1 } }, { $limit: 2 }, { $addFields: { from: "other" } }] } },
+      {
+        $unionWith: {
+          coll: other.collectionName,
+          pipeline: [
+            { $match: { item: "abc" } },
+            { $sort: { qty: -1 } },
+            { $limit: 2 },
+            { $addFields: { from: "other" } },
+          ],
+        },
+      },
     ]);
-    expect(docs.map((d) => [d._id, d.from])).toEqual([[1, "sales"], [2, "sales"], [11, "other"], [13, "other"]]);
+    expect(docs.map((d) => [d._id, d.from])).toEqual([
+      [1, "sales"],
+      [2, "sales"],
+      [11, "other"],
+      [13, "other"],
+    ]);
     // Stages after the union see every document; a field path is not a literal.
     const sortedBack = await run([
       { $match: { _id: 1 } },
-      { $unionWith: { coll: other.collectionName, pipeline: [{ $match: { _id: { $in: [10, 12] } } }, { $set: { copy: "$item" } }] } },
+      {
+        $unionWith: {
+          coll: other.collectionName,
+          pipeline: [{ $match: { _id: { $in: [10, 12] } } }, { $set: { copy: "$item" } }],
+        },
+      },
       { $sort: { _id: -1 } },
     ]);
-    expect(sortedBack.map((d) => [d._id, d.copy])).toEqual([[12, "def"], [10, "abc"], [1, undefined]]);
+    expect(sortedBack.map((d) => [d._id, d.copy])).toEqual([
+      [12, "def"],
+      [10, "abc"],
+      [1, undefined],
+    ]);
   });
 
   it("$match with $in then $group by that field counting: one row per value present, on a scalar index and on a multikey one", async () => {
     const coll = t.db.collection<Loose>(next());
     await coll.createIndex({ parent: 1, position: 1 });
-    await coll.insertMany([{ parent: "a", position: 0 }, { parent: "a", position: 1 }, { parent: "b", position: 0 }, { parent: "c", position: 0 }]);
+    await coll.insertMany([
+      { parent: "a", position: 0 },
+      { parent: "a", position: 1 },
+      { parent: "b", position: 0 },
+      { parent: "c", position: 0 },
+    ]);
     const pipeline = [{ $match: { parent: { $in: ["a", "b", "z"] } } }, { $group: { _id: "$parent", n: { $sum: 1 } } }];
     const rows = await run(pipeline, coll);
-    expect(rows.sort((x, y) => String(x._id).localeCompare(String(y._id)))).toEqual([{ _id: "a", n: 2 }, { _id: "b", n: 1 }]);
+    expect(rows.sort((x, y) => String(x._id).localeCompare(String(y._id)))).toEqual([
+      { _id: "a", n: 2 },
+      { _id: "b", n: 1 },
+    ]);
     // An array value groups under the whole array, as MongoDB does.
     await coll.insertOne({ parent: ["a", "b"], position: 5 });
     const multikey = await run(pipeline, coll);
-    expect(multikey.map((row) => [row._id, row.n]).sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)))).toEqual([
-      ["a", 2],
-      [["a", "b"], 1],
-      ["b", 1],
-    ].sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y))));
+    expect(
+      multikey.map((row) => [row._id, row.n]).sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y))),
+    ).toEqual(
+      [
+        ["a", 2],
+        [["a", "b"], 1],
+        ["b", 1],
+      ].sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y))),
+    );
   });
 
   it("$count counts; on an empty input it emits no document", async () => {
@@ -95,20 +148,26 @@ describe("basic stages", () => {
   });
 
   it("$replaceRoot promotes a subdocument", async () => {
-    const docs = await run([
-      { $match: { _id: 2 } },
-      { $replaceRoot: { newRoot: { id: "$_id", what: "$item" } } },
-    ]);
+    const docs = await run([{ $match: { _id: 2 } }, { $replaceRoot: { newRoot: { id: "$_id", what: "$item" } } }]);
     expect(docs).toEqual([{ id: 2, what: "jkl" }]);
   });
 
   it("$cond and $ifNull expressions", async () => {
     const docs = await run([
       { $sort: { _id: 1 } },
-      { $project: { size: { $cond: [{ $gte: ["$qty", 10] }, "bulk", "single"] }, firstTag: { $ifNull: [{ $arrayElemAt: ["$tags", 0] }, "none"] } } },
+      {
+        $project: {
+          size: { $cond: [{ $gte: ["$qty", 10] }, "bulk", "single"] },
+          firstTag: { $ifNull: [{ $arrayElemAt: ["$tags", 0] }, "none"] },
+        },
+      },
     ]);
     expect(docs.map((d) => [d.size, d.firstTag])).toEqual([
-      ["single", "a"], ["single", "b"], ["bulk", "none"], ["bulk", "none"], ["bulk", "c"],
+      ["single", "a"],
+      ["single", "b"],
+      ["bulk", "none"],
+      ["bulk", "none"],
+      ["bulk", "c"],
     ]);
   });
 
@@ -120,7 +179,16 @@ describe("basic stages", () => {
 describe("$group", () => {
   it("groups with $sum $avg $min $max", async () => {
     const docs = await run([
-      { $group: { _id: "$item", n: { $sum: 1 }, qty: { $sum: "$qty" }, avgQty: { $avg: "$qty" }, lo: { $min: "$qty" }, hi: { $max: "$qty" } } },
+      {
+        $group: {
+          _id: "$item",
+          n: { $sum: 1 },
+          qty: { $sum: "$qty" },
+          avgQty: { $avg: "$qty" },
+          lo: { $min: "$qty" },
+          hi: { $max: "$qty" },
+        },
+      },
       { $sort: { _id: 1 } },
     ]);
     expect(docs).toEqual([
@@ -133,9 +201,9 @@ describe("$group", () => {
   it("$avg yields a fraction; $sum ignores non-numeric and missing values", async () => {
     const coll = t.db.collection<Loose>(next());
     await coll.insertMany([{ v: 1 }, { v: 2 }, { v: "x" }, {}]);
-    expect(await run([{ $group: { _id: null, s: { $sum: "$v" }, a: { $avg: "$v" }, m: { $sum: "$missing" } } }], coll)).toEqual([
-      { _id: null, s: 3, a: 1.5, m: 0 },
-    ]);
+    expect(
+      await run([{ $group: { _id: null, s: { $sum: "$v" }, a: { $avg: "$v" }, m: { $sum: "$missing" } } }], coll),
+    ).toEqual([{ _id: null, s: 3, a: 1.5, m: 0 }]);
   });
 
   it("$first / $last / $push follow the incoming sort order", async () => {
@@ -156,14 +224,19 @@ describe("$group", () => {
   });
 
   it("compound group keys and _id: null", async () => {
-    const docs = await run([{ $group: { _id: { s: "$store", p: "$price" }, n: { $sum: 1 } } }, { $sort: { "_id.s": 1, "_id.p": 1 } }]);
+    const docs = await run([
+      { $group: { _id: { s: "$store", p: "$price" }, n: { $sum: 1 } } },
+      { $sort: { "_id.s": 1, "_id.p": 1 } },
+    ]);
     expect(docs).toEqual([
       { _id: { s: "n", p: 5 }, n: 1 },
       { _id: { s: "n", p: 10 }, n: 2 },
       { _id: { s: "s", p: 5 }, n: 1 },
       { _id: { s: "s", p: 20 }, n: 1 },
     ]);
-    expect(await run([{ $group: { _id: null, total: { $sum: { $multiply: ["$price", "$qty"] } } } }])).toEqual([{ _id: null, total: 290 }]);
+    expect(await run([{ $group: { _id: null, total: { $sum: { $multiply: ["$price", "$qty"] } } } }])).toEqual([
+      { _id: null, total: 290 },
+    ]);
   });
 
   it("$group over an empty input emits nothing", async () => {
@@ -181,14 +254,30 @@ describe("$unwind, $lookup, $facet", () => {
   it("$unwind emits one document per element, dropping empty/missing arrays", async () => {
     const docs = await run([{ $unwind: "$tags" }, { $sort: { _id: 1, tags: 1 } }, { $project: { tags: 1 } }]);
     expect(docs).toEqual([
-      { _id: 1, tags: "a" }, { _id: 1, tags: "b" }, { _id: 2, tags: "b" }, { _id: 5, tags: "a" }, { _id: 5, tags: "c" },
+      { _id: 1, tags: "a" },
+      { _id: 1, tags: "b" },
+      { _id: 2, tags: "b" },
+      { _id: 5, tags: "a" },
+      { _id: 5, tags: "c" },
     ]);
   });
 
   it("$unwind with preserveNullAndEmptyArrays and includeArrayIndex", async () => {
     const coll = t.db.collection<Loose>(next());
-    await coll.insertMany([{ _id: 1, s: ["x", "y"] }, { _id: 2, s: [] }, { _id: 3 }, { _id: 4, s: null }, { _id: 5, s: "solo" }]);
-    const docs = await run([{ $unwind: { path: "$s", preserveNullAndEmptyArrays: true, includeArrayIndex: "i" } }, { $sort: { _id: 1, i: 1 } }], coll);
+    await coll.insertMany([
+      { _id: 1, s: ["x", "y"] },
+      { _id: 2, s: [] },
+      { _id: 3 },
+      { _id: 4, s: null },
+      { _id: 5, s: "solo" },
+    ]);
+    const docs = await run(
+      [
+        { $unwind: { path: "$s", preserveNullAndEmptyArrays: true, includeArrayIndex: "i" } },
+        { $sort: { _id: 1, i: 1 } },
+      ],
+      coll,
+    );
     expect(docs).toEqual([
       { _id: 1, s: "x", i: 0 },
       { _id: 1, s: "y", i: 1 },
@@ -201,19 +290,30 @@ describe("$unwind, $lookup, $facet", () => {
 
   it("$lookup with localField/foreignField (array local field matches each element)", async () => {
     const tags = t.db.collection<Loose>(next());
-    await tags.insertMany([{ _id: "a", label: "Alpha" }, { _id: "b", label: "Beta" }]);
+    await tags.insertMany([
+      { _id: "a", label: "Alpha" },
+      { _id: "b", label: "Beta" },
+    ]);
     const docs = await run([
       { $match: { _id: { $in: [1, 3, 4] } } },
       { $sort: { _id: 1 } },
       { $lookup: { from: tags.collectionName, localField: "tags", foreignField: "_id", as: "tagDocs" } },
       { $project: { labels: "$tagDocs.label" } },
     ]);
-    expect(docs.map((d) => [d._id, [...(d.labels as string[])].sort()])).toEqual([[1, ["Alpha", "Beta"]], [3, []], [4, []]]);
+    expect(docs.map((d) => [d._id, [...(d.labels as string[])].sort()])).toEqual([
+      [1, ["Alpha", "Beta"]],
+      [3, []],
+      [4, []],
+    ]);
   });
 
   it("$lookup with let + pipeline", async () => {
     const prices = t.db.collection<Loose>(next());
-    await prices.insertMany([{ item: "abc", min: 8 }, { item: "abc", min: 12 }, { item: "xyz", min: 1 }]);
+    await prices.insertMany([
+      { item: "abc", min: 8 },
+      { item: "abc", min: 12 },
+      { item: "xyz", min: 1 },
+    ]);
     const docs = await run([
       { $match: { _id: { $in: [1, 3] } } },
       { $sort: { _id: 1 } },
@@ -221,13 +321,19 @@ describe("$unwind, $lookup, $facet", () => {
         $lookup: {
           from: prices.collectionName,
           let: { it: "$item", p: "$price" },
-          pipeline: [{ $match: { $expr: { $and: [{ $eq: ["$item", "$$it"] }, { $lte: ["$min", "$$p"] }] } } }, { $project: { _id: 0, min: 1 } }],
+          pipeline: [
+            { $match: { $expr: { $and: [{ $eq: ["$item", "$$it"] }, { $lte: ["$min", "$$p"] }] } } },
+            { $project: { _id: 0, min: 1 } },
+          ],
           as: "ok",
         },
       },
       { $project: { ok: 1 } },
     ]);
-    expect(docs).toEqual([{ _id: 1, ok: [{ min: 8 }] }, { _id: 3, ok: [{ min: 1 }] }]);
+    expect(docs).toEqual([
+      { _id: 1, ok: [{ min: 8 }] },
+      { _id: 3, ok: [{ min: 1 }] },
+    ]);
   });
 
   it("$facet runs sub-pipelines over the same input", async () => {
@@ -240,7 +346,14 @@ describe("$unwind, $lookup, $facet", () => {
         },
       },
     ]);
-    expect(doc).toEqual({ byStore: [{ _id: "n", n: 3 }, { _id: "s", n: 2 }], top: [{ _id: 4 }], total: [{ n: 5 }] });
+    expect(doc).toEqual({
+      byStore: [
+        { _id: "n", n: 3 },
+        { _id: "s", n: 2 },
+      ],
+      top: [{ _id: 4 }],
+      total: [{ n: 5 }],
+    });
   });
 });
 
@@ -253,7 +366,8 @@ describe("aggregate cursors and output stages", () => {
 
   it("iterates more than 101 results with batchSize via getMore", async () => {
     const seen = new Set<number>();
-    for await (const d of big.aggregate([{ $match: { i: { $gte: 0 } } }, { $project: { i: 1 } }], { batchSize: 50 })) seen.add(d.i as number);
+    for await (const d of big.aggregate([{ $match: { i: { $gte: 0 } } }, { $project: { i: 1 } }], { batchSize: 50 }))
+      seen.add(d.i as number);
     expect(seen.size).toBe(1050);
   });
 
@@ -262,7 +376,11 @@ describe("aggregate cursors and output stages", () => {
     expect(res.cursor.firstBatch).toHaveLength(101);
     expect(res.cursor.firstBatch[100].i).toBe(100);
     expect(isZeroId(res.cursor.id)).toBe(false);
-    const more = await t.db.command({ getMore: asLong(res.cursor.id), collection: big.collectionName, batchSize: 1000 });
+    const more = await t.db.command({
+      getMore: asLong(res.cursor.id),
+      collection: big.collectionName,
+      batchSize: 1000,
+    });
     expect(more.cursor.nextBatch).toHaveLength(949);
     expect(more.cursor.nextBatch[0].i).toBe(101);
     expect(isZeroId(more.cursor.id)).toBe(true);
@@ -289,24 +407,47 @@ describe("aggregate cursors and output stages", () => {
     await t.db.collection<Loose>(target).insertOne({ stale: true });
     const out = await optional(run([{ $group: { _id: "$store", n: { $sum: 1 } } }, { $out: target }]));
     if (out === REFUSED) {
-      expect(await t.db.collection<Loose>(target).find({}, { projection: { _id: 0 } }).toArray()).toEqual([{ stale: true }]);
+      expect(
+        await t.db
+          .collection<Loose>(target)
+          .find({}, { projection: { _id: 0 } })
+          .toArray(),
+      ).toEqual([{ stale: true }]);
       return;
     }
     expect(out).toEqual([]);
     const docs = await t.db.collection<Loose>(target).find().sort({ _id: 1 }).toArray();
-    expect(docs).toEqual([{ _id: "n", n: 3 }, { _id: "s", n: 2 }]);
+    expect(docs).toEqual([
+      { _id: "n", n: 3 },
+      { _id: "s", n: 2 },
+    ]);
   });
 
   it("$merge upserts into an existing collection", async () => {
     const target = t.db.collection<Loose>(next());
-    await target.insertMany([{ _id: "n", n: 0, keep: true }, { _id: "other", n: 9 }]);
-    const merged = await optional(run([{ $group: { _id: "$store", n: { $sum: 1 } } }, { $merge: { into: target.collectionName, whenMatched: "merge", whenNotMatched: "insert" } }]));
+    await target.insertMany([
+      { _id: "n", n: 0, keep: true },
+      { _id: "other", n: 9 },
+    ]);
+    const merged = await optional(
+      run([
+        { $group: { _id: "$store", n: { $sum: 1 } } },
+        { $merge: { into: target.collectionName, whenMatched: "merge", whenNotMatched: "insert" } },
+      ]),
+    );
     if (merged === REFUSED) {
-      expect(await target.find().sort({ _id: 1 }).toArray()).toEqual([{ _id: "n", n: 0, keep: true }, { _id: "other", n: 9 }]);
+      expect(await target.find().sort({ _id: 1 }).toArray()).toEqual([
+        { _id: "n", n: 0, keep: true },
+        { _id: "other", n: 9 },
+      ]);
       return;
     }
     expect(merged).toEqual([]);
     const docs = await target.find().sort({ _id: 1 }).toArray();
-    expect(docs).toEqual([{ _id: "n", n: 3, keep: true }, { _id: "other", n: 9 }, { _id: "s", n: 2 }]);
+    expect(docs).toEqual([
+      { _id: "n", n: 3, keep: true },
+      { _id: "other", n: 9 },
+      { _id: "s", n: 2 },
+    ]);
   });
 });

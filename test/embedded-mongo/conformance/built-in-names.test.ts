@@ -1,4 +1,4 @@
-// Issue 10 §1 in the engine: operator, stage and field names a client sends that are
+// Names from outside, in the engine: operator, stage and field names a client sends that are
 // Object.prototype's member names (`constructor`, `toString`, `valueOf`, `hasOwnProperty`,
 // `__proto__`) are looked up in the engine's own tables only. An unknown operator is the
 // error MongoDB answers, never a TypeError or a silent acceptance; a field of that name is
@@ -41,7 +41,10 @@ describe("update operators named after Object.prototype's members", () => {
     it(`{$set: {...}, ${name}: {...}}: a field beside operators is an unknown modifier`, async () => {
       const coll = await seeded([{ _id: 1, a: 1 }]);
       const update = { $set: { a: 2 }, ...withField(name, { a: 3 }) };
-      const error = await expectCode(t.db.command({ update: coll.collectionName, updates: [{ q: { _id: 1 }, u: update }] }).then(writeErrorOf), FAILED_TO_PARSE);
+      const error = await expectCode(
+        t.db.command({ update: coll.collectionName, updates: [{ q: { _id: 1 }, u: update }] }).then(writeErrorOf),
+        FAILED_TO_PARSE,
+      );
       expect(error.message).toContain(`Unknown modifier: ${name}`);
       expect(await coll.findOne({ _id: 1 })).toEqual({ _id: 1, a: 1 });
     });
@@ -50,7 +53,10 @@ describe("update operators named after Object.prototype's members", () => {
   for (const name of ["constructor", "toString", "valueOf", "hasOwnProperty"]) {
     it(`{${name}: {...}} alone is a replacement document holding that field`, async () => {
       const coll = await seeded([{ _id: 1, a: 1 }]);
-      const reply = await t.db.command({ update: coll.collectionName, updates: [{ q: { _id: 1 }, u: withField(name, { b: 1 }) }] });
+      const reply = await t.db.command({
+        update: coll.collectionName,
+        updates: [{ q: { _id: 1 }, u: withField(name, { b: 1 }) }],
+      });
       expect(reply).toMatchObject({ ok: 1, n: 1, nModified: 1 });
       expect(await coll.findOne({ _id: 1 })).toEqual({ _id: 1, ...withField(name, { b: 1 }) });
     });
@@ -94,9 +100,14 @@ describe("query operators named after Object.prototype's members", () => {
 
   for (const name of ["constructor", "toString", "valueOf", "hasOwnProperty"]) {
     it(`a field named ${name} is matched like any field`, async () => {
-      const coll = await seeded([{ _id: 1, ...withField(name, 5) }, { _id: 2, a: 1 }]);
+      const coll = await seeded([
+        { _id: 1, ...withField(name, 5) },
+        { _id: 2, a: 1 },
+      ]);
       expect(await coll.find(withField(name, 5)).toArray()).toEqual([{ _id: 1, ...withField(name, 5) }]);
-      expect(await coll.find(withField(name, { $exists: true })).toArray()).toEqual([{ _id: 1, ...withField(name, 5) }]);
+      expect(await coll.find(withField(name, { $exists: true })).toArray()).toEqual([
+        { _id: 1, ...withField(name, 5) },
+      ]);
       expect((await coll.find(withField(name, { $exists: false })).toArray()).map((doc) => doc._id)).toEqual([2]);
     });
   }

@@ -11,7 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.stop());
 
-const listed = async (filter = {}) => (await t.db.listCollections(filter, { nameOnly: true }).toArray()).map((c) => c.name).sort();
+const listed = async (filter = {}) =>
+  (await t.db.listCollections(filter, { nameOnly: true }).toArray()).map((c) => c.name).sort();
 
 describe("create and list", () => {
   it("createCollection creates an empty collection that is listed", async () => {
@@ -128,7 +129,10 @@ describe("renameCollection", () => {
     expect(renamed.collectionName).toBe(to);
     expect(await listed({ name: { $in: [from, to] } })).toEqual([to]);
     expect(await t.db.collection<Loose>(to).countDocuments()).toBe(2);
-    expect((await t.db.collection<Loose>(to).listIndexes().toArray()).map((i) => i.name).sort()).toEqual(["_id_", "k_1"]);
+    expect((await t.db.collection<Loose>(to).listIndexes().toArray()).map((i) => i.name).sort()).toEqual([
+      "_id_",
+      "k_1",
+    ]);
   });
 
   it("rename onto an existing collection fails with 48 unless dropTarget", async () => {
@@ -139,7 +143,12 @@ describe("renameCollection", () => {
     await expectCode(t.db.collection<Loose>(a).rename(b), 48);
     expect(await t.db.collection<Loose>(b).findOne({}, { projection: { _id: 0 } })).toEqual({ from: "b" });
     await t.db.collection<Loose>(a).rename(b, { dropTarget: true });
-    expect(await t.db.collection<Loose>(b).find({}, { projection: { _id: 0 } }).toArray()).toEqual([{ from: "a" }]);
+    expect(
+      await t.db
+        .collection<Loose>(b)
+        .find({}, { projection: { _id: 0 } })
+        .toArray(),
+    ).toEqual([{ from: "a" }]);
     expect(await listed({ name: a })).toEqual([]);
   });
 

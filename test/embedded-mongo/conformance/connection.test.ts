@@ -172,7 +172,10 @@ describe("connection and handshake", () => {
   });
 
   it("buildinfo (lower case) is an alias of buildInfo", async () => {
-    const [upper, lower] = await Promise.all([t.client.db("admin").command({ buildInfo: 1 }), t.client.db("admin").command({ buildinfo: 1 })]);
+    const [upper, lower] = await Promise.all([
+      t.client.db("admin").command({ buildInfo: 1 }),
+      t.client.db("admin").command({ buildinfo: 1 }),
+    ]);
     expect(lower.version).toBe(upper.version);
   });
 

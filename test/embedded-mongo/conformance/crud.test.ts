@@ -9,10 +9,39 @@ const next = namer("crud");
 let people: Collection<Loose>;
 
 const PEOPLE: Document[] = [
-  { _id: 1, name: "alice", age: 30, tags: ["a", "b"], addr: { city: "Oslo", zip: "0150" }, scores: [82, 90], items: [{ sku: "x", qty: 2 }, { sku: "y", qty: 10 }] },
-  { _id: 2, name: "bob", age: 25, tags: ["b", "c"], addr: { city: "Bergen" }, scores: [70, 88], items: [{ sku: "x", qty: 8 }] },
+  {
+    _id: 1,
+    name: "alice",
+    age: 30,
+    tags: ["a", "b"],
+    addr: { city: "Oslo", zip: "0150" },
+    scores: [82, 90],
+    items: [
+      { sku: "x", qty: 2 },
+      { sku: "y", qty: 10 },
+    ],
+  },
+  {
+    _id: 2,
+    name: "bob",
+    age: 25,
+    tags: ["b", "c"],
+    addr: { city: "Bergen" },
+    scores: [70, 88],
+    items: [{ sku: "x", qty: 8 }],
+  },
   { _id: 3, name: "Carol", age: 35, tags: ["c"], addr: { city: "Oslo" }, scores: [95], items: [] },
-  { _id: 4, name: "dave", age: null, tags: [], scores: [60, 100], items: [{ sku: "y", qty: 1 }, { sku: "x", qty: 9 }] },
+  {
+    _id: 4,
+    name: "dave",
+    age: null,
+    tags: [],
+    scores: [60, 100],
+    items: [
+      { sku: "y", qty: 1 },
+      { sku: "x", qty: 9 },
+    ],
+  },
   { _id: 5, name: "eve", tags: ["a", "b", "c"], addr: { city: "Tromsø", zip: "9008" }, scores: [84] },
 ];
 
@@ -187,7 +216,11 @@ describe("query operators", () => {
 
   it("$expr compares two fields of the same document", async () => {
     const coll = t.db.collection<Loose>(next());
-    await coll.insertMany([{ _id: 1, a: 5, b: 3 }, { _id: 2, a: 1, b: 9 }, { _id: 3, a: 4, b: 4 }]);
+    await coll.insertMany([
+      { _id: 1, a: 5, b: 3 },
+      { _id: 2, a: 1, b: 9 },
+      { _id: 3, a: 4, b: 4 },
+    ]);
     const docs = await coll.find({ $expr: { $gt: ["$a", "$b"] } }).toArray();
     expect(docs.map((d) => d._id)).toEqual([1]);
   });
@@ -224,7 +257,10 @@ describe("sort, skip, limit", () => {
   it("multi-key sort with mixed directions", async () => {
     const coll = t.db.collection<Loose>(next());
     await coll.insertMany([
-      { _id: 1, g: "b", n: 1 }, { _id: 2, g: "a", n: 2 }, { _id: 3, g: "b", n: 3 }, { _id: 4, g: "a", n: 1 },
+      { _id: 1, g: "b", n: 1 },
+      { _id: 2, g: "a", n: 2 },
+      { _id: 3, g: "b", n: 3 },
+      { _id: 4, g: "a", n: 1 },
     ]);
     const docs = await coll.find().sort({ g: 1, n: -1 }).toArray();
     expect(docs.map((d) => d._id)).toEqual([2, 4, 3, 1]);
@@ -240,8 +276,15 @@ describe("sort, skip, limit", () => {
   it("values of different BSON types sort in canonical type order", async () => {
     const coll = t.db.collection<Loose>(next());
     await coll.insertMany([
-      { _id: 1, v: "b" }, { _id: 2, v: 10 }, { _id: 3, v: true }, { _id: 4, v: { k: 1 } }, { _id: 5, v: null },
-      { _id: 6 }, { _id: 7, v: new Date(0) }, { _id: 8, v: 2.5 }, { _id: 9, v: new ObjectId() },
+      { _id: 1, v: "b" },
+      { _id: 2, v: 10 },
+      { _id: 3, v: true },
+      { _id: 4, v: { k: 1 } },
+      { _id: 5, v: null },
+      { _id: 6 },
+      { _id: 7, v: new Date(0) },
+      { _id: 8, v: 2.5 },
+      { _id: 9, v: new ObjectId() },
     ]);
     const docs = await coll.find().sort({ v: 1, _id: 1 }).toArray();
     expect(docs.map((d) => d._id)).toEqual([5, 6, 8, 2, 1, 4, 9, 3, 7]);
@@ -285,7 +328,11 @@ describe("cursors", () => {
   it("getMore honours batchSize", async () => {
     const first = await t.db.command({ find: big.collectionName, filter: {}, batchSize: 10 });
     expect(first.cursor.firstBatch).toHaveLength(10);
-    const more = await t.db.command({ getMore: asLong(first.cursor.id), collection: big.collectionName, batchSize: 300 });
+    const more = await t.db.command({
+      getMore: asLong(first.cursor.id),
+      collection: big.collectionName,
+      batchSize: 300,
+    });
     expect(more.cursor.nextBatch).toHaveLength(300);
     expect(isZeroId(more.cursor.id)).toBe(false);
     await t.db.command({ killCursors: big.collectionName, cursors: [asLong(first.cursor.id)] });

@@ -10,7 +10,10 @@ let c: Collection<Loose>;
 beforeAll(async () => {
   t = await openTarget();
   c = t.db.collection<Loose>(next());
-  await c.insertMany([{ _id: 1, a: 1, s: "x" }, { _id: 2, a: 2, s: "y" }]);
+  await c.insertMany([
+    { _id: 1, a: 1, s: "x" },
+    { _id: 2, a: 2, s: "y" },
+  ]);
 });
 afterAll(() => t.stop());
 
@@ -75,14 +78,23 @@ describe("command shape errors", () => {
     ["find.limit: 'ten'", (name) => ({ find: name, limit: "ten" })],
     ["find.sort: 'a'", (name) => ({ find: name, sort: "a" })],
     ["insert.documents: 'nope'", (name) => ({ insert: name, documents: "nope" })],
-    ["update.updates[0].multi: 'yes'", (name) => ({ update: name, updates: [{ q: {}, u: { $set: { a: 9 } }, multi: "yes" }] })],
+    [
+      "update.updates[0].multi: 'yes'",
+      (name) => ({ update: name, updates: [{ q: {}, u: { $set: { a: 9 } }, multi: "yes" }] }),
+    ],
   ];
   for (const [label, command] of badTypes) {
     it(`wrong option type ${label} fails with 14 (TypeMismatch) and writes nothing`, async () => {
       const coll = t.db.collection<Loose>(next());
-      await coll.insertMany([{ _id: 1, a: 1 }, { _id: 2, a: 2 }]);
+      await coll.insertMany([
+        { _id: 1, a: 1 },
+        { _id: 2, a: 2 },
+      ]);
       await expectCode(t.db.command(command(coll.collectionName)), 14);
-      expect(await coll.find().sort({ _id: 1 }).toArray()).toEqual([{ _id: 1, a: 1 }, { _id: 2, a: 2 }]);
+      expect(await coll.find().sort({ _id: 1 }).toArray()).toEqual([
+        { _id: 1, a: 1 },
+        { _id: 2, a: 2 },
+      ]);
     });
   }
 
@@ -132,7 +144,9 @@ describe("names and document validity", () => {
     const coll = t.db.collection<Loose>(next());
     await coll.insertOne({ _id: 1, $price: 50, qty: 30 });
     expect(await coll.findOne({ _id: 1 })).toEqual({ _id: 1, $price: 50, qty: 30 });
-    const docs = await coll.aggregate([{ $project: { p: { $getField: { field: { $literal: "$price" }, input: "$$ROOT" } } } }]).toArray();
+    const docs = await coll
+      .aggregate([{ $project: { p: { $getField: { field: { $literal: "$price" }, input: "$$ROOT" } } } }])
+      .toArray();
     expect(docs).toEqual([{ _id: 1, p: 50 }]);
   });
 

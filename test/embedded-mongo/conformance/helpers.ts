@@ -75,5 +75,8 @@ function safeJson(v: unknown): string {
 
 /** Documents in these tests use numbers/strings as _id freely; keep the driver's typing loose. */
 export type AnyId = number | string | ObjectId | Long | Date | boolean | null;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export interface Loose { _id?: AnyId; [key: string]: any }
+
+export interface Loose {
+  _id?: AnyId;
+  [key: string]: any;
+}

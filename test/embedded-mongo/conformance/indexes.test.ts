@@ -47,7 +47,13 @@ describe("index management", () => {
 
   it("createIndexes reports numIndexesBefore/After", async () => {
     const c = await coll();
-    const res = await t.db.command({ createIndexes: c.collectionName, indexes: [{ key: { p: 1 }, name: "p_1" }, { key: { q: -1 }, name: "q_-1" }] });
+    const res = await t.db.command({
+      createIndexes: c.collectionName,
+      indexes: [
+        { key: { p: 1 }, name: "p_1" },
+        { key: { q: -1 }, name: "q_-1" },
+      ],
+    });
     expect(res.ok).toBe(1);
     expect(res.numIndexesBefore).toBe(1);
     expect(res.numIndexesAfter).toBe(3);
@@ -129,7 +135,11 @@ describe("unique indexes", () => {
   it("unique compound index: only the full tuple must be unique", async () => {
     const c = await coll();
     await c.createIndex({ a: 1, b: 1 }, { unique: true });
-    await c.insertMany([{ a: 1, b: 1 }, { a: 1, b: 2 }, { a: 2, b: 1 }]);
+    await c.insertMany([
+      { a: 1, b: 1 },
+      { a: 1, b: 2 },
+      { a: 2, b: 1 },
+    ]);
     const err = await expectCode(c.insertOne({ a: 1, b: 1 }), 11000);
     expect(err.keyPattern).toEqual({ a: 1, b: 1 });
     expect(err.keyValue).toEqual({ a: 1, b: 1 });
@@ -153,7 +163,11 @@ describe("unique indexes", () => {
   it("partial unique applies only to documents matching the filter", async () => {
     const c = await coll();
     await c.createIndex({ email: 1 }, { unique: true, partialFilterExpression: { status: "active" } });
-    await c.insertMany([{ email: "a", status: "gone" }, { email: "a", status: "gone" }, { email: "a", status: "active" }]);
+    await c.insertMany([
+      { email: "a", status: "gone" },
+      { email: "a", status: "gone" },
+      { email: "a", status: "active" },
+    ]);
     const err = await expectCode(c.insertOne({ email: "a", status: "active" }), 11000);
     expect(err.keyValue).toEqual({ email: "a" });
     const spec = (await c.listIndexes().toArray()).find((i) => i.name === "email_1")!;
@@ -173,7 +187,10 @@ describe("unique indexes", () => {
   it("an update that would duplicate a unique key fails with 11000 and leaves the doc", async () => {
     const c = await coll();
     await c.createIndex({ u: 1 }, { unique: true });
-    await c.insertMany([{ _id: 1, u: "a", v: 1 }, { _id: 2, u: "b", v: 1 }]);
+    await c.insertMany([
+      { _id: 1, u: "a", v: 1 },
+      { _id: 2, u: "b", v: 1 },
+    ]);
     await expectCode(c.updateOne({ _id: 2 }, { $set: { u: "a", v: 2 } }), 11000);
     expect(await c.findOne({ _id: 2 })).toEqual({ _id: 2, u: "b", v: 1 });
     await expectCode(c.updateMany({}, { $set: { u: "same" } }), 11000);
@@ -194,7 +211,11 @@ describe("lookups by a full unique key", () => {
   it("follow inserts, key changes and deletes", async () => {
     const c = await coll();
     await c.createIndex({ repo: 1, id: 1 }, { unique: true });
-    await c.insertMany([{ repo: 2, id: 1, t: "one" }, { repo: 2, id: 2, t: "two" }, { repo: 3, id: 1, t: "three" }]);
+    await c.insertMany([
+      { repo: 2, id: 1, t: "one" },
+      { repo: 2, id: 2, t: "two" },
+      { repo: 3, id: 1, t: "three" },
+    ]);
     expect((await c.findOne({ repo: 2, id: 2 }))?.t).toBe("two");
     expect((await c.findOne({ id: 1, repo: 3 }))?.t).toBe("three"); // field order does not matter
     await c.updateOne({ repo: 2, id: 2 }, { $set: { id: 20 } });
@@ -209,7 +230,11 @@ describe("lookups by a full unique key", () => {
   it("match equal numbers of any type and never values of another type", async () => {
     const c = await coll();
     await c.createIndex({ a: 1 }, { unique: true });
-    await c.insertMany([{ a: Decimal128.fromString("5"), t: "decimal" }, { a: "6", t: "string" }, { a: new Date(6), t: "date" }]);
+    await c.insertMany([
+      { a: Decimal128.fromString("5"), t: "decimal" },
+      { a: "6", t: "string" },
+      { a: new Date(6), t: "date" },
+    ]);
     expect((await c.findOne({ a: 5 }))?.t).toBe("decimal");
     expect((await c.findOne({ a: 5.0 }))?.t).toBe("decimal");
     await expectCode(c.insertOne({ a: 5 }), 11000);
@@ -219,7 +244,10 @@ describe("lookups by a full unique key", () => {
   });
 
   it("by _id, and with a hint naming another index", async () => {
-    const c = await coll([{ _id: 1, a: 10 }, { _id: "1", a: 11 }]);
+    const c = await coll([
+      { _id: 1, a: 10 },
+      { _id: "1", a: 11 },
+    ]);
     await c.createIndex({ a: 1 });
     expect((await c.findOne({ _id: 1 }))?.a).toBe(10);
     expect((await c.findOne({ _id: "1" }))?.a).toBe(11);
@@ -243,7 +271,8 @@ describe("TTL and hints", () => {
     if (t.embedded) {
       // Real MongoDB's TTL monitor runs every 60 s; the embedded engine sweeps every second.
       const deadline = Date.now() + 5_000;
-      while (Date.now() < deadline && (await c.countDocuments({ _id: "past" as unknown as never })) > 0) await sleep(200);
+      while (Date.now() < deadline && (await c.countDocuments({ _id: "past" as unknown as never })) > 0)
+        await sleep(200);
       const left = (await c.find().toArray()).map((d) => d._id).sort();
       expect(left).toEqual(["future", "missing", "notADate"]);
     }

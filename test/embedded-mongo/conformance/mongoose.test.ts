@@ -35,7 +35,9 @@ const bookSchema = new Schema<Book>({ title: String, author: { type: Schema.Type
 
 beforeAll(async () => {
   t = await openTarget();
-  conn = await mongoose.createConnection(t.uri, { dbName: t.db.databaseName, serverSelectionTimeoutMS: 5000 }).asPromise();
+  conn = await mongoose
+    .createConnection(t.uri, { dbName: t.db.databaseName, serverSelectionTimeoutMS: 5000 })
+    .asPromise();
 });
 afterAll(async () => {
   await conn?.close();
@@ -94,7 +96,9 @@ describe("mongoose", () => {
 
   it("find().sort().skip().limit() pages; countDocuments counts", async () => {
     const R = Rec();
-    await R.insertMany(Array.from({ length: 25 }, (_, i) => ({ owner: "page", slug: `s${String(i).padStart(2, "0")}`, n: i })));
+    await R.insertMany(
+      Array.from({ length: 25 }, (_, i) => ({ owner: "page", slug: `s${String(i).padStart(2, "0")}`, n: i })),
+    );
     expect(await R.countDocuments({ owner: "page" })).toBe(25);
     expect(await R.countDocuments({ owner: "page", n: { $gte: 20 } })).toBe(5);
     const page2 = await R.find({ owner: "page" }).sort({ n: -1 }).skip(10).limit(10);
@@ -108,9 +112,17 @@ describe("mongoose", () => {
     await R.create({ owner: "inc", slug: "ctr", n: 1 });
     const after = await R.findOneAndUpdate({ owner: "inc", slug: "ctr" }, { $inc: { n: 2 } }, { new: true });
     expect(after?.n).toBe(3);
-    const before = await R.findOneAndUpdate({ owner: "inc", slug: "ctr" }, { $inc: { n: 1 } }, { returnDocument: "before" });
+    const before = await R.findOneAndUpdate(
+      { owner: "inc", slug: "ctr" },
+      { $inc: { n: 1 } },
+      { returnDocument: "before" },
+    );
     expect(before?.n).toBe(3);
-    const upserted = await R.findOneAndUpdate({ owner: "inc", slug: "new" }, { $inc: { n: 1 } }, { upsert: true, returnDocument: "after" });
+    const upserted = await R.findOneAndUpdate(
+      { owner: "inc", slug: "new" },
+      { $inc: { n: 1 } },
+      { upsert: true, returnDocument: "after" },
+    );
     expect(upserted?.n).toBe(1);
     expect(await R.countDocuments({ owner: "inc" })).toBe(2);
   });
@@ -165,6 +177,10 @@ describe("mongoose", () => {
       { title: "T3", author: ann._id },
     ]);
     const books = await B.find().sort({ title: 1 }).populate<{ author: Author }>("author").lean();
-    expect(books.map((b) => [b.title, b.author.name])).toEqual([["T1", "Ann"], ["T2", "Bo"], ["T3", "Ann"]]);
+    expect(books.map((b) => [b.title, b.author.name])).toEqual([
+      ["T1", "Ann"],
+      ["T2", "Bo"],
+      ["T3", "Ann"],
+    ]);
   });
 });

@@ -38,11 +38,17 @@ describe("commit and abort", () => {
     } finally {
       await s.endSession();
     }
-    expect(await c.find().sort({ _id: 1 }).toArray()).toEqual([{ _id: 1, n: 5 }, { _id: 3, n: 3 }]);
+    expect(await c.find().sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 1, n: 5 },
+      { _id: 3, n: 3 },
+    ]);
   });
 
   it("abort discards every write of the transaction", async () => {
-    const c = await seeded([{ _id: 1, n: 0 }, { _id: 2, n: 0 }]);
+    const c = await seeded([
+      { _id: 1, n: 0 },
+      { _id: 2, n: 0 },
+    ]);
     const s = t.client.startSession();
     try {
       s.startTransaction();
@@ -53,7 +59,10 @@ describe("commit and abort", () => {
     } finally {
       await s.endSession();
     }
-    expect(await c.find().sort({ _id: 1 }).toArray()).toEqual([{ _id: 1, n: 0 }, { _id: 2, n: 0 }]);
+    expect(await c.find().sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 1, n: 0 },
+      { _id: 2, n: 0 },
+    ]);
   });
 
   it("a transaction spanning two collections commits atomically", async () => {
@@ -104,7 +113,10 @@ describe("isolation", () => {
     } finally {
       await s.endSession();
     }
-    expect(await viaOther(c).find().sort({ _id: 1 }).toArray()).toEqual([{ _id: 1, v: "changed" }, { _id: 2, v: "new" }]);
+    expect(await viaOther(c).find().sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 1, v: "changed" },
+      { _id: 2, v: "new" },
+    ]);
   });
 
   it("a transaction reads from its snapshot: later outside commits are not seen", async () => {

@@ -29,7 +29,11 @@ async function applied(doc: Document, update: Document, options: Document = {}):
 
 describe("field update operators", () => {
   it("$set creates, overwrites and builds nested paths", async () => {
-    expect(await applied({ a: 1 }, { $set: { a: 2, b: "x", "c.d.e": true } })).toEqual({ a: 2, b: "x", c: { d: { e: true } } });
+    expect(await applied({ a: 1 }, { $set: { a: 2, b: "x", "c.d.e": true } })).toEqual({
+      a: 2,
+      b: "x",
+      c: { d: { e: true } },
+    });
   });
 
   it("$set on an array index beyond the end pads with null", async () => {
@@ -119,16 +123,24 @@ describe("field update operators", () => {
   });
 
   it("update with an aggregation pipeline computes from other fields", async () => {
-    expect(await applied({ a: 2, b: 3 }, [{ $set: { c: { $add: ["$a", "$b"] } } }, { $unset: "a" }] as unknown as Document)).toEqual({ b: 3, c: 5 });
+    expect(
+      await applied({ a: 2, b: 3 }, [{ $set: { c: { $add: ["$a", "$b"] } } }, { $unset: "a" }] as unknown as Document),
+    ).toEqual({ b: 3, c: 5 });
   });
 });
 
 describe("array update operators", () => {
   it("$push appends; with $each, $sort and $slice", async () => {
     expect(await applied({ s: [4, 2] }, { $push: { s: 7 } })).toEqual({ s: [4, 2, 7] });
-    expect(await applied({ s: [4, 2] }, { $push: { s: { $each: [5, 1], $sort: 1, $slice: 3 } } })).toEqual({ s: [1, 2, 4] });
-    expect(await applied({ s: [4, 2] }, { $push: { s: { $each: [5, 1], $sort: 1, $slice: -3 } } })).toEqual({ s: [2, 4, 5] });
-    expect(await applied({}, { $push: { s: { $each: [{ v: 1 }, { v: 3 }, { v: 2 }], $sort: { v: -1 } } } })).toEqual({ s: [{ v: 3 }, { v: 2 }, { v: 1 }] });
+    expect(await applied({ s: [4, 2] }, { $push: { s: { $each: [5, 1], $sort: 1, $slice: 3 } } })).toEqual({
+      s: [1, 2, 4],
+    });
+    expect(await applied({ s: [4, 2] }, { $push: { s: { $each: [5, 1], $sort: 1, $slice: -3 } } })).toEqual({
+      s: [2, 4, 5],
+    });
+    expect(await applied({}, { $push: { s: { $each: [{ v: 1 }, { v: 3 }, { v: 2 }], $sort: { v: -1 } } } })).toEqual({
+      s: [{ v: 3 }, { v: 2 }, { v: 1 }],
+    });
   });
 
   it("$push to a non-array fails with 2 (BadValue)", async () => {
@@ -146,7 +158,17 @@ describe("array update operators", () => {
   it("$pull by value, by condition and by subdocument match; $pullAll", async () => {
     expect(await applied({ s: [1, 5, 3, 5] }, { $pull: { s: 5 } })).toEqual({ s: [1, 3] });
     expect(await applied({ s: [1, 5, 3, 6] }, { $pull: { s: { $gte: 5 } } })).toEqual({ s: [1, 3] });
-    expect(await applied({ it: [{ k: "a", q: 1 }, { k: "b", q: 9 }] }, { $pull: { it: { q: { $lt: 5 } } } })).toEqual({ it: [{ k: "b", q: 9 }] });
+    expect(
+      await applied(
+        {
+          it: [
+            { k: "a", q: 1 },
+            { k: "b", q: 9 },
+          ],
+        },
+        { $pull: { it: { q: { $lt: 5 } } } },
+      ),
+    ).toEqual({ it: [{ k: "b", q: 9 }] });
     expect(await applied({ s: [1, 2, 3, 2] }, { $pullAll: { s: [2, 3] } })).toEqual({ s: [1] });
   });
 
@@ -162,9 +184,23 @@ describe("array update operators", () => {
   });
 
   it("positional $ into an array of subdocuments", async () => {
-    const coll = await seeded([{ _id: 1, it: [{ k: "a", q: 1 }, { k: "b", q: 2 }] }]);
+    const coll = await seeded([
+      {
+        _id: 1,
+        it: [
+          { k: "a", q: 1 },
+          { k: "b", q: 2 },
+        ],
+      },
+    ]);
     await coll.updateOne({ _id: 1, "it.k": "b" }, { $inc: { "it.$.q": 10 } });
-    expect(await coll.findOne({ _id: 1 })).toEqual({ _id: 1, it: [{ k: "a", q: 1 }, { k: "b", q: 12 }] });
+    expect(await coll.findOne({ _id: 1 })).toEqual({
+      _id: 1,
+      it: [
+        { k: "a", q: 1 },
+        { k: "b", q: 12 },
+      ],
+    });
   });
 
   it("positional $ without a matching array in the query fails with 2", async () => {
@@ -174,14 +210,37 @@ describe("array update operators", () => {
 
   it("$[] updates every element", async () => {
     expect(await applied({ g: [1, 2, 3] }, { $inc: { "g.$[]": 10 } })).toEqual({ g: [11, 12, 13] });
-    expect(await applied({ it: [{ q: 1 }, { q: 2 }] }, { $set: { "it.$[].ok": true } })).toEqual({ it: [{ q: 1, ok: true }, { q: 2, ok: true }] });
+    expect(await applied({ it: [{ q: 1 }, { q: 2 }] }, { $set: { "it.$[].ok": true } })).toEqual({
+      it: [
+        { q: 1, ok: true },
+        { q: 2, ok: true },
+      ],
+    });
   });
 
   it("$[elem] with arrayFilters updates only matching elements", async () => {
-    expect(await applied({ g: [95, 102, 90, 150] }, { $set: { "g.$[el]": 100 } }, { arrayFilters: [{ el: { $gte: 100 } }] })).toEqual({ g: [95, 100, 90, 100] });
     expect(
-      await applied({ it: [{ k: "a", q: 1 }, { k: "b", q: 7 }, { k: "c", q: 8 }] }, { $set: { "it.$[e].big": true } }, { arrayFilters: [{ "e.q": { $gt: 5 } }] }),
-    ).toEqual({ it: [{ k: "a", q: 1 }, { k: "b", q: 7, big: true }, { k: "c", q: 8, big: true }] });
+      await applied({ g: [95, 102, 90, 150] }, { $set: { "g.$[el]": 100 } }, { arrayFilters: [{ el: { $gte: 100 } }] }),
+    ).toEqual({ g: [95, 100, 90, 100] });
+    expect(
+      await applied(
+        {
+          it: [
+            { k: "a", q: 1 },
+            { k: "b", q: 7 },
+            { k: "c", q: 8 },
+          ],
+        },
+        { $set: { "it.$[e].big": true } },
+        { arrayFilters: [{ "e.q": { $gt: 5 } }] },
+      ),
+    ).toEqual({
+      it: [
+        { k: "a", q: 1 },
+        { k: "b", q: 7, big: true },
+        { k: "c", q: 8, big: true },
+      ],
+    });
   });
 
   it("an unused array filter fails with 9; a missing one with 2", async () => {
@@ -194,7 +253,12 @@ describe("array update operators", () => {
 
 describe("counts, replace and upsert", () => {
   it("updateMany reports matched and modified counts; no-op writes are not modifications", async () => {
-    const coll = await seeded([{ _id: 1, a: 1 }, { _id: 2, a: 2 }, { _id: 3, a: 1 }, { _id: 4, a: 3 }]);
+    const coll = await seeded([
+      { _id: 1, a: 1 },
+      { _id: 2, a: 2 },
+      { _id: 3, a: 1 },
+      { _id: 4, a: 3 },
+    ]);
     const res = await coll.updateMany({ a: { $lte: 2 } }, { $set: { a: 1 } });
     expect(res.matchedCount).toBe(3);
     expect(res.modifiedCount).toBe(1);
@@ -213,7 +277,11 @@ describe("counts, replace and upsert", () => {
 
   it("upsert seeds the new document from equality predicates only", async () => {
     const coll = await seeded([]);
-    const res = await coll.updateOne({ a: 1, b: { $gt: 3 }, "n.x": "deep", $and: [{ k: "and" }] }, { $set: { c: 1 } }, { upsert: true });
+    const res = await coll.updateOne(
+      { a: 1, b: { $gt: 3 }, "n.x": "deep", $and: [{ k: "and" }] },
+      { $set: { c: 1 } },
+      { upsert: true },
+    );
     expect(res.upsertedCount).toBe(1);
     expect(res.matchedCount).toBe(0);
     expect(res.modifiedCount).toBe(0);
@@ -238,9 +306,19 @@ describe("counts, replace and upsert", () => {
     const coll = await seeded([]);
     const upd = { $set: { seen: true }, $setOnInsert: { created: 1 }, $inc: { hits: 1 } };
     await coll.updateOne({ k: "x" }, upd, { upsert: true });
-    expect(await coll.findOne({ k: "x" }, { projection: { _id: 0 } })).toEqual({ k: "x", seen: true, created: 1, hits: 1 });
+    expect(await coll.findOne({ k: "x" }, { projection: { _id: 0 } })).toEqual({
+      k: "x",
+      seen: true,
+      created: 1,
+      hits: 1,
+    });
     await coll.updateOne({ k: "x" }, { ...upd, $setOnInsert: { created: 2 } }, { upsert: true });
-    expect(await coll.findOne({ k: "x" }, { projection: { _id: 0 } })).toEqual({ k: "x", seen: true, created: 1, hits: 2 });
+    expect(await coll.findOne({ k: "x" }, { projection: { _id: 0 } })).toEqual({
+      k: "x",
+      seen: true,
+      created: 1,
+      hits: 2,
+    });
     expect(await coll.countDocuments()).toBe(1);
   });
 
@@ -263,13 +341,24 @@ describe("findOneAnd* and deletes", () => {
   it("findOneAndUpdate returns the before or after image", async () => {
     const coll = await seeded([{ _id: 1, n: 1 }]);
     expect(await coll.findOneAndUpdate({ _id: 1 }, { $inc: { n: 1 } })).toEqual({ _id: 1, n: 1 });
-    expect(await coll.findOneAndUpdate({ _id: 1 }, { $inc: { n: 1 } }, { returnDocument: "after" })).toEqual({ _id: 1, n: 3 });
+    expect(await coll.findOneAndUpdate({ _id: 1 }, { $inc: { n: 1 } }, { returnDocument: "after" })).toEqual({
+      _id: 1,
+      n: 3,
+    });
     expect(await coll.findOneAndUpdate({ _id: 2 }, { $inc: { n: 1 } })).toBeNull();
   });
 
   it("findOneAndUpdate honours sort and projection", async () => {
-    const coll = await seeded([{ _id: 1, p: 5 }, { _id: 2, p: 9 }, { _id: 3, p: 7 }]);
-    const doc = await coll.findOneAndUpdate({}, { $set: { taken: true } }, { sort: { p: -1 }, projection: { p: 1, taken: 1 }, returnDocument: "after" });
+    const coll = await seeded([
+      { _id: 1, p: 5 },
+      { _id: 2, p: 9 },
+      { _id: 3, p: 7 },
+    ]);
+    const doc = await coll.findOneAndUpdate(
+      {},
+      { $set: { taken: true } },
+      { sort: { p: -1 }, projection: { p: 1, taken: 1 }, returnDocument: "after" },
+    );
     expect(doc).toEqual({ _id: 2, p: 9, taken: true });
     expect(await coll.countDocuments({ taken: true })).toBe(1);
   });
@@ -277,7 +366,11 @@ describe("findOneAnd* and deletes", () => {
   it("findOneAndUpdate with upsert: before is null, after is the new doc", async () => {
     const coll = await seeded([]);
     expect(await coll.findOneAndUpdate({ k: "a" }, { $inc: { n: 1 } }, { upsert: true })).toBeNull();
-    const after = await coll.findOneAndUpdate({ k: "b" }, { $inc: { n: 5 } }, { upsert: true, returnDocument: "after" });
+    const after = await coll.findOneAndUpdate(
+      { k: "b" },
+      { $inc: { n: 5 } },
+      { upsert: true, returnDocument: "after" },
+    );
     expect(after).toEqual({ _id: expect.anything(), k: "b", n: 5 });
     expect(await coll.countDocuments()).toBe(2);
   });
@@ -288,7 +381,11 @@ describe("findOneAnd* and deletes", () => {
     expect(hit.ok).toBe(1);
     expect(hit.value).toEqual({ _id: 1, n: 1 });
     expect(hit.lastErrorObject).toEqual(expect.objectContaining({ n: 1, updatedExisting: true }));
-    const ins = await coll.findOneAndUpdate({ _id: 7 }, { $set: { n: 0 } }, { upsert: true, includeResultMetadata: true });
+    const ins = await coll.findOneAndUpdate(
+      { _id: 7 },
+      { $set: { n: 0 } },
+      { upsert: true, includeResultMetadata: true },
+    );
     expect(ins.value).toBeNull();
     expect(ins.lastErrorObject).toEqual(expect.objectContaining({ n: 1, updatedExisting: false, upserted: 7 }));
   });
@@ -300,14 +397,23 @@ describe("findOneAnd* and deletes", () => {
   });
 
   it("findOneAndDelete removes the first document in sort order and returns it", async () => {
-    const coll = await seeded([{ _id: 1, p: 2 }, { _id: 2, p: 1 }, { _id: 3, p: 3 }]);
+    const coll = await seeded([
+      { _id: 1, p: 2 },
+      { _id: 2, p: 1 },
+      { _id: 3, p: 3 },
+    ]);
     expect(await coll.findOneAndDelete({}, { sort: { p: 1 } })).toEqual({ _id: 2, p: 1 });
     expect(await coll.countDocuments()).toBe(2);
     expect(await coll.findOneAndDelete({ p: 42 })).toBeNull();
   });
 
   it("deleteOne removes one match, deleteMany all matches", async () => {
-    const coll = await seeded([{ _id: 1, k: "a" }, { _id: 2, k: "a" }, { _id: 3, k: "a" }, { _id: 4, k: "b" }]);
+    const coll = await seeded([
+      { _id: 1, k: "a" },
+      { _id: 2, k: "a" },
+      { _id: 3, k: "a" },
+      { _id: 4, k: "b" },
+    ]);
     expect((await coll.deleteOne({ k: "a" })).deletedCount).toBe(1);
     expect((await coll.deleteMany({ k: "a" })).deletedCount).toBe(2);
     expect((await coll.deleteMany({ k: "zzz" })).deletedCount).toBe(0);

@@ -9,7 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { BSON, MongoClient, type Collection, type Db, type Document } from "mongodb";
 import { readdir } from "node:fs/promises";
 import { startEngine, type RunningEngine } from "../../../src/embedded-mongo/index.js";
-import { LOCK_FILE_NAME, journalFileName, snapshotFileName } from "../../../src/embedded-mongo/durability/data-directory.js";
+import {
+  LOCK_FILE_NAME,
+  journalFileName,
+  snapshotFileName,
+} from "../../../src/embedded-mongo/durability/data-directory.js";
 import { closeQuietly, freshDir, removeDir, sleep } from "./helpers.js";
 
 const DB = "compactdb";
@@ -80,7 +84,9 @@ async function dump(db: Db): Promise<Document> {
   const out: Document = {};
   for (const name of names) {
     out[name] = {
-      indexes: (await db.collection(name).listIndexes().toArray()).sort((a, b) => String(a.name).localeCompare(String(b.name))),
+      indexes: (await db.collection(name).listIndexes().toArray()).sort((a, b) =>
+        String(a.name).localeCompare(String(b.name)),
+      ),
       docs: await db.collection(name).find({}).sort({ _id: 1 }).toArray(),
     };
   }
@@ -199,7 +205,11 @@ async function collectionsWorker(db: Db, count: number, prefix: string): Promise
   for (let i = 0; i < count; i++) {
     const name = `${prefix}${i}`;
     await db.collection(name).createIndex({ a: 1 }, { unique: true, name: "a_unique" });
-    const docs = Array.from({ length: 25 }, (_, j) => ({ _id: `${name}-${String(j).padStart(2, "0")}`, a: j, pad: PAD }));
+    const docs = Array.from({ length: 25 }, (_, j) => ({
+      _id: `${name}-${String(j).padStart(2, "0")}`,
+      a: j,
+      pad: PAD,
+    }));
     await collection(db, name).insertMany(docs);
     coll(name);
     for (const doc of docs) model.get(name)!.set(doc._id, structuredClone(doc));
@@ -332,7 +342,9 @@ describe("compaction under concurrent writes", () => {
     expect(sameBytes(recovered, lastSeen)).toBe(true);
     // _id stays unique after recovering from a snapshot.
     await expect(collection(reopened, TURNS).insertOne({ _id: "t-000000" })).rejects.toMatchObject({ code: 11000 });
-    await expect(collection(reopened, MAIN).insertOne({ _id: (lastSeen[MAIN].docs[0] as Doc)._id })).rejects.toMatchObject({ code: 11000 });
+    await expect(
+      collection(reopened, MAIN).insertOne({ _id: (lastSeen[MAIN].docs[0] as Doc)._id }),
+    ).rejects.toMatchObject({ code: 11000 });
   });
 
   it("after a compaction the directory holds one snapshot and only the current journal", async () => {

@@ -95,7 +95,8 @@ describe("SIGKILL during concurrent writes (fsync: always)", () => {
     const openClient = await connect(first.uri);
     const openSession: ClientSession = openClient.startSession();
     openSession.startTransaction();
-    for (const k of openKeys) await openClient.db(DB).collection(COLL).insertOne({ k, txn: "open" }, { session: openSession });
+    for (const k of openKeys)
+      await openClient.db(DB).collection(COLL).insertOne({ k, txn: "open" }, { session: openSession });
 
     await sleep(WRITE_MS);
     await first.kill();
@@ -130,7 +131,11 @@ describe("SIGKILL during concurrent writes (fsync: always)", () => {
   });
 
   it("keeps every acknowledged insert, and nothing but a possible last in-flight one per writer", async () => {
-    const docs = await recovered.db(DB).collection(COLL).find({ w: { $exists: true } }).toArray();
+    const docs = await recovered
+      .db(DB)
+      .collection(COLL)
+      .find({ w: { $exists: true } })
+      .toArray();
     const present = new Set(docs.map((d) => d.k as string));
     const missing: string[] = [];
     for (let i = 0; i < WRITERS; i++) {
@@ -141,7 +146,10 @@ describe("SIGKILL during concurrent writes (fsync: always)", () => {
     // Writers insert one at a time, so writer i's recovered numbers are 0..m-1 where m is
     // its acknowledged count, or one more if the insert in flight at the kill was durable.
     for (let i = 0; i < WRITERS; i++) {
-      const ns = docs.filter((d) => d.w === i).map((d) => d.n as number).sort((a, b) => a - b);
+      const ns = docs
+        .filter((d) => d.w === i)
+        .map((d) => d.n as number)
+        .sort((a, b) => a - b);
       const acked = results[i].acknowledged.length;
       expect(ns.length === acked || ns.length === acked + 1).toBe(true);
       expect(ns).toEqual(Array.from({ length: ns.length }, (_, n) => n));
@@ -151,7 +159,10 @@ describe("SIGKILL during concurrent writes (fsync: always)", () => {
 
   it("keeps the committed transaction and drops the open one", async () => {
     const coll = recovered.db(DB).collection(COLL);
-    const committed = await coll.find({ txn: "committed" }, { projection: { _id: 0 } }).sort({ k: 1 }).toArray();
+    const committed = await coll
+      .find({ txn: "committed" }, { projection: { _id: 0 } })
+      .sort({ k: 1 })
+      .toArray();
     expect(committed).toEqual(committedKeys.map((k) => ({ k, txn: "committed" })));
     expect(await coll.countDocuments({ txn: "open" })).toBe(0);
     expect(await coll.countDocuments({ k: { $in: openKeys } })).toBe(0);

@@ -41,7 +41,9 @@ let Records: Model<ArchiveRecord>;
 let Items: Model<Item>;
 
 async function connect(engine: EngineProcess): Promise<void> {
-  conn = await mongoose.createConnection(engine.uri, { dbName: "acceptance", serverSelectionTimeoutMS: 5000 }).asPromise();
+  conn = await mongoose
+    .createConnection(engine.uri, { dbName: "acceptance", serverSelectionTimeoutMS: 5000 })
+    .asPromise();
   Records = conn.model<ArchiveRecord>("Record", recordSchema, "records");
   Items = conn.model<Item>("Item", itemSchema, "items");
 }
@@ -78,7 +80,10 @@ describe("acceptance script (mongoose, engine as a separate process)", () => {
   it("builds the unique compound index", async () => {
     const indexes = await conn!.db!.collection("records").listIndexes().toArray();
     expect(indexes.map((ix) => ix.name).sort()).toEqual(["_id_", "fonds_1_ref_1"]);
-    expect(indexes.find((ix) => ix.name === "fonds_1_ref_1")).toMatchObject({ key: { fonds: 1, ref: 1 }, unique: true });
+    expect(indexes.find((ix) => ix.name === "fonds_1_ref_1")).toMatchObject({
+      key: { fonds: 1, ref: 1 },
+      unique: true,
+    });
   });
 
   it("create / read / update / delete", async () => {
@@ -117,10 +122,21 @@ describe("acceptance script (mongoose, engine as a separate process)", () => {
 
   it("sorts and pages", async () => {
     await Records.insertMany(
-      Array.from({ length: 30 }, (_, i) => ({ fonds: "page", ref: `P-${String(i).padStart(2, "0")}`, title: `t${i}`, year: 1800 + ((i * 7) % 30) })),
+      Array.from({ length: 30 }, (_, i) => ({
+        fonds: "page",
+        ref: `P-${String(i).padStart(2, "0")}`,
+        title: `t${i}`,
+        year: 1800 + ((i * 7) % 30),
+      })),
     );
-    // Years 1800 + (7i mod 30): 1800..1829 once each (7 and 30 are coprime; 1829 is i = 17, 1828 is i = 4); newest first, 8 per page.
-    const page = (n: number) => Records.find({ fonds: "page" }).sort({ year: -1 }).skip(n * 8).limit(8).lean();
+    // Years 1800 + (7i mod 30): 1800..1829 once each (7 and 30 are coprime; 1829 is i = 17, 1828 is i = 4); newest
+    // first, 8 per page.
+    const page = (n: number) =>
+      Records.find({ fonds: "page" })
+        .sort({ year: -1 })
+        .skip(n * 8)
+        .limit(8)
+        .lean();
     expect((await page(0)).map((r) => r.year)).toEqual([1829, 1828, 1827, 1826, 1825, 1824, 1823, 1822]);
     expect((await page(2)).map((r) => r.year)).toEqual([1813, 1812, 1811, 1810, 1809, 1808, 1807, 1806]);
     expect((await page(3)).map((r) => r.year)).toEqual([1805, 1804, 1803, 1802, 1801, 1800]);
@@ -128,7 +144,10 @@ describe("acceptance script (mongoose, engine as a separate process)", () => {
 
     // A compound sort with a tie on the first key, and a projection.
     await Records.create({ fonds: "page", ref: "Q-dup-year", title: "tie", year: 1829 });
-    const top = await Records.find({ fonds: "page" }, { ref: 1, year: 1, _id: 0 }).sort({ year: -1, ref: 1 }).limit(3).lean();
+    const top = await Records.find({ fonds: "page" }, { ref: 1, year: 1, _id: 0 })
+      .sort({ year: -1, ref: 1 })
+      .limit(3)
+      .lean();
     expect(top).toEqual([
       { ref: "P-17", year: 1829 },
       { ref: "Q-dup-year", year: 1829 },
@@ -145,9 +164,17 @@ describe("acceptance script (mongoose, engine as a separate process)", () => {
 
   it("findOneAndUpdate with $inc", async () => {
     await Records.create({ fonds: "inc", ref: "C", title: "counter", year: 2000, views: 5 });
-    const after = await Records.findOneAndUpdate({ fonds: "inc", ref: "C" }, { $inc: { views: 2 } }, { returnDocument: "after" }).lean();
+    const after = await Records.findOneAndUpdate(
+      { fonds: "inc", ref: "C" },
+      { $inc: { views: 2 } },
+      { returnDocument: "after" },
+    ).lean();
     expect(after?.views).toBe(7);
-    const before = await Records.findOneAndUpdate({ fonds: "inc", ref: "C" }, { $inc: { views: 10 } }, { returnDocument: "before" }).lean();
+    const before = await Records.findOneAndUpdate(
+      { fonds: "inc", ref: "C" },
+      { $inc: { views: 10 } },
+      { returnDocument: "before" },
+    ).lean();
     expect(before?.views).toBe(7);
     const upserted = await Records.findOneAndUpdate(
       { fonds: "inc", ref: "D" },

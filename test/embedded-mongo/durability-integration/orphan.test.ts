@@ -42,7 +42,9 @@ describe("engine started by a parent process", () => {
       const engine = await spawnEngine({ dataDir: ${JSON.stringify(dir)} });
       console.log("engine " + engine.pid);
       setInterval(() => {}, 1000);`;
-    const parent = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    const parent = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     enginePid = await new Promise<number>((resolvePid, reject) => {
       let out = "";
       parent.stdout!.on("data", (chunk: Buffer) => {

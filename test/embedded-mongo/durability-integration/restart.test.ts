@@ -124,7 +124,10 @@ describe("graceful stop and restart", () => {
     expect(people.find((ix) => ix.name === "email_unique")).toMatchObject({ key: { email: 1 }, unique: true });
     expect(people.find((ix) => ix.name === "team_age")).toMatchObject({ key: { team: 1, age: -1 } });
     expect(people.find((ix) => ix.name === "nick_sparse")).toMatchObject({ key: { nick: 1 }, sparse: true });
-    expect((after.indexes.events as Document[]).find((ix) => ix.name === "at_ttl")).toMatchObject({ key: { at: 1 }, expireAfterSeconds: 3600 });
+    expect((after.indexes.events as Document[]).find((ix) => ix.name === "at_ttl")).toMatchObject({
+      key: { at: 1 },
+      expireAfterSeconds: 3600,
+    });
   });
 
   it("keeps the documents exactly", () => {
@@ -140,9 +143,14 @@ describe("graceful stop and restart", () => {
     const people = restarted.db(DB).collection("people");
     expect(await errorCodeOf(people.insertOne({ email: "p1@example.com" }))).toBe(11000);
     const byTeam = await people.find({ team: "t2" }).sort({ age: -1 }).hint("team_age").toArray();
-    const expected = (after.docs.people as Document[]).filter((p) => p.team === "t2").sort((a, b) => b.age - a.age || a._id - b._id);
+    const expected = (after.docs.people as Document[])
+      .filter((p) => p.team === "t2")
+      .sort((a, b) => b.age - a.age || a._id - b._id);
     expect(byTeam.map((p) => p.age)).toEqual(expected.map((p) => p.age));
-    const sparse = await people.find({ nick: { $exists: true } }).hint("nick_sparse").toArray();
+    const sparse = await people
+      .find({ nick: { $exists: true } })
+      .hint("nick_sparse")
+      .toArray();
     expect(sparse.length).toBe((after.docs.people as Document[]).filter((p) => p.nick !== undefined).length);
   });
 });
@@ -185,7 +193,9 @@ describe("the data directory lock", () => {
 
   it("the CLI itself exits non-zero naming the lock and the owner's pid", async () => {
     const owner = engines.at(-1)!;
-    const child = spawn(process.execPath, [cliPath(), "--port", "0", "--dbpath", dataDir], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [cliPath(), "--port", "0", "--dbpath", dataDir], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

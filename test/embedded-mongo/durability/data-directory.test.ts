@@ -12,7 +12,11 @@ import {
 import type { RecoveryStats } from "../../../src/embedded-mongo/durability/data-directory.js";
 import { Journal } from "../../../src/embedded-mongo/durability/journal.js";
 import type { JournalOptions } from "../../../src/embedded-mongo/durability/journal.js";
-import { RECORD_HEADER_BYTES, frameRecord, writeRecordFile } from "../../../src/embedded-mongo/durability/record-file.js";
+import {
+  RECORD_HEADER_BYTES,
+  frameRecord,
+  writeRecordFile,
+} from "../../../src/embedded-mongo/durability/record-file.js";
 
 const ALWAYS: JournalOptions = { fsync: "always" };
 
@@ -119,7 +123,9 @@ describe("DataDirectory: files and recovery", () => {
   });
 
   describe("damaged tail of the last journal", () => {
-    async function damaged(damage: (path: string, size: number) => Promise<void>): Promise<{ dir: string; sizeBefore: number }> {
+    async function damaged(
+      damage: (path: string, size: number) => Promise<void>,
+    ): Promise<{ dir: string; sizeBefore: number }> {
       const dir = await tempDir();
       const dd = await openDir(dir);
       await recoverAll(dd);
@@ -160,7 +166,9 @@ describe("DataDirectory: files and recovery", () => {
     });
 
     it("truncates garbage appended after the last record", async () => {
-      const { dir, sizeBefore } = await damaged((path) => appendFile(path, Buffer.from("\x07garbage that is not a record")));
+      const { dir, sizeBefore } = await damaged((path) =>
+        appendFile(path, Buffer.from("\x07garbage that is not a record")),
+      );
       await expectTruncatedTo(dir, labels(0, 20), sizeBefore);
     });
 
@@ -226,7 +234,9 @@ describe("DataDirectory: files and recovery", () => {
     const dir = await tempDir();
     await writeFile(join(dir, snapshotFileName(2)), Buffer.concat([frameRecord(rec(0)), Buffer.from("xyz")]));
     await writeFile(join(dir, journalFileName(2)), "");
-    await expect(reopenAndRecover(dir)).rejects.toThrow(/snapshot .*snapshot\.000000000002\.bson is damaged at offset 10/);
+    await expect(reopenAndRecover(dir)).rejects.toThrow(
+      /snapshot .*snapshot\.000000000002\.bson is damaged at offset 10/,
+    );
   });
 });
 
@@ -490,7 +500,10 @@ describe("DataDirectory: compaction", () => {
     it("crash after the switch, while the snapshot was being written (temp file left behind)", async () => {
       const dir = await generationOne();
       await writeJournalTwo(dir);
-      await writeFile(join(dir, `${snapshotFileName(2)}.tmp`), Buffer.concat([frameRecord(rec(0)), Buffer.from("torn")]));
+      await writeFile(
+        join(dir, `${snapshotFileName(2)}.tmp`),
+        Buffer.concat([frameRecord(rec(0)), Buffer.from("torn")]),
+      );
       const { snapshot, all, stats } = await reopenAndRecover(dir);
       expect(snapshot).toEqual([]);
       expect(all).toEqual(labels(0, 15));
@@ -509,7 +522,10 @@ describe("DataDirectory: compaction", () => {
     it("crash after the snapshot rename, before the old files were deleted", async () => {
       const dir = await generationOne();
       await writeJournalTwo(dir);
-      await writeRecordFile(join(dir, snapshotFileName(2)), labels(0, 10).map((l) => Buffer.from(l)));
+      await writeRecordFile(
+        join(dir, snapshotFileName(2)),
+        labels(0, 10).map((l) => Buffer.from(l)),
+      );
       const { snapshot, journal, stats } = await reopenAndRecover(dir);
       expect(snapshot).toEqual(labels(0, 10));
       expect(journal).toEqual(labels(10, 15));
@@ -520,9 +536,15 @@ describe("DataDirectory: compaction", () => {
     it("crash part-way through deleting old files (older snapshot also present)", async () => {
       const dir = await generationOne();
       await writeJournalTwo(dir);
-      await writeRecordFile(join(dir, snapshotFileName(2)), labels(0, 10).map((l) => Buffer.from(l)));
+      await writeRecordFile(
+        join(dir, snapshotFileName(2)),
+        labels(0, 10).map((l) => Buffer.from(l)),
+      );
       // A third generation whose compaction got as far as renaming its snapshot.
-      await writeRecordFile(join(dir, snapshotFileName(3)), labels(0, 15).map((l) => Buffer.from(l)));
+      await writeRecordFile(
+        join(dir, snapshotFileName(3)),
+        labels(0, 15).map((l) => Buffer.from(l)),
+      );
       await writeFile(join(dir, journalFileName(3)), frameRecord(rec(15)));
       const { snapshot, journal, stats } = await reopenAndRecover(dir);
       expect(snapshot).toEqual(labels(0, 15));

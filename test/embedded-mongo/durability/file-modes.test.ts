@@ -5,7 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { chmod, mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DataDirectory, LOCK_FILE_NAME, journalFileName, snapshotFileName } from "../../../src/embedded-mongo/durability/data-directory.js";
+import {
+  DataDirectory,
+  LOCK_FILE_NAME,
+  journalFileName,
+  snapshotFileName,
+} from "../../../src/embedded-mongo/durability/data-directory.js";
 import { startEngine } from "../../../src/embedded-mongo/index.js";
 import mongoose from "mongoose";
 
@@ -42,7 +47,10 @@ onPosix("data directory file modes", () => {
     try {
       expect(await modeOf(dir)).toBe(0o700);
       expect(await modeOf(join(root, "data"))).toBe(0o700); // created on the way, by the same mkdir
-      await directory.recover(() => undefined, () => undefined);
+      await directory.recover(
+        () => undefined,
+        () => undefined,
+      );
       await directory.append(record("one"));
       await directory.compact(() => [record("one")]);
       await directory.append(record("two"));
@@ -78,7 +86,9 @@ onPosix("data directory file modes", () => {
       const connection = await mongoose.createConnection(engine.uri, { dbName: "modes" }).asPromise();
       try {
         // Enough to pass compactAfterBytes, so a snapshot is written too.
-        await connection.collection("things").insertMany(Array.from({ length: 50 }, (_, i) => ({ run, i, text: "x".repeat(100) })));
+        await connection
+          .collection("things")
+          .insertMany(Array.from({ length: 50 }, (_, i) => ({ run, i, text: "x".repeat(100) })));
       } finally {
         await connection.close();
         await engine.close();

@@ -60,7 +60,9 @@ describe("Journal", () => {
     const journal = await Journal.open(path, { fsync: "always" });
     const count = 2000;
     const acknowledged: number[] = [];
-    await Promise.all(Array.from({ length: count }, (_, i) => journal.append(record(i)).then(() => acknowledged.push(i))));
+    await Promise.all(
+      Array.from({ length: count }, (_, i) => journal.append(record(i)).then(() => acknowledged.push(i))),
+    );
     const stats = journal.stats;
     await journal.close();
 
@@ -125,22 +127,27 @@ describe("Journal", () => {
 
   it("rejects invalid options before creating anything", async () => {
     const dir = await tempDir();
-    await expect(Journal.open(join(dir, "j.log"), { fsync: "interval", fsyncIntervalMs: 0 })).rejects.toThrow(RangeError);
+    await expect(Journal.open(join(dir, "j.log"), { fsync: "interval", fsyncIntervalMs: 0 })).rejects.toThrow(
+      RangeError,
+    );
     await expect(Journal.open(join(dir, "j.log"), { fsync: "never" as "always" })).rejects.toThrow(TypeError);
     expect(await readdir(dir)).toEqual([]);
   });
 
   const linuxFull = process.platform === "linux" && existsSync("/dev/full");
-  (linuxFull ? it : it.skip)("is fail-stop: a failed write rejects it, everything queued, and every later append", async () => {
-    // Every write(2) to /dev/full fails with ENOSPC.
-    const journal = await Journal.open("/dev/full", { fsync: "always" });
-    const first = Array.from({ length: 10 }, (_, i) => journal.append(record(i)));
-    const results = await Promise.allSettled(first);
-    expect(results.every((r) => r.status === "rejected")).toBe(true);
-    await expect(journal.append(record(11))).rejects.toThrow(/has failed/);
-    expect(journal.stats.writes).toBe(0);
-    await expect(journal.close()).rejects.toThrow(/ENOSPC/);
-  });
+  (linuxFull ? it : it.skip)(
+    "is fail-stop: a failed write rejects it, everything queued, and every later append",
+    async () => {
+      // Every write(2) to /dev/full fails with ENOSPC.
+      const journal = await Journal.open("/dev/full", { fsync: "always" });
+      const first = Array.from({ length: 10 }, (_, i) => journal.append(record(i)));
+      const results = await Promise.allSettled(first);
+      expect(results.every((r) => r.status === "rejected")).toBe(true);
+      await expect(journal.append(record(11))).rejects.toThrow(/has failed/);
+      expect(journal.stats.writes).toBe(0);
+      await expect(journal.close()).rejects.toThrow(/ENOSPC/);
+    },
+  );
 
   describe("holdWritesUntil", () => {
     it("writes nothing until the barrier resolves, then writes in order", async () => {

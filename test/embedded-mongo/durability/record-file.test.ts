@@ -27,7 +27,10 @@ function samplePayloads(): Buffer[] {
   return Array.from({ length: 40 }, (_, i) => Buffer.alloc(1 + ((i * 37) % 300), `payload-${i}|`));
 }
 
-async function scanAll(path: string, chunkBytes?: number): Promise<{ payloads: Buffer[]; offsets: number[]; result: ScanResult }> {
+async function scanAll(
+  path: string,
+  chunkBytes?: number,
+): Promise<{ payloads: Buffer[]; offsets: number[]; result: ScanResult }> {
   const payloads: Buffer[] = [];
   const offsets: number[] = [];
   const result = await scanRecordFile(
@@ -77,7 +80,12 @@ describe("scanRecordFile", () => {
       expect(read).toEqual(payloads);
       expect(offsets[0]).toBe(0);
       expect(offsets[1]).toBe(RECORD_HEADER_BYTES + payloads[0].length);
-      expect(result).toEqual({ records: payloads.length, validBytes: result.fileBytes, fileBytes: result.fileBytes, tail: "clean" });
+      expect(result).toEqual({
+        records: payloads.length,
+        validBytes: result.fileBytes,
+        fileBytes: result.fileBytes,
+        tail: "clean",
+      });
     }
   });
 
@@ -103,7 +111,10 @@ describe("scanRecordFile", () => {
     const goodBytes = Buffer.concat(good.map(frameRecord));
     const last = frameRecord(Buffer.from("the last record"));
 
-    async function scanWithTail(tail: Buffer, chunkBytes?: number): Promise<{ payloads: Buffer[]; result: ScanResult }> {
+    async function scanWithTail(
+      tail: Buffer,
+      chunkBytes?: number,
+    ): Promise<{ payloads: Buffer[]; result: ScanResult }> {
       const dir = await tempDir();
       const path = join(dir, "records");
       await writeFile(path, Buffer.concat([goodBytes, tail]));

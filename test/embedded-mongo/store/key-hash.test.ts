@@ -5,12 +5,37 @@ import { KeyHash } from "../../../src/embedded-mongo/store/key-hash.js";
 
 // The hash's one promise: two keys meet in it exactly when they compare equal.
 const hashable: unknown[] = [
-  0, -0, 5, 5.0, 5.5, -5, NaN, Infinity, -Infinity, 2 ** 53,
-  "", "5", "s5", "d5", "a", "A", "é", 'quote"comma,', "\u0000",
-  true, false,
-  null, undefined,
-  new Date(0), new Date(5), new Date(1_700_000_000_000), new Date(1_700_000_000_000), new Date(NaN),
-  new ObjectId("000000000000000000000001"), new ObjectId("000000000000000000000001"), new ObjectId("ffffffffffffffffffffffff"),
+  0,
+  -0,
+  5,
+  5.0,
+  5.5,
+  -5,
+  NaN,
+  Infinity,
+  -Infinity,
+  2 ** 53,
+  "",
+  "5",
+  "s5",
+  "d5",
+  "a",
+  "A",
+  "é",
+  'quote"comma,',
+  "\u0000",
+  true,
+  false,
+  null,
+  undefined,
+  new Date(0),
+  new Date(5),
+  new Date(1_700_000_000_000),
+  new Date(1_700_000_000_000),
+  new Date(NaN),
+  new ObjectId("000000000000000000000001"),
+  new ObjectId("000000000000000000000001"),
+  new ObjectId("ffffffffffffffffffffffff"),
 ];
 
 describe("KeyHash", () => {
@@ -20,7 +45,10 @@ describe("KeyHash", () => {
       expect(hash.set([stored], 1)).toBe(true);
       for (const probe of hashable) {
         const expected = compareValues(stored, probe) === 0 ? 1 : null;
-        if (hash.get([probe]) !== expected) throw new Error(`stored ${String(stored)}, probed ${String(probe)}: got ${hash.get([probe])}, expected ${expected}`);
+        if (hash.get([probe]) !== expected)
+          throw new Error(
+            `stored ${String(stored)}, probed ${String(probe)}: got ${hash.get([probe])}, expected ${expected}`,
+          );
       }
     }
   });
@@ -32,7 +60,13 @@ describe("KeyHash", () => {
     hash.set([7, 2], 3);
     hash.set(["a", "b,c"], 4);
     hash.set(["a,b", "c"], 5);
-    expect([hash.get([2.0, 7]), hash.get([2, "7"]), hash.get([7, 2]), hash.get(["a", "b,c"]), hash.get(["a,b", "c"])]).toEqual([1, 2, 3, 4, 5]);
+    expect([
+      hash.get([2.0, 7]),
+      hash.get([2, "7"]),
+      hash.get([7, 2]),
+      hash.get(["a", "b,c"]),
+      hash.get(["a,b", "c"]),
+    ]).toEqual([1, 2, 3, 4, 5]);
     expect(hash.get([2, 8])).toBeNull();
     expect(hash.get([3, 7])).toBeNull();
   });
@@ -59,7 +93,14 @@ describe("KeyHash", () => {
 
   it("holds no key with a value whose equality it cannot express", () => {
     const hash = new KeyHash();
-    for (const value of [Long.fromString("9007199254740993"), Decimal128.fromString("5"), new Binary(Buffer.from("x")), { a: 1 }, [1, 2], 10n]) {
+    for (const value of [
+      Long.fromString("9007199254740993"),
+      Decimal128.fromString("5"),
+      new Binary(Buffer.from("x")),
+      { a: 1 },
+      [1, 2],
+      10n,
+    ]) {
       expect(hash.set([value], 1)).toBe(false);
       expect(hash.set([1, value], 1)).toBe(false);
       expect(hash.get([value])).toBeUndefined();

@@ -153,7 +153,10 @@ describe("OrderStatisticTree: edge cases", () => {
       for (let i = -2000; i < -1000; i++) check(t.delete(i), () => `delete(${i})`);
       for (let i = 1999; i >= 1000; i--) check(t.delete(i), () => `delete(${i})`);
       t.checkInvariants();
-      expectSameNumbers([...t.keys()], Array.from({ length: 2000 }, (_, i) => i - 1000));
+      expectSameNumbers(
+        [...t.keys()],
+        Array.from({ length: 2000 }, (_, i) => i - 1000),
+      );
     }
   });
 });
@@ -184,7 +187,13 @@ describe("OrderStatisticTree: index entries", () => {
     ]);
     // The same range descending: k <= 4 from the top.
     expect([...t.range(afterKey(3) - 2, afterKey(4), true)].map((e) => `${e.k}:${e.id}`)).toEqual([
-      "4:4", "4:3", "4:2", "4:1", "4:0", "3:4", "3:3",
+      "4:4",
+      "4:3",
+      "4:2",
+      "4:1",
+      "4:0",
+      "3:4",
+      "3:3",
     ]);
   });
 });

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "@jest/globals";
-import { Binary, BSONRegExp, Decimal128, Double, Int32, Long, ObjectId, Timestamp, serialize, type Document } from "bson";
+import {
+  Binary,
+  BSONRegExp,
+  Decimal128,
+  Double,
+  Int32,
+  Long,
+  ObjectId,
+  Timestamp,
+  serialize,
+  type Document,
+} from "bson";
 import { ReplyWriter, Unwritable } from "../../../src/embedded-mongo/wire/reply-writer.js";
 
 const NO_PREFIX = new Uint8Array(0);
@@ -12,18 +23,74 @@ function nested(depth: number): Document {
 
 // Documents the writer must write itself, byte for byte as bson does.
 const written: Array<[string, Document]> = [
-  ["strings", { ascii: "abc", empty: "", accents: "Ça été", cjk: "档案", emoji: "📜", lone: "\ud800x", nul: "a\u0000b" }],
-  ["strings around the native-encoding length", { at: "a".repeat(24), past: "a".repeat(25), accented: `${"é".repeat(30)}x`, lateAccent: `${"a".repeat(40)}é📜`, lone: `${"a".repeat(30)}\udc00`, nul: `${"a".repeat(30)}\u0000b` }],
+  [
+    "strings",
+    { ascii: "abc", empty: "", accents: "Ça été", cjk: "档案", emoji: "📜", lone: "\ud800x", nul: "a\u0000b" },
+  ],
+  [
+    "strings around the native-encoding length",
+    {
+      at: "a".repeat(24),
+      past: "a".repeat(25),
+      accented: `${"é".repeat(30)}x`,
+      lateAccent: `${"a".repeat(40)}é📜`,
+      lone: `${"a".repeat(30)}\udc00`,
+      nul: `${"a".repeat(30)}\u0000b`,
+    },
+  ],
   ["int32 edges", { zero: 0, one: 1, neg: -1, max: 2147483647, min: -2147483648 }],
-  ["doubles", { negZero: -0, over: 2147483648, under: -2147483649, half: 1.5, nan: NaN, inf: Infinity, ninf: -Infinity, safe: 2 ** 53, unsafe: 2 ** 53 + 2 }],
+  [
+    "doubles",
+    {
+      negZero: -0,
+      over: 2147483648,
+      under: -2147483649,
+      half: 1.5,
+      nan: NaN,
+      inf: Infinity,
+      ninf: -Infinity,
+      safe: 2 ** 53,
+      unsafe: 2 ** 53 + 2,
+    },
+  ],
   ["booleans, null, undefined", { t: true, f: false, n: null, u: undefined }],
-  ["dates", { epoch: new Date(0), before: new Date(-86_400_000), now: new Date(1_763_700_000_123), invalid: new Date(NaN) }],
-  ["bson classes", { oid: new ObjectId("6b0150d0ecc490d02cd09cb7"), long: Long.fromString("-9007199254740993"), zero: Long.ZERO, ts: new Timestamp({ t: 1_763_700_000, i: 7 }) }],
+  [
+    "dates",
+    { epoch: new Date(0), before: new Date(-86_400_000), now: new Date(1_763_700_000_123), invalid: new Date(NaN) },
+  ],
+  [
+    "bson classes",
+    {
+      oid: new ObjectId("6b0150d0ecc490d02cd09cb7"),
+      long: Long.fromString("-9007199254740993"),
+      zero: Long.ZERO,
+      ts: new Timestamp({ t: 1_763_700_000, i: 7 }),
+    },
+  ],
   ["arrays", { empty: [], mixed: [1, "two", null, undefined, [3, [4]], { five: 5 }], sparse: [1, , 3] }], // eslint-disable-line no-sparse-arrays
-  ["null prototype and non-ASCII names", { inner: Object.assign(Object.create(null) as Document, { a: 1 }), "clé": "v", "名": 2 }],
-  ["a cursor reply", { cursor: { id: Long.ZERO, ns: "bench.list", firstBatch: [{ _id: new ObjectId(), repo_id: 2, id: 7, dates: [{ begin: "1857-01-01" }], updated_at: new Date() }] }, ok: 1, operationTime: new Timestamp({ t: 1, i: 1 }) }],
+  [
+    "null prototype and non-ASCII names",
+    { inner: Object.assign(Object.create(null) as Document, { a: 1 }), clé: "v", 名: 2 },
+  ],
+  [
+    "a cursor reply",
+    {
+      cursor: {
+        id: Long.ZERO,
+        ns: "bench.list",
+        firstBatch: [
+          { _id: new ObjectId(), repo_id: 2, id: 7, dates: [{ begin: "1857-01-01" }], updated_at: new Date() },
+        ],
+      },
+      ok: 1,
+      operationTime: new Timestamp({ t: 1, i: 1 }),
+    },
+  ],
   ["deep nesting", nested(150)],
-  ["larger than the scratch buffer", { big: "x".repeat(200_000), list: Array.from({ length: 5_000 }, (_, i) => ({ i, s: `item ${i}` })) }],
+  [
+    "larger than the scratch buffer",
+    { big: "x".repeat(200_000), list: Array.from({ length: 5_000 }, (_, i) => ({ i, s: `item ${i}` })) },
+  ],
 ];
 
 // Documents only bson writes: the writer must refuse them, never write them differently.
@@ -34,7 +101,14 @@ const refused: Array<[string, Document]> = [
   ["Int32 and Double wrappers", { i: new Int32(5), d: new Double(5) }],
   ["regular expressions", { r: /a/i, s: new BSONRegExp("a", "i") }],
   ["a Map", { m: new Map([["a", 1]]) }],
-  ["a class instance", { c: new (class Point { x = 1; })() }],
+  [
+    "a class instance",
+    {
+      c: new (class Point {
+        x = 1;
+      })(),
+    },
+  ],
   ["a function", { f: () => 1 }],
   ["a bigint", { n: 10n }],
   ["a toBSON hook", { t: { toBSON: () => "hooked" } }],

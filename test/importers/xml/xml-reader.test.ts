@@ -55,7 +55,12 @@ describe("xmlEvents", () => {
     expect(opens[0]).toMatchObject({ namespace: "urn:isbn:1-931666-22-9", attributes: {} });
     expect(opens[2]).toMatchObject({ attributes: { href: "http://x/1", title: "t" }, names: ["ead", "c01", "dao"] });
     expect(text(all)).toContain("A & B <raw>");
-    expect(all.filter((event) => event.kind === "close").map((event) => event.name)).toEqual(["dao", "c01", "c01", "ead"]);
+    expect(all.filter((event) => event.kind === "close").map((event) => event.name)).toEqual([
+      "dao",
+      "c01",
+      "c01",
+      "ead",
+    ]);
   });
 
   test("a prefixed root (marc:record) and an unbound prefix (EAD 2002 DTD files' xlink:) are read", async () => {
@@ -78,7 +83,11 @@ describe("xmlEvents", () => {
   });
 
   test("a latin-1 file is decoded as its declaration says", async () => {
-    const xml = Buffer.concat([Buffer.from(`<?xml version="1.0" encoding="ISO-8859-1"?>\n<ead><p>Caf`), Buffer.from([0xe9, 0x20, 0xc7, 0xe0]), Buffer.from(`</p></ead>`)]);
+    const xml = Buffer.concat([
+      Buffer.from(`<?xml version="1.0" encoding="ISO-8859-1"?>\n<ead><p>Caf`),
+      Buffer.from([0xe9, 0x20, 0xc7, 0xe0]),
+      Buffer.from(`</p></ead>`),
+    ]);
     expect(text(await events(xml))).toBe("Café Çà");
   });
 
@@ -131,14 +140,19 @@ describe("hostile input: an ImportError with a location", () => {
 
   test("an empty file, text that is not XML", async () => {
     expect((await failure(``)).message).toMatch(/no root element/);
-    expect(await failure(`\n  hello <ead/>`)).toMatchObject({ message: `not XML: the file starts with "hello <ead/>", not with '<'`, source: { line: 1, column: 1 } });
+    expect(await failure(`\n  hello <ead/>`)).toMatchObject({
+      message: `not XML: the file starts with "hello <ead/>", not with '<'`,
+      source: { line: 1, column: 1 },
+    });
   });
 
   test("a wrong root element names the expected and the found", async () => {
     const error = await failure(`<?xml version="1.0"?>\n<html><body/></html>`, ["ead"]);
     expect(error.message).toBe("wrong root element: expected <ead>, found <html>");
     expect(error.source).toEqual({ line: 2, column: 1, path: "/html" });
-    expect((await failure(`<foo/>`, ["collection", "record"])).message).toBe("wrong root element: expected <collection> or <record>, found <foo>");
+    expect((await failure(`<foo/>`, ["collection", "record"])).message).toBe(
+      "wrong root element: expected <collection> or <record>, found <foo>",
+    );
   });
 
   test("an unknown encoding is named", async () => {
@@ -147,7 +161,9 @@ describe("hostile input: an ImportError with a location", () => {
   });
 
   test("bytes that are not valid UTF-8 are an error, not replacement characters", async () => {
-    const error = await failure(Buffer.concat([Buffer.from(`<ead>\n<p>caf`), Buffer.from([0xe9]), Buffer.from(`</p></ead>`)]));
+    const error = await failure(
+      Buffer.concat([Buffer.from(`<ead>\n<p>caf`), Buffer.from([0xe9]), Buffer.from(`</p></ead>`)]),
+    );
     expect(error.message).toMatch(/not valid utf-8/);
   });
 
@@ -172,7 +188,10 @@ describe("hostile input: an ImportError with a location", () => {
     const secret = "SECRET-CONTENT-7f3a9";
     const secretFile = join(dir, "secret.txt");
     writeFileSync(secretFile, secret);
-    writeFileSync(join(dir, "evil.dtd"), `<!ENTITY secret SYSTEM "file://${secretFile}"><!ATTLIST p leak CDATA "${secret}">`);
+    writeFileSync(
+      join(dir, "evil.dtd"),
+      `<!ENTITY secret SYSTEM "file://${secretFile}"><!ATTLIST p leak CDATA "${secret}">`,
+    );
     // A FIFO as the DTD: opening it to read would block until a writer comes, so a reader that
     // tried would hang the test; afterwards, no reader holds it open.
     const fifo = join(dir, "fifo.dtd");
@@ -194,7 +213,9 @@ describe("hostile input: an ImportError with a location", () => {
         expect(error.message).not.toContain(secret);
       }
       // An external entity declared in the internal subset: refused, not read.
-      const declared = await failure(`<!DOCTYPE ead [<!ENTITY secret SYSTEM "file://${secretFile}">]>\n<ead><p>&secret;</p></ead>`);
+      const declared = await failure(
+        `<!DOCTYPE ead [<!ENTITY secret SYSTEM "file://${secretFile}">]>\n<ead><p>&secret;</p></ead>`,
+      );
       expect(declared.message).toMatch(/declares entities/);
       expect(declared.message).not.toContain(secret);
       expect(requests).toBe(0);
@@ -228,7 +249,10 @@ describe("xmlSubtrees", () => {
 
   test("yields each selected element whole, with text helpers", async () => {
     const records: XmlElement[] = [];
-    for await (const record of xmlSubtrees(input(collection, 16), { roots: ["collection", "record"], isRecord: (names) => names.length === 2 && names[1] === "record" })) {
+    for await (const record of xmlSubtrees(input(collection, 16), {
+      roots: ["collection", "record"],
+      isRecord: (names) => names.length === 2 && names[1] === "record",
+    })) {
       records.push(record);
     }
     expect(records.map((record) => [record.name, record.path, record.line, record.column])).toEqual([
@@ -246,7 +270,11 @@ describe("xmlSubtrees", () => {
   test("a single record as the root", async () => {
     const xml = `<marc:record xmlns:marc="http://www.loc.gov/MARC21/slim"><marc:leader>z</marc:leader></marc:record>`;
     const records: XmlElement[] = [];
-    for await (const record of xmlSubtrees(input(xml), { roots: ["collection", "record"], isRecord: (names) => names.at(-1) === "record" })) records.push(record);
+    for await (const record of xmlSubtrees(input(xml), {
+      roots: ["collection", "record"],
+      isRecord: (names) => names.at(-1) === "record",
+    }))
+      records.push(record);
     expect(records).toHaveLength(1);
     expect(textOf(childElement(records[0], "leader") as XmlElement)).toBe("z");
   });
@@ -256,7 +284,11 @@ describe("xmlSubtrees", () => {
     const truncated = collection.slice(0, collection.indexOf("Morse"));
     await expect(
       (async () => {
-        for await (const record of xmlSubtrees(input(truncated), { roots: ["collection"], isRecord: (names) => names.at(-1) === "record" })) seen.push(record.path);
+        for await (const record of xmlSubtrees(input(truncated), {
+          roots: ["collection"],
+          isRecord: (names) => names.at(-1) === "record",
+        }))
+          seen.push(record.path);
       })(),
     ).rejects.toThrow(/ends inside <subfield>/);
     expect(seen).toEqual(["/collection/record"]);

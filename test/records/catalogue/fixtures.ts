@@ -6,7 +6,16 @@ import { fileURLToPath } from "node:url";
 
 export type Json = Record<string, unknown>;
 
-const dataDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..", "shared", "data", "archivesspace-json");
+const dataDir = join(
+  dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "..",
+  "..",
+  "..",
+  "shared",
+  "data",
+  "archivesspace-json",
+);
 
 export function readRecords(file: string): Json[] {
   return JSON.parse(readFileSync(join(dataDir, file), "utf8")) as Json[];
@@ -26,5 +35,7 @@ export const AGENT_PATHS: Record<string, string> = {
 
 /** Replaces every `{"ref": "<import uri>"}` found in `mapping` (deep copy). */
 export function mapRefs<T>(value: T, mapping: ReadonlyMap<string, string>): T {
-  return JSON.parse(JSON.stringify(value), (key, item: unknown) => (key === "ref" && typeof item === "string" ? (mapping.get(item) ?? item) : item)) as T;
+  return JSON.parse(JSON.stringify(value), (key, item: unknown) =>
+    key === "ref" && typeof item === "string" ? (mapping.get(item) ?? item) : item,
+  ) as T;
 }

@@ -1,4 +1,4 @@
-// The three list modes (api-contract.md §5) on the catalogue's types, table-driven: page with
+// The three list modes (docs/api.md §5) on the catalogue's types, table-driven: page with
 // its envelope (page_size, the last page, one past the end), id_set, all_ids, modified_since
 // in each mode, sorting by every field the type can sort by, and, for repository-scoped types,
 // that a list never shows another repository's records. Paths, scopes and sortable fields come
@@ -19,11 +19,44 @@ const word = (n: number) => `${WORDS[n % WORDS.length]} ${n}`;
 /** A valid body for the nth record of a type (n is unique across the file). */
 const TYPES: Array<[type: string, body: (n: number) => Json]> = [
   ["vocabulary", (n) => ({ name: word(n), ref_id: `list_${n}` })],
-  ["subject", (n) => ({ source: "local", vocabulary: "/vocabularies/1", terms: [{ term: word(n), term_type: "topical", vocabulary: "/vocabularies/1" }] })],
+  [
+    "subject",
+    (n) => ({
+      source: "local",
+      vocabulary: "/vocabularies/1",
+      terms: [{ term: word(n), term_type: "topical", vocabulary: "/vocabularies/1" }],
+    }),
+  ],
   ["agent_person", (n) => ({ names: [{ primary_name: word(n), name_order: "direct" }] })],
-  ["container_profile", (n) => ({ name: word(n), dimension_units: "inches", extent_dimension: "width", height: "10", width: "12", depth: "15" })],
-  ["accession", (n) => ({ title: word(n), id_0: "LM", id_1: String(n), accession_date: `${1990 + ((n * 7) % 30)}-06-01` })],
-  ["resource", (n) => ({ title: word(n), id_0: "LM", id_1: String(n), level: "collection", extents: [{ portion: "whole", number: "1", extent_type: "linear_feet" }], dates: [{ date_type: "single", label: "creation", begin: "1901" }], lang_materials: [{ language_and_script: { language: "eng" } }], finding_aid_language: "eng", finding_aid_script: "Latn" })],
+  [
+    "container_profile",
+    (n) => ({
+      name: word(n),
+      dimension_units: "inches",
+      extent_dimension: "width",
+      height: "10",
+      width: "12",
+      depth: "15",
+    }),
+  ],
+  [
+    "accession",
+    (n) => ({ title: word(n), id_0: "LM", id_1: String(n), accession_date: `${1990 + ((n * 7) % 30)}-06-01` }),
+  ],
+  [
+    "resource",
+    (n) => ({
+      title: word(n),
+      id_0: "LM",
+      id_1: String(n),
+      level: "collection",
+      extents: [{ portion: "whole", number: "1", extent_type: "linear_feet" }],
+      dates: [{ date_type: "single", label: "creation", begin: "1901" }],
+      lang_materials: [{ language_and_script: { language: "eng" } }],
+      finding_aid_language: "eng",
+      finding_aid_script: "Latn",
+    }),
+  ],
   ["digital_object", (n) => ({ title: word(n), digital_object_id: `lm-${n}` })],
   ["top_container", (n) => ({ indicator: word(n) })],
 ];
@@ -70,7 +103,13 @@ beforeAll(async () => {
     const { scope, collectionPath } = registry.get(type);
     const pathIn = (repoId: number) => collectionPath.replace(":repo_id", String(repoId));
     const path = pathIn(repoA);
-    const entry: TypeState = { path, before: (await get(`${path}?all_ids=true`)) as number[], made: [], otherMade: [], changed: 0 };
+    const entry: TypeState = {
+      path,
+      before: (await get(`${path}?all_ids=true`)) as number[],
+      made: [],
+      otherMade: [],
+      changed: 0,
+    };
     if (scope === "repository") entry.otherPath = pathIn(repoB);
     for (const where of PLAN) {
       if (where === "B" && !entry.otherPath) continue;
@@ -113,10 +152,26 @@ describe.each(ALL_TYPES)("%s", (type) => {
     const last = Math.ceil(total / 2);
     for (let page = 1; page <= last; page++) {
       const body = (await get(`${path}?page=${page}&page_size=2`)) as PageEnvelope;
-      expect({ ...body, results: idsOf(body.results) }).toEqual({ first_page: 1, last_page: last, this_page: page, total, results: all().slice(2 * page - 2, 2 * page) });
-      for (const record of body.results) expect(record).toMatchObject({ jsonmodel_type: type, uri: expect.stringMatching(new RegExp(`^${path}/\\d+$`)) });
+      expect({ ...body, results: idsOf(body.results) }).toEqual({
+        first_page: 1,
+        last_page: last,
+        this_page: page,
+        total,
+        results: all().slice(2 * page - 2, 2 * page),
+      });
+      for (const record of body.results)
+        expect(record).toMatchObject({
+          jsonmodel_type: type,
+          uri: expect.stringMatching(new RegExp(`^${path}/\\d+$`)),
+        });
     }
-    expect(await get(`${path}?page=${last + 1}&page_size=2`)).toEqual({ first_page: 1, last_page: last, this_page: last + 1, total, results: [] });
+    expect(await get(`${path}?page=${last + 1}&page_size=2`)).toEqual({
+      first_page: 1,
+      last_page: last,
+      this_page: last + 1,
+      total,
+      results: [],
+    });
     const whole = (await get(`${path}?page=1`)) as PageEnvelope;
     expect([whole.last_page, idsOf(whole.results)]).toEqual([1, all()]);
   });
@@ -127,7 +182,9 @@ describe.each(ALL_TYPES)("%s", (type) => {
     const records = (await get(`${path}?id_set=${asked.join(",")}`)) as Json[];
     expect(idsOf(records)).toEqual([made[0], made[3]]);
     expect(records.every((record) => record.jsonmodel_type === type)).toBe(true);
-    expect(idsOf((await get(`${path}?${[made[4], made[1]].map((id) => `id_set[]=${id}`).join("&")}`)) as Json[])).toEqual([made[1], made[4]]);
+    expect(
+      idsOf((await get(`${path}?${[made[4], made[1]].map((id) => `id_set[]=${id}`).join("&")}`)) as Json[]),
+    ).toEqual([made[1], made[4]]);
   });
 
   it("all_ids: every id, ascending", async () => {
@@ -139,14 +196,17 @@ describe.each(ALL_TYPES)("%s", (type) => {
     expect(await get(`${path}?all_ids=true&modified_since=${since}`)).toEqual([changed]);
     const page = (await get(`${path}?page=1&modified_since=${since}`)) as PageEnvelope;
     expect([page.total, page.last_page, idsOf(page.results)]).toEqual([1, 1, [changed]]);
-    expect(idsOf((await get(`${path}?id_set=${made[0]},${changed}&modified_since=${since}`)) as Json[])).toEqual([changed]);
+    expect(idsOf((await get(`${path}?id_set=${made[0]},${changed}&modified_since=${since}`)) as Json[])).toEqual([
+      changed,
+    ]);
     expect(await get(`${path}?all_ids=true&modified_since=0`)).toEqual(all());
     expect(await get(`${path}?all_ids=true&modified_since=${since + 3600}`)).toEqual([]);
   });
 
   it("sorts by id and system_mtime either way, and by each indexed field; anything else is a 400", async () => {
     const { path, changed } = s();
-    const page = async (query: string) => ((await get(`${path}?page=1&page_size=250&${query}`)) as PageEnvelope).results;
+    const page = async (query: string) =>
+      ((await get(`${path}?page=1&page_size=250&${query}`)) as PageEnvelope).results;
     expect(idsOf(await page("sort_direction=desc"))).toEqual([...all()].reverse());
     // The changed record is the most recently modified; the others were modified in id order.
     const byMtime = [...all().filter((id) => id !== changed), changed];
@@ -156,11 +216,17 @@ describe.each(ALL_TYPES)("%s", (type) => {
     const fields = sortableFields(registry.get(type)).filter((field) => field !== "id" && field !== "system_mtime");
     for (const field of fields) {
       const records = await page(`sort_field=${field}`);
-      const value = (record: Json) => String(field.split(".").reduce<unknown>((inner, key) => (inner as Json | undefined)?.[key], record));
-      const expected = [...records].sort((a, b) => (value(a) < value(b) ? -1 : value(a) > value(b) ? 1 : idOf(a.uri) - idOf(b.uri)));
+      const value = (record: Json) =>
+        String(field.split(".").reduce<unknown>((inner, key) => (inner as Json | undefined)?.[key], record));
+      const expected = [...records].sort((a, b) =>
+        value(a) < value(b) ? -1 : value(a) > value(b) ? 1 : idOf(a.uri) - idOf(b.uri),
+      );
       expect(idsOf(expected)).not.toEqual(all()); // the words make this order differ from id order
       expect([field, idsOf(records)]).toEqual([field, idsOf(expected)]);
-      expect([field, idsOf(await page(`sort_field=${field}&sort_direction=desc`))]).toEqual([field, idsOf(expected).reverse()]);
+      expect([field, idsOf(await page(`sort_field=${field}&sort_direction=desc`))]).toEqual([
+        field,
+        idsOf(expected).reverse(),
+      ]);
     }
 
     const refused = await server.send("GET", `${path}?page=1&sort_field=lock_version`, { token });
@@ -178,7 +244,9 @@ describe.each(REPOSITORY_TYPES)("%s lists only the repository in the URL", (type
     expect(await get(`${otherPath}?all_ids=true`)).toEqual(otherMade);
     const page = (await get(`${otherPath}?page=1&page_size=250`)) as PageEnvelope;
     expect([page.total, idsOf(page.results)]).toEqual([otherMade.length, otherMade]);
-    expect(page.results.every((record) => (record.repository as Json).ref === otherPath!.split("/").slice(0, 3).join("/"))).toBe(true);
+    expect(
+      page.results.every((record) => (record.repository as Json).ref === otherPath!.split("/").slice(0, 3).join("/")),
+    ).toBe(true);
     // Ids of one repository asked for in the other are not there.
     expect(await get(`${otherPath}?id_set=${made.join(",")}`)).toEqual([]);
     expect(idsOf((await get(`${path}?id_set=${[...otherMade, made[1]].join(",")}`)) as Json[])).toEqual([made[1]]);

@@ -13,7 +13,15 @@ let repo: number;
 beforeAll(async () => {
   server = await startRecordServer();
   repo = (await server.ops.create("repository", {}, { repo_code: "notes", name: "Notes" }, { username: "system" })).id;
-  token = await server.login("describer", globalGrants(["view_repository", "update_resource_record", "update_digital_object_record", "delete_archival_record"]));
+  token = await server.login(
+    "describer",
+    globalGrants([
+      "view_repository",
+      "update_resource_record",
+      "update_digital_object_record",
+      "delete_archival_record",
+    ]),
+  );
 });
 afterAll(() => server.stop());
 
@@ -37,41 +45,87 @@ async function post(path: string, body: Json): Promise<{ status: number; body: J
 describe("bibliography and index notes", () => {
   it("are stored and read back as sent", async () => {
     const notes = [
-      { jsonmodel_type: "note_bibliography", label: "Works cited", content: ["Published sources."], items: ["Smith, A. History. 1901."] },
-      { jsonmodel_type: "note_index", content: ["Index of correspondents."], items: [{ value: "Smith, Ada", type: "person", reference: "box 1" }] },
+      {
+        jsonmodel_type: "note_bibliography",
+        label: "Works cited",
+        content: ["Published sources."],
+        items: ["Smith, A. History. 1901."],
+      },
+      {
+        jsonmodel_type: "note_index",
+        content: ["Index of correspondents."],
+        items: [{ value: "Smith, Ada", type: "person", reference: "box 1" }],
+      },
     ];
     const created = await post(`/repositories/${repo}/resources`, resource(notes));
     expect(created.status).toBe(200);
     const read = (await server.send("GET", created.body.uri as string, { token })).body as Json;
     expect(read.notes).toEqual([
       expect.objectContaining({ jsonmodel_type: "note_bibliography", items: ["Smith, A. History. 1901."] }),
-      expect.objectContaining({ jsonmodel_type: "note_index", items: [expect.objectContaining({ value: "Smith, Ada", type: "person", jsonmodel_type: "note_index_item" })] }),
+      expect.objectContaining({
+        jsonmodel_type: "note_index",
+        items: [expect.objectContaining({ value: "Smith, Ada", type: "person", jsonmodel_type: "note_index_item" })],
+      }),
     ]);
   });
 
   it("are checked in their own shape", async () => {
-    const reply = await post(`/repositories/${repo}/resources`, resource([
-      { jsonmodel_type: "note_bibliography", items: ["x"] },
-      { jsonmodel_type: "note_index", content: ["x"], items: [{ value: "x", type: "planet" }] },
-    ]));
-    expect([reply.status, reply.body]).toEqual([400, {
-      error: {
-        "notes/0/content": ["Property is required but was missing"],
-        "notes/1/items/0/type": [expect.stringContaining("Invalid value 'planet'")],
+    const reply = await post(
+      `/repositories/${repo}/resources`,
+      resource([
+        { jsonmodel_type: "note_bibliography", items: ["x"] },
+        { jsonmodel_type: "note_index", content: ["x"], items: [{ value: "x", type: "planet" }] },
+      ]),
+    );
+    expect([reply.status, reply.body]).toEqual([
+      400,
+      {
+        error: {
+          "notes/0/content": ["Property is required but was missing"],
+          "notes/1/items/0/type": [expect.stringContaining("Invalid value 'planet'")],
+        },
       },
-    }]);
+    ]);
   });
 
   it("an index entry's reference_ref is a link: checked on write, removed when its target goes", async () => {
     const target = await post(`/repositories/${repo}/resources`, resource([]));
-    const missing = await post(`/repositories/${repo}/resources`, resource([{ jsonmodel_type: "note_index", content: ["x"], items: [{ value: "x", type: "subject", reference_ref: { ref: `/repositories/${repo}/resources/999999` } }] }]));
-    expect([missing.status, missing.body]).toEqual([400, { error: { "notes/0/items/0/reference_ref/ref": [`Reference to /repositories/${repo}/resources/999999 does not exist`] } }]);
-    const holder = await post(`/repositories/${repo}/resources`, resource([
-      { jsonmodel_type: "note_index", content: ["x"], items: [{ value: "kept", type: "subject" }, { value: "linked", type: "subject", reference_ref: { ref: target.body.uri } }] },
-    ]));
+    const missing = await post(
+      `/repositories/${repo}/resources`,
+      resource([
+        {
+          jsonmodel_type: "note_index",
+          content: ["x"],
+          items: [{ value: "x", type: "subject", reference_ref: { ref: `/repositories/${repo}/resources/999999` } }],
+        },
+      ]),
+    );
+    expect([missing.status, missing.body]).toEqual([
+      400,
+      {
+        error: {
+          "notes/0/items/0/reference_ref/ref": [`Reference to /repositories/${repo}/resources/999999 does not exist`],
+        },
+      },
+    ]);
+    const holder = await post(
+      `/repositories/${repo}/resources`,
+      resource([
+        {
+          jsonmodel_type: "note_index",
+          content: ["x"],
+          items: [
+            { value: "kept", type: "subject" },
+            { value: "linked", type: "subject", reference_ref: { ref: target.body.uri } },
+          ],
+        },
+      ]),
+    );
     expect(holder.status).toBe(200);
     expect((await server.send("DELETE", target.body.uri as string, { token })).status).toBe(200);
-    const read = (await server.send("GET", holder.body.uri as string, { token })).body as { notes: Array<{ items: Json[] }> };
+    const read = (await server.send("GET", holder.body.uri as string, { token })).body as {
+      notes: Array<{ items: Json[] }>;
+    };
     expect(read.notes[0]?.items.map((item) => item.value)).toEqual(["kept"]);
   });
 });
@@ -87,9 +141,26 @@ describe("digital object notes", () => {
       ],
     });
     expect(good.status).toBe(200);
-    const archival = await post(`/repositories/${repo}/digital_objects`, { title: "Scan", digital_object_id: `scan-${Math.random()}`, notes: [{ jsonmodel_type: "note_multipart", type: "scopecontent", subnotes: [] }] });
-    expect([archival.status, archival.body]).toEqual([400, { error: { "notes/0/jsonmodel_type": ["Invalid value 'note_multipart'.  Must be one of: note_digital_object, note_bibliography"] } }]);
-    const badType = await post(`/repositories/${repo}/digital_object_components`, { title: "Page", digital_object: { ref: good.body.uri }, notes: [{ jsonmodel_type: "note_digital_object", type: "scopecontent", content: ["x"] }] });
+    const archival = await post(`/repositories/${repo}/digital_objects`, {
+      title: "Scan",
+      digital_object_id: `scan-${Math.random()}`,
+      notes: [{ jsonmodel_type: "note_multipart", type: "scopecontent", subnotes: [] }],
+    });
+    expect([archival.status, archival.body]).toEqual([
+      400,
+      {
+        error: {
+          "notes/0/jsonmodel_type": [
+            "Invalid value 'note_multipart'.  Must be one of: note_digital_object, note_bibliography",
+          ],
+        },
+      },
+    ]);
+    const badType = await post(`/repositories/${repo}/digital_object_components`, {
+      title: "Page",
+      digital_object: { ref: good.body.uri },
+      notes: [{ jsonmodel_type: "note_digital_object", type: "scopecontent", content: ["x"] }],
+    });
     expect(badType.status).toBe(400);
     expect(Object.keys(badType.body.error as Json)).toEqual(["notes/0/type"]);
   });

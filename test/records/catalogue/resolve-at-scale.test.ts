@@ -1,4 +1,4 @@
-// resolve[] at scale (api-contract.md §6, issue 4 §3), over HTTP with the real engine, counting
+// resolve[] at scale (docs/api.md §6), over HTTP with the real engine, counting
 // the store's `find` commands through the driver's command monitoring: at most
 // RESOLVE_MAX_REFS refs per response, `_resolve_truncated: true` past it, one query per target
 // type per level (`a::b` included, and for a whole list page), and no `_resolved` on a broken ref.
@@ -34,7 +34,13 @@ function idsAskedFor(command: Record<string, unknown>): number[] {
 }
 
 /** Creates `count` records through the operations object, `parallel` at a time. */
-async function createMany(server: RecordServer, type: string, count: number, body: (i: number) => Json, parallel = 25): Promise<string[]> {
+async function createMany(
+  server: RecordServer,
+  type: string,
+  count: number,
+  body: (i: number) => Json,
+  parallel = 25,
+): Promise<string[]> {
   const uris: string[] = new Array(count);
   for (let start = 0; start < count; start += parallel) {
     const batch = Array.from({ length: Math.min(parallel, count - start) }, (_, k) => start + k);
@@ -43,10 +49,23 @@ async function createMany(server: RecordServer, type: string, count: number, bod
   return uris;
 }
 
-const person = (i: number): Json => ({ names: [{ primary_name: `Person ${i}`, rest_of_name: "A.", name_order: "inverted" }] });
+const person = (i: number): Json => ({
+  names: [{ primary_name: `Person ${i}`, rest_of_name: "A.", name_order: "inverted" }],
+});
 const corporate = (i: number): Json => ({ names: [{ primary_name: `Society ${i}` }] });
-const subjectBody = (i: number): Json => ({ source: "local", vocabulary: "/vocabularies/1", terms: [{ term: `Topic ${i}`, term_type: "topical", vocabulary: "/vocabularies/1" }] });
-const profileBody = (i: number): Json => ({ name: `Profile ${i}`, dimension_units: "inches", extent_dimension: "width", height: "10", width: "12", depth: "15" });
+const subjectBody = (i: number): Json => ({
+  source: "local",
+  vocabulary: "/vocabularies/1",
+  terms: [{ term: `Topic ${i}`, term_type: "topical", vocabulary: "/vocabularies/1" }],
+});
+const profileBody = (i: number): Json => ({
+  name: `Profile ${i}`,
+  dimension_units: "inches",
+  extent_dimension: "width",
+  height: "10",
+  width: "12",
+  depth: "15",
+});
 
 let server: RecordServer;
 let commands: CommandLog;
@@ -98,7 +117,9 @@ describe("a resource with 2,000 linked agents", () => {
     // Every tenth agent is a corporate entity, so that the refs span two target types.
     const people = await createMany(server, "agent_person", AGENTS - AGENTS / 10, person);
     const societies = await createMany(server, "agent_corporate_entity", AGENTS / 10, corporate);
-    agents = Array.from({ length: AGENTS }, (_, i) => (i % 10 === 9 ? societies[(i - 9) / 10]! : people[i - Math.floor(i / 10)]!));
+    agents = Array.from({ length: AGENTS }, (_, i) =>
+      i % 10 === 9 ? societies[(i - 9) / 10]! : people[i - Math.floor(i / 10)]!,
+    );
     subjects = await createMany(server, "subject", 3, subjectBody);
     resource = await create(`/repositories/${repo}/resources`, {
       title: "A very well connected collection",
@@ -135,15 +156,23 @@ describe("a resource with 2,000 linked agents", () => {
       expect((link._resolved as Json).uri).toBe(agents[i]);
       expect((link._resolved as Json).jsonmodel_type).toBe(i % 10 === 9 ? "agent_corporate_entity" : "agent_person");
     });
-    links.slice(DEFAULT_MAX_REFS).forEach((link, i) => expect(link).toEqual({ ref: agents[DEFAULT_MAX_REFS + i], role: i % 2 === 0 ? "creator" : "subject" }));
+    links
+      .slice(DEFAULT_MAX_REFS)
+      .forEach((link, i) =>
+        expect(link).toEqual({ ref: agents[DEFAULT_MAX_REFS + i], role: i % 2 === 0 ? "creator" : "subject" }),
+      );
     // The subjects were not asked for.
     expect((record.subjects as Json[]).every((link) => !("_resolved" in link))).toBe(true);
 
     // One query per target type, each for exactly the refs within the bound.
     expect(recordFinds()).toEqual({ resources: 1, agent_people: 1, agent_corporate_entities: 1 });
     const firstThousand = agents.slice(0, DEFAULT_MAX_REFS);
-    expect(idsAskedFor(onlyFind("agent_people"))).toEqual(sorted(firstThousand.filter((uri) => uri.startsWith("/agents/people/")).map(idOf)));
-    expect(idsAskedFor(onlyFind("agent_corporate_entities"))).toEqual(sorted(firstThousand.filter((uri) => uri.startsWith("/agents/corporate_entities/")).map(idOf)));
+    expect(idsAskedFor(onlyFind("agent_people"))).toEqual(
+      sorted(firstThousand.filter((uri) => uri.startsWith("/agents/people/")).map(idOf)),
+    );
+    expect(idsAskedFor(onlyFind("agent_corporate_entities"))).toEqual(
+      sorted(firstThousand.filter((uri) => uri.startsWith("/agents/corporate_entities/")).map(idOf)),
+    );
     expect(idsAskedFor(onlyFind("agent_people"))).toHaveLength(900);
   });
 
@@ -156,8 +185,15 @@ describe("a resource with 2,000 linked agents", () => {
     // Refs are taken in record order, whichever key names them: the 3 subjects count against
     // the bound when they come first.
     const subjectsFirst = Object.keys(record).indexOf("subjects") < Object.keys(record).indexOf("linked_agents");
-    expect([resolvedSubjects, resolvedAgents]).toEqual(subjectsFirst ? [3, DEFAULT_MAX_REFS - 3] : [0, DEFAULT_MAX_REFS]);
-    expect(recordFinds()).toEqual({ resources: 1, agent_people: 1, agent_corporate_entities: 1, ...(subjectsFirst ? { subjects: 1 } : {}) });
+    expect([resolvedSubjects, resolvedAgents]).toEqual(
+      subjectsFirst ? [3, DEFAULT_MAX_REFS - 3] : [0, DEFAULT_MAX_REFS],
+    );
+    expect(recordFinds()).toEqual({
+      resources: 1,
+      agent_people: 1,
+      agent_corporate_entities: 1,
+      ...(subjectsFirst ? { subjects: 1 } : {}),
+    });
   });
 
   it("under the bound resolves everything asked for and says nothing about truncation", async () => {
@@ -184,12 +220,21 @@ describe("nested a::b: one find per target type per level", () => {
     profiles = await createMany(server, "container_profile", 2, profileBody);
     containers = [];
     for (const [i, profile] of [profiles[0], profiles[0], profiles[1]].entries()) {
-      containers.push(await create(`/repositories/${repo}/top_containers`, { indicator: `N${i}`, type: "box", container_profile: { ref: profile } }));
+      containers.push(
+        await create(`/repositories/${repo}/top_containers`, {
+          indicator: `N${i}`,
+          type: "box",
+          container_profile: { ref: profile },
+        }),
+      );
     }
     people = await createMany(server, "agent_person", 3, (i) => person(100_000 + i));
     society = (await createMany(server, "agent_corporate_entity", 1, (i) => corporate(100_000 + i)))[0]!;
     subjects = await createMany(server, "subject", 3, (i) => subjectBody(100 + i));
-    const object = await create(`/repositories/${repo}/digital_objects`, { title: "Scan", digital_object_id: "nested-1" });
+    const object = await create(`/repositories/${repo}/digital_objects`, {
+      title: "Scan",
+      digital_object_id: "nested-1",
+    });
     instanceContainers = [containers[0]!, containers[1]!, containers[2]!, containers[0]!];
     accession = await create(`/repositories/${repo}/accessions`, {
       title: "Nested",
@@ -203,7 +248,10 @@ describe("nested a::b: one find per target type per level", () => {
       ],
       subjects: subjects.map((ref) => ({ ref })),
       instances: [
-        ...instanceContainers.map((ref, i) => ({ instance_type: "mixed_materials", sub_container: { top_container: { ref }, type_2: "folder", indicator_2: String(i + 1) } })),
+        ...instanceContainers.map((ref, i) => ({
+          instance_type: "mixed_materials",
+          sub_container: { top_container: { ref }, type_2: "folder", indicator_2: String(i + 1) },
+        })),
         { instance_type: "digital_object", digital_object: { ref: object } },
       ],
     });
@@ -213,7 +261,14 @@ describe("nested a::b: one find per target type per level", () => {
 
   it("linked_agents + subjects + top_container::container_profile: five target types, each looked up once, one round trip per level", async () => {
     const record = await get(`${accession}${nestedQuery}`);
-    expect(recordFinds()).toEqual({ accessions: 1, agent_people: 1, agent_corporate_entities: 1, subjects: 1, top_containers: 1, container_profiles: 1 });
+    expect(recordFinds()).toEqual({
+      accessions: 1,
+      agent_people: 1,
+      agent_corporate_entities: 1,
+      subjects: 1,
+      top_containers: 1,
+      container_profiles: 1,
+    });
     // The accession, then one query for the four types of the first level, one for the second.
     expect(commands.roundTrips()).toBe(3);
     // Each query asks for the distinct targets of its level, once each.
@@ -228,12 +283,23 @@ describe("nested a::b: one find per target type per level", () => {
     expect(order.indexOf("container_profiles")).toBeGreaterThan(order.indexOf("top_containers"));
 
     // Every site is resolved, repeated targets included, at both levels.
-    expect((record.linked_agents as Json[]).map((link) => (link._resolved as Json).uri)).toEqual([people[0], society, people[1], people[0], people[2]]);
+    expect((record.linked_agents as Json[]).map((link) => (link._resolved as Json).uri)).toEqual([
+      people[0],
+      society,
+      people[1],
+      people[0],
+      people[2],
+    ]);
     expect((record.subjects as Json[]).map((link) => (link._resolved as Json).uri)).toEqual(subjects);
     const instances = record.instances as Json[];
     const tops = instances.slice(0, 4).map((instance) => (instance.sub_container as Json).top_container as Json);
     expect(tops.map((link) => (link._resolved as Json).uri)).toEqual(instanceContainers);
-    expect(tops.map((link) => (((link._resolved as Json).container_profile as Json)._resolved as Json).uri)).toEqual([profiles[0], profiles[0], profiles[1], profiles[0]]);
+    expect(tops.map((link) => (((link._resolved as Json).container_profile as Json)._resolved as Json).uri)).toEqual([
+      profiles[0],
+      profiles[0],
+      profiles[1],
+      profiles[0],
+    ]);
     // The digital object was not asked for; nothing was cut.
     expect(instances[4]?.digital_object).toEqual({ ref: expect.any(String) });
     expect(resolvedValues(record)).toHaveLength(5 + 3 + 4 + 4);
@@ -253,8 +319,12 @@ describe("nested a::b: one find per target type per level", () => {
   it("without ::container_profile the second level is neither resolved nor queried", async () => {
     const record = await get(`${accession}?resolve[]=top_container`);
     expect(recordFinds()).toEqual({ accessions: 1, top_containers: 1 });
-    const tops = (record.instances as Json[]).slice(0, 4).map((instance) => (instance.sub_container as Json).top_container as Json);
-    expect(tops.map((link) => ((link._resolved as Json).container_profile as Json))).toEqual([profiles[0], profiles[0], profiles[1], profiles[0]].map((ref) => ({ ref })));
+    const tops = (record.instances as Json[])
+      .slice(0, 4)
+      .map((instance) => (instance.sub_container as Json).top_container as Json);
+    expect(tops.map((link) => (link._resolved as Json).container_profile as Json)).toEqual(
+      [profiles[0], profiles[0], profiles[1], profiles[0]].map((ref) => ({ ref })),
+    );
     expect(resolvedValues(record)).toHaveLength(4);
   });
 });
@@ -273,8 +343,14 @@ describe("a list page: one find per target type for all its records", () => {
     records = [];
     for (let i = 0; i < RECORDS; i++) {
       // Page 1 links only the first six subjects (one or two each); the last two appear past it.
-      const own = i < PAGE_SIZE ? [...new Set([subjects[i % 6]!, subjects[(i * 5 + 1) % 6]!])] : [subjects[6]!, subjects[7]!];
-      const { uri } = await server.ops.create("accession", { repoId: listRepo }, { title: `Listed ${i}`, id_0: "LIST", id_1: String(i), subjects: own.map((ref) => ({ ref })) }, SYSTEM);
+      const own =
+        i < PAGE_SIZE ? [...new Set([subjects[i % 6]!, subjects[(i * 5 + 1) % 6]!])] : [subjects[6]!, subjects[7]!];
+      const { uri } = await server.ops.create(
+        "accession",
+        { repoId: listRepo },
+        { title: `Listed ${i}`, id_0: "LIST", id_1: String(i), subjects: own.map((ref) => ({ ref })) },
+        SYSTEM,
+      );
       records.push({ uri, subjects: own });
     }
   });
@@ -293,17 +369,25 @@ describe("a list page: one find per target type for all its records", () => {
     page.results.forEach((result, i) => {
       expect((result.subjects as Json[]).map((link) => (link._resolved as Json).uri)).toEqual(records[i]!.subjects);
     });
-    expect(resolvedValues(page)).toHaveLength(records.slice(0, PAGE_SIZE).reduce((sum, record) => sum + record.subjects.length, 0));
+    expect(resolvedValues(page)).toHaveLength(
+      records.slice(0, PAGE_SIZE).reduce((sum, record) => sum + record.subjects.length, 0),
+    );
     expect(page).not.toHaveProperty("_resolve_truncated");
   });
 
   it("the same in id_set mode", async () => {
     const chosen = records.slice(-12);
-    const list = (await get(`${base()}?id_set=${chosen.map((record) => idOf(record.uri)).join(",")}&resolve[]=subjects`)) as unknown as Json[];
+    const list = (await get(
+      `${base()}?id_set=${chosen.map((record) => idOf(record.uri)).join(",")}&resolve[]=subjects`,
+    )) as unknown as Json[];
     expect(list.map((record) => record.uri)).toEqual(chosen.map((record) => record.uri));
     expect(recordFinds()).toEqual({ accessions: 1, subjects: 1 });
-    expect(idsAskedFor(onlyFind("subjects"))).toEqual(sorted(new Set(chosen.flatMap((record) => record.subjects).map(idOf))));
-    list.forEach((record, i) => expect((record.subjects as Json[]).map((link) => (link._resolved as Json).uri)).toEqual(chosen[i]!.subjects));
+    expect(idsAskedFor(onlyFind("subjects"))).toEqual(
+      sorted(new Set(chosen.flatMap((record) => record.subjects).map(idOf))),
+    );
+    list.forEach((record, i) =>
+      expect((record.subjects as Json[]).map((link) => (link._resolved as Json).uri)).toEqual(chosen[i]!.subjects),
+    );
   });
 });
 
@@ -328,20 +412,30 @@ describe("broken refs", () => {
         $push: {
           subjects: { $each: [{ ref: "/subjects/999999" }], $position: 0 },
           linked_agents: { ref: "/agents/people/999999", role: "subject" },
-          instances: { jsonmodel_type: "instance", instance_type: "text", sub_container: { jsonmodel_type: "sub_container", top_container: { ref: missingContainer } } },
+          instances: {
+            jsonmodel_type: "instance",
+            instance_type: "text",
+            sub_container: { jsonmodel_type: "sub_container", top_container: { ref: missingContainer } },
+          },
         } as never,
       },
     );
     expect(updated.modifiedCount).toBe(1);
 
     const record = await get(`${accession}?resolve[]=subjects&resolve[]=linked_agents&resolve[]=top_container`);
-    expect(record.subjects).toEqual([{ ref: "/subjects/999999" }, { ref: kept, _resolved: expect.objectContaining({ uri: kept }) }]);
+    expect(record.subjects).toEqual([
+      { ref: "/subjects/999999" },
+      { ref: kept, _resolved: expect.objectContaining({ uri: kept }) },
+    ]);
     expect(record.linked_agents).toEqual([
       { ref: agent, role: "creator", _resolved: expect.objectContaining({ uri: agent }) },
       { ref: "/agents/people/999999", role: "subject" },
     ]);
     const tops = (record.instances as Json[]).map((instance) => (instance.sub_container as Json).top_container);
-    expect(tops).toEqual([{ ref: container, _resolved: expect.objectContaining({ uri: container }) }, { ref: missingContainer }]);
+    expect(tops).toEqual([
+      { ref: container, _resolved: expect.objectContaining({ uri: container }) },
+      { ref: missingContainer },
+    ]);
     expect(record).not.toHaveProperty("_resolve_truncated");
     expect(recordFinds()).toEqual({ accessions: 1, subjects: 1, agent_people: 1, top_containers: 1 });
     expect(idsAskedFor(onlyFind("subjects"))).toEqual(sorted([idOf(kept!), 999999]));
@@ -358,7 +452,14 @@ describe("the bound across levels (RESOLVE_MAX_REFS = 4)", () => {
   beforeAll(async () => {
     server.ops.deps.resolveMaxRefs = 4;
     profile = (await server.ops.create("container_profile", {}, profileBody(900), SYSTEM)).uri;
-    container = (await server.ops.create("top_container", { repoId: repo }, { indicator: "bound", container_profile: { ref: profile } }, SYSTEM)).uri;
+    container = (
+      await server.ops.create(
+        "top_container",
+        { repoId: repo },
+        { indicator: "bound", container_profile: { ref: profile } },
+        SYSTEM,
+      )
+    ).uri;
     subjects = await createMany(server, "subject", 3, (i) => subjectBody(900 + i));
   });
   afterAll(() => {
@@ -366,16 +467,23 @@ describe("the bound across levels (RESOLVE_MAX_REFS = 4)", () => {
   });
 
   async function readWith(subjectCount: number): Promise<Json> {
-    const { uri } = await server.ops.create("accession", { repoId: repo }, {
-      id_0: "BOUND",
-      id_1: String(subjectCount),
-      subjects: subjects.slice(0, subjectCount).map((ref) => ({ ref })),
-      instances: [{ instance_type: "text", sub_container: { top_container: { ref: container } } }],
-    }, SYSTEM);
+    const { uri } = await server.ops.create(
+      "accession",
+      { repoId: repo },
+      {
+        id_0: "BOUND",
+        id_1: String(subjectCount),
+        subjects: subjects.slice(0, subjectCount).map((ref) => ({ ref })),
+        instances: [{ instance_type: "text", sub_container: { top_container: { ref: container } } }],
+      },
+      SYSTEM,
+    );
     return get(`${uri}?resolve[]=subjects&resolve[]=top_container::container_profile`);
   }
 
-  const profileLink = (record: Json) => (((((record.instances as Json[])[0]!.sub_container as Json).top_container as Json)._resolved as Json).container_profile as Json);
+  const profileLink = (record: Json) =>
+    ((((record.instances as Json[])[0]!.sub_container as Json).top_container as Json)._resolved as Json)
+      .container_profile as Json;
 
   it("exactly at the bound (2 subjects + 1 container + its profile = 4): all resolved, no truncation", async () => {
     const record = await readWith(2);
@@ -398,11 +506,20 @@ describe("the bound across levels (RESOLVE_MAX_REFS = 4)", () => {
     const own = (await server.ops.create("repository", {}, { repo_code: "bounded", name: "Bounded" }, SYSTEM)).id;
     const six = await createMany(server, "subject", 6, (i) => subjectBody(950 + i));
     for (let i = 0; i < 3; i++) {
-      await server.ops.create("accession", { repoId: own }, { id_0: "PAGE", id_1: String(i), subjects: six.slice(2 * i, 2 * i + 2).map((ref) => ({ ref })) }, SYSTEM);
+      await server.ops.create(
+        "accession",
+        { repoId: own },
+        { id_0: "PAGE", id_1: String(i), subjects: six.slice(2 * i, 2 * i + 2).map((ref) => ({ ref })) },
+        SYSTEM,
+      );
     }
     const page = (await get(`/repositories/${own}/accessions?page=1&resolve[]=subjects`)) as unknown as PageEnvelope;
     expect(page._resolve_truncated).toBe(true);
-    expect(page.results.map((record) => (record.subjects as Json[]).map((link) => "_resolved" in link))).toEqual([[true, true], [true, true], [false, false]]);
+    expect(page.results.map((record) => (record.subjects as Json[]).map((link) => "_resolved" in link))).toEqual([
+      [true, true],
+      [true, true],
+      [false, false],
+    ]);
     expect(recordFinds()).toEqual({ accessions: 1, subjects: 1 });
     expect(idsAskedFor(onlyFind("subjects"))).toEqual(sorted(six.slice(0, 4).map(idOf)));
   });

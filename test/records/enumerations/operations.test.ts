@@ -65,25 +65,43 @@ async function errorOf(promise: Promise<unknown>): Promise<{ status: number; bod
 
 describe("the registry", () => {
   it("finds each enumerated field, with the union variant it sits in", () => {
-    const paths = registry.get("gadget").enumerationPaths.map(({ enumeration, path, conditions }) => ({ enumeration, path, conditions }));
+    const paths = registry
+      .get("gadget")
+      .enumerationPaths.map(({ enumeration, path, conditions }) => ({ enumeration, path, conditions }));
     expect(paths).toEqual(
       expect.arrayContaining([
         { enumeration: "gadget_finish", path: "finish", conditions: [] },
         { enumeration: "gadget_tag", path: "tags/*", conditions: [] },
-        { enumeration: "gadget_dial_kind", path: "parts/*/kind", conditions: [{ at: 2, field: "jsonmodel_type", value: "gadget_dial" }] },
-        { enumeration: "gadget_knob_kind", path: "parts/*/kind", conditions: [{ at: 2, field: "jsonmodel_type", value: "gadget_knob" }] },
+        {
+          enumeration: "gadget_dial_kind",
+          path: "parts/*/kind",
+          conditions: [{ at: 2, field: "jsonmodel_type", value: "gadget_dial" }],
+        },
+        {
+          enumeration: "gadget_knob_kind",
+          path: "parts/*/kind",
+          conditions: [{ at: 2, field: "jsonmodel_type", value: "gadget_knob" }],
+        },
       ]),
     );
   });
 
   it("gathers each enumeration's seed values, read-only values (defaults) and users", () => {
-    expect(registry.enumerations.get("gadget_finish")).toEqual({ name: "gadget_finish", values: ["matte", "gloss"], readonlyValues: ["matte"], editable: true, usedBy: ["gadget/finish"] });
+    expect(registry.enumerations.get("gadget_finish")).toEqual({
+      name: "gadget_finish",
+      values: ["matte", "gloss"],
+      readonlyValues: ["matte"],
+      editable: true,
+      usedBy: ["gadget/finish"],
+    });
     expect(registry.enumerations.get("gadget_size")?.editable).toBe(false);
   });
 
   it("turns a path into a filter matching the variant and the value in one list item", () => {
     const [dial] = registry.get("gadget").enumerationPaths.filter((path) => path.enumeration === "gadget_dial_kind");
-    expect(usageFilter(dial!, "round")).toEqual({ parts: { $elemMatch: { jsonmodel_type: "gadget_dial", kind: "round" } } });
+    expect(usageFilter(dial!, "round")).toEqual({
+      parts: { $elemMatch: { jsonmodel_type: "gadget_dial", kind: "round" } },
+    });
     const [tag] = registry.get("gadget").enumerationPaths.filter((path) => path.enumeration === "gadget_tag");
     expect(usageFilter(tag!, "new")).toEqual({ tags: "new" });
     const [finish] = registry.get("gadget").enumerationPaths.filter((path) => path.enumeration === "gadget_finish");
@@ -91,7 +109,11 @@ describe("the registry", () => {
   });
 
   it("seeds a schema-only type's enumerations", async () => {
-    expect(await enumerations.readByName("gadget_knob_kind")).toMatchObject({ values: ["round", "fluted"], relationships: ["gadget/parts/*/kind"], editable: true });
+    expect(await enumerations.readByName("gadget_knob_kind")).toMatchObject({
+      values: ["round", "fluted"],
+      relationships: ["gadget/parts/*/kind"],
+      editable: true,
+    });
     expect(await enumerations.readByName("gadget_size")).toMatchObject({ editable: false });
   });
 });
@@ -119,12 +141,18 @@ describe("removing a value", () => {
     expect((await setValues("gadget_dial_kind", ["square"])).status).toBe("Updated");
     const refused = await errorOf(setValues("gadget_knob_kind", ["fluted"]));
     expect(refused.status).toBe(409);
-    expect(refused.body).toEqual({ error: expect.stringMatching(/^Can't remove the value 'round' of gadget_knob_kind: it is in use by \/repositories\/\d+\/gadgets\/\d+ \(parts\/\*\/kind\)$/) });
+    expect(refused.body).toEqual({
+      error: expect.stringMatching(
+        /^Can't remove the value 'round' of gadget_knob_kind: it is in use by \/repositories\/\d+\/gadgets\/\d+ \(parts\/\*\/kind\)$/,
+      ),
+    });
   });
 
   it("looks in lists of values", async () => {
     await gadget({ tags: ["used"] });
-    expect((await errorOf(setValues("gadget_tag", ["new", "mint"]))).body).toEqual({ error: expect.stringContaining("(tags/*)") });
+    expect((await errorOf(setValues("gadget_tag", ["new", "mint"]))).body).toEqual({
+      error: expect.stringContaining("(tags/*)"),
+    });
   });
 
   it("refuses a read-only value (a schema default), even unused", async () => {
@@ -135,7 +163,10 @@ describe("removing a value", () => {
   });
 
   it("refuses to add or remove values of an enumeration that is not editable, but reorders it", async () => {
-    const message = { status: 409, body: { error: "gadget_size is not editable: its values can be reordered, not added or removed" } };
+    const message = {
+      status: 409,
+      body: { error: "gadget_size is not editable: its values can be reordered, not added or removed" },
+    };
     expect(await errorOf(setValues("gadget_size", ["s", "m", "l", "xl"]))).toEqual(message);
     expect(await errorOf(setValues("gadget_size", ["s", "m"]))).toEqual(message);
     expect((await setValues("gadget_size", ["l", "m", "s"])).status).toBe("Updated");

@@ -1,4 +1,4 @@
-// The enumeration routes over HTTP (issue 4 §1), on a real server and store: the shapes of
+// The enumeration routes over HTTP, on a real server and store: the shapes of
 // ArchivesSpace's /config/enumerations, adding, reordering and removing values, records validated
 // against the values as they are now, and every error a client can cause.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
@@ -30,7 +30,9 @@ beforeAll(async () => {
   repoId = (await server.ops.create("repository", {}, { repo_code: "main", name: "Main" }, { username: "system" })).id;
   admin = await server.login("admin", { _archivesspace: [...PERMISSIONS] });
   viewer = await server.login("viewer", { [`/repositories/${repoId}`]: ["view_repository"] });
-  repoArchivist = await server.login("archivist", { [`/repositories/${repoId}`]: ["view_repository", "update_accession_record", "update_enumeration_record"] });
+  repoArchivist = await server.login("archivist", {
+    [`/repositories/${repoId}`]: ["view_repository", "update_accession_record", "update_enumeration_record"],
+  });
 });
 afterAll(() => server.stop());
 
@@ -98,7 +100,9 @@ describe("reading", () => {
       created_by: "admin",
       create_time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
     });
-    expect(named.relationships).toEqual(expect.arrayContaining(["accession/extents/*/extent_type", "resource/extents/*/extent_type"]));
+    expect(named.relationships).toEqual(
+      expect.arrayContaining(["accession/extents/*/extent_type", "resource/extents/*/extent_type"]),
+    );
     named.enumeration_values.forEach((value, position) => {
       expect(value).toEqual({
         jsonmodel_type: "enumeration_value",
@@ -126,18 +130,38 @@ describe("reading", () => {
   });
 
   it("answers 404 for an unknown name, id or value id", async () => {
-    expect(await server.send("GET", "/config/enumerations/names/no_such_list", { token: viewer })).toEqual({ status: 404, body: { error: "Enumeration not found" } });
-    expect(await server.send("GET", "/config/enumerations/99999", { token: viewer })).toEqual({ status: 404, body: { error: "Enumeration not found" } });
-    expect(await server.send("GET", "/config/enumeration_values/99999", { token: viewer })).toEqual({ status: 404, body: { error: "Enumeration value not found" } });
+    expect(await server.send("GET", "/config/enumerations/names/no_such_list", { token: viewer })).toEqual({
+      status: 404,
+      body: { error: "Enumeration not found" },
+    });
+    expect(await server.send("GET", "/config/enumerations/99999", { token: viewer })).toEqual({
+      status: 404,
+      body: { error: "Enumeration not found" },
+    });
+    expect(await server.send("GET", "/config/enumeration_values/99999", { token: viewer })).toEqual({
+      status: 404,
+      body: { error: "Enumeration value not found" },
+    });
   });
 
   it("answers 400 naming a path id that is not a positive whole number", async () => {
-    expect(await server.send("GET", "/config/enumerations/abc", { token: viewer })).toEqual({ status: 400, body: { error: { id: ['Must be a positive whole number, not "abc"'] } } });
-    expect(await server.send("GET", "/config/enumeration_values/0", { token: viewer })).toEqual({ status: 400, body: { error: { id: ['Must be a positive whole number, not "0"'] } } });
+    expect(await server.send("GET", "/config/enumerations/abc", { token: viewer })).toEqual({
+      status: 400,
+      body: { error: { id: ['Must be a positive whole number, not "abc"'] } },
+    });
+    expect(await server.send("GET", "/config/enumeration_values/0", { token: viewer })).toEqual({
+      status: 400,
+      body: { error: { id: ['Must be a positive whole number, not "0"'] } },
+    });
   });
 
   it("needs a session", async () => {
-    for (const path of ["/config/enumerations", "/config/enumerations/1", "/config/enumerations/names/date_label", "/config/enumeration_values/1"]) {
+    for (const path of [
+      "/config/enumerations",
+      "/config/enumerations/1",
+      "/config/enumerations/names/date_label",
+      "/config/enumeration_values/1",
+    ]) {
       expect(await server.send("GET", path)).toEqual({ status: 403, body: { error: "Access denied" } });
     }
   });
@@ -145,32 +169,58 @@ describe("reading", () => {
 
 describe("records validate against the stored values", () => {
   it("a value not in the enumeration is a 400 naming the field, listing the values", async () => {
-    const reply = await post(accessions(), accession({ extents: [{ portion: "whole", number: "1", extent_type: "crates" }] }));
+    const reply = await post(
+      accessions(),
+      accession({ extents: [{ portion: "whole", number: "1", extent_type: "crates" }] }),
+    );
     const values = (await byName("extent_extent_type")).values;
-    expect(reply).toEqual({ status: 400, body: { error: { "extents/0/extent_type": [`Invalid value 'crates'.  Must be one of: ${values.join(", ")}`] } } });
+    expect(reply).toEqual({
+      status: 400,
+      body: { error: { "extents/0/extent_type": [`Invalid value 'crates'.  Must be one of: ${values.join(", ")}`] } },
+    });
   });
 
   it("in a union, against the enumeration of the variant the record holds", async () => {
-    const bad = await post(`/repositories/${repoId}/resources`, resource({ notes: [{ jsonmodel_type: "note_multipart", type: "abstract", subnotes: [] }] }));
+    const bad = await post(
+      `/repositories/${repoId}/resources`,
+      resource({ notes: [{ jsonmodel_type: "note_multipart", type: "abstract", subnotes: [] }] }),
+    );
     expect(bad.status).toBe(400);
     expect(Object.keys((bad.body as { error: Json }).error)).toEqual(["notes/0/type"]);
-    const good = await post(`/repositories/${repoId}/resources`, resource({ notes: [{ jsonmodel_type: "note_singlepart", type: "abstract", content: ["x"] }] }));
+    const good = await post(
+      `/repositories/${repoId}/resources`,
+      resource({ notes: [{ jsonmodel_type: "note_singlepart", type: "abstract", content: ["x"] }] }),
+    );
     expect(good.status).toBe(200);
   });
 
   it("every item of a list of values", async () => {
-    const note = { jsonmodel_type: "note_multipart", type: "accessrestrict", rights_restriction: { local_access_restriction_type: ["RestrictedSpecColl", "Sealed"] }, subnotes: [] };
+    const note = {
+      jsonmodel_type: "note_multipart",
+      type: "accessrestrict",
+      rights_restriction: { local_access_restriction_type: ["RestrictedSpecColl", "Sealed"] },
+      subnotes: [],
+    };
     const reply = await post(`/repositories/${repoId}/resources`, resource({ notes: [note] }));
     expect(reply.status).toBe(400);
     expect((reply.body as { error: Json }).error).toEqual({
-      "notes/0/rights_restriction/local_access_restriction_type/1": [expect.stringMatching(/^Invalid value 'Sealed'\.  Must be one of: RestrictedSpecColl, /)],
+      "notes/0/rights_restriction/local_access_restriction_type/1": [
+        expect.stringMatching(/^Invalid value 'Sealed'\. {2}Must be one of: RestrictedSpecColl, /),
+      ],
     });
   });
 
   it("enumeration errors come in one 400 with the schema's other errors", async () => {
-    const reply = await post(accessions(), accession({ acquisition_type: "bought", extents: [{ portion: "whole", extent_type: "crates" }] }));
+    const reply = await post(
+      accessions(),
+      accession({ acquisition_type: "bought", extents: [{ portion: "whole", extent_type: "crates" }] }),
+    );
     expect(reply.status).toBe(400);
-    expect(Object.keys((reply.body as { error: Json }).error).sort()).toEqual(["acquisition_type", "extents/0/extent_type", "extents/0/number"]);
+    expect(Object.keys((reply.body as { error: Json }).error).sort()).toEqual([
+      "acquisition_type",
+      "extents/0/extent_type",
+      "extents/0/number",
+    ]);
   });
 });
 
@@ -182,11 +232,25 @@ describe("adding and reordering values", () => {
 
     const reply = await setValues(before, [...before.values, "boxes"]);
     const id = Number(before.uri.split("/").pop());
-    expect(reply).toEqual({ status: 200, body: { status: "Updated", id, lock_version: before.lock_version + 1, stale: null, uri: before.uri, warnings: [] } });
+    expect(reply).toEqual({
+      status: 200,
+      body: {
+        status: "Updated",
+        id,
+        lock_version: before.lock_version + 1,
+        stale: null,
+        uri: before.uri,
+        warnings: [],
+      },
+    });
 
     const after = await byName("extent_extent_type");
     expect(after.values).toEqual([...before.values, "boxes"]);
-    expect(after.enumeration_values.at(-1)).toMatchObject({ value: "boxes", position: before.values.length, readonly: false });
+    expect(after.enumeration_values.at(-1)).toMatchObject({
+      value: "boxes",
+      position: before.values.length,
+      readonly: false,
+    });
     expect(after.enumeration_values.slice(0, -1)).toEqual(before.enumeration_values);
     expect(after.last_modified_by).toBe("admin");
     expect((await post(accessions(), body)).status).toBe(200);
@@ -219,19 +283,40 @@ describe("adding and reordering values", () => {
 describe("removing values", () => {
   it("removes a value no record holds; records then refuse it", async () => {
     const before = await byName("extent_extent_type");
-    expect((await setValues(before, before.values.filter((value) => value !== "terabytes"))).status).toBe(200);
+    expect(
+      (
+        await setValues(
+          before,
+          before.values.filter((value) => value !== "terabytes"),
+        )
+      ).status,
+    ).toBe(200);
     expect((await byName("extent_extent_type")).values).not.toContain("terabytes");
-    const reply = await post(accessions(), accession({ extents: [{ portion: "whole", number: "1", extent_type: "terabytes" }] }));
+    const reply = await post(
+      accessions(),
+      accession({ extents: [{ portion: "whole", number: "1", extent_type: "terabytes" }] }),
+    );
     expect(reply.status).toBe(400);
     expect((reply.body as { error: Json }).error).toHaveProperty(["extents/0/extent_type"]);
   });
 
   it("refuses (409) to remove a value a record holds, naming the value and the record; nothing changes", async () => {
-    const created = await post(accessions(), accession({ extents: [{ portion: "whole", number: "1", extent_type: "reels" }] }));
+    const created = await post(
+      accessions(),
+      accession({ extents: [{ portion: "whole", number: "1", extent_type: "reels" }] }),
+    );
     const uri = (created.body as { uri: string }).uri;
     const before = await byName("extent_extent_type");
-    const reply = await setValues(before, before.values.filter((value) => value !== "reels"));
-    expect(reply).toEqual({ status: 409, body: { error: `Can't remove the value 'reels' of extent_extent_type: it is in use by ${uri} (extents/*/extent_type)` } });
+    const reply = await setValues(
+      before,
+      before.values.filter((value) => value !== "reels"),
+    );
+    expect(reply).toEqual({
+      status: 409,
+      body: {
+        error: `Can't remove the value 'reels' of extent_extent_type: it is in use by ${uri} (extents/*/extent_type)`,
+      },
+    });
     expect(await byName("extent_extent_type")).toEqual(before);
   });
 
@@ -240,20 +325,35 @@ describe("removing values", () => {
     const acquisition = await byName("accession_acquisition_type");
     const reply = await setValues(acquisition, ["deposit", "gift", "purchase"]);
     expect(reply.status).toBe(409);
-    expect((reply.body as { error: string }).error).toMatch(/^Can't remove the value 'transfer' of accession_acquisition_type: it is in use by \/repositories\/\d+\/accessions\/\d+ \(acquisition_type\)$/);
+    expect((reply.body as { error: string }).error).toMatch(
+      /^Can't remove the value 'transfer' of accession_acquisition_type: it is in use by \/repositories\/\d+\/accessions\/\d+ \(acquisition_type\)$/,
+    );
 
-    const note = { jsonmodel_type: "note_multipart", type: "accessrestrict", rights_restriction: { local_access_restriction_type: ["ColdStorageBrbl"] }, subnotes: [] };
+    const note = {
+      jsonmodel_type: "note_multipart",
+      type: "accessrestrict",
+      rights_restriction: { local_access_restriction_type: ["ColdStorageBrbl"] },
+      subnotes: [],
+    };
     expect((await post(`/repositories/${repoId}/resources`, resource({ notes: [note] }))).status).toBe(200);
     const restrictions = await byName("restriction_type");
-    const refused = await setValues(restrictions, restrictions.values.filter((value) => value !== "ColdStorageBrbl"));
+    const refused = await setValues(
+      restrictions,
+      restrictions.values.filter((value) => value !== "ColdStorageBrbl"),
+    );
     expect(refused.status).toBe(409);
-    expect((refused.body as { error: string }).error).toContain("(notes/*/rights_restriction/local_access_restriction_type/*)");
+    expect((refused.body as { error: string }).error).toContain(
+      "(notes/*/rights_restriction/local_access_restriction_type/*)",
+    );
   });
 
   it("refuses (409) to add or remove values of an enumeration that is not editable (ArchivesSpace's), but reorders it", async () => {
     const singlepart = await byName("note_singlepart_type");
     expect(singlepart.editable).toBe(false);
-    const refusal = { status: 409, body: { error: "note_singlepart_type is not editable: its values can be reordered, not added or removed" } };
+    const refusal = {
+      status: 409,
+      body: { error: "note_singlepart_type is not editable: its values can be reordered, not added or removed" },
+    };
     expect(await setValues(singlepart, [...singlepart.values, "summary"])).toEqual(refusal);
     expect(await setValues(singlepart, singlepart.values.slice(1))).toEqual(refusal);
     const reordered = [...singlepart.values].reverse();
@@ -265,8 +365,17 @@ describe("removing values", () => {
     // An instance of type digital_object is the one that links a digital object (instance.schema.json).
     const types = await byName("instance_instance_type");
     expect(types.readonly_values).toEqual(["digital_object"]);
-    const reply = await setValues(types, types.values.filter((value) => value !== "digital_object"));
-    expect(reply).toEqual({ status: 409, body: { error: "Can't remove the read-only value 'digital_object' of instance_instance_type: the record types rely on it" } });
+    const reply = await setValues(
+      types,
+      types.values.filter((value) => value !== "digital_object"),
+    );
+    expect(reply).toEqual({
+      status: 409,
+      body: {
+        error:
+          "Can't remove the read-only value 'digital_object' of instance_instance_type: the record types rely on it",
+      },
+    });
   });
 
   it("removes and adds in one update", async () => {
@@ -278,24 +387,48 @@ describe("removing values", () => {
 
 describe("creating an enumeration", () => {
   it("creates one that no schema uses yet", async () => {
-    const reply = await post("/config/enumerations", { name: "shelf_colour", values: ["red", "green"], default_value: "green" });
+    const reply = await post("/config/enumerations", {
+      name: "shelf_colour",
+      values: ["red", "green"],
+      default_value: "green",
+    });
     expect(reply).toEqual({
       status: 200,
-      body: { status: "Created", id: expect.any(Number), lock_version: 0, stale: null, uri: expect.stringMatching(/^\/config\/enumerations\/\d+$/), warnings: [] },
+      body: {
+        status: "Created",
+        id: expect.any(Number),
+        lock_version: 0,
+        stale: null,
+        uri: expect.stringMatching(/^\/config\/enumerations\/\d+$/),
+        warnings: [],
+      },
     });
     const created = await byName("shelf_colour");
-    expect(created).toMatchObject({ uri: (reply.body as { uri: string }).uri, values: ["red", "green"], default_value: "green", relationships: [], readonly_values: [], created_by: "admin" });
+    expect(created).toMatchObject({
+      uri: (reply.body as { uri: string }).uri,
+      values: ["red", "green"],
+      default_value: "green",
+      relationships: [],
+      readonly_values: [],
+      created_by: "admin",
+    });
     expect((await setValues(created, ["green"])).status).toBe(200);
   });
 
   it("refuses a name in use (400)", async () => {
-    expect(await post("/config/enumerations", { name: "date_label", values: ["x"] })).toEqual({ status: 400, body: { error: { name: ["That name is already in use"] } } });
+    expect(await post("/config/enumerations", { name: "date_label", values: ["x"] })).toEqual({
+      status: 400,
+      body: { error: { name: ["That name is already in use"] } },
+    });
   });
 });
 
 describe("bad requests", () => {
   it("a body that is not an object", async () => {
-    expect(await post("/config/enumerations", [1, 2])).toEqual({ status: 400, body: { error: { record: ["Must be an object (you provided an array)"] } } });
+    expect(await post("/config/enumerations", [1, 2])).toEqual({
+      status: 400,
+      body: { error: { record: ["Must be an object (you provided an array)"] } },
+    });
   });
 
   it("malformed JSON", async () => {
@@ -307,7 +440,9 @@ describe("bad requests", () => {
   it("missing fields, wrong types, unknown fields", async () => {
     expect(await post("/config/enumerations", {})).toEqual({
       status: 400,
-      body: { error: { name: ["Property is required but was missing"], values: ["Property is required but was missing"] } },
+      body: {
+        error: { name: ["Property is required but was missing"], values: ["Property is required but was missing"] },
+      },
     });
     expect(await post("/config/enumerations", { name: "", values: ["a", 7, ""], colour: "red" })).toEqual({
       status: 400,
@@ -323,24 +458,36 @@ describe("bad requests", () => {
   });
 
   it("a value listed twice", async () => {
-    expect(await post("/config/enumerations", { name: "twice", values: ["a", "b", "a"] })).toEqual({ status: 400, body: { error: { values: ["Value 'a' is listed more than once"] } } });
+    expect(await post("/config/enumerations", { name: "twice", values: ["a", "b", "a"] })).toEqual({
+      status: 400,
+      body: { error: { values: ["Value 'a' is listed more than once"] } },
+    });
   });
 
   it("an operator or prototype key", async () => {
-    expect(await post("/config/enumerations", { name: "x", values: [], $where: "1" })).toEqual({ status: 400, body: { error: { $where: ["Field names may not start with '$'"] } } });
+    expect(await post("/config/enumerations", { name: "x", values: [], $where: "1" })).toEqual({
+      status: 400,
+      body: { error: { $where: ["Field names may not start with '$'"] } },
+    });
   });
 
   it("an update without lock_version, or with a stale one (409)", async () => {
     const current = await byName("date_role");
     const { lock_version: _dropped, ...withoutLock } = current;
     expect(await post(current.uri, withoutLock)).toEqual({ status: 409, body: { error: LOCK_VERSION_MISSING } });
-    expect(await post(current.uri, { ...current, lock_version: current.lock_version + 5 })).toEqual({ status: 409, body: { error: LOCK_VERSION_STALE } });
+    expect(await post(current.uri, { ...current, lock_version: current.lock_version + 5 })).toEqual({
+      status: 409,
+      body: { error: LOCK_VERSION_STALE },
+    });
   });
 
   it("two updates from the same read: the second is stale", async () => {
     const read = await byName("date_type_structured");
     expect((await setValues(read, [...read.values, "approximate_range"])).status).toBe(200);
-    expect(await setValues(read, [...read.values, "other_range"])).toEqual({ status: 409, body: { error: LOCK_VERSION_STALE } });
+    expect(await setValues(read, [...read.values, "other_range"])).toEqual({
+      status: 409,
+      body: { error: LOCK_VERSION_STALE },
+    });
   });
 
   it("renaming (400)", async () => {
@@ -352,16 +499,28 @@ describe("bad requests", () => {
   });
 
   it("an update of an unknown enumeration (404)", async () => {
-    expect(await post("/config/enumerations/99999", { name: "x", values: [], lock_version: 0 })).toEqual({ status: 404, body: { error: "Enumeration not found" } });
+    expect(await post("/config/enumerations/99999", { name: "x", values: [], lock_version: 0 })).toEqual({
+      status: 404,
+      body: { error: "Enumeration not found" },
+    });
   });
 });
 
 describe("permissions", () => {
   it("writing needs update_enumeration_record (403 without it)", async () => {
     const current = await byName("name_source");
-    expect(await setValues(current, [...current.values, "viaf"], viewer)).toEqual({ status: 403, body: { error: "Access denied" } });
-    expect(await post("/config/enumerations", { name: "by_viewer", values: [] }, viewer)).toEqual({ status: 403, body: { error: "Access denied" } });
-    expect(await server.send("POST", "/config/enumerations", { body: { name: "anonymous", values: [] } })).toEqual({ status: 403, body: { error: "Access denied" } });
+    expect(await setValues(current, [...current.values, "viaf"], viewer)).toEqual({
+      status: 403,
+      body: { error: "Access denied" },
+    });
+    expect(await post("/config/enumerations", { name: "by_viewer", values: [] }, viewer)).toEqual({
+      status: 403,
+      body: { error: "Access denied" },
+    });
+    expect(await server.send("POST", "/config/enumerations", { body: { name: "anonymous", values: [] } })).toEqual({
+      status: 403,
+      body: { error: "Access denied" },
+    });
     expect(await byName("name_source")).toEqual(current);
   });
 

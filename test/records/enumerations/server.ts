@@ -58,7 +58,11 @@ export async function startEnumerationServer(options: Partial<RecordsOptions> = 
   const platform = await PlatformExpress.bootstrap(EnumerationTestServer, {
     httpPort: "127.0.0.1:0",
     mount: { "/": recordControllers({ operations: ops, accessControl: permissions }) },
-    middlewares: [sessionMiddleware(sessions, { names: ["X-ArchivesSpace-Session"] }), ...bodyParsers({ limitBytes: 1024 * 1024 }), enumerationRoutes(ops.deps, permissions)],
+    middlewares: [
+      sessionMiddleware(sessions, { names: ["X-ArchivesSpace-Session"] }),
+      ...bodyParsers({ limitBytes: 1024 * 1024 }),
+      enumerationRoutes(ops.deps, permissions),
+    ],
   });
   await platform.listen();
   const url = `http://${String(platform.settings.get("httpPort"))}`;

@@ -39,7 +39,11 @@ beforeAll(async () => {
   await sessions.init();
   const accounts = await openAccounts({ connection, operations, sessions });
   const port = await freePort();
-  platform = await createServer(loadConfig({ PORT: String(port), HOST: "127.0.0.1" }), { operations, sessions, accounts });
+  platform = await createServer(loadConfig({ PORT: String(port), HOST: "127.0.0.1" }), {
+    operations,
+    sessions,
+    accounts,
+  });
   await platform.listen();
   base = `http://127.0.0.1:${port}`;
 }, 30_000);
@@ -49,9 +53,18 @@ afterAll(async () => {
   await engine.close();
 });
 
-async function call(method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+async function call(
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const headers: Record<string, string> = token ? { "X-ArchivesSpace-Session": token } : {};
-  const response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -72,25 +85,47 @@ describe("in the service", () => {
     const current = await call("GET", "/config/enumerations/names/subject_source", admin);
     expect(current.status).toBe(200);
     const values = current.body.values as string[];
-    expect((await call("POST", current.body.uri as string, admin, { ...current.body, values: [...values, "fast"] })).status).toBe(200);
+    expect(
+      (await call("POST", current.body.uri as string, admin, { ...current.body, values: [...values, "fast"] })).status,
+    ).toBe(200);
 
-    expect((await call("POST", "/users?password=secret123", admin, { username: "reader", name: "Reader" })).status).toBe(200);
+    expect(
+      (await call("POST", "/users?password=secret123", admin, { username: "reader", name: "Reader" })).status,
+    ).toBe(200);
     const reader = await login("reader", "secret123");
     const read = await call("GET", current.body.uri as string, reader);
     expect([read.status, read.body.values]).toEqual([200, [...values, "fast"]]);
-    expect(await call("POST", current.body.uri as string, reader, { ...read.body, values })).toEqual({ status: 403, body: { error: "Access denied" } });
+    expect(await call("POST", current.body.uri as string, reader, { ...read.body, values })).toEqual({
+      status: 403,
+      body: { error: "Access denied" },
+    });
   });
 
   it("describes the routes in /openapi.json, and the answers match the described schemas", async () => {
-    const document = (await call("GET", "/openapi.json")).body as { paths: Record<string, Record<string, { security?: unknown }>> };
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(["/config/enumerations", "/config/enumerations/{id}", "/config/enumerations/names/{name}", "/config/enumeration_values/{id}"]));
-    expect(document.paths["/config/enumerations/{id}"]?.post?.security).toEqual([{ ServiceSession: [UPDATE_ENUMERATION] }, { ArchivesSpaceSession: [UPDATE_ENUMERATION] }]);
+    const document = (await call("GET", "/openapi.json")).body as {
+      paths: Record<string, Record<string, { security?: unknown }>>;
+    };
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([
+        "/config/enumerations",
+        "/config/enumerations/{id}",
+        "/config/enumerations/names/{name}",
+        "/config/enumeration_values/{id}",
+      ]),
+    );
+    expect(document.paths["/config/enumerations/{id}"]?.post?.security).toEqual([
+      { ServiceSession: [UPDATE_ENUMERATION] },
+      { ArchivesSpaceSession: [UPDATE_ENUMERATION] },
+    ]);
 
     const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
     ajv.addSchema(document, "https://arca.test/openapi.json");
-    const component = (name: string) => ajv.compile({ $ref: `https://arca.test/openapi.json#/components/schemas/${name}` });
+    const component = (name: string) =>
+      ajv.compile({ $ref: `https://arca.test/openapi.json#/components/schemas/${name}` });
     const admin = await login("admin", "admin");
-    const list = (await call("GET", "/config/enumerations", admin)).body as unknown as Array<{ enumeration_values: Array<{ uri: string }> }>;
+    const list = (await call("GET", "/config/enumerations", admin)).body as unknown as Array<{
+      enumeration_values: Array<{ uri: string }>;
+    }>;
     const enumeration = component("Enumeration");
     for (const item of list) expect([enumeration(item), enumeration.errors ?? null]).toEqual([true, null]);
     const value = (await call("GET", list[0]!.enumeration_values[0]!.uri, admin)).body;

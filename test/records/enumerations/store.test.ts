@@ -60,7 +60,9 @@ describe("seeding", () => {
     const stored = (await store.byName("colour"))!;
     // An administrator removes "green" and adds "teal".
     const teal = (await store.valueIds(1))[0]!;
-    expect(await store.update(stored.id, 0, { values: [stored.values[0]!, { id: teal, value: "teal" }] }, "admin", when)).toBe(true);
+    expect(
+      await store.update(stored.id, 0, { values: [stored.values[0]!, { id: teal, value: "teal" }] }, "admin", when),
+    ).toBe(true);
 
     await store.seed([seed("colour", ["red", "green", "blue"])], when);
     const upgraded = (await store.byName("colour"))!;
@@ -100,7 +102,13 @@ describe("the values cache", () => {
     // This process adds "blue" and invalidates its cache.
     const doc = (await store.byName("colour"))!;
     const [blue] = await store.valueIds(1);
-    await store.update(doc.id, doc.lock_version, { values: [...doc.values, { id: blue!, value: "blue" }] }, "admin", when);
+    await store.update(
+      doc.id,
+      doc.lock_version,
+      { values: [...doc.values, { id: blue!, value: "blue" }] },
+      "admin",
+      when,
+    );
     mine.invalidate();
     await Promise.all([mine.ready(), theirs.ready()]);
     expect(mine.valuesOf("colour")).toEqual(["red", "green", "blue"]);

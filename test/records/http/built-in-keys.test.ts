@@ -1,4 +1,4 @@
-// Issue 10 M2: a field named like a built-in of Object.prototype (`constructor`, `toString`,
+// A field named like a built-in of Object.prototype (`constructor`, `toString`,
 // `__proto__`, ...) is a field like any other: a create or update naming one answers 400 naming
 // it, never 500, uses up no record id, and leaves no trace on Object.prototype.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
@@ -6,7 +6,16 @@ import { PERMISSIONS } from "../../../src/auth/permissions.js";
 import { rawRequest } from "./raw-request.js";
 import { globalGrants, SESSION_HEADER, startRecordServer, type RecordServer } from "./server.js";
 
-const BUILT_IN_NAMES = ["constructor", "toString", "valueOf", "hasOwnProperty", "isPrototypeOf", "__proto__", "__defineGetter__", "prototype"];
+const BUILT_IN_NAMES = [
+  "constructor",
+  "toString",
+  "valueOf",
+  "hasOwnProperty",
+  "isPrototypeOf",
+  "__proto__",
+  "__defineGetter__",
+  "prototype",
+];
 
 let server: RecordServer;
 let token: string;
@@ -14,7 +23,9 @@ let base: string;
 
 beforeAll(async () => {
   server = await startRecordServer();
-  const repoId = (await server.ops.create("repository", {}, { repo_code: "keys", name: "Keys" }, { username: "system" })).id;
+  const repoId = (
+    await server.ops.create("repository", {}, { repo_code: "keys", name: "Keys" }, { username: "system" })
+  ).id;
   token = await server.login("admin", globalGrants([...PERMISSIONS]));
   base = `/repositories/${repoId}/accessions`;
 });
@@ -28,7 +39,12 @@ function accessionText(extra: string): string {
 }
 
 async function createdId(): Promise<number> {
-  const reply = await rawRequest(`${server.url}${base}`, "POST", { [SESSION_HEADER]: token, "Content-Type": "application/json" }, accessionText(`"content_description":"plain ${seq}"`));
+  const reply = await rawRequest(
+    `${server.url}${base}`,
+    "POST",
+    { [SESSION_HEADER]: token, "Content-Type": "application/json" },
+    accessionText(`"content_description":"plain ${seq}"`),
+  );
   expect(reply.status).toBe(200);
   return (reply.body as { id: number }).id;
 }
@@ -36,7 +52,12 @@ async function createdId(): Promise<number> {
 describe.each(BUILT_IN_NAMES)("a field named %s", (name) => {
   it("at the top of a create answers 400 naming it, and uses up no id", async () => {
     const before = await createdId();
-    const reply = await rawRequest(`${server.url}${base}`, "POST", { [SESSION_HEADER]: token, "Content-Type": "application/json" }, accessionText(`"${name}":{"x":1}`));
+    const reply = await rawRequest(
+      `${server.url}${base}`,
+      "POST",
+      { [SESSION_HEADER]: token, "Content-Type": "application/json" },
+      accessionText(`"${name}":{"x":1}`),
+    );
     expect(reply.status).toBe(400);
     expect(Object.keys((reply.body as { error: object }).error)).toEqual([name]);
     expect(await createdId()).toBe(before + 1);
@@ -57,10 +78,17 @@ describe.each(BUILT_IN_NAMES)("a field named %s", (name) => {
     const id = await createdId();
     const stored = (await server.send("GET", `${base}/${id}`, { token })).body as Record<string, unknown>;
     const body = JSON.stringify({ ...stored, title: "changed" }).replace(/^\{/, `{"${name}":"x",`);
-    const reply = await rawRequest(`${server.url}${base}/${id}`, "POST", { [SESSION_HEADER]: token, "Content-Type": "application/json" }, body);
+    const reply = await rawRequest(
+      `${server.url}${base}/${id}`,
+      "POST",
+      { [SESSION_HEADER]: token, "Content-Type": "application/json" },
+      body,
+    );
     expect(reply.status).toBe(400);
     expect(Object.keys((reply.body as { error: object }).error)).toEqual([name]);
-    expect(((await server.send("GET", `${base}/${id}`, { token })).body as { title: string; lock_version: number })).toMatchObject({ title: stored.title, lock_version: stored.lock_version });
+    expect(
+      (await server.send("GET", `${base}/${id}`, { token })).body as { title: string; lock_version: number },
+    ).toMatchObject({ title: stored.title, lock_version: stored.lock_version });
   });
 });
 

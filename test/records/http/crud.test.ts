@@ -1,4 +1,4 @@
-// Create, read, update and delete over HTTP (api-contract.md §1, §4, §7), through the
+// Create, read, update and delete over HTTP (docs/api.md §1, §4, §7), through the
 // generated controllers, over the real store.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { PERMISSIONS } from "../../../src/auth/permissions.js";
@@ -40,26 +40,47 @@ describe("create", () => {
     expect(reply.status).toBe(200);
     expect(reply.headers.get("content-type")).toMatch(/^application\/json/);
     const id = (reply.body as { id: number }).id;
-    expect(reply.body).toEqual({ status: "Created", id, lock_version: 0, stale: true, uri: `${base}/${id}`, warnings: [] });
+    expect(reply.body).toEqual({
+      status: "Created",
+      id,
+      lock_version: 0,
+      stale: true,
+      uri: `${base}/${id}`,
+      warnings: [],
+    });
     expect(Object.keys(reply.body as object)).toEqual(["status", "id", "lock_version", "stale", "uri", "warnings"]);
   });
 
   it("says stale: null when the server added nothing", async () => {
-    const complete = accession({ accession_date: "2024-05-01", restrictions_apply: false, access_restrictions: false, use_restrictions: false });
+    const complete = accession({
+      accession_date: "2024-05-01",
+      restrictions_apply: false,
+      access_restrictions: false,
+      use_restrictions: false,
+    });
     const reply = await server.send("POST", base, { token, body: complete });
     expect(reply.status).toBe(200);
     expect(reply.text).toContain('"stale":null');
   });
 
   it("parses a JSON body sent with no Content-Type at all", async () => {
-    const reply = await rawRequest(`${server.url}${base}`, "POST", { [SESSION_HEADER]: token }, JSON.stringify(accession({ title: "No content type" })));
+    const reply = await rawRequest(
+      `${server.url}${base}`,
+      "POST",
+      { [SESSION_HEADER]: token },
+      JSON.stringify(accession({ title: "No content type" })),
+    );
     expect(reply.status).toBe(200);
     const id = (reply.body as { id: number }).id;
     expect((await server.send("GET", `${base}/${id}`, { token })).body).toMatchObject({ title: "No content type" });
   });
 
   it("parses a JSON body labelled text/plain", async () => {
-    const reply = await server.send("POST", base, { token, body: JSON.stringify(accession()), headers: { "Content-Type": "text/plain" } });
+    const reply = await server.send("POST", base, {
+      token,
+      body: JSON.stringify(accession()),
+      headers: { "Content-Type": "text/plain" },
+    });
     expect(reply.status).toBe(200);
   });
 
@@ -103,7 +124,11 @@ describe("create", () => {
   it("answers 404 for a repository that does not exist or cannot (non-integer id)", async () => {
     for (const repo of ["424242", "abc", "0", "-1", "1.5", "02"]) {
       const reply = await server.send("POST", `/repositories/${repo}/accessions`, { token, body: accession() });
-      expect({ repo, status: reply.status, body: reply.body }).toEqual({ repo, status: 404, body: { error: "Repository not found" } });
+      expect({ repo, status: reply.status, body: reply.body }).toEqual({
+        repo,
+        status: 404,
+        body: { error: "Repository not found" },
+      });
     }
   });
 });
@@ -124,11 +149,14 @@ describe("read", () => {
     });
   });
 
-  it.each(["999999", "abc", "0", "-3", "1.0", "007", "1e2"])("answers 404 \"Accession not found\" for id %s", async (id) => {
-    const reply = await server.send("GET", `${base}/${id}`, { token });
-    expect(reply.status).toBe(404);
-    expect(reply.body).toEqual({ error: "Accession not found" });
-  });
+  it.each(["999999", "abc", "0", "-3", "1.0", "007", "1e2"])(
+    'answers 404 "Accession not found" for id %s',
+    async (id) => {
+      const reply = await server.send("GET", `${base}/${id}`, { token });
+      expect(reply.status).toBe(404);
+      expect(reply.body).toEqual({ error: "Accession not found" });
+    },
+  );
 
   it("answers 404 for a record of another repository, on read, update and delete", async () => {
     const id = await created();
@@ -159,9 +187,13 @@ describe("read", () => {
     expect(made.status).toBe(200);
     const uri = (made.body as { uri: string }).uri;
     const plain = await server.send("GET", uri, { token });
-    expect((plain.body as { related_accessions: object[] }).related_accessions[0]).toEqual({ ref: `${base}/${target}` });
+    expect((plain.body as { related_accessions: object[] }).related_accessions[0]).toEqual({
+      ref: `${base}/${target}`,
+    });
     const resolved = await server.send("GET", `${uri}?resolve[]=related_accessions`, { token });
-    expect((resolved.body as { related_accessions: Array<{ _resolved: object }> }).related_accessions[0]._resolved).toMatchObject({ title: "Related", uri: `${base}/${target}` });
+    expect(
+      (resolved.body as { related_accessions: Array<{ _resolved: object }> }).related_accessions[0]._resolved,
+    ).toMatchObject({ title: "Related", uri: `${base}/${target}` });
     const bad = await server.send("GET", `${uri}?resolve[]=$where`, { token });
     expect(bad.status).toBe(400);
     expect(Object.keys((bad.body as { error: object }).error)).toEqual(["resolve[]"]);
@@ -174,8 +206,18 @@ describe("update", () => {
     const current = (await server.send("GET", `${base}/${id}`, { token })).body as Record<string, unknown>;
     const reply = await server.send("POST", `${base}/${id}`, { token, body: { ...current, title: "After" } });
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ status: "Updated", id, lock_version: 1, stale: null, uri: `${base}/${id}`, warnings: [] });
-    expect((await server.send("GET", `${base}/${id}`, { token })).body).toMatchObject({ title: "After", lock_version: 1 });
+    expect(reply.body).toEqual({
+      status: "Updated",
+      id,
+      lock_version: 1,
+      stale: null,
+      uri: `${base}/${id}`,
+      warnings: [],
+    });
+    expect((await server.send("GET", `${base}/${id}`, { token })).body).toMatchObject({
+      title: "After",
+      lock_version: 1,
+    });
   });
 
   it("answers 409 without a lock_version", async () => {
@@ -187,18 +229,31 @@ describe("update", () => {
 
   it("answers 409 for a body-less update (no lock_version either)", async () => {
     const id = await created();
-    const reply = await server.send("POST", `${base}/${id}`, { token, body: "", headers: { "Content-Type": "application/json" } });
+    const reply = await server.send("POST", `${base}/${id}`, {
+      token,
+      body: "",
+      headers: { "Content-Type": "application/json" },
+    });
     expect(reply.status).toBe(409);
     expect(reply.body).toEqual({ error: LOCK_VERSION_MISSING });
   });
 
   it("answers 409 for a stale lock_version and changes nothing", async () => {
     const id = await created(accession({ title: "Original" }));
-    expect((await server.send("POST", `${base}/${id}`, { token, body: accession({ title: "First", lock_version: 0 }) })).status).toBe(200);
-    const reply = await server.send("POST", `${base}/${id}`, { token, body: accession({ title: "Second", lock_version: 0 }) });
+    expect(
+      (await server.send("POST", `${base}/${id}`, { token, body: accession({ title: "First", lock_version: 0 }) }))
+        .status,
+    ).toBe(200);
+    const reply = await server.send("POST", `${base}/${id}`, {
+      token,
+      body: accession({ title: "Second", lock_version: 0 }),
+    });
     expect(reply.status).toBe(409);
     expect(reply.body).toEqual({ error: LOCK_VERSION_STALE });
-    expect((await server.send("GET", `${base}/${id}`, { token })).body).toMatchObject({ title: "First", lock_version: 1 });
+    expect((await server.send("GET", `${base}/${id}`, { token })).body).toMatchObject({
+      title: "First",
+      lock_version: 1,
+    });
   });
 
   it("lets exactly one of two concurrent updates with the same lock_version win", async () => {
@@ -211,12 +266,18 @@ describe("update", () => {
     const loser = a.status === 409 ? a : b;
     expect(loser.body).toEqual({ error: LOCK_VERSION_STALE });
     const winner = a.status === 200 ? "Racer A" : "Racer B";
-    expect((await server.send("GET", `${base}/${id}`, { token })).body).toMatchObject({ title: winner, lock_version: 1 });
+    expect((await server.send("GET", `${base}/${id}`, { token })).body).toMatchObject({
+      title: winner,
+      lock_version: 1,
+    });
   });
 
   it("answers 400 naming an unknown field", async () => {
     const id = await created();
-    const reply = await server.send("POST", `${base}/${id}`, { token, body: accession({ lock_version: 0, colour: "red" }) });
+    const reply = await server.send("POST", `${base}/${id}`, {
+      token,
+      body: accession({ lock_version: 0, colour: "red" }),
+    });
     expect(reply.status).toBe(400);
     expect(Object.keys((reply.body as { error: object }).error)).toEqual(["colour"]);
   });
@@ -233,19 +294,32 @@ describe("delete", () => {
     const reply = await server.send("DELETE", `${base}/${id}`, { token });
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ status: "Deleted", id });
-    expect(await server.send("GET", `${base}/${id}`, { token })).toMatchObject({ status: 404, body: { error: "Accession not found" } });
-    expect(await server.send("DELETE", `${base}/${id}`, { token })).toMatchObject({ status: 404, body: { error: "Accession not found" } });
+    expect(await server.send("GET", `${base}/${id}`, { token })).toMatchObject({
+      status: 404,
+      body: { error: "Accession not found" },
+    });
+    expect(await server.send("DELETE", `${base}/${id}`, { token })).toMatchObject({
+      status: 404,
+      body: { error: "Accession not found" },
+    });
   });
 
   it("accepts an empty body with a JSON Content-Type (as the Ruby client sends it)", async () => {
     const id = await created();
-    const reply = await server.send("DELETE", `${base}/${id}`, { token, body: "", headers: { "Content-Type": "application/json" } });
+    const reply = await server.send("DELETE", `${base}/${id}`, {
+      token,
+      body: "",
+      headers: { "Content-Type": "application/json" },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ status: "Deleted", id });
   });
 
   it("answers 404 for an id that cannot exist", async () => {
-    expect(await server.send("DELETE", `${base}/abc`, { token })).toMatchObject({ status: 404, body: { error: "Accession not found" } });
+    expect(await server.send("DELETE", `${base}/abc`, { token })).toMatchObject({
+      status: 404,
+      body: { error: "Accession not found" },
+    });
   });
 });
 
@@ -253,9 +327,19 @@ describe("global record types", () => {
   it("serve at their own paths: a repository reads with no session (its read permission is null)", async () => {
     const reply = await server.send("GET", `/repositories/${repoId}`);
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ repo_code: "main", uri: `/repositories/${repoId}`, jsonmodel_type: "repository" });
-    expect(await server.send("GET", "/repositories/999999")).toMatchObject({ status: 404, body: { error: "Repository not found" } });
-    expect(await server.send("GET", "/repositories/x")).toMatchObject({ status: 404, body: { error: "Repository not found" } });
+    expect(reply.body).toMatchObject({
+      repo_code: "main",
+      uri: `/repositories/${repoId}`,
+      jsonmodel_type: "repository",
+    });
+    expect(await server.send("GET", "/repositories/999999")).toMatchObject({
+      status: 404,
+      body: { error: "Repository not found" },
+    });
+    expect(await server.send("GET", "/repositories/x")).toMatchObject({
+      status: 404,
+      body: { error: "Repository not found" },
+    });
   });
 
   it("still need their permission to write", async () => {

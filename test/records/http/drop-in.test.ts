@@ -28,7 +28,14 @@ beforeAll(async () => {
   if (!manifest) throw new Error("generated registry.ts exports no manifest");
   server = await startRecordServer(new Registry(manifest));
   repo = (await server.ops.create("repository", {}, { repo_code: "w", name: "Widgets" }, { username: "admin" })).id;
-  token = await server.login("maker", { [`/repositories/${repo}`]: ["view_repository", "update_widget_record", "delete_widget_record", "update_accession_record"] });
+  token = await server.login("maker", {
+    [`/repositories/${repo}`]: [
+      "view_repository",
+      "update_widget_record",
+      "delete_widget_record",
+      "update_accession_record",
+    ],
+  });
 });
 afterAll(async () => {
   await server.stop();
@@ -37,7 +44,10 @@ afterAll(async () => {
 
 describe("a record type that exists only as a schema", () => {
   it("is created, read and listed at its collection path, with its defaults", async () => {
-    const created = await server.send("POST", `/repositories/${repo}/widgets`, { token, body: { name: "Sprocket", code_a: "W", code_b: "1" } });
+    const created = await server.send("POST", `/repositories/${repo}/widgets`, {
+      token,
+      body: { name: "Sprocket", code_a: "W", code_b: "1" },
+    });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ status: "Created", uri: `/repositories/${repo}/widgets/1`, stale: true });
     const read = await server.send("GET", `/repositories/${repo}/widgets/1`, { token });
@@ -47,30 +57,72 @@ describe("a record type that exists only as a schema", () => {
   });
 
   it("validates against its schema and enforces its identifier and unique rules", async () => {
-    expect((await server.send("POST", `/repositories/${repo}/widgets`, { token, body: { code_a: "X", colour: "blue" } })).body).toEqual({
+    expect(
+      (await server.send("POST", `/repositories/${repo}/widgets`, { token, body: { code_a: "X", colour: "blue" } }))
+        .body,
+    ).toEqual({
       error: { name: [expect.any(String)], colour: [expect.any(String)] },
     });
-    expect((await server.send("POST", `/repositories/${repo}/widgets`, { token, body: { name: "Again", code_a: "W", code_b: "1" } })).body).toEqual({ error: { code_a: ["That ID is already in use"] } });
-    await server.send("POST", `/repositories/${repo}/widgets`, { token, body: { name: "Serial", code_a: "S", serial: "SN-1" } });
-    expect((await server.send("POST", `/repositories/${repo}/widgets`, { token, body: { name: "Copy", code_a: "T", serial: "SN-1" } })).body).toEqual({ error: { serial: ["That ID is already in use"] } });
+    expect(
+      (
+        await server.send("POST", `/repositories/${repo}/widgets`, {
+          token,
+          body: { name: "Again", code_a: "W", code_b: "1" },
+        })
+      ).body,
+    ).toEqual({ error: { code_a: ["That ID is already in use"] } });
+    await server.send("POST", `/repositories/${repo}/widgets`, {
+      token,
+      body: { name: "Serial", code_a: "S", serial: "SN-1" },
+    });
+    expect(
+      (
+        await server.send("POST", `/repositories/${repo}/widgets`, {
+          token,
+          body: { name: "Copy", code_a: "T", serial: "SN-1" },
+        })
+      ).body,
+    ).toEqual({ error: { serial: ["That ID is already in use"] } });
   });
 
   it("sorts only as an index orders it", async () => {
-    const sorted = await server.send("GET", `/repositories/${repo}/widgets?page=1&sort_field=id&sort_direction=desc`, { token });
-    expect((sorted.body as { results: Array<{ name: string }> }).results.map((w) => w.name)).toEqual(["Serial", "Sprocket"]);
+    const sorted = await server.send("GET", `/repositories/${repo}/widgets?page=1&sort_field=id&sort_direction=desc`, {
+      token,
+    });
+    expect((sorted.body as { results: Array<{ name: string }> }).results.map((w) => w.name)).toEqual([
+      "Serial",
+      "Sprocket",
+    ]);
     // Its one extra index is compound (name, colour): it does not order by name with id breaking ties.
     const refused = await server.send("GET", `/repositories/${repo}/widgets?page=1&sort_field=name`, { token });
     expect(refused.status).toBe(400);
-    expect((refused.body as { error: Record<string, string[]> }).error.sort_field[0]).toMatch(/sortable fields: id, system_mtime$/);
+    expect((refused.body as { error: Record<string, string[]> }).error.sort_field[0]).toMatch(
+      /sortable fields: id, system_mtime$/,
+    );
   });
 
   it("checks its links, and follows its cascade rule when the target is deleted", async () => {
-    const accession = await server.send("POST", `/repositories/${repo}/accessions`, { token, body: { title: "Source", id_0: "A1" } });
+    const accession = await server.send("POST", `/repositories/${repo}/accessions`, {
+      token,
+      body: { title: "Source", id_0: "A1" },
+    });
     const accessionUri = (accession.body as { uri: string }).uri;
-    expect((await server.send("POST", `/repositories/${repo}/widgets`, { token, body: { name: "Bad link", code_a: "L", parts: [{ source: { ref: `/repositories/${repo}/accessions/999` } }] } })).status).toBe(400);
-    const linked = await server.send("POST", `/repositories/${repo}/widgets`, { token, body: { name: "Linked", code_a: "L", parts: [{ label: "from", source: { ref: accessionUri } }] } });
+    expect(
+      (
+        await server.send("POST", `/repositories/${repo}/widgets`, {
+          token,
+          body: { name: "Bad link", code_a: "L", parts: [{ source: { ref: `/repositories/${repo}/accessions/999` } }] },
+        })
+      ).status,
+    ).toBe(400);
+    const linked = await server.send("POST", `/repositories/${repo}/widgets`, {
+      token,
+      body: { name: "Linked", code_a: "L", parts: [{ label: "from", source: { ref: accessionUri } }] },
+    });
     const widgetUri = (linked.body as { uri: string }).uri;
-    expect((await server.send("GET", `${widgetUri}?resolve[]=source`, { token })).body).toMatchObject({ parts: [{ source: { ref: accessionUri, _resolved: { title: "Source" } } }] });
+    expect((await server.send("GET", `${widgetUri}?resolve[]=source`, { token })).body).toMatchObject({
+      parts: [{ source: { ref: accessionUri, _resolved: { title: "Source" } } }],
+    });
     const admin = await server.login("boss", { _archivesspace: ["delete_archival_record", "view_repository"] });
     expect((await server.send("DELETE", accessionUri, { token: admin })).status).toBe(200);
     expect((await server.send("GET", widgetUri, { token })).status).toBe(404);
@@ -79,6 +131,9 @@ describe("a record type that exists only as a schema", () => {
   it("asks for the permission codes its schema names", async () => {
     const viewer = await server.login("viewer", { [`/repositories/${repo}`]: ["view_repository"] });
     expect((await server.send("GET", `/repositories/${repo}/widgets/1`, { token: viewer })).status).toBe(200);
-    expect((await server.send("POST", `/repositories/${repo}/widgets`, { token: viewer, body: { name: "No", code_a: "N" } })).body).toEqual({ error: "Access denied" });
+    expect(
+      (await server.send("POST", `/repositories/${repo}/widgets`, { token: viewer, body: { name: "No", code_a: "N" } }))
+        .body,
+    ).toEqual({ error: "Access denied" });
   });
 });

@@ -1,4 +1,4 @@
-// List parameters (api-contract.md §1, §5), parsed as express's "simple" query parser hands
+// List parameters (docs/api.md §1, §5), parsed as express's "simple" query parser hands
 // them over: querystring.parse keeps keys literal and turns a repeated key into an array.
 import { describe, expect, it } from "@jest/globals";
 import { parse } from "node:querystring";
@@ -53,19 +53,28 @@ describe("list modes", () => {
   it.each(["", "page_size=5", "all_ids=false", "all_ids=FALSE", "page[$gt]=1", "page[]=1", "modified_since=0"])(
     "no mode (%p) answers 400 naming all three modes",
     (text) => {
-      expect(rejection(text)).toEqual({ status: 400, body: { error: { page: [REQUIRED], id_set: [REQUIRED], all_ids: [REQUIRED] } } });
+      expect(rejection(text)).toEqual({
+        status: 400,
+        body: { error: { page: [REQUIRED], id_set: [REQUIRED], all_ids: [REQUIRED] } },
+      });
     },
   );
 });
 
 describe("page and page_size", () => {
-  it.each(["page=0", "page=-1", "page=abc", "page=1.5", "page=", "page=1e3", "page=%201", "page=99999999999999999999"])("%s answers 400 naming page", (text) => {
-    expect(named(text)).toEqual(["page"]);
-  });
+  it.each(["page=0", "page=-1", "page=abc", "page=1.5", "page=", "page=1e3", "page=%201", "page=99999999999999999999"])(
+    "%s answers 400 naming page",
+    (text) => {
+      expect(named(text)).toEqual(["page"]);
+    },
+  );
 
-  it.each(["page_size=0", "page_size=-5", "page_size=ten", "page_size="])("page=1&%s answers 400 naming page_size", (text) => {
-    expect(named(`page=1&${text}`)).toEqual(["page_size"]);
-  });
+  it.each(["page_size=0", "page_size=-5", "page_size=ten", "page_size="])(
+    "page=1&%s answers 400 naming page_size",
+    (text) => {
+      expect(named(`page=1&${text}`)).toEqual(["page_size"]);
+    },
+  );
 
   it.each([
     ["250", 250],
@@ -97,7 +106,15 @@ describe("id_set", () => {
     expect(named(ids.map((id) => `id_set[]=${id}`).join("&"))).toEqual(["id_set"]);
   });
 
-  it.each(["id_set=1,abc", "id_set=0", "id_set=-1", "id_set=1,,2", "id_set=", "id_set[]=1.5", "id_set=99999999999999999999"])("%s answers 400 naming id_set", (text) => {
+  it.each([
+    "id_set=1,abc",
+    "id_set=0",
+    "id_set=-1",
+    "id_set=1,,2",
+    "id_set=",
+    "id_set[]=1.5",
+    "id_set=99999999999999999999",
+  ])("%s answers 400 naming id_set", (text) => {
     expect(named(text)).toEqual(["id_set"]);
   });
 
@@ -114,7 +131,11 @@ describe("all_ids", () => {
 
 describe("modified_since, sorting and resolve[]", () => {
   it("passes them on in every mode", () => {
-    expect(query("page=1&modified_since=1700000000&sort_field=title&sort_direction=desc&resolve[]=subjects&resolve[]=linked_agents::agent")).toEqual({
+    expect(
+      query(
+        "page=1&modified_since=1700000000&sort_field=title&sort_direction=desc&resolve[]=subjects&resolve[]=linked_agents::agent",
+      ),
+    ).toEqual({
       mode: { kind: "page", page: 1, pageSize: 10 },
       modifiedSince: 1700000000,
       sortField: "title",
@@ -122,18 +143,35 @@ describe("modified_since, sorting and resolve[]", () => {
       resolve: ["subjects", "linked_agents::agent"],
     });
     expect(query("all_ids=true&modified_since=0")).toEqual({ mode: { kind: "allIds" }, modifiedSince: 0 });
-    expect(query("id_set=1&sort_direction=asc&resolve=subjects")).toEqual({ mode: { kind: "idSet", ids: [1] }, sortDirection: "asc", resolve: ["subjects"] });
+    expect(query("id_set=1&sort_direction=asc&resolve=subjects")).toEqual({
+      mode: { kind: "idSet", ids: [1] },
+      sortDirection: "asc",
+      resolve: ["subjects"],
+    });
   });
 
-  it.each(["modified_since=-1", "modified_since=yesterday", "modified_since=1.5", "modified_since="])("page=1&%s answers 400 naming modified_since", (text) => {
-    expect(named(`page=1&${text}`)).toEqual(["modified_since"]);
-  });
+  it.each(["modified_since=-1", "modified_since=yesterday", "modified_since=1.5", "modified_since="])(
+    "page=1&%s answers 400 naming modified_since",
+    (text) => {
+      expect(named(`page=1&${text}`)).toEqual(["modified_since"]);
+    },
+  );
 
-  it.each(["sort_direction=up", "sort_direction=ASC", "sort_direction=", "sort_direction=asc&sort_direction=desc"])("page=1&%s answers 400 naming sort_direction", (text) => {
-    expect(named(`page=1&${text}`)).toEqual(["sort_direction"]);
-  });
+  it.each(["sort_direction=up", "sort_direction=ASC", "sort_direction=", "sort_direction=asc&sort_direction=desc"])(
+    "page=1&%s answers 400 naming sort_direction",
+    (text) => {
+      expect(named(`page=1&${text}`)).toEqual(["sort_direction"]);
+    },
+  );
 
-  it.each(["sort_field=$where", "sort_field=a.b", "sort_field=Title", "sort_field=1abc", "sort_field=", "sort_field=__proto__x.y"])("page=1&%s answers 400 naming sort_field", (text) => {
+  it.each([
+    "sort_field=$where",
+    "sort_field=a.b",
+    "sort_field=Title",
+    "sort_field=1abc",
+    "sort_field=",
+    "sort_field=__proto__x.y",
+  ])("page=1&%s answers 400 naming sort_field", (text) => {
     expect(named(`page=1&${text}`)).toEqual(["sort_field"]);
   });
 
@@ -141,12 +179,20 @@ describe("modified_since, sorting and resolve[]", () => {
     expect(query("page=1&sort_field=_id_0").sortField).toBe("_id_0");
   });
 
-  it.each(["resolve[]=$where", "resolve[]=a.b", "resolve[]=a::", "resolve[]=::a", "resolve[]=a:b", "resolve[]="])("page=1&%s answers 400 naming resolve[]", (text) => {
-    expect(named(`page=1&${text}`)).toEqual(["resolve[]"]);
-  });
+  it.each(["resolve[]=$where", "resolve[]=a.b", "resolve[]=a::", "resolve[]=::a", "resolve[]=a:b", "resolve[]="])(
+    "page=1&%s answers 400 naming resolve[]",
+    (text) => {
+      expect(named(`page=1&${text}`)).toEqual(["resolve[]"]);
+    },
+  );
 
   it("names every bad parameter at once", () => {
-    expect(named("page=0&page_size=0&modified_since=-1&sort_direction=sideways")).toEqual(["modified_since", "page", "page_size", "sort_direction"]);
+    expect(named("page=0&page_size=0&modified_since=-1&sort_direction=sideways")).toEqual([
+      "modified_since",
+      "page",
+      "page_size",
+      "sort_direction",
+    ]);
   });
 
   it("ignores parameters it does not know", () => {
@@ -156,13 +202,22 @@ describe("modified_since, sorting and resolve[]", () => {
 
 describe("parameter sources", () => {
   it("merges a query string and a form body; a scalar in both is given twice", () => {
-    expect(parseListQuery(parameterValues(parse("page=2"), { page_size: "3" })).mode).toEqual({ kind: "page", page: 2, pageSize: 3 });
-    expect(parseListQuery(parameterValues({}, { "id_set[]": ["1", "2"] })).mode).toEqual({ kind: "idSet", ids: [1, 2] });
+    expect(parseListQuery(parameterValues(parse("page=2"), { page_size: "3" })).mode).toEqual({
+      kind: "page",
+      page: 2,
+      pageSize: 3,
+    });
+    expect(parseListQuery(parameterValues({}, { "id_set[]": ["1", "2"] })).mode).toEqual({
+      kind: "idSet",
+      ids: [1, 2],
+    });
     expect(() => parseListQuery(parameterValues(parse("page=2"), { page: "3" }))).toThrow(ApiError);
   });
 
   it("a nested value (from a parser that builds objects) is a bad value, not silently ignored", () => {
-    expect(() => parseListQuery(parameterValues({ page: { $gt: "1" } }))).toThrow(expect.objectContaining({ status: 400, detail: { page: [expect.any(String)] } }));
+    expect(() => parseListQuery(parameterValues({ page: { $gt: "1" } }))).toThrow(
+      expect.objectContaining({ status: 400, detail: { page: [expect.any(String)] } }),
+    );
   });
 });
 
@@ -174,6 +229,8 @@ describe("parseResolve (item reads)", () => {
   });
 
   it("refuses a key that is not a field name", () => {
-    expect(() => parseResolve(parameterValues(parse("resolve[]=$ne")))).toThrow(expect.objectContaining({ status: 400, detail: { "resolve[]": [expect.any(String)] } }));
+    expect(() => parseResolve(parameterValues(parse("resolve[]=$ne")))).toThrow(
+      expect.objectContaining({ status: 400, detail: { "resolve[]": [expect.any(String)] } }),
+    );
   });
 });

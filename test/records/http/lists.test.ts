@@ -1,4 +1,4 @@
-// List endpoints over HTTP (api-contract.md §1, §5): the three modes, their precedence,
+// List endpoints over HTTP (docs/api.md §1, §5): the three modes, their precedence,
 // modified_since, sorting, bad parameters, and confinement to the repository in the URL.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { PERMISSIONS } from "../../../src/auth/permissions.js";
@@ -7,7 +7,20 @@ import { rawRequest } from "./raw-request.js";
 import { globalGrants, SESSION_HEADER, startRecordServer, type RecordServer } from "./server.js";
 
 const REQUIRED = "Parameter required but no value provided";
-const TITLES = ["Kappa", "Alpha", "Juliet", "Bravo", "India", "Charlie", "Hotel", "Delta", "Golf", "Echo", "Lima", "Foxtrot"];
+const TITLES = [
+  "Kappa",
+  "Alpha",
+  "Juliet",
+  "Bravo",
+  "India",
+  "Charlie",
+  "Hotel",
+  "Delta",
+  "Golf",
+  "Echo",
+  "Lima",
+  "Foxtrot",
+];
 
 let server: RecordServer;
 let token: string;
@@ -15,8 +28,8 @@ let repoId: number;
 let otherRepoId: number;
 let base: string;
 /** Ids of this repository's accessions, in creation (= id) order. */
-let ids: number[] = [];
-let otherIds: number[] = [];
+const ids: number[] = [];
+const otherIds: number[] = [];
 
 beforeAll(async () => {
   server = await startRecordServer();
@@ -28,7 +41,17 @@ beforeAll(async () => {
   // Interleaved with the other repository's, so that ids alone do not separate the two.
   for (const [i, title] of TITLES.entries()) {
     ids.push((await server.ops.create("accession", { repoId }, { title, id_0: "L", id_1: String(i) }, system)).id);
-    if (i % 5 === 0) otherIds.push((await server.ops.create("accession", { repoId: otherRepoId }, { title: `Other ${i}`, id_0: "O", id_1: String(i) }, system)).id);
+    if (i % 5 === 0)
+      otherIds.push(
+        (
+          await server.ops.create(
+            "accession",
+            { repoId: otherRepoId },
+            { title: `Other ${i}`, id_0: "O", id_1: String(i) },
+            system,
+          )
+        ).id,
+      );
   }
 });
 afterAll(() => server.stop());
@@ -50,9 +73,18 @@ const idsOf = (records: unknown[]) => records.map((record) => Number((record as 
 describe("page mode", () => {
   it("answers the envelope with ten records by default, in id order", async () => {
     const body = await page("page=1");
-    expect({ ...body, results: body.results.length }).toEqual({ first_page: 1, last_page: 2, this_page: 1, total: 12, results: 10 });
+    expect({ ...body, results: body.results.length }).toEqual({
+      first_page: 1,
+      last_page: 2,
+      this_page: 1,
+      total: 12,
+      results: 10,
+    });
     expect(idsOf(body.results)).toEqual(ids.slice(0, 10));
-    expect(body.results[0]).toMatchObject({ jsonmodel_type: "accession", repository: { ref: `/repositories/${repoId}` } });
+    expect(body.results[0]).toMatchObject({
+      jsonmodel_type: "accession",
+      repository: { ref: `/repositories/${repoId}` },
+    });
   });
 
   it("answers the rest on the last page and an empty page past the end", async () => {
@@ -77,7 +109,9 @@ describe("page mode", () => {
     const sorted = [...TITLES].sort();
     expect(titlesOf((await page("page=1&page_size=20&sort_field=title")).results)).toEqual(sorted);
     expect(titlesOf((await page("page=1&page_size=20&sort_field=title&sort_direction=asc")).results)).toEqual(sorted);
-    expect(titlesOf((await page("page=1&page_size=20&sort_field=title&sort_direction=desc")).results)).toEqual([...sorted].reverse());
+    expect(titlesOf((await page("page=1&page_size=20&sort_field=title&sort_direction=desc")).results)).toEqual(
+      [...sorted].reverse(),
+    );
     expect(idsOf((await page("page=1&page_size=20&sort_direction=desc")).results)).toEqual([...ids].reverse());
   });
 });
@@ -113,7 +147,9 @@ describe("all_ids mode", () => {
 
   it("shows only the repository in the URL", async () => {
     expect((await list(`/repositories/${otherRepoId}/accessions?all_ids=true`)).body).toEqual(otherIds);
-    expect((await list(`/repositories/${otherRepoId}/accessions?page=1`)).body).toMatchObject({ total: otherIds.length });
+    expect((await list(`/repositories/${otherRepoId}/accessions?page=1`)).body).toMatchObject({
+      total: otherIds.length,
+    });
   });
 });
 
@@ -128,7 +164,9 @@ describe("modified_since", () => {
 
     expect((await list(`${base}?all_ids=true&modified_since=${since}`)).body).toEqual([changed]);
     expect(await page(`page=1&modified_since=${since}`)).toMatchObject({ total: 1, last_page: 1 });
-    expect(idsOf((await list(`${base}?id_set=${ids[0]},${changed}&modified_since=${since}`)).body as unknown[])).toEqual([changed]);
+    expect(
+      idsOf((await list(`${base}?id_set=${ids[0]},${changed}&modified_since=${since}`)).body as unknown[]),
+    ).toEqual([changed]);
     expect((await list(`${base}?all_ids=true&modified_since=0`)).body).toEqual(ids);
     expect((await list(`${base}?all_ids=true&modified_since=${since + 3600}`)).body).toEqual([]);
   });
@@ -137,7 +175,10 @@ describe("modified_since", () => {
 describe("bad parameters", () => {
   it("no mode answers 400 naming all three", async () => {
     for (const query of ["", "?page_size=5", "?all_ids=false", "?page[$gt]=1"]) {
-      expect(await list(`${base}${query}`)).toEqual({ status: 400, body: { error: { page: [REQUIRED], id_set: [REQUIRED], all_ids: [REQUIRED] } } });
+      expect(await list(`${base}${query}`)).toEqual({
+        status: 400,
+        body: { error: { page: [REQUIRED], id_set: [REQUIRED], all_ids: [REQUIRED] } },
+      });
     }
   });
 
@@ -164,13 +205,19 @@ describe("bad parameters", () => {
   });
 
   it("answers 404 for a repository that does not exist, even with good parameters", async () => {
-    expect(await list("/repositories/999999/accessions?page=1")).toEqual({ status: 404, body: { error: "Repository not found" } });
-    expect(await list("/repositories/x/accessions?page=1")).toEqual({ status: 404, body: { error: "Repository not found" } });
+    expect(await list("/repositories/999999/accessions?page=1")).toEqual({
+      status: 404,
+      body: { error: "Repository not found" },
+    });
+    expect(await list("/repositories/x/accessions?page=1")).toEqual({
+      status: 404,
+      body: { error: "Repository not found" },
+    });
   });
 });
 
 describe("parameters in a form body", () => {
-  it("are read like query parameters (contract §1)", async () => {
+  it("are read like query parameters (docs/api.md §1)", async () => {
     const url = `${server.url}${base}`;
     const headers = { [SESSION_HEADER]: token, "Content-Type": "application/x-www-form-urlencoded" };
     const reply = await rawRequest(url, "GET", headers, `id_set[]=${ids[1]}&id_set[]=${ids[0]}`);
@@ -180,7 +227,12 @@ describe("parameters in a form body", () => {
   });
 
   it("a JSON body is never read as parameters", async () => {
-    const reply = await rawRequest(`${server.url}${base}`, "GET", { [SESSION_HEADER]: token, "Content-Type": "application/json" }, '{"page":"1"}');
+    const reply = await rawRequest(
+      `${server.url}${base}`,
+      "GET",
+      { [SESSION_HEADER]: token, "Content-Type": "application/json" },
+      '{"page":"1"}',
+    );
     expect(reply.status).toBe(400);
   });
 });

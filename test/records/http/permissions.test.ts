@@ -1,4 +1,4 @@
-// Who may call the record routes (api-contract.md §2, §7, §8): the permission each operation
+// Who may call the record routes (docs/api.md §2, §7, §8): the permission each operation
 // needs comes from the type's schema; sessions come from the real session store.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { PERMISSIONS } from "../../../src/auth/permissions.js";
@@ -36,11 +36,21 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 let seq = 0;
-const accession = (extra: Record<string, unknown> = {}) => ({ title: `Guarded ${++seq}`, id_0: "G", id_1: String(seq), ...extra });
+const accession = (extra: Record<string, unknown> = {}) => ({
+  title: `Guarded ${++seq}`,
+  id_0: "G",
+  id_1: String(seq),
+  ...extra,
+});
 
 const DENIED = { status: 403, body: { error: "Access denied" } };
 
-async function call(method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+async function call(
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+): Promise<{ status: number; body: unknown }> {
   const reply = await server.send(method, path, { token, body });
   return { status: reply.status, body: reply.body };
 }
@@ -53,7 +63,9 @@ describe("without a session", () => {
     ["POST", "/1"],
     ["DELETE", "/1"],
   ])("%s <accessions>%s answers 403", async (method, suffix) => {
-    expect(await call(method, `${base}${suffix}`, undefined, method === "POST" ? accession({ lock_version: 0 }) : undefined)).toEqual(DENIED);
+    expect(
+      await call(method, `${base}${suffix}`, undefined, method === "POST" ? accession({ lock_version: 0 }) : undefined),
+    ).toEqual(DENIED);
   });
 
   it("answers 403, not 404, for paths that could not exist (nothing is revealed before the guard)", async () => {
@@ -73,14 +85,20 @@ describe("a viewer (view_repository only)", () => {
   it("can list and read", async () => {
     expect((await call("GET", `${base}?page=1`, tokens.viewer)).status).toBe(200);
     expect((await call("GET", `${base}?all_ids=true`, tokens.viewer)).status).toBe(200);
-    expect(await call("GET", `${base}/${existing}`, tokens.viewer)).toMatchObject({ status: 200, body: { title: "Existing" } });
+    expect(await call("GET", `${base}/${existing}`, tokens.viewer)).toMatchObject({
+      status: 200,
+      body: { title: "Existing" },
+    });
   });
 
   it("gets 403 on create, update and delete, and nothing changes", async () => {
     expect(await call("POST", base, tokens.viewer, accession())).toEqual(DENIED);
     expect(await call("POST", `${base}/${existing}`, tokens.viewer, accession({ lock_version: 0 }))).toEqual(DENIED);
     expect(await call("DELETE", `${base}/${existing}`, tokens.viewer)).toEqual(DENIED);
-    expect(await call("GET", `${base}/${existing}`, tokens.viewer)).toMatchObject({ status: 200, body: { title: "Existing", lock_version: 0 } });
+    expect(await call("GET", `${base}/${existing}`, tokens.viewer)).toMatchObject({
+      status: 200,
+      body: { title: "Existing", lock_version: 0 },
+    });
   });
 
   it("gets 403 in a repository where they hold nothing", async () => {
@@ -93,7 +111,10 @@ describe("a viewer (view_repository only)", () => {
   });
 
   it("gets 404 for a missing record where they may read", async () => {
-    expect(await call("GET", `${base}/999999`, tokens.viewer)).toEqual({ status: 404, body: { error: "Accession not found" } });
+    expect(await call("GET", `${base}/999999`, tokens.viewer)).toEqual({
+      status: 404,
+      body: { error: "Accession not found" },
+    });
   });
 });
 
@@ -102,34 +123,52 @@ describe("an archivist (repository-archivists grants)", () => {
     const made = await call("POST", base, tokens.archivist, accession({ title: "By the archivist" }));
     expect(made).toMatchObject({ status: 200, body: { status: "Created", lock_version: 0 } });
     const id = (made.body as { id: number }).id;
-    expect((await call("GET", `${base}/${id}`, tokens.archivist)).body).toMatchObject({ created_by: "archivist", last_modified_by: "archivist" });
+    expect((await call("GET", `${base}/${id}`, tokens.archivist)).body).toMatchObject({
+      created_by: "archivist",
+      last_modified_by: "archivist",
+    });
     const updated = await call("POST", `${base}/${id}`, tokens.archivist, accession({ lock_version: 0 }));
     expect(updated).toMatchObject({ status: 200, body: { status: "Updated", lock_version: 1 } });
   });
 
   it("gets 403 on delete (delete_archival_record is not theirs) and in another repository", async () => {
     expect(await call("DELETE", `${base}/${existing}`, tokens.archivist)).toEqual(DENIED);
-    expect(await call("POST", `/repositories/${otherRepoId}/accessions`, tokens.archivist, accession())).toEqual(DENIED);
+    expect(await call("POST", `/repositories/${otherRepoId}/accessions`, tokens.archivist, accession())).toEqual(
+      DENIED,
+    );
   });
 });
 
 describe("a repository manager", () => {
   it("can delete, and a later editor shows in last_modified_by", async () => {
     const id = (await server.ops.create("accession", { repoId }, accession(), { username: "system" })).id;
-    expect((await call("POST", `${base}/${id}`, tokens.manager, accession({ title: "Managed", lock_version: 0 }))).status).toBe(200);
-    expect((await call("GET", `${base}/${id}`, tokens.manager)).body).toMatchObject({ created_by: "system", last_modified_by: "manager" });
-    expect(await call("DELETE", `${base}/${id}`, tokens.manager)).toEqual({ status: 200, body: { status: "Deleted", id } });
+    expect(
+      (await call("POST", `${base}/${id}`, tokens.manager, accession({ title: "Managed", lock_version: 0 }))).status,
+    ).toBe(200);
+    expect((await call("GET", `${base}/${id}`, tokens.manager)).body).toMatchObject({
+      created_by: "system",
+      last_modified_by: "manager",
+    });
+    expect(await call("DELETE", `${base}/${id}`, tokens.manager)).toEqual({
+      status: 200,
+      body: { status: "Deleted", id },
+    });
   });
 });
 
 describe("global grants", () => {
   it("apply in every repository", async () => {
     expect((await call("GET", `/repositories/${otherRepoId}/accessions?page=1`, tokens.globalViewer)).status).toBe(200);
-    expect(await call("POST", `/repositories/${otherRepoId}/accessions`, tokens.globalViewer, accession())).toEqual(DENIED);
+    expect(await call("POST", `/repositories/${otherRepoId}/accessions`, tokens.globalViewer, accession())).toEqual(
+      DENIED,
+    );
   });
 
   it("let a 404 through for a repository id that cannot exist", async () => {
-    expect(await call("GET", "/repositories/abc/accessions?page=1", tokens.globalViewer)).toEqual({ status: 404, body: { error: "Repository not found" } });
+    expect(await call("GET", "/repositories/abc/accessions?page=1", tokens.globalViewer)).toEqual({
+      status: 404,
+      body: { error: "Repository not found" },
+    });
   });
 
   it("are what global record types check: users need manage_users", async () => {
@@ -140,7 +179,17 @@ describe("global grants", () => {
 
 describe("global record types shared by every repository", () => {
   it("may be edited by whoever holds the code in any repository, as in ArchivesSpace", async () => {
-    const agent = { names: [{ primary_name: "Person, A.", name_order: "inverted", source: "local", rules: "local", sort_name: "Person, A." }] };
+    const agent = {
+      names: [
+        {
+          primary_name: "Person, A.",
+          name_order: "inverted",
+          source: "local",
+          rules: "local",
+          sort_name: "Person, A.",
+        },
+      ],
+    };
     const created = await call("POST", "/agents/people", tokens.archivist, agent);
     expect(created).toMatchObject({ status: 200, body: { status: "Created" } });
     expect(await call("POST", "/agents/people", tokens.viewer, agent)).toEqual(DENIED);

@@ -7,14 +7,31 @@ export interface RawReply {
   body: unknown;
 }
 
-export function rawRequest(url: string, method: string, headers: Record<string, string>, body?: string): Promise<RawReply> {
+export function rawRequest(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<RawReply> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(url, { method, headers: body === undefined ? headers : { ...headers, "Content-Length": String(Buffer.byteLength(body)) } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown }));
-      response.on("error", reject);
-    });
+    const outgoing = request(
+      url,
+      {
+        method,
+        headers: body === undefined ? headers : { ...headers, "Content-Length": String(Buffer.byteLength(body)) },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown,
+          }),
+        );
+        response.on("error", reject);
+      },
+    );
     outgoing.on("error", reject);
     outgoing.end(body);
   });

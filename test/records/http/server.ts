@@ -80,7 +80,10 @@ export class CommandLog {
       const unions = stages.flatMap((stage) => (stage.$unionWith ? [stage.$unionWith] : []));
       return [
         ...(lead ? [{ find: command.aggregate, filter: lead }] : []),
-        ...unions.map((union) => ({ find: union.coll, filter: (union.pipeline as Array<Record<string, unknown>>)[0]?.$match })),
+        ...unions.map((union) => ({
+          find: union.coll,
+          filter: (union.pipeline as Array<Record<string, unknown>>)[0]?.$match,
+        })),
       ];
     });
     return lookups.filter((lookup) => collection === undefined || lookup.find === collection);
@@ -88,7 +91,11 @@ export class CommandLog {
 
   /** Store round trips (find and aggregate commands) since the last clear, leaving out the session store's. */
   roundTrips(): number {
-    return this.started.filter((event) => (event.commandName === "find" || event.commandName === "aggregate") && (event.command as Record<string, unknown>)[event.commandName] !== "sessions").length;
+    return this.started.filter(
+      (event) =>
+        (event.commandName === "find" || event.commandName === "aggregate") &&
+        (event.command as Record<string, unknown>)[event.commandName] !== "sessions",
+    ).length;
   }
 
   /** How many lookups (see finds) each collection received since the last clear. */
@@ -130,7 +137,9 @@ export const SESSION_HEADER = "X-ArchivesSpace-Session";
 export async function startRecordServer(registry?: Registry, options: RecordServerOptions = {}): Promise<RecordServer> {
   const engine = await startEngine({ inMemory: true, port: 0, testCommands: options.testCommands });
   const monitorCommands = options.monitorCommands === true;
-  const connection = await mongoose.createConnection(engine.uri, { dbName: "records_http", monitorCommands }).asPromise();
+  const connection = await mongoose
+    .createConnection(engine.uri, { dbName: "records_http", monitorCommands })
+    .asPromise();
   let commands: CommandLog | undefined;
   if (monitorCommands) {
     const log = (commands = new CommandLog());
@@ -147,7 +156,10 @@ export async function startRecordServer(registry?: Registry, options: RecordServ
   const platform = await PlatformExpress.bootstrap(RecordRoutesServer, {
     httpPort: "127.0.0.1:0",
     mount: { "/": recordControllers({ operations: ops, accessControl: permissions }) },
-    middlewares: [sessionMiddleware(sessions, { names: ["X-Service-Session", SESSION_HEADER] }), ...bodyParsers({ limitBytes: 1024 * 1024 })],
+    middlewares: [
+      sessionMiddleware(sessions, { names: ["X-Service-Session", SESSION_HEADER] }),
+      ...bodyParsers({ limitBytes: 1024 * 1024 }),
+    ],
   });
   await platform.listen();
   const url = `http://${String(platform.settings.get("httpPort"))}`;

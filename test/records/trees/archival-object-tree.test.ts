@@ -1,4 +1,4 @@
-// Issue 4 §4: archival objects form ordered trees under their resource (x-tree). Positions stay
+// Archival objects form ordered trees under their resource (x-tree). Positions stay
 // dense through inserts, moves and deletes; the large-tree reads (tree/root, waypoint, node,
 // node_from_root) have ArchivesSpace's shapes; moves are atomic and refuse cycles.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
@@ -17,7 +17,15 @@ beforeAll(async () => {
   const system = { username: "system" };
   repo = (await server.ops.create("repository", {}, { repo_code: "trees", name: "Trees" }, system)).id;
   otherRepo = (await server.ops.create("repository", {}, { repo_code: "other", name: "Other" }, system)).id;
-  token = await server.login("processor", globalGrants(["view_repository", "update_resource_record", "delete_archival_record", "update_digital_object_record"]));
+  token = await server.login(
+    "processor",
+    globalGrants([
+      "view_repository",
+      "update_resource_record",
+      "delete_archival_record",
+      "update_digital_object_record",
+    ]),
+  );
   viewer = await server.login("reader", globalGrants(["view_repository"]));
 });
 afterAll(() => server.stop());
@@ -57,7 +65,12 @@ function newResource(repoId = repo): Promise<string> {
 
 function newObject(resource: string, extra: Json = {}): Promise<string> {
   serial += 1;
-  return created(`/repositories/${repo}/archival_objects`, { title: `Item ${serial}`, level: "file", resource: { ref: resource }, ...extra });
+  return created(`/repositories/${repo}/archival_objects`, {
+    title: `Item ${serial}`,
+    level: "file",
+    resource: { ref: resource },
+    ...extra,
+  });
 }
 
 const idOf = (uri: string) => Number(uri.split("/").pop());
@@ -80,7 +93,12 @@ describe("placing new archival objects", () => {
     const a = await newObject(resource);
     const b = await newObject(resource);
     const first = await newObject(resource, { position: 0 });
-    const last = await post(`/repositories/${repo}/archival_objects`, { title: "Far", level: "file", resource: { ref: resource }, position: 99 });
+    const last = await post(`/repositories/${repo}/archival_objects`, {
+      title: "Far",
+      level: "file",
+      resource: { ref: resource },
+      position: 99,
+    });
     expect(last.body).toMatchObject({ status: "Created", stale: true });
     expect(await order(resource)).toEqual([first, a, b, last.body.uri]);
     expect(await get(a)).toMatchObject({ position: 1, resource: { ref: resource } });
@@ -94,7 +112,10 @@ describe("placing new archival objects", () => {
     const after = await get(sibling);
     expect([before.position, after.position, after.lock_version]).toEqual([0, 1, 1]);
     const stale = await post(sibling, before);
-    expect([stale.status, stale.body]).toEqual([409, { error: "The record you tried to update has been modified since you fetched it." }]);
+    expect([stale.status, stale.body]).toEqual([
+      409,
+      { error: "The record you tried to update has been modified since you fetched it." },
+    ]);
   });
 
   it("places a child under its parent, in the parent's own positions", async () => {
@@ -109,21 +130,50 @@ describe("placing new archival objects", () => {
   it("refuses a parent in another resource, a missing parent and a resource of another repository", async () => {
     const resource = await newResource();
     const elsewhere = await newObject(await newResource());
-    const wrongTree = await post(`/repositories/${repo}/archival_objects`, { title: "x", level: "file", resource: { ref: resource }, parent: { ref: elsewhere } });
+    const wrongTree = await post(`/repositories/${repo}/archival_objects`, {
+      title: "x",
+      level: "file",
+      resource: { ref: resource },
+      parent: { ref: elsewhere },
+    });
     expect(wrongTree.status).toBe(400);
-    expect(wrongTree.body.error).toEqual({ "parent/ref": [expect.stringContaining(`Must be in the same resource (${resource})`)] });
-    const missing = await post(`/repositories/${repo}/archival_objects`, { title: "x", level: "file", resource: { ref: resource }, parent: { ref: `/repositories/${repo}/archival_objects/999999` } });
-    expect([missing.status, missing.body]).toEqual([400, { error: { "parent/ref": [`Reference to /repositories/${repo}/archival_objects/999999 does not exist`] } }]);
-    const foreign = await post(`/repositories/${repo}/archival_objects`, { title: "x", level: "file", resource: { ref: await newResource(otherRepo) } });
-    expect([foreign.status, foreign.body]).toEqual([400, { error: { "resource/ref": ["Must refer to a record in the same repository"] } }]);
+    expect(wrongTree.body.error).toEqual({
+      "parent/ref": [expect.stringContaining(`Must be in the same resource (${resource})`)],
+    });
+    const missing = await post(`/repositories/${repo}/archival_objects`, {
+      title: "x",
+      level: "file",
+      resource: { ref: resource },
+      parent: { ref: `/repositories/${repo}/archival_objects/999999` },
+    });
+    expect([missing.status, missing.body]).toEqual([
+      400,
+      { error: { "parent/ref": [`Reference to /repositories/${repo}/archival_objects/999999 does not exist`] } },
+    ]);
+    const foreign = await post(`/repositories/${repo}/archival_objects`, {
+      title: "x",
+      level: "file",
+      resource: { ref: await newResource(otherRepo) },
+    });
+    expect([foreign.status, foreign.body]).toEqual([
+      400,
+      { error: { "resource/ref": ["Must refer to a record in the same repository"] } },
+    ]);
     expect(await order(resource)).toEqual([]);
   });
 
   it("requires a resource, a level and a title or dates", async () => {
     const reply = await post(`/repositories/${repo}/archival_objects`, { component_id: "c1" });
     expect(reply.status).toBe(400);
-    expect(reply.body.error).toMatchObject({ resource: ["Property is required but was missing"], level: ["Property is required but was missing"] });
-    const dated = await post(`/repositories/${repo}/archival_objects`, { level: "file", resource: { ref: await newResource() }, dates: [{ label: "creation", date_type: "single", begin: "1901" }] });
+    expect(reply.body.error).toMatchObject({
+      resource: ["Property is required but was missing"],
+      level: ["Property is required but was missing"],
+    });
+    const dated = await post(`/repositories/${repo}/archival_objects`, {
+      level: "file",
+      resource: { ref: await newResource() },
+      dates: [{ label: "creation", date_type: "single", begin: "1901" }],
+    });
     expect(dated.body.status).toBe("Created");
   });
 });
@@ -139,7 +189,12 @@ describe("ref_id", () => {
     expect(updated.body).toMatchObject({ status: "Updated", stale: true });
     expect(await get(uri)).toMatchObject({ ref_id: record.ref_id, title: "Renamed" });
 
-    const duplicate = await post(`/repositories/${repo}/archival_objects`, { title: "Twin", level: "file", resource: { ref: resource }, ref_id: record.ref_id });
+    const duplicate = await post(`/repositories/${repo}/archival_objects`, {
+      title: "Twin",
+      level: "file",
+      resource: { ref: resource },
+      ref_id: record.ref_id,
+    });
     expect([duplicate.status, duplicate.body]).toEqual([400, { error: { ref_id: ["That ID is already in use"] } }]);
     expect(await order(resource)).toEqual([uri]);
     // The same ref_id in another resource is fine.
@@ -163,26 +218,56 @@ describe("the large-tree reads", () => {
 
   it("tree/root: the root with its child count, waypoints and the first waypoint precomputed", async () => {
     const root = await get(`${resource}/tree/root`);
-    expect(root).toMatchObject({ child_count: 2, waypoints: 1, waypoint_size: 200, uri: resource, jsonmodel_type: "resource", level: "collection" });
+    expect(root).toMatchObject({
+      child_count: 2,
+      waypoints: 1,
+      waypoint_size: 200,
+      uri: resource,
+      jsonmodel_type: "resource",
+      level: "collection",
+    });
     expect(root.title).toMatch(/^Papers/);
     const first = (root.precomputed_waypoints as Record<string, Record<string, Json[]>>)[""]?.["0"];
     expect(first).toEqual([
-      { child_count: 1, waypoints: 1, waypoint_size: 200, title: "Correspondence", parsed_title: "Correspondence", level: "series", component_id: "S1", uri: series, position: 0, parent_id: null, jsonmodel_type: "archival_object" },
+      {
+        child_count: 1,
+        waypoints: 1,
+        waypoint_size: 200,
+        title: "Correspondence",
+        parsed_title: "Correspondence",
+        level: "series",
+        component_id: "S1",
+        uri: series,
+        position: 0,
+        parent_id: null,
+        jsonmodel_type: "archival_object",
+      },
       expect.objectContaining({ title: "Photographs", child_count: 0, waypoints: 0, position: 1, parent_id: null }),
     ]);
   });
 
   it("tree/waypoint: a parent's children, by waypoint", async () => {
     const under = await get<Json[]>(`${resource}/tree/waypoint?offset=0&parent_node=${encodeURIComponent(series)}`);
-    expect(under).toEqual([expect.objectContaining({ uri: subseries, parent_id: idOf(series), position: 0, child_count: 1 })]);
+    expect(under).toEqual([
+      expect.objectContaining({ uri: subseries, parent_id: idOf(series), position: 0, child_count: 1 }),
+    ]);
     expect(await get<Json[]>(`${resource}/tree/waypoint?offset=1`)).toEqual([]);
     expect(await get<Json[]>(`${resource}/tree/waypoint?offset=0&parent_node=`)).toHaveLength(2);
   });
 
   it("tree/node: one node, its position counted from 1 as ArchivesSpace does, and its first waypoint", async () => {
     const node = await get(`${resource}/tree/node?node_uri=${encodeURIComponent(subseries)}`);
-    expect(node).toMatchObject({ uri: subseries, title: "Outgoing", position: 1, child_count: 1, waypoints: 1, jsonmodel_type: "archival_object" });
-    expect((node.precomputed_waypoints as Record<string, Record<string, Json[]>>)[subseries]?.["0"]).toEqual([expect.objectContaining({ uri: file, parent_id: idOf(subseries) })]);
+    expect(node).toMatchObject({
+      uri: subseries,
+      title: "Outgoing",
+      position: 1,
+      child_count: 1,
+      waypoints: 1,
+      jsonmodel_type: "archival_object",
+    });
+    expect((node.precomputed_waypoints as Record<string, Record<string, Json[]>>)[subseries]?.["0"]).toEqual([
+      expect.objectContaining({ uri: file, parent_id: idOf(subseries) }),
+    ]);
     const leaf = await get(`${resource}/tree/node?node_uri=${encodeURIComponent(file)}`);
     expect(leaf).toMatchObject({ child_count: 0, waypoints: 0, precomputed_waypoints: {} });
   });
@@ -192,26 +277,58 @@ describe("the large-tree reads", () => {
     const rootStep = { node: null, root_record_uri: resource, offset: 0, jsonmodel_type: "resource" };
     expect(paths[String(idOf(file))]).toEqual([
       expect.objectContaining(rootStep),
-      { node: series, root_record_uri: resource, offset: 0, jsonmodel_type: "archival_object", title: "Correspondence", parsed_title: "Correspondence" },
-      { node: subseries, root_record_uri: resource, offset: 0, jsonmodel_type: "archival_object", title: "Outgoing", parsed_title: "Outgoing" },
+      {
+        node: series,
+        root_record_uri: resource,
+        offset: 0,
+        jsonmodel_type: "archival_object",
+        title: "Correspondence",
+        parsed_title: "Correspondence",
+      },
+      {
+        node: subseries,
+        root_record_uri: resource,
+        offset: 0,
+        jsonmodel_type: "archival_object",
+        title: "Outgoing",
+        parsed_title: "Outgoing",
+      },
     ]);
     expect(paths[String(idOf(series))]).toEqual([expect.objectContaining(rootStep)]);
   });
 
   it("children: the whole child records in order", async () => {
     const children = await get<Json[]>(`${series}/children`);
-    expect(children).toEqual([expect.objectContaining({ uri: subseries, title: "Outgoing", lock_version: 0, parent: { ref: series } })]);
+    expect(children).toEqual([
+      expect.objectContaining({ uri: subseries, title: "Outgoing", lock_version: 0, parent: { ref: series } }),
+    ]);
   });
 
   it("answers bad parameters and strangers with the contract's errors", async () => {
     const cases: Array<[string, number, unknown]> = [
       [`${resource}/tree/waypoint`, 400, { error: { offset: ["Parameter required but no value provided"] } }],
-      [`${resource}/tree/waypoint?offset=-1`, 400, { error: { offset: ['Must be a whole number of at least 0, not "-1"'] } }],
-      [`${resource}/tree/waypoint?offset=0&parent_node=/subjects/1`, 400, { error: { parent_node: [expect.stringContaining("Must be a uri of: archival_object")] } }],
-      [`${resource}/tree/waypoint?offset=0&parent_node=/repositories/${repo}/archival_objects/999999`, 404, { error: "ArchivalObject not found" }],
+      [
+        `${resource}/tree/waypoint?offset=-1`,
+        400,
+        { error: { offset: ['Must be a whole number of at least 0, not "-1"'] } },
+      ],
+      [
+        `${resource}/tree/waypoint?offset=0&parent_node=/subjects/1`,
+        400,
+        { error: { parent_node: [expect.stringContaining("Must be a uri of: archival_object")] } },
+      ],
+      [
+        `${resource}/tree/waypoint?offset=0&parent_node=/repositories/${repo}/archival_objects/999999`,
+        404,
+        { error: "ArchivalObject not found" },
+      ],
       [`${resource}/tree/node`, 400, { error: { node_uri: ["Parameter required but no value provided"] } }],
       [`${resource}/tree/node_from_root`, 400, { error: { node_ids: ["Parameter required but no value provided"] } }],
-      [`${resource}/tree/node_from_root?node_ids[]=x`, 400, { error: { node_ids: ['Must list positive whole numbers, not "x"'] } }],
+      [
+        `${resource}/tree/node_from_root?node_ids[]=x`,
+        400,
+        { error: { node_ids: ['Must list positive whole numbers, not "x"'] } },
+      ],
       [`/repositories/${repo}/resources/999999/tree/root`, 404, { error: "Resource not found" }],
       [`/repositories/999999/resources/1/tree/root`, 404, { error: "Repository not found" }],
       [`/repositories/${repo}/archival_objects/999999/children`, 404, { error: "ArchivalObject not found" }],
@@ -234,7 +351,10 @@ describe("moving nodes", () => {
     const resource = await newResource();
     const [a, b, c] = [await newObject(resource), await newObject(resource), await newObject(resource)];
     const moved = await post(`${c}/parent?position=0`);
-    expect([moved.status, moved.body]).toEqual([200, { status: "Updated", id: idOf(c), lock_version: 1, stale: null, uri: c, warnings: [] }]);
+    expect([moved.status, moved.body]).toEqual([
+      200,
+      { status: "Updated", id: idOf(c), lock_version: 1, stale: null, uri: c, warnings: [] },
+    ]);
     expect(await order(resource)).toEqual([c, a, b]);
 
     await post(`${a}/parent?parent=${idOf(b)}`);
@@ -255,7 +375,10 @@ describe("moving nodes", () => {
     const bottom = await newObject(resource, { parent: { ref: middle } });
     for (const under of [top, bottom]) {
       const reply = await post(`${top}/parent?parent=${idOf(under)}`);
-      expect([reply.status, reply.body]).toEqual([409, { error: `Cannot move ${top} under itself or one of its descendants (${under})` }]);
+      expect([reply.status, reply.body]).toEqual([
+        409,
+        { error: `Cannot move ${top} under itself or one of its descendants (${under})` },
+      ]);
     }
     expect(await order(resource)).toEqual([top]);
     expect(await order(middle)).toEqual([bottom]);
@@ -281,7 +404,9 @@ describe("moving nodes", () => {
     const series = await newObject(from);
     const child = await newObject(from, { parent: { ref: series } });
     const loose = await newObject(from);
-    const reply = await post(`${to}/accept_children?children[]=${encodeURIComponent(series)}&children[]=${encodeURIComponent(loose)}&position=0`);
+    const reply = await post(
+      `${to}/accept_children?children[]=${encodeURIComponent(series)}&children[]=${encodeURIComponent(loose)}&position=0`,
+    );
     expect([reply.status, reply.body]).toMatchObject([200, { status: "Updated", id: idOf(to), uri: to }]);
     expect(await order(to)).toEqual([series, loose, stay]);
     expect(await order(from)).toEqual([]);
@@ -305,10 +430,26 @@ describe("moving nodes", () => {
       [`${node}/parent?parent=0`, 400, { error: { parent: ['Must be a whole number of at least 1, not "0"'] } }],
       [`${node}/parent?parent=999999`, 404, { error: "ArchivalObject not found" }],
       [`${resource}/accept_children`, 400, { error: { children: ["Parameter required but no value provided"] } }],
-      [`${resource}/accept_children?children[]=/subjects/1`, 400, { error: { children: [expect.stringContaining("Must be a uri of: archival_object")] } }],
-      [`${resource}/accept_children?children[]=/repositories/${repo}/archival_objects/999999`, 400, { error: { children: [`Reference to /repositories/${repo}/archival_objects/999999 does not exist`] } }],
-      [`${resource}/accept_children?children[]=/repositories/${otherRepo}/archival_objects/1`, 400, { error: { children: [expect.stringContaining("same repository")] } }],
-      [`${resource}/accept_children?children[]=${encodeURIComponent(node)}&children[]=${encodeURIComponent(node)}`, 400, { error: { children: ["Each child may be listed once"] } }],
+      [
+        `${resource}/accept_children?children[]=/subjects/1`,
+        400,
+        { error: { children: [expect.stringContaining("Must be a uri of: archival_object")] } },
+      ],
+      [
+        `${resource}/accept_children?children[]=/repositories/${repo}/archival_objects/999999`,
+        400,
+        { error: { children: [`Reference to /repositories/${repo}/archival_objects/999999 does not exist`] } },
+      ],
+      [
+        `${resource}/accept_children?children[]=/repositories/${otherRepo}/archival_objects/1`,
+        400,
+        { error: { children: [expect.stringContaining("same repository")] } },
+      ],
+      [
+        `${resource}/accept_children?children[]=${encodeURIComponent(node)}&children[]=${encodeURIComponent(node)}`,
+        400,
+        { error: { children: ["Each child may be listed once"] } },
+      ],
     ];
     for (const [path, status, body] of cases) {
       const reply = await post(path);
@@ -383,7 +524,12 @@ describe("a tree of 5,000 children", () => {
     const resource = await newResource();
     const system = { username: "system" };
     for (let i = 0; i < 5000; i++) {
-      await server.ops.create("archival_object", { repoId: repo }, { title: `Folder ${i}`, level: "file", resource: { ref: resource } }, system);
+      await server.ops.create(
+        "archival_object",
+        { repoId: repo },
+        { title: `Folder ${i}`, level: "file", resource: { ref: resource } },
+        system,
+      );
     }
     const root = await get(`${resource}/tree/root`);
     expect(root).toMatchObject({ child_count: 5000, waypoints: 25, waypoint_size: 200 });

@@ -1,4 +1,4 @@
-// tree/node_from_root answers a path per node asked for, as long as the node is deep: issue 10
+// tree/node_from_root answers a path per node asked for, as long as the node is deep:
 // §3 (no route builds an unbounded response). At most MAX_ID_SET node ids, and the paths'
 // bytes are counted as they are built: past the bound, a 400 naming node_ids.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
@@ -23,17 +23,25 @@ beforeAll(async () => {
   await server.ops.create("repository", {}, { repo_code: "global", name: "Global" }, SYSTEM);
   repo = (await server.ops.create("repository", {}, { repo_code: "deep", name: "Deep" }, SYSTEM)).id;
   token = await server.login("reader", globalGrants(["view_repository"]));
-  resource = (await server.ops.create("resource", { repoId: repo }, { ...minimalResource(), title: "Deep", id_0: "DEEP" }, SYSTEM)).uri;
+  resource = (
+    await server.ops.create("resource", { repoId: repo }, { ...minimalResource(), title: "Deep", id_0: "DEEP" }, SYSTEM)
+  ).uri;
   chain = [];
   for (let i = 0; i < DEPTH; i++) {
     const parent = chain.at(-1);
-    const body: Json = { title: `Level ${i} ${"x".repeat(1000)}`, level: "file", resource: { ref: resource }, ...(parent !== undefined && { parent: { ref: `/repositories/${repo}/archival_objects/${parent}` } }) };
+    const body: Json = {
+      title: `Level ${i} ${"x".repeat(1000)}`,
+      level: "file",
+      resource: { ref: resource },
+      ...(parent !== undefined && { parent: { ref: `/repositories/${repo}/archival_objects/${parent}` } }),
+    };
     chain.push(idOf((await server.ops.create("archival_object", { repoId: repo }, body, SYSTEM)).uri));
   }
 });
 afterAll(() => server.stop());
 
-const ask = (ids: readonly number[]) => server.send("GET", `${resource}/tree/node_from_root?${ids.map((id) => `node_ids[]=${id}`).join("&")}`, { token });
+const ask = (ids: readonly number[]) =>
+  server.send("GET", `${resource}/tree/node_from_root?${ids.map((id) => `node_ids[]=${id}`).join("&")}`, { token });
 
 describe("tree/node_from_root bounds", () => {
   it("the deepest node's path has every ancestor", async () => {
@@ -45,7 +53,10 @@ describe("tree/node_from_root bounds", () => {
   it(`more than ${MAX_ID_SET} node ids: 400 naming node_ids`, async () => {
     const ids = Array.from({ length: MAX_ID_SET + 1 }, (_, i) => chain[i % DEPTH]!);
     const reply = await ask(ids);
-    expect([reply.status, reply.body]).toEqual([400, { error: { node_ids: [`At most ${MAX_ID_SET} ids, not ${MAX_ID_SET + 1}`] } }]);
+    expect([reply.status, reply.body]).toEqual([
+      400,
+      { error: { node_ids: [`At most ${MAX_ID_SET} ids, not ${MAX_ID_SET + 1}`] } },
+    ]);
     expect((await ask(ids.slice(0, MAX_ID_SET))).status).toBe(200);
   });
 
@@ -58,7 +69,16 @@ describe("tree/node_from_root bounds", () => {
     server.ops.deps.responseMaxBytes = 100_000;
     try {
       const reply = await ask(deep);
-      expect([reply.status, reply.body]).toEqual([400, { error: { node_ids: ["The paths to these nodes would take more than 100000 bytes (RESPONSE_MAX_BYTES); ask for fewer nodes at a time"] } }]);
+      expect([reply.status, reply.body]).toEqual([
+        400,
+        {
+          error: {
+            node_ids: [
+              "The paths to these nodes would take more than 100000 bytes (RESPONSE_MAX_BYTES); ask for fewer nodes at a time",
+            ],
+          },
+        },
+      ]);
       expect((await ask(chain.slice(0, 3))).status).toBe(200);
     } finally {
       server.ops.deps.responseMaxBytes = configured;

@@ -1,4 +1,4 @@
-// Issue 4 §4: the same tree machinery, from x-tree alone, for a digital object's components
+// The same tree machinery, from x-tree alone, for a digital object's components
 // and a classification's terms; and the tree routes' OpenAPI entries.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { openApiDocument } from "../../../src/openapi/index.js";
@@ -13,8 +13,18 @@ let repo: number;
 
 beforeAll(async () => {
   server = await startRecordServer();
-  repo = (await server.ops.create("repository", {}, { repo_code: "forest", name: "Forest" }, { username: "system" })).id;
-  token = await server.login("keeper", globalGrants(["view_repository", "update_digital_object_record", "update_classification_record", "delete_archival_record", "delete_classification_record"]));
+  repo = (await server.ops.create("repository", {}, { repo_code: "forest", name: "Forest" }, { username: "system" }))
+    .id;
+  token = await server.login(
+    "keeper",
+    globalGrants([
+      "view_repository",
+      "update_digital_object_record",
+      "update_classification_record",
+      "delete_archival_record",
+      "delete_classification_record",
+    ]),
+  );
 });
 afterAll(() => server.stop());
 
@@ -32,19 +42,37 @@ async function get<T = Json>(path: string): Promise<T> {
 
 const idOf = (uri: string) => Number(uri.split("/").pop());
 
-const trees: Array<{ name: string; root: () => Promise<string>; node: (root: string, n: number, parent?: string) => Json; nodes: string; rootType: string; nodeType: string }> = [
+const trees: Array<{
+  name: string;
+  root: () => Promise<string>;
+  node: (root: string, n: number, parent?: string) => Json;
+  nodes: string;
+  rootType: string;
+  nodeType: string;
+}> = [
   {
     name: "a digital object's components",
-    root: () => created(`/repositories/${repo}/digital_objects`, { title: "Album", digital_object_id: `album-${Math.random()}` }),
-    node: (root, n, parent) => ({ title: `Page ${n}`, digital_object: { ref: root }, ...(parent && { parent: { ref: parent } }) }),
+    root: () =>
+      created(`/repositories/${repo}/digital_objects`, { title: "Album", digital_object_id: `album-${Math.random()}` }),
+    node: (root, n, parent) => ({
+      title: `Page ${n}`,
+      digital_object: { ref: root },
+      ...(parent && { parent: { ref: parent } }),
+    }),
     nodes: "digital_object_components",
     rootType: "digital_object",
     nodeType: "digital_object_component",
   },
   {
     name: "a classification's terms",
-    root: () => created(`/repositories/${repo}/classifications`, { identifier: `C${Math.random()}`, title: "Subjects" }),
-    node: (root, n, parent) => ({ identifier: `T${n}`, title: `Term ${n}`, classification: { ref: root }, ...(parent && { parent: { ref: parent } }) }),
+    root: () =>
+      created(`/repositories/${repo}/classifications`, { identifier: `C${Math.random()}`, title: "Subjects" }),
+    node: (root, n, parent) => ({
+      identifier: `T${n}`,
+      title: `Term ${n}`,
+      classification: { ref: root },
+      ...(parent && { parent: { ref: parent } }),
+    }),
     nodes: "classification_terms",
     rootType: "classification",
     nodeType: "classification_term",
@@ -71,7 +99,10 @@ describe.each(trees)("$name", ({ root: newRoot, node, nodes, rootType, nodeType 
     expect((await get<Json[]>(`${first}/children`)).map((entry) => entry.uri)).toEqual([child]);
 
     await server.send("POST", `${second}/parent?parent=${idOf(first)}&position=0`, { token });
-    expect((await get<Json[]>(`${first}/children`)).map((entry) => [entry.uri, entry.position])).toEqual([[second, 0], [child, 1]]);
+    expect((await get<Json[]>(`${first}/children`)).map((entry) => [entry.uri, entry.position])).toEqual([
+      [second, 0],
+      [child, 1],
+    ]);
     const paths = await get(`${root}/tree/node_from_root?node_ids[]=${idOf(child)}`);
     expect((paths[String(idOf(child))] as Json[]).map((step) => step.node)).toEqual([null, first]);
 
@@ -97,12 +128,18 @@ describe("the tree routes in the OpenAPI document", () => {
     ["/repositories/{repo_id}/digital_objects/{id}/tree/root", "get"],
     ["/repositories/{repo_id}/classification_terms/{id}/parent", "post"],
   ])("%s %s", (path, method) => {
-    const operation = (document.paths[path] as Record<string, { responses: Record<string, unknown>; security?: unknown[] }> | undefined)?.[method];
-    expect(operation?.responses).toEqual(expect.objectContaining({ "200": expect.anything(), "403": expect.anything(), "404": expect.anything() }));
+    const operation = (
+      document.paths[path] as Record<string, { responses: Record<string, unknown>; security?: unknown[] }> | undefined
+    )?.[method];
+    expect(operation?.responses).toEqual(
+      expect.objectContaining({ "200": expect.anything(), "403": expect.anything(), "404": expect.anything() }),
+    );
     expect(operation?.security).toBeDefined();
   });
 
   it("has no tree routes for types without trees", () => {
-    expect(Object.keys(document.paths).filter((path) => path.includes("/accessions/") && /tree|children|parent/.test(path))).toEqual([]);
+    expect(
+      Object.keys(document.paths).filter((path) => path.includes("/accessions/") && /tree|children|parent/.test(path)),
+    ).toEqual([]);
   });
 });

@@ -1,11 +1,13 @@
 // Benchmark of the service over HTTP: Arca as a child process (`node
 // dist/src/main.js`, what `npm start` runs) against one embedded engine, also a child process,
-// compared with a bare express 5 + mongoose app that answers the same GET from the same
-// database with no auth and no shaping. Loopback only.
+// compared with a bare express 5 + mongoose app and a barer handler (node:http and the driver's
+// findOne) that answer the same GET from the same database with no auth and no shaping.
+// Loopback only.
 //
-//   npm run bench                    the measurements (about 2.5 minutes)
+//   npm run bench                    the measurements (about 3 minutes)
 //   npm run bench -- --profile       one Arca load run under `node --cpu-prof`, summarised
-//   node dist-bench/bench/service.js --bare-server   the bare app (the benchmark starts it)
+//   node dist-bench/bench/service.js --bare-server     the bare app (the benchmark starts it)
+//   node dist-bench/bench/service.js --driver-server   the bare handler (likewise)
 //
 // Every loop is bounded (by a count or a few seconds). Results are printed as a markdown table
 // and written as JSON to $TMPDIR/arca-bench-results/service.json (service-profile.json for
@@ -85,6 +87,13 @@ function startBare(engineUri: string): Promise<ServiceProcess> {
   return startService("bare app", [], THIS_SCRIPT, ["--bare-server"], { MONGODB_URI: engineUri, MONGODB_DB: DB_NAME });
 }
 
+function startDriverBare(engineUri: string): Promise<ServiceProcess> {
+  return startService("bare handler", [], THIS_SCRIPT, ["--driver-server"], {
+    MONGODB_URI: engineUri,
+    MONGODB_DB: DB_NAME,
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // The bare baseline: express 5 + mongoose, the same lookup Arca's read does (locate.ts,
 // findStored: `collection.findOne({id, repo_id})` on mongoose's raw collection, a plain
@@ -112,11 +121,46 @@ async function bareServer(): Promise<void> {
   process.on("SIGINT", stop);
 }
 
+// The barest handler: node:http and the driver's findOne on the same engine, over TCP, the
+// document written with JSON.stringify. No framework, no auth, no shaping: the floor a record
+// GET can cost in Node with this driver.
+
+async function driverServer(): Promise<void> {
+  const client = new MongoClient(process.env.MONGODB_URI!);
+  await client.connect();
+  const accessions = client.db(process.env.MONGODB_DB ?? DB_NAME).collection("accessions");
+  const route = /^\/repositories\/(\d+)\/accessions\/(\d+)$/;
+  const server = http.createServer((req, res) => {
+    const match = req.method === "GET" ? route.exec(req.url ?? "") : null;
+    if (!match) {
+      res.writeHead(404, { "Content-Type": "application/json" }).end('{"error":"Not found"}');
+      return;
+    }
+    accessions.findOne({ id: Number(match[2]), repo_id: Number(match[1]) }).then(
+      (doc) => {
+        const body = JSON.stringify(doc ?? { error: "Accession not found" });
+        res.writeHead(doc ? 200 : 404, {
+          "Content-Type": "application/json",
+          "Content-Length": Buffer.byteLength(body),
+        });
+        res.end(body);
+      },
+      () => res.writeHead(500).end(),
+    );
+  });
+  const host = process.env.HOST ?? "127.0.0.1";
+  const port = Number(process.env.PORT);
+  server.listen(port, host, () => process.stdout.write(`bare handler: listening on ${host}:${port}\n`));
+  const stop = () => server.close(() => void client.close().then(() => process.exit(0)));
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Load: CONCURRENCY workers over one keep-alive agent, WARMUP_MS then MEASURE_MS.
 
 interface LoadResult {
-  target: "arca" | "bare";
+  target: "arca" | "bare" | "driver";
   requests: number;
   seconds: number;
   reqPerSec: number;
@@ -135,7 +179,7 @@ interface LoadResult {
 }
 
 async function loadRun(
-  target: "arca" | "bare",
+  target: "arca" | "bare" | "driver",
   app: ServiceProcess,
   engine: EngineProcess,
   token: string | undefined,
@@ -473,6 +517,7 @@ async function bench(): Promise<void> {
 
   let setup: Setup | undefined;
   let bare: ServiceProcess | undefined;
+  let driver: ServiceProcess | undefined;
   const extraChildren: ServiceProcess[] = [];
   let client: MongoClient | undefined;
   try {
@@ -550,13 +595,19 @@ async function bench(): Promise<void> {
       arca: arcaProbe.json,
       bare: JSON.parse(probe.body),
     };
+    driver = await startDriverBare(engine.uri);
+    livePids.add(driver.pid);
+    const driverProbe = await httpCall(agent, driver.port, "GET", `/repositories/${REPO_ID}/accessions/1`);
+    check(driverProbe.status === 200, `bare handler answers accession 1: ${driverProbe.status}`);
     const arcaRuns: LoadResult[] = [];
     const bareRuns: LoadResult[] = [];
+    const driverRuns: LoadResult[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       arcaRuns.push(await loadRun("arca", arca, engine, token, SMALL));
       bareRuns.push(await loadRun("bare", bare, engine, undefined, SMALL));
+      driverRuns.push(await loadRun("driver", driver, engine, undefined, SMALL));
     }
-    raw.load = { arca: arcaRuns, bare: bareRuns };
+    raw.load = { arca: arcaRuns, bare: bareRuns, driver: driverRuns };
 
     // --- 99k more accessions straight into the collection, in Arca's stored shape.
     client = new MongoClient(engine.uri, { maxPoolSize: 1 });
@@ -669,11 +720,12 @@ async function bench(): Promise<void> {
     const runText = (r: LoadResult) => `${int(r.reqPerSec)} req/s, p50 ${ms(r.latency.p50)}, p99 ${ms(r.latency.p99)}`;
     const cpuText = (r: LoadResult) =>
       `CPU/req app ${int(r.cpuPerRequestMicros.app)} µs, engine ${int(r.cpuPerRequestMicros.engine)} µs, client ${int(r.cpuPerRequestMicros.client)} µs`;
+    const targetName = { arca: "Arca", bare: "bare", driver: "bare handler (node:http + driver)" } as const;
     for (let round = 0; round < ROUNDS; round++) {
-      for (const r of [arcaRuns[round], bareRuns[round]]) {
+      for (const r of [arcaRuns[round], bareRuns[round], driverRuns[round]]) {
         rows.push({
           section: "3",
-          measurement: `GET accession, ${r.target === "arca" ? "Arca" : "bare"}, run ${round + 1}`,
+          measurement: `GET accession, ${targetName[r.target]}, run ${round + 1}`,
           result: `${runText(r)} (${int(r.requests)} req; ${cpuText(r)})`,
           otherCpu: r.otherCpuPercent,
         });
@@ -708,6 +760,27 @@ async function bench(): Promise<void> {
       result: `${(arcaP99 / bareP99).toFixed(2)}x`,
       target: "<= 2x",
       met: arcaP99 <= 2 * bareP99,
+    });
+    const driverRps = median(driverRuns.map((r) => r.reqPerSec));
+    const driverP99 = median(driverRuns.map((r) => r.latency.p99));
+    rows.push({
+      section: "3",
+      measurement: "GET accession, bare handler (median of runs)",
+      result: `${int(driverRps)} req/s, p50 ${ms(median(driverRuns.map((r) => r.latency.p50)))}, p99 ${ms(driverP99)}`,
+    });
+    rows.push({
+      section: "3",
+      measurement: "throughput Arca / bare handler (node:http + driver)",
+      result: `${((100 * arcaRps) / driverRps).toFixed(0)} %`,
+      target: ">= 60 %",
+      met: arcaRps >= 0.6 * driverRps,
+    });
+    rows.push({
+      section: "3",
+      measurement: "p99 Arca / bare handler",
+      result: `${(arcaP99 / driverP99).toFixed(2)}x`,
+      target: "<= 2x",
+      met: arcaP99 <= 2 * driverP99,
     });
     const pct = (s: LatencyStats) => `p50 ${ms(s.p50)} / p95 ${ms(s.p95)} (p99 ${ms(s.p99)})`;
     const flat = (s: LatencyStats) => s.p50 <= 2 * list1k.p50;
@@ -795,7 +868,7 @@ async function bench(): Promise<void> {
   } finally {
     await client?.close().catch(() => undefined);
     setup?.agent.destroy();
-    for (const p of [bare, setup?.arca, ...extraChildren]) await p?.stop().catch(() => undefined);
+    for (const p of [bare, driver, setup?.arca, ...extraChildren]) await p?.stop().catch(() => undefined);
     await setup?.engine.stop().catch(() => undefined);
     if (setup) await rm(setup.scratch, { recursive: true, force: true });
   }
@@ -904,7 +977,14 @@ async function profileRun(): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 
 const mode = process.argv[2];
-const entry = mode === "--bare-server" ? bareServer : mode === "--profile" ? profileRun : bench;
+const entry =
+  mode === "--bare-server"
+    ? bareServer
+    : mode === "--driver-server"
+      ? driverServer
+      : mode === "--profile"
+        ? profileRun
+        : bench;
 entry().catch((error: unknown) => {
   process.stderr.write(`bench-service failed: ${error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);

@@ -4,6 +4,7 @@
 // write then succeeds whole.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Document } from "mongodb";
+import { minimalResource } from "./harness.js";
 import { globalGrants, startRecordServer, type RecordServer } from "./http/server.js";
 
 let server: RecordServer;
@@ -55,17 +56,7 @@ async function collection(code: string): Promise<{ repoId: number; resourceId: n
     await server.ops.create(
       "resource",
       scope,
-      {
-        title: "Papers",
-        id_0: code,
-        level: "collection",
-        finding_aid_language: "eng",
-        finding_aid_script: "Latn",
-        lang_materials: [{ language_and_script: { language: "eng", script: "Latn" } }],
-        dates: [{ date_type: "inclusive", label: "creation", expression: "1900-1950" }],
-        extents: [{ portion: "whole", number: "1", extent_type: "linear_feet" }],
-        related_accessions: [{ ref: `/repositories/${repoId}/accessions/${accessionId}` }],
-      },
+      minimalResource(code, { related_accessions: [{ ref: `/repositories/${repoId}/accessions/${accessionId}` }] }),
       system,
     )
   ).id;

@@ -3,6 +3,7 @@
 // write that was rolled back, and once for a transaction the driver had to retry.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
 import type { RecordChange } from "../../src/records/changes.js";
+import { minimalResource } from "./harness.js";
 import { startRecordServer, type RecordServer } from "./http/server.js";
 
 let server: RecordServer;
@@ -37,23 +38,7 @@ const told = () => heard.map((change) => `${change.operation} ${change.type} ${c
 async function holdings(code: string): Promise<{ repoId: number; resourceId: number; nodeIds: number[] }> {
   const repoId = (await server.ops.create("repository", {}, { repo_code: code, name: code }, system)).id;
   const scope = { repoId };
-  const resourceId = (
-    await server.ops.create(
-      "resource",
-      scope,
-      {
-        title: "Papers",
-        id_0: code,
-        level: "collection",
-        finding_aid_language: "eng",
-        finding_aid_script: "Latn",
-        lang_materials: [{ language_and_script: { language: "eng", script: "Latn" } }],
-        dates: [{ date_type: "inclusive", label: "creation", expression: "1900-1950" }],
-        extents: [{ portion: "whole", number: "1", extent_type: "linear_feet" }],
-      },
-      system,
-    )
-  ).id;
+  const resourceId = (await server.ops.create("resource", scope, minimalResource(code), system)).id;
   const resource = { ref: `/repositories/${repoId}/resources/${resourceId}` };
   const series = (
     await server.ops.create("archival_object", scope, { title: "Series", level: "series", resource }, system)

@@ -27,3 +27,18 @@ export async function openHarness(resolveMaxRefs = 1000): Promise<RecordsHarness
 }
 
 export const admin = { username: "admin" };
+
+/** The fields a resource must have to be stored (identifier `id0`), plus `extra`: the smallest valid resource. */
+export function minimalResource(id0: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    title: "Papers",
+    id_0: id0,
+    level: "collection",
+    finding_aid_language: "eng",
+    finding_aid_script: "Latn",
+    lang_materials: [{ language_and_script: { language: "eng", script: "Latn" } }],
+    dates: [{ date_type: "inclusive", label: "creation", expression: "1900-1950" }],
+    extents: [{ portion: "whole", number: "1", extent_type: "linear_feet" }],
+    ...extra,
+  };
+}

@@ -2,8 +2,9 @@
 // route (security headers, no caching), then the session check (412s before routing, on
 // every route, from headers only), then the body parsers, which read a body only once the
 // caller is known (JSON whatever the Content-Type, every body bounded), then the
-// routes: the service's own, the accounts', the enumerations', and one generic controller
-// per record type. Every error leaves through the one error filter.
+// routes: the service's own, the accounts', the enumerations', the imports', the schemas' and
+// documentation's (express routers, for now), one generic controller per record type and the
+// EAD export's controller. Every error leaves through the one error filter.
 import "@tsed/ajv"; // a failed cast of a typed parameter becomes a 400, not a 500
 import "@tsed/platform-express";
 import { PlatformExpress } from "@tsed/platform-express";
@@ -13,7 +14,7 @@ import { Configuration } from "@tsed/di";
 import { ACCOUNT_RECORD_TYPES, type Accounts } from "./accounts/index.js";
 import { sessionMiddleware } from "./auth/session-middleware.js";
 import { enumerationRoutes } from "./records/enumerations/index.js";
-import { exportRoutes } from "./exporters/index.js";
+import { exportController } from "./exporters/index.js";
 import { importRoutes, isFileImport } from "./importers/routes.js";
 import type { SessionStore } from "./auth/session-store.js";
 import type { Config } from "./config.js";
@@ -56,7 +57,6 @@ export async function createServer(config: Config, services?: ServerServices): P
     middlewares.push(
       services.accounts.routes,
       enumerationRoutes(services.operations.deps, services.accounts.accessControl),
-      exportRoutes({ operations: services.operations, access: services.accounts.accessControl }),
       importRoutes({
         operations: services.operations,
         access: services.accounts.accessControl,
@@ -73,6 +73,7 @@ export async function createServer(config: Config, services?: ServerServices): P
         { operations: services.operations, accessControl: services.accounts.accessControl },
         recordTypes,
       ),
+      exportController({ operations: services.operations, access: services.accounts.accessControl }),
     );
   }
   const platform = await PlatformExpress.bootstrap(Server, {

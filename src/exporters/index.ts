@@ -10,7 +10,7 @@ export {
   EAD_CONTENT_TYPE,
   EAD_EXPORT_PARAMETERS,
   EAD_EXPORT_PATH,
-  exportRoutes,
-  type ExportRoutesDeps,
-} from "./routes.js";
+  exportController,
+  type ExportControllerDeps,
+} from "./export-controller.js";
 export { SinkClosedError, XmlWriter, type XmlSink } from "./xml-writer.js";

@@ -1,5 +1,5 @@
-// The export routes (src/exporters/routes.ts): a resource and its tree as EAD, streamed XML.
-import { EAD_CONTENT_TYPE, EAD_EXPORT_PARAMETERS, EAD_EXPORT_PATH } from "../exporters/routes.js";
+// The export route (src/exporters/export-controller.ts): a resource and its tree as EAD, streamed XML.
+import { EAD_CONTENT_TYPE, EAD_EXPORT_PARAMETERS, EAD_EXPORT_PATH } from "../exporters/export-controller.js";
 import { booleanParameter } from "./record-paths.js";
 import {
   commonResponses,

@@ -10,7 +10,11 @@
 // resource or repository is the contract's 404 JSON; so is every error found before the
 // first byte of XML leaves. An error after that cannot change the status: the connection is
 // cut, so the client sees an incomplete body rather than a document that looks whole.
-import { Router } from "express";
+import { Controller } from "@tsed/di";
+import type { PlatformContext } from "@tsed/platform-http";
+import { Context } from "@tsed/platform-params";
+import { Get } from "@tsed/schema";
+import type { Response } from "express";
 import { callerWith } from "../auth/caller.js";
 import { booleanParam, idParam, type ParamRequest } from "../records/http/request-params.js";
 import type { AccessControl } from "../auth/access-control.js";
@@ -56,7 +60,7 @@ export const EAD_EXPORT_PARAMETERS: ReadonlyArray<{
   },
 ];
 
-export interface ExportRoutesDeps {
+export interface ExportControllerDeps {
   operations: RecordOperations;
   access: AccessControl;
 }
@@ -69,34 +73,42 @@ function optionsOf(req: ParamRequest): EadExportOptions {
   return options as unknown as EadExportOptions;
 }
 
-export function exportRoutes({ operations, access }: ExportRoutesDeps): Router {
-  const router = Router();
+/** The Ts.ED controller of the export route, to mount at "/" beside the record controllers. */
+export function exportController({ operations, access }: ExportControllerDeps): new () => unknown {
   const exporter = new EadExporter(operations);
   const readPermission = operations.deps.registry.permission("resource", "read");
 
-  router.get(EAD_EXPORT_PATH, async (req, res) => {
-    const repoId = idParam(req, "repo_id");
-    const id = idParam(req, "id");
-    await callerWith(access, res, readPermission, repoId);
-    const options = optionsOf(req);
-    const prepared = await exporter.prepare(repoId, id, options);
-    res.status(200);
-    res.setHeader("Content-Type", EAD_CONTENT_TYPE);
-    try {
-      await prepared.writeTo(res);
-      res.end();
-    } catch (error) {
-      if (error instanceof SinkClosedError) return; // the client went away
-      if (!res.headersSent) {
-        res.removeHeader("Content-Type");
-        throw error;
+  @Controller("/")
+  class EadExportController {
+    // The XML is written straight to the response as it is made (Ts.ED sends nothing more once
+    // headers are out), so a large tree never sits whole in memory.
+    @Get(EAD_EXPORT_PATH)
+    async export(@Context() ctx: PlatformContext): Promise<void> {
+      const req = ctx.getRequest<ParamRequest>();
+      const res = ctx.getResponse<Response>();
+      const repoId = idParam(req, "repo_id");
+      const id = idParam(req, "id");
+      await callerWith(access, res, readPermission, repoId);
+      const options = optionsOf(req);
+      const prepared = await exporter.prepare(repoId, id, options);
+      res.status(200);
+      res.setHeader("Content-Type", EAD_CONTENT_TYPE);
+      try {
+        await prepared.writeTo(res);
+        res.end();
+      } catch (error) {
+        if (error instanceof SinkClosedError) return; // the client went away
+        if (!res.headersSent) {
+          res.removeHeader("Content-Type");
+          throw error;
+        }
+        const detail = error instanceof Error ? error.stack : String(error);
+        process.stderr.write(
+          `${JSON.stringify({ event: "ead_export_failed", resource: prepared.resource.uri, error: detail })}\n`,
+        );
+        res.destroy();
       }
-      process.stderr.write(
-        `${JSON.stringify({ event: "ead_export_failed", resource: prepared.resource.uri, error: error instanceof Error ? error.stack : String(error) })}\n`,
-      );
-      res.destroy();
     }
-  });
-
-  return router;
+  }
+  return EadExportController;
 }

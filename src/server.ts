@@ -2,9 +2,9 @@
 // route (security headers, no caching), then the session check (412s before routing, on
 // every route, from headers only), then the body parsers, which read a body only once the
 // caller is known (JSON whatever the Content-Type, every body bounded), then the
-// routes: the service's own, the accounts', the enumerations', the imports', the schemas' and
-// documentation's (express routers, for now), one generic controller per record type and the
-// EAD export's controller. Every error leaves through the one error filter.
+// routes: the service's own, the accounts', the imports', the schemas' and documentation's
+// (express routers, for now), one generic controller per record type, and the enumerations' and
+// the EAD export's controllers. Every error leaves through the one error filter.
 import "@tsed/ajv"; // a failed cast of a typed parameter becomes a 400, not a 500
 import "@tsed/platform-express";
 import { PlatformExpress } from "@tsed/platform-express";
@@ -13,7 +13,7 @@ import type { Application, RequestHandler } from "express";
 import { Configuration } from "@tsed/di";
 import { ACCOUNT_RECORD_TYPES, type Accounts } from "./accounts/index.js";
 import { sessionMiddleware } from "./auth/session-middleware.js";
-import { enumerationRoutes } from "./records/enumerations/index.js";
+import { enumerationController } from "./records/enumerations/index.js";
 import { exportController } from "./exporters/index.js";
 import { importRoutes, isFileImport } from "./importers/routes.js";
 import type { SessionStore } from "./auth/session-store.js";
@@ -56,7 +56,6 @@ export async function createServer(config: Config, services?: ServerServices): P
   if (services) {
     middlewares.push(
       services.accounts.routes,
-      enumerationRoutes(services.operations.deps, services.accounts.accessControl),
       importRoutes({
         operations: services.operations,
         access: services.accounts.accessControl,
@@ -73,6 +72,7 @@ export async function createServer(config: Config, services?: ServerServices): P
         { operations: services.operations, accessControl: services.accounts.accessControl },
         recordTypes,
       ),
+      enumerationController(services.operations.deps, services.accounts.accessControl),
       exportController({ operations: services.operations, access: services.accounts.accessControl }),
     );
   }

@@ -1,6 +1,6 @@
-// The enumeration routes (src/records/enumerations/routes.ts): the editable value lists of enumerated
+// The enumeration routes (src/records/enumerations/controller.ts): the editable value lists of enumerated
 // record fields, at /config/enumerations as in ArchivesSpace.
-import { UPDATE_ENUMERATION } from "../records/enumerations/routes.js";
+import { UPDATE_ENUMERATION } from "../records/enumerations/controller.js";
 import { enumerationInputSchema } from "../records/enumerations/input.js";
 import { LOCK_VERSION_MISSING, LOCK_VERSION_STALE } from "../records/operations/update.js";
 import {

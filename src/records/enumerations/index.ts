@@ -2,18 +2,17 @@
 // values from (x-enumeration in record-types/), stored in the store, seeded from the schemas,
 // read by validation through a cache, edited at /config/enumerations.
 import type { Connection } from "mongoose";
-import type { Router } from "express";
 import type { AccessControl } from "../../auth/access-control.js";
 import type { OperationDeps } from "../deps.js";
 import type { Registry } from "../../registry/registry.js";
 import { EnumerationCache, type EnumerationCacheOptions } from "./cache.js";
 import { EnumerationOperations } from "./operations.js";
-import { enumerationRoutes as routes } from "./routes.js";
+import { enumerationController as controller } from "./controller.js";
 import { EnumerationStore } from "./store.js";
 
 export { EnumerationCache, type EnumerationCacheOptions } from "./cache.js";
 export { EnumerationOperations } from "./operations.js";
-export { UPDATE_ENUMERATION } from "./routes.js";
+export { UPDATE_ENUMERATION } from "./controller.js";
 export { ENUMERATIONS_COLLECTION, EnumerationStore } from "./store.js";
 
 /**
@@ -44,7 +43,7 @@ export function enumerationOperations(deps: OperationDeps): EnumerationOperation
   });
 }
 
-/** The /config/enumerations routes, to mount after the session middleware. */
-export function enumerationRoutes(deps: OperationDeps, access: AccessControl): Router {
-  return routes({ enumerations: enumerationOperations(deps), access });
+/** The Ts.ED controller of the /config/enumerations routes, to mount at "/" beside the record controllers. */
+export function enumerationController(deps: OperationDeps, access: AccessControl): new () => unknown {
+  return controller({ enumerations: enumerationOperations(deps), access });
 }

@@ -11,7 +11,8 @@ import type { ListQuery } from "../operations/index.js";
 export interface ParamRequest {
   query: unknown;
   body: unknown;
-  params: Record<string, string | undefined>;
+  /** Path parameters; express 5 types them as possibly arrays (for wildcard parameters), which no route here has. */
+  params: Record<string, string | string[] | undefined>;
   is(types: string[]): string | false | null;
 }
 

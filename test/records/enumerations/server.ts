@@ -11,7 +11,7 @@ import type { PermissionMap } from "../../../src/auth/permissions.js";
 import { sessionMiddleware } from "../../../src/auth/session-middleware.js";
 import { SessionStore } from "../../../src/auth/session-store.js";
 import { startEngine } from "../../../src/embedded-mongo/index.js";
-import { enumerationRoutes } from "../../../src/records/enumerations/index.js";
+import { enumerationController } from "../../../src/records/enumerations/index.js";
 import { ErrorFilter } from "../../../src/errors/error-filter.js";
 import { bodyParsers } from "../../../src/http/body-parsers.js";
 import { recordControllers } from "../../../src/records/http/index.js";
@@ -57,11 +57,15 @@ export async function startEnumerationServer(options: Partial<RecordsOptions> = 
   const permissions = new PermissionTable();
   const platform = await PlatformExpress.bootstrap(EnumerationTestServer, {
     httpPort: "127.0.0.1:0",
-    mount: { "/": recordControllers({ operations: ops, accessControl: permissions }) },
+    mount: {
+      "/": [
+        ...recordControllers({ operations: ops, accessControl: permissions }),
+        enumerationController(ops.deps, permissions),
+      ],
+    },
     middlewares: [
       sessionMiddleware(sessions, { names: ["X-ArchivesSpace-Session"] }),
       ...bodyParsers({ limitBytes: 1024 * 1024 }),
-      enumerationRoutes(ops.deps, permissions),
     ],
   });
   await platform.listen();

@@ -146,6 +146,32 @@ export function cpuWindow(livePids: () => number[]): () => number {
   };
 }
 
+/** Clocks and CPU counters at one instant of a load run: the window's ends are two of these. */
+export interface CpuSnapshot {
+  t: number;
+  /** CLOCK_MONOTONIC, µs (to cut a --cpu-prof profile to the window). */
+  mono: number;
+  app: number;
+  engine: number;
+  client: NodeJS.CpuUsage;
+  /** Other processes' share of the machine since this snapshot. */
+  other: () => number;
+}
+
+export function cpuSnapshot(appPid: number, enginePid: number): CpuSnapshot {
+  return {
+    t: performance.now(),
+    mono: Number(process.hrtime.bigint() / 1000n),
+    app: safeTicks(appPid),
+    engine: safeTicks(enginePid),
+    client: process.cpuUsage(),
+    other: cpuWindow(() => [appPid, enginePid]),
+  };
+}
+
+/** The window's end: the snapshot, with the other processes' share measured since its start. */
+export type CpuWindowEnd = Omit<CpuSnapshot, "other"> & { other: number };
+
 /**
  * Waits (at most QUIET_MAX_WAIT_MS) until the machine has been ≥ 90 % idle for two
  * consecutive 3 s windows: other people's test runs on a shared machine come in bursts.

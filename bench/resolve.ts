@@ -19,8 +19,10 @@ import { spawnEngine, type EngineProcess } from "../src/embedded-mongo/launcher.
 import {
   ADMIN_PASSWORD,
   CLOCK_TICK_MICROS,
+  cpuSnapshot,
+  type CpuSnapshot,
+  type CpuWindowEnd,
   check,
-  cpuWindow,
   frameHome,
   frameName,
   httpCall,
@@ -30,7 +32,6 @@ import {
   log,
   machineFacts,
   ms,
-  safeTicks,
   setLogPrefix,
   startArca,
   waitForQuiet,
@@ -303,24 +304,9 @@ async function loadRun(
   let responseBytes = 0;
   let firstError = "";
   let stopped = false;
-  type Snapshot = {
-    t: number;
-    mono: number;
-    app: number;
-    engine: number;
-    client: NodeJS.CpuUsage;
-    other: () => number;
-  };
-  const snapshot = (): Snapshot => ({
-    t: performance.now(),
-    mono: Number(process.hrtime.bigint() / 1000n),
-    app: safeTicks(app.pid),
-    engine: safeTicks(engine.pid),
-    client: process.cpuUsage(),
-    other: cpuWindow(() => [app.pid, engine.pid]),
-  });
-  let begin: Snapshot | undefined;
-  let end: (Omit<Snapshot, "other"> & { other: number }) | undefined;
+  const snapshot = () => cpuSnapshot(app.pid, engine.pid);
+  let begin: CpuSnapshot | undefined;
+  let end: CpuWindowEnd | undefined;
   const windowDone = new Promise<void>((done) => {
     setTimeout(() => {
       begin = snapshot();

@@ -25,6 +25,9 @@ import mongoose from "mongoose";
 import { spawnEngine, type EngineProcess } from "../src/embedded-mongo/launcher.js";
 import {
   CLOCK_TICK_MICROS,
+  cpuSnapshot,
+  type CpuSnapshot,
+  type CpuWindowEnd,
   COMPACT_THRESHOLD_BYTES,
   DB_NAME,
   ADMIN_PASSWORD,
@@ -43,7 +46,6 @@ import {
   ms1,
   procMemory,
   RssSampler,
-  safeTicks,
   startArca,
   startService,
   summariseProfile,
@@ -195,24 +197,9 @@ async function loadRun(
   let stopped = false;
   const sampler = new RssSampler(app.pid).start();
 
-  type Snapshot = {
-    t: number;
-    mono: number;
-    app: number;
-    engine: number;
-    client: NodeJS.CpuUsage;
-    other: () => number;
-  };
-  const snapshot = (): Snapshot => ({
-    t: performance.now(),
-    mono: Number(process.hrtime.bigint() / 1000n),
-    app: safeTicks(app.pid),
-    engine: safeTicks(engine.pid),
-    client: process.cpuUsage(),
-    other: cpuWindow(() => [app.pid, engine.pid]),
-  });
-  let begin: Snapshot | undefined;
-  let end: { t: number; mono: number; app: number; engine: number; client: NodeJS.CpuUsage; other: number } | undefined;
+  const snapshot = () => cpuSnapshot(app.pid, engine.pid);
+  let begin: CpuSnapshot | undefined;
+  let end: CpuWindowEnd | undefined;
   const windowDone = new Promise<void>((done) => {
     setTimeout(() => {
       begin = snapshot();

@@ -19,10 +19,12 @@ const MAIN = resolve("dist/src/main.js");
 const OUTPUT_TAIL = 6_000;
 
 /**
- * Collections a refused request may still write: sessions (a login, the sliding expiry) and
- * failed-login counters (a refused login is counted: that is the throttle's job).
+ * Collections a refused request may still write, or that change around it: sessions (a login,
+ * the sliding expiry), failed-login counters (a refused login is counted: that is the throttle's
+ * job), and the cache change signal (arca_signals), which a successful write to a user, group or
+ * repository raises without awaiting it, so it may land while the next request is answered.
  */
-const VOLATILE_COLLECTION = /session|throttl|login|failure|attempt/i;
+const VOLATILE_COLLECTION = /session|throttl|login|failure|attempt|signals/i;
 
 async function freePort(): Promise<number> {
   return new Promise((done, fail) => {

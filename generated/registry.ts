@@ -24,6 +24,7 @@ export const manifest: RegistryManifest = {
         "update": "update_accession_record",
         "delete": "delete_archival_record"
       },
+      "publicRead": false,
       "indexes": [
         {
           "fields": {
@@ -1144,11 +1145,12 @@ export const manifest: RegistryManifest = {
         "update": "update_agent_record",
         "delete": "delete_agent_record"
       },
+      "publicRead": false,
       "indexes": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentCorporateEntity",
-        "$comment": "ArchivesSpace common/schemas/agent_corporate_entity.rb + abstract_agent.rb (shared fields in shared/agent_base.schema.json). At least one name. Read is open (null), as ArchivesSpace's agent GET endpoints declare no permission: see vocabulary.schema.json.",
+        "$comment": "ArchivesSpace common/schemas/agent_corporate_entity.rb + abstract_agent.rb (shared fields in shared/agent_base.schema.json). At least one name. Read needs a session but no permission code (null), as ArchivesSpace's agent GET endpoints declare no permission: see vocabulary.schema.json.",
         "type": "object",
         "x-record-type": "agent_corporate_entity",
         "x-collection": "agent_corporate_entities",
@@ -2032,11 +2034,12 @@ export const manifest: RegistryManifest = {
         "update": "update_agent_record",
         "delete": "delete_agent_record"
       },
+      "publicRead": false,
       "indexes": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentFamily",
-        "$comment": "ArchivesSpace common/schemas/agent_family.rb + abstract_agent.rb (shared fields in shared/agent_base.schema.json). At least one name. Read is open (null), as ArchivesSpace's agent GET endpoints declare no permission: see vocabulary.schema.json.",
+        "$comment": "ArchivesSpace common/schemas/agent_family.rb + abstract_agent.rb (shared fields in shared/agent_base.schema.json). At least one name. Read needs a session but no permission code (null), as ArchivesSpace's agent GET endpoints declare no permission: see vocabulary.schema.json.",
         "type": "object",
         "x-record-type": "agent_family",
         "x-collection": "agent_families",
@@ -2908,11 +2911,12 @@ export const manifest: RegistryManifest = {
         "update": "update_agent_record",
         "delete": "delete_agent_record"
       },
+      "publicRead": false,
       "indexes": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentPerson",
-        "$comment": "ArchivesSpace common/schemas/agent_person.rb + abstract_agent.rb (shared fields in shared/agent_base.schema.json). At least one name. Read is open (null), as ArchivesSpace's agent GET endpoints declare no permission: see vocabulary.schema.json.",
+        "$comment": "ArchivesSpace common/schemas/agent_person.rb + abstract_agent.rb (shared fields in shared/agent_base.schema.json). At least one name. Read needs a session but no permission code (null), as ArchivesSpace's agent GET endpoints declare no permission: see vocabulary.schema.json.",
         "type": "object",
         "x-record-type": "agent_person",
         "x-collection": "agent_people",
@@ -3808,11 +3812,12 @@ export const manifest: RegistryManifest = {
         "update": "update_agent_record",
         "delete": "delete_agent_record"
       },
+      "publicRead": false,
       "indexes": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentSoftware",
-        "$comment": "ArchivesSpace common/schemas/agent_software.rb + abstract_agent.rb (shared fields in shared/agent_base.schema.json). At least one name. Read is open (null), as ArchivesSpace's agent GET endpoints declare no permission: see vocabulary.schema.json.",
+        "$comment": "ArchivesSpace common/schemas/agent_software.rb + abstract_agent.rb (shared fields in shared/agent_base.schema.json). At least one name. Read needs a session but no permission code (null), as ArchivesSpace's agent GET endpoints declare no permission: see vocabulary.schema.json.",
         "type": "object",
         "x-record-type": "agent_software",
         "x-collection": "agent_software",
@@ -4691,6 +4696,7 @@ export const manifest: RegistryManifest = {
         "update": "update_resource_record",
         "delete": "delete_archival_record"
       },
+      "publicRead": false,
       "indexes": [
         {
           "fields": {
@@ -6553,6 +6559,7 @@ export const manifest: RegistryManifest = {
         "update": "update_assessment_record",
         "delete": "delete_assessment_record"
       },
+      "publicRead": false,
       "indexes": [
         {
           "fields": {
@@ -6827,6 +6834,7 @@ export const manifest: RegistryManifest = {
         "update": "update_classification_record",
         "delete": "delete_classification_record"
       },
+      "publicRead": false,
       "indexes": [
         {
           "fields": {
@@ -7031,6 +7039,7 @@ export const manifest: RegistryManifest = {
         "update": "update_classification_record",
         "delete": "delete_classification_record"
       },
+      "publicRead": false,
       "indexes": [
         {
           "fields": {
@@ -7279,6 +7288,7 @@ export const manifest: RegistryManifest = {
         "update": "update_container_profile_record",
         "delete": "manage_container_profile_record"
       },
+      "publicRead": false,
       "indexes": [
         {
           "fields": {
@@ -7289,7 +7299,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "ContainerProfile",
-        "$comment": "ArchivesSpace common/schemas/container_profile.rb: dimension_units (its dimension_units list), extent_dimension and the three dimensions are all required there (ifmissing error), and so here. name is unique, as in its database. Read is open (null), like the other global types: see vocabulary.schema.json. Delete needs manage_container_profile_record, as ArchivesSpace's DELETE /container_profiles/:id declares.",
+        "$comment": "ArchivesSpace common/schemas/container_profile.rb: dimension_units (its dimension_units list), extent_dimension and the three dimensions are all required there (ifmissing error), and so here. name is unique, as in its database. Read needs a session but no permission code (null), like the other global types: see vocabulary.schema.json. Delete needs manage_container_profile_record, as ArchivesSpace's DELETE /container_profiles/:id declares.",
         "type": "object",
         "x-record-type": "container_profile",
         "x-collection": "container_profiles",
@@ -7440,6 +7450,7 @@ export const manifest: RegistryManifest = {
         "update": "update_digital_object_record",
         "delete": "delete_archival_record"
       },
+      "publicRead": false,
       "indexes": [
         {
           "fields": {
@@ -8592,6 +8603,7 @@ export const manifest: RegistryManifest = {
         "update": "update_digital_object_record",
         "delete": "delete_archival_record"
       },
+      "publicRead": false,
       "indexes": [
         {
           "fields": {
@@ -9695,6 +9707,7 @@ export const manifest: RegistryManifest = {
         "update": "update_event_record",
         "delete": "delete_event_record"
       },
+      "publicRead": false,
       "indexes": [
         {
           "fields": {
@@ -10226,6 +10239,7 @@ export const manifest: RegistryManifest = {
         "update": "manage_repository",
         "delete": "manage_repository"
       },
+      "publicRead": false,
       "indexes": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -10343,6 +10357,7 @@ export const manifest: RegistryManifest = {
         "update": "update_location_record",
         "delete": "update_location_record"
       },
+      "publicRead": false,
       "indexes": [
         {
           "fields": {
@@ -10358,7 +10373,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Location",
-        "$comment": "ArchivesSpace common/schemas/location.rb: a place in a building where top containers are kept (global: shared by every repository). building is required; temporary from its location_temporary list; functions are location_function subrecords. title is computed there from building, floor, room, area and coordinates: readOnly (stripped, not computed yet). temporary_question is the ArchivesSpace form's 'is this location temporary?' flag, kept as a plain boolean. Read is open (null) and every write, delete included, needs update_location_record, as ArchivesSpace's /locations endpoints declare. location_profile and owner_repo are removed when their target is deleted. A top container's container_locations link here with restrict: a location holding a container cannot be deleted (409 naming the container).",
+        "$comment": "ArchivesSpace common/schemas/location.rb: a place in a building where top containers are kept (global: shared by every repository). building is required; temporary from its location_temporary list; functions are location_function subrecords. title is computed there from building, floor, room, area and coordinates: readOnly (stripped, not computed yet). temporary_question is the ArchivesSpace form's 'is this location temporary?' flag, kept as a plain boolean. Read needs a session but no permission code (null) and every write, delete included, needs update_location_record, as ArchivesSpace's /locations endpoints declare. location_profile and owner_repo are removed when their target is deleted. A top container's container_locations link here with restrict: a location holding a container cannot be deleted (409 naming the container).",
         "type": "object",
         "x-record-type": "location",
         "x-collection": "locations",
@@ -10661,6 +10676,7 @@ export const manifest: RegistryManifest = {
         "update": "update_location_profile_record",
         "delete": "update_location_profile_record"
       },
+      "publicRead": false,
       "indexes": [
         {
           "fields": {
@@ -10671,7 +10687,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "LocationProfile",
-        "$comment": "ArchivesSpace common/schemas/location_profile.rb: only name is required there (the dimensions are optional, unlike a container profile's); dimension_units from its dimension_units list. name is unique, as its model validates. Read is open (null) as in ArchivesSpace; create, update and delete all need update_location_profile_record, as ArchivesSpace's /location_profiles endpoints declare (its delete asks for the update code, not manage_location_profile_record). display_string is computed there: readOnly (stripped, not computed yet). Deleting a profile leaves its locations without one.",
+        "$comment": "ArchivesSpace common/schemas/location_profile.rb: only name is required there (the dimensions are optional, unlike a container profile's); dimension_units from its dimension_units list. name is unique, as its model validates. Read needs a session but no permission code (null) as in ArchivesSpace; create, update and delete all need update_location_profile_record, as ArchivesSpace's /location_profiles endpoints declare (its delete asks for the update code, not manage_location_profile_record). display_string is computed there: readOnly (stripped, not computed yet). Deleting a profile leaves its locations without one.",
         "type": "object",
         "x-record-type": "location_profile",
         "x-collection": "location_profiles",
@@ -10798,11 +10814,12 @@ export const manifest: RegistryManifest = {
         "update": "create_repository",
         "delete": "delete_repository"
       },
+      "publicRead": true,
       "indexes": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Repository",
-        "$comment": "ArchivesSpace common/schemas/repository.rb. Reading repositories needs no permission (api-contract §2), hence read: null.",
+        "$comment": "ArchivesSpace common/schemas/repository.rb. Reading repositories needs no session (api-contract §2), hence read: null with x-public-read.",
         "type": "object",
         "x-record-type": "repository",
         "x-collection": "repositories",
@@ -10816,6 +10833,7 @@ export const manifest: RegistryManifest = {
             "scope": "global"
           }
         ],
+        "x-public-read": true,
         "x-permissions": {
           "read": null,
           "create": "create_repository",
@@ -10945,6 +10963,7 @@ export const manifest: RegistryManifest = {
         "update": "update_resource_record",
         "delete": "delete_archival_record"
       },
+      "publicRead": false,
       "indexes": [
         {
           "fields": {
@@ -12946,11 +12965,12 @@ export const manifest: RegistryManifest = {
         "update": "update_subject_record",
         "delete": "delete_subject_record"
       },
+      "publicRead": false,
       "indexes": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Subject",
-        "$comment": "ArchivesSpace common/schemas/subject.rb; source values from its subject_source list; publish defaults to true as there. ArchivesSpace stores terms as records of their own (/terms/N); here they are embedded. vocabulary (here and in each term) is a bare uri string, as ArchivesSpace sends it (\"vocabulary\": \"/vocabularies/1\"), so real records validate unchanged; it is a link all the same (x-ref-targets on a string): the vocabulary must exist, and deleting it while a subject uses it is refused. authority_id is unique per vocabulary (sparse), as in ArchivesSpace. Read is open (null): see vocabulary.schema.json. title and the is_linked/used_within fields are computed by ArchivesSpace: readOnly (stripped, not computed yet).",
+        "$comment": "ArchivesSpace common/schemas/subject.rb; source values from its subject_source list; publish defaults to true as there. ArchivesSpace stores terms as records of their own (/terms/N); here they are embedded. vocabulary (here and in each term) is a bare uri string, as ArchivesSpace sends it (\"vocabulary\": \"/vocabularies/1\"), so real records validate unchanged; it is a link all the same (x-ref-targets on a string): the vocabulary must exist, and deleting it while a subject uses it is refused. authority_id is unique per vocabulary (sparse), as in ArchivesSpace. Read needs a session but no permission code (null): see vocabulary.schema.json. title and the is_linked/used_within fields are computed by ArchivesSpace: readOnly (stripped, not computed yet).",
         "type": "object",
         "x-record-type": "subject",
         "x-collection": "subjects",
@@ -13232,6 +13252,7 @@ export const manifest: RegistryManifest = {
         "update": "update_container_record",
         "delete": "manage_container_record"
       },
+      "publicRead": false,
       "indexes": [
         {
           "fields": {
@@ -13546,6 +13567,7 @@ export const manifest: RegistryManifest = {
         "update": "manage_users",
         "delete": "manage_users"
       },
+      "publicRead": false,
       "indexes": [
         {
           "fields": {
@@ -13750,6 +13772,7 @@ export const manifest: RegistryManifest = {
         "update": "update_vocabulary_record",
         "delete": "delete_vocabulary_record"
       },
+      "publicRead": false,
       "indexes": [
         {
           "fields": {
@@ -13760,7 +13783,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Vocabulary",
-        "$comment": "ArchivesSpace common/schemas/vocabulary.rb; name and ref_id are each unique, as in its database. Read is open (null), as ArchivesSpace's GET /vocabularies endpoints declare no permission (like repositories here, api-contract §2): a finer 'any logged-in user' level does not exist in x-permissions, and a code such as view_repository would lock out everyone whose grants are per repository, since a global type only counts global grants. Writes need update_vocabulary_record, delete needs delete_vocabulary_record. Deleting a vocabulary is NOT refused while subjects use it: subjects name it by a bare uri string, which x-ref-targets cannot describe (see subject.schema.json).",
+        "$comment": "ArchivesSpace common/schemas/vocabulary.rb; name and ref_id are each unique, as in its database. Read needs a session but no permission code (null), as ArchivesSpace's GET /vocabularies endpoints declare no permission (api-contract §2: only repositories are readable without a session, x-public-read): a code such as view_repository would lock out everyone whose grants are per repository, since a global type only counts global grants. Writes need update_vocabulary_record, delete needs delete_vocabulary_record. Deleting a vocabulary is NOT refused while subjects use it: subjects name it by a bare uri string, which x-ref-targets cannot describe (see subject.schema.json).",
         "type": "object",
         "x-record-type": "vocabulary",
         "x-collection": "vocabularies",

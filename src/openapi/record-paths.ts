@@ -157,10 +157,16 @@ export function listResponseSchema(ctx: DocumentContext, type: RecordType): Sche
   };
 }
 
+/** Whether anyone may perform `operation` on `type` without a session (x-public-read). */
+export function isPublic(type: RecordType, operation: RecordOperation): boolean {
+  return operation === "read" && type.publicRead;
+}
+
 /** What an operation needs, in words, for its description. */
 export function accessNote(type: RecordType, operation: RecordOperation): string {
+  if (isPublic(type, operation)) return "Needs no session.";
   const code = type.permissions[operation];
-  if (code === null) return "Needs no session.";
+  if (code === null) return "Needs a session; any user may.";
   return type.scope === "repository"
     ? `Needs a session whose user holds \`${code}\` in the repository (or globally).`
     : `Needs a session whose user holds \`${code}\` globally.`;
@@ -191,8 +197,9 @@ function secured(
   name: RecordOperationName,
   operation: Omit<Operation, "security">,
 ): Operation {
-  const code = type.permissions[PERMISSION_OF[name]];
-  if (code === null) return operation;
+  const permission = PERMISSION_OF[name];
+  if (isPublic(type, permission)) return operation;
+  const code = type.permissions[permission];
   return {
     ...operation,
     responses: { ...operation.responses, "403": responseRef("AccessDenied") },

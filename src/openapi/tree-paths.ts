@@ -17,7 +17,7 @@ import {
   type Paths,
   type Schema,
 } from "./model.js";
-import { accessNote, writeResultSchema } from "./record-paths.js";
+import { accessNote, isPublic, writeResultSchema } from "./record-paths.js";
 
 function waypointCounts(): Record<string, Schema> {
   return {
@@ -86,6 +86,7 @@ export class TreePaths {
   private place(type: RecordType, permission: "read" | "update", routes: readonly TreeRoute[]): Paths {
     const paths: Paths = {};
     const code = type.permissions[permission];
+    const open = isPublic(type, permission);
     const pathParameters = [
       ...(type.scope === "repository" ? [idPathParameter("repo_id", `The ${this.repositoryTitle}'s id.`)] : []),
       idPathParameter("id", `The ${type.title} record's id.`),
@@ -98,9 +99,9 @@ export class TreePaths {
         responses: {
           ...route.operation.responses,
           ...commonResponses(),
-          ...(code !== null && { "403": responseRef("AccessDenied") }),
+          ...(!open && { "403": responseRef("AccessDenied") }),
         },
-        ...(code !== null && { security: this.ctx.security(code) }),
+        ...(!open && { security: this.ctx.security(code) }),
       };
       operation.responses = Object.fromEntries(
         Object.entries(operation.responses).sort(([a], [b]) => a.localeCompare(b)),

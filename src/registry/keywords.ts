@@ -31,6 +31,7 @@ const settingsKeywords: KeywordDefinition[] = [
   { keyword: "x-collection", schemaType: "string", metaSchema: NAME },
   { keyword: "x-scope", schemaType: "string", metaSchema: SCOPE },
   { keyword: "x-scope-holder", schemaType: "boolean", metaSchema: { const: true } },
+  { keyword: "x-public-read", schemaType: "boolean", metaSchema: { const: true } },
   { keyword: "x-uri-prefix", schemaType: "string", metaSchema: { type: "string", pattern: "^(/[a-z0-9_]+)+$" } },
   {
     keyword: "x-unique",

@@ -48,7 +48,10 @@ export interface TreeSettings {
   readonly summary: readonly string[];
 }
 
-/** x-permissions: the code each operation needs; null means no permission is needed. */
+/**
+ * x-permissions: the code each operation needs; null means any logged-in user may (docs/api.md §2:
+ * only what x-public-read opens is readable without a session).
+ */
 export type PermissionSettings = Readonly<Record<RecordOperation, string | null>>;
 
 export interface RecordTypeManifest {
@@ -62,6 +65,8 @@ export interface RecordTypeManifest {
   readonly identifiers: IdentifierSettings | null;
   readonly unique: readonly UniqueSettings[];
   readonly permissions: PermissionSettings;
+  /** x-public-read: records of the type can be read and listed without a session (repositories). */
+  readonly publicRead: boolean;
   readonly indexes: readonly ExtraIndexSettings[];
   /** x-tree, when the type's records form trees (absent otherwise). */
   readonly tree?: TreeSettings;

@@ -35,6 +35,8 @@ export interface RecordType {
   readonly identifiers: IdentifierSettings | null;
   readonly unique: readonly UniqueSettings[];
   readonly permissions: PermissionSettings;
+  /** Whether reading and listing need no session (x-public-read). */
+  readonly publicRead: boolean;
   readonly refPaths: readonly RefPath[];
   readonly indexes: readonly IndexSpec[];
   /** Top-level fields the server fills in when a record arrives without them (x-generated). */
@@ -156,6 +158,7 @@ function describeType(entry: RecordTypeManifest, pattern: UriPattern): RecordTyp
     identifiers: entry.identifiers,
     unique: entry.unique,
     permissions: entry.permissions,
+    publicRead: entry.publicRead,
     refPaths,
     indexes,
     generated: generatedFields(entry.schema),

@@ -245,27 +245,34 @@ describe("security", () => {
     expect(serviceOnly.paths["/users"]?.get?.security).toEqual([{ ServiceSession: ["manage_users"] }]);
   });
 
-  it("is absent exactly where the registry's permission is null, and otherwise names the permission", () => {
+  it("is absent exactly where a type is publicly readable, a bare session where the code is null, else the code", () => {
     let open = 0;
+    let anySession = 0;
     for (const type of registry.types) {
       for (const op of operationsOf({
         [openApi(type.collectionPath)]: document.paths[openApi(type.collectionPath)] ?? {},
         [openApi(type.itemPath)]: document.paths[openApi(type.itemPath)] ?? {},
       })) {
         const code = type.permissions[OPERATION_PERMISSION[op.operation.operationId.split("_")[0] ?? ""] ?? "read"];
-        if (code === null) {
+        if (type.publicRead && op.method === "get") {
           open += 1;
           expect(op.operation).not.toHaveProperty("security");
           expect(op.operation.responses).not.toHaveProperty("403");
+        } else if (code === null) {
+          anySession += 1;
+          expect(op.operation.security).toEqual([{ ServiceSession: [] }, { ArchivesSpaceSession: [] }]);
+          expect(op.operation.responses["403"]).toEqual({ $ref: "#/components/responses/AccessDenied" });
         } else {
           expect(op.operation.security).toEqual([{ ServiceSession: [code] }, { ArchivesSpaceSession: [code] }]);
           expect(op.operation.responses["403"]).toEqual({ $ref: "#/components/responses/AccessDenied" });
         }
       }
     }
-    // Reading repositories, vocabularies, subjects, the four agent types, container profiles,
-    // locations and location profiles needs no session (their schemas say read: null): list and read of each.
-    expect(open).toBe(2 * 10);
+    // Only repositories are read without a session (x-public-read), list and item; reading
+    // vocabularies, subjects, the four agent types, container profiles, locations and location
+    // profiles needs a session but no code (read: null): list and read of each.
+    expect(open).toBe(2);
+    expect(anySession).toBe(2 * 9);
     expect(operation("/repositories", "get")).not.toHaveProperty("security");
     expect(operation("/repositories/{id}", "get")).not.toHaveProperty("security");
   });

@@ -76,7 +76,7 @@ describe("schema-only record types", () => {
     ).not.toContain("409");
   });
 
-  it("get security from their permissions: none where the permission is null", () => {
+  it("get security from their permissions: none where the type is publicly readable (x-public-read)", () => {
     const gizmos = document.paths["/tools/gizmos"];
     const gizmo = document.paths["/tools/gizmos/{id}"];
     expect(registry.permission("gizmo", "read")).toBeNull();

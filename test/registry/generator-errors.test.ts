@@ -102,6 +102,13 @@ describe("generate() refuses", () => {
     expect(await generationError({ thing: schema })).toMatch(/thing\.schema\.json: x-permissions is required/);
   });
 
+  it("x-public-read beside a read code, or with a value other than true", async () => {
+    expect(await generationError({ thing: thing({ "x-public-read": true }) })).toMatch(
+      /thing\.schema\.json: x-public-read needs x-permissions\.read: null/,
+    );
+    expect(await generationError({ thing: thing({ "x-public-read": false }) })).toMatch(/x-public-read/);
+  });
+
   describe("permission codes", () => {
     it("an x-permissions code that is neither ArchivesSpace's nor declared, naming the schema and the operation", async () => {
       const typo = thing({

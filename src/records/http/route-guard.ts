@@ -1,5 +1,6 @@
 // Who may call a record route: the permission code comes from the type's schema
-// (x-permissions, via the registry), never from the route. A null code is an open route.
+// (x-permissions, via the registry), never from the route. A null code lets any logged-in user
+// in; only reading a type marked x-public-read needs no session (docs/api.md §2).
 import type { Response } from "express";
 import type { AccessControl } from "../../auth/access-control.js";
 import { assertRepositoryTakesRecords } from "../../auth/hidden-repository.js";
@@ -9,7 +10,7 @@ import { accessDenied } from "../../errors/api-error.js";
 import type { RecordOperation, RecordType } from "../../registry/index.js";
 import type { Actor } from "../operations/index.js";
 
-/** The actor of a write on an open route, where nobody need be logged in. */
+/** The actor of a read on a public route (x-public-read), where nobody need be logged in. */
 export const ANONYMOUS_ACTOR: Actor = { username: "anonymous" };
 
 /**
@@ -47,13 +48,16 @@ export async function authorize(
   repoId: number | undefined,
 ): Promise<Actor> {
   const principal = principalOf(res);
+  if (!principal) {
+    if (operation === "read" && type.publicRead) return ANONYMOUS_ACTOR;
+    throw accessDenied();
+  }
   const code = type.permissions[operation];
   const writes = operation !== "read" && type.scope === "repository";
   if (code === null) {
     if (writes) assertRepositoryTakesRecords(repoId);
-    return principal ? { username: principal.username } : ANONYMOUS_ACTOR;
+    return { username: principal.username };
   }
-  if (!principal) throw accessDenied();
   const permissions = await accessControl.permissionsOf(principal.username);
   if (permissions === undefined || !allows(permissions, type, operation, code, repoId)) throw accessDenied();
   if (writes) assertRepositoryTakesRecords(repoId);

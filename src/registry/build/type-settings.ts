@@ -25,6 +25,7 @@ const ROOT_ONLY = [
   "x-identifiers",
   "x-unique",
   "x-permissions",
+  "x-public-read",
   "x-permission-codes",
   "x-indexes",
   "x-tree",
@@ -113,6 +114,15 @@ class SettingsReader {
       return entry;
     };
     return { read: code("read"), create: code("create"), update: code("update"), delete: code("delete") };
+  }
+
+  publicRead(permissions: PermissionSettings): boolean {
+    const value = this.schema["x-public-read"];
+    if (value === undefined) return false;
+    if (value !== true) this.fail("x-public-read must be true when present");
+    // A code would never be asked of someone without a session: say one thing, not two.
+    if (permissions.read !== null) this.fail("x-public-read needs x-permissions.read: null");
+    return true;
   }
 
   indexes(): ExtraIndexSettings[] {
@@ -236,6 +246,7 @@ export function readTypeSettings(schema: JsonObject, source: string): Settings {
   reader.checkNoNestedSettings(schema, "#");
   reader.checkRequiredDeclared(schema, "#", new Set());
   const tree = reader.tree(name);
+  const permissions = reader.permissions();
   return {
     name,
     collection,
@@ -243,7 +254,8 @@ export function readTypeSettings(schema: JsonObject, source: string): Settings {
     uriPrefix: prefix ?? `/${collection}`,
     identifiers: reader.identifiers(),
     unique: reader.unique(),
-    permissions: reader.permissions(),
+    permissions,
+    publicRead: reader.publicRead(permissions),
     indexes: reader.indexes(),
     ...(tree === undefined ? {} : { tree }),
   };

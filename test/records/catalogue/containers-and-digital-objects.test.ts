@@ -445,8 +445,13 @@ describe("list modes", () => {
 });
 
 describe("permissions", () => {
-  it("container profiles read openly; the others need view_repository; writes need the type's code", async () => {
-    expect((await server.send("GET", "/container_profiles?page=1")).status).toBe(200);
+  it("container profiles read with any session; the others need view_repository; writes need the type's code", async () => {
+    expect((await server.send("GET", "/container_profiles?page=1")).status).toBe(403);
+    const nobody = await server.login("no-grants", globalGrants([]));
+    expect((await server.send("GET", "/container_profiles?page=1", { token: nobody })).status).toBe(200);
+    expect((await server.send("GET", `/repositories/${repo}/top_containers?page=1`, { token: nobody })).status).toBe(
+      403,
+    );
     expect((await server.send("GET", `/repositories/${repo}/top_containers?page=1`)).status).toBe(403);
     const containersOnly = await server.login(
       "containers-only",

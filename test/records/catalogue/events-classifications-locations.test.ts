@@ -655,9 +655,12 @@ describe("list modes", () => {
 });
 
 describe("permissions", () => {
-  it("locations and profiles read openly; events and classifications need view_repository; each write its code", async () => {
-    expect((await server.send("GET", "/locations?page=1")).status).toBe(200);
-    expect((await server.send("GET", "/location_profiles?page=1")).status).toBe(200);
+  it("locations and profiles read with any session; events and classifications need view_repository; each write its code", async () => {
+    expect((await server.send("GET", "/locations?page=1")).status).toBe(403);
+    const nobody = await server.login("no-grants", globalGrants([]));
+    expect((await server.send("GET", "/locations?page=1", { token: nobody })).status).toBe(200);
+    expect((await server.send("GET", "/location_profiles?page=1", { token: nobody })).status).toBe(200);
+    expect((await server.send("GET", `${events()}?page=1`, { token: nobody })).status).toBe(403);
     expect((await server.send("GET", `${events()}?page=1`)).status).toBe(403);
     expect((await server.send("GET", `${classifications()}?page=1`)).status).toBe(403);
     const viewer = await server.login("viewer", globalGrants(["view_repository", "update_event_record"]));

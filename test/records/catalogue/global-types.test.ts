@@ -307,11 +307,27 @@ describe("list modes", () => {
 });
 
 describe("permissions", () => {
-  it("reading is open (read: null), even without a session", async () => {
+  it("reading needs a session (docs/api.md §2) but no permission code (read: null)", async () => {
     const uri = await create("/agents/families", { names: [{ family_name: "Open family" }] });
-    expect((await server.send("GET", uri)).status).toBe(200);
-    expect((await server.send("GET", "/subjects?page=1")).status).toBe(200);
-    expect((await server.send("GET", "/vocabularies?all_ids=true")).status).toBe(200);
+    for (const path of [uri, "/agents/families?page=1", "/subjects?page=1", "/vocabularies?all_ids=true"]) {
+      expect(await server.send("GET", path)).toMatchObject({ status: 403, body: { error: "Access denied" } });
+    }
+    const nobody = await server.login("no-grants", globalGrants([]));
+    expect((await server.send("GET", uri, { token: nobody })).status).toBe(200);
+    expect((await server.send("GET", "/subjects?page=1", { token: nobody })).status).toBe(200);
+    expect((await server.send("GET", "/vocabularies?all_ids=true", { token: nobody })).status).toBe(200);
+  });
+
+  it("repositories alone are readable without a session (x-public-read)", async () => {
+    const { id } = await server.ops.create(
+      "repository",
+      {},
+      { repo_code: "open", name: "Open" },
+      { username: "admin" },
+    );
+    const list = await server.send("GET", "/repositories?page=1");
+    expect(list.body).toMatchObject({ results: [expect.objectContaining({ repo_code: "open" })] });
+    expect((await server.send("GET", `/repositories/${id}`)).body).toMatchObject({ name: "Open" });
   });
 
   it("writing needs the type's own code, granted globally", async () => {

@@ -20,7 +20,9 @@ let repo: number;
 
 beforeAll(async () => {
   const schemaDir = schemaDirWith({}, { withRealTypes: true });
-  copyFileSync(join(fixturesDir, "record-types", "widget.schema.json"), join(schemaDir, "widget.schema.json"));
+  for (const file of ["widget.schema.json", "gizmo.schema.json"]) {
+    copyFileSync(join(fixturesDir, "record-types", file), join(schemaDir, file));
+  }
   const outDir = tempDir("generated");
   writeGenerated(outDir, await generate(schemaDir));
   const loaded: unknown = await import(pathToFileURL(join(outDir, "registry.ts")).href);
@@ -135,5 +137,20 @@ describe("a record type that exists only as a schema", () => {
       (await server.send("POST", `/repositories/${repo}/widgets`, { token: viewer, body: { name: "No", code_a: "N" } }))
         .body,
     ).toEqual({ error: "Access denied" });
+  });
+
+  it("is read without a session only when its schema says x-public-read", async () => {
+    const maker = await server.login("gizmo-maker", { _archivesspace: ["manage_gizmos"] });
+    const created = await server.send("POST", "/tools/gizmos", { token: maker, body: { label: "Open" } });
+    expect(created.status).toBe(200);
+    const uri = (created.body as { uri: string }).uri;
+    expect((await server.send("GET", uri)).body).toMatchObject({ label: "Open" });
+    expect((await server.send("GET", "/tools/gizmos?page=1")).status).toBe(200);
+    expect(await server.send("POST", "/tools/gizmos", { body: { label: "No" } })).toMatchObject({
+      status: 403,
+      body: { error: "Access denied" },
+    });
+    // Widgets carry no x-public-read: not even a read without a session.
+    expect((await server.send("GET", `/repositories/${repo}/widgets/1`)).status).toBe(403);
   });
 });

@@ -147,11 +147,13 @@ export async function runHostile(options: HostileOptions, setup: HostileSetup): 
     `<?xml version="1.0"?><ead xmlns="urn:isbn:1-931666-22-9"><eadheader><eadid>deep</eadid></eadheader><archdesc level="collection"><did><unittitle>${"<emph>".repeat(20_000)}t${"</emph>".repeat(20_000)}</unittitle><unitid>DEEP</unitid></did></archdesc></ead>`,
   );
   await Promise.all([
-    // C1: no session, every prototype climb in turn.
-    loop("C1 resolve[] __proto__ (no session)", 50, () =>
+    // C1: every prototype climb in turn, without a session (refused before the query is read,
+    // since reading agents needs one) and with one (parsed and resolved).
+    loop("C1 resolve[] __proto__ (no session / session)", 50, () =>
       request(agent, port, {
         method: "GET",
-        path: `/agents/people?page=1&resolve[]=${encodeURIComponent(c1Paths[c1++ % c1Paths.length])}`,
+        path: `/agents/people?page=1&resolve[]=${encodeURIComponent(c1Paths[c1 % c1Paths.length])}`,
+        headers: c1++ % 2 === 0 ? {} : { "X-ArchivesSpace-Session": token },
       }),
     ),
     // C2: two multipart bodies in flight, no session, to a route that does not exist.

@@ -73,11 +73,14 @@ export class AccountAccessControl implements AccessControl {
     return permissions;
   }
 
-  /** Forget every cached answer: call after any write to users, groups or repositories. */
-  invalidate(): void {
+  /**
+   * Forget every cached answer: call after any write to users, groups or repositories. Resolves
+   * once the other processes have been told (the write answers after that), and never rejects:
+   * should the store miss the signal, the other processes still see the change after ttlMs.
+   */
+  async invalidate(): Promise<void> {
     this.forget();
-    // Not awaited: should the store miss it, the other processes still see the change after ttlMs.
-    void this.signal.raise().catch(() => undefined);
+    await this.signal.raise().catch(() => undefined);
   }
 
   private forget(): void {

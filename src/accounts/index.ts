@@ -61,9 +61,9 @@ export async function openAccounts(options: AccountsOptions): Promise<Accounts> 
   // Whatever writes a user, a group or a repository (a route, an importer, a hook, start-up),
   // what anyone may do is recomputed once the write has committed.
   const grantsAccess = new Set(ACCOUNT_RECORD_TYPES);
-  operations.deps.changes.subscribe((change) => {
-    if (grantsAccess.has(change.type)) accessControl.invalidate();
-  });
+  operations.deps.changes.subscribe((change) =>
+    grantsAccess.has(change.type) ? accessControl.invalidate() : undefined,
+  );
   const users = new UserAccounts(operations, credentials, sessions, accessControl);
   const routes = Router();
   // Session routes first: /users/current-user must not be taken for /users/:id.

@@ -85,7 +85,7 @@ export class UserAccounts {
       throw error;
     }
     // removeFromAllGroups writes groups outside the record operations, which tell no one of it.
-    this.access.invalidate();
+    await this.access.invalidate();
     return result;
   }
 
@@ -125,7 +125,7 @@ export class UserAccounts {
     await this.credentials.remove(username);
     await this.sessions.endAllFor(username);
     // removeFromAllGroups writes groups outside the record operations, which tell no one of it.
-    this.access.invalidate();
+    await this.access.invalidate();
     return result;
   }
 }

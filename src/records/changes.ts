@@ -2,7 +2,8 @@
 // the side effects that must follow any write, wherever it comes from (HTTP, an importer, a
 // hook, start-up), subscribe here instead of being called by the routes that write. A change
 // is told once its transaction has committed (RecordStore.afterCommit), never for a write that
-// was rolled back.
+// was rolled back, and the write answers only once every listener has finished: what a client
+// does next already sees the side effects (a permission change applies to its next request).
 import type { ClientSession } from "mongodb";
 import type { RecordStore } from "../storage/record-store.js";
 import type { Scope } from "./types.js";
@@ -14,23 +15,26 @@ export interface RecordChange {
   scope: Scope;
 }
 
-export type ChangeListener = (change: RecordChange) => void;
+export type ChangeListener = (change: RecordChange) => void | Promise<void>;
 
 export class RecordChanges {
   private readonly listeners: ChangeListener[] = [];
 
   constructor(private readonly store: RecordStore) {}
 
-  /** Calls `listener` after every committed write. It runs synchronously: keep it cheap, and never throw. */
+  /** Calls `listener` after every committed write, and waits for it: keep it cheap, and never throw. */
   subscribe(listener: ChangeListener): void {
     this.listeners.push(listener);
   }
 
-  /** A write made with `session` (undefined: already committed): told once it commits. */
-  written(change: RecordChange, session?: ClientSession): void {
+  /**
+   * A write made with `session` (undefined: already committed): told once it commits. Resolves
+   * when the listeners are done, or at once inside a transaction (which waits for them itself).
+   */
+  async written(change: RecordChange, session?: ClientSession): Promise<void> {
     if (this.listeners.length === 0) return;
-    this.store.afterCommit(session, () => {
-      for (const listener of this.listeners) listener(change);
+    await this.store.afterCommit(session, async () => {
+      for (const listener of this.listeners) await listener(change);
     });
   }
 }

@@ -16,6 +16,9 @@ export interface StorageFields {
 
 export type StoredRecord = BsonDocument & StorageFields;
 
+/** What follows a commit; it must not throw (the write it follows is done whatever happens). */
+export type CommitCallback = () => void | Promise<void>;
+
 const COUNTERS = "arca_counters";
 /** One document per serialization key (see `serialized`). */
 const LOCKS = "arca_locks";
@@ -24,7 +27,7 @@ export class RecordStore {
   /** Lock documents known to exist, so the upsert that creates one runs once per key and process. */
   private readonly knownLocks = new Set<string>();
   /** What to run after each running transaction of this store commits (afterCommit). */
-  private readonly commitCallbacks = new Map<ClientSession, Array<() => void>>();
+  private readonly commitCallbacks = new Map<ClientSession, CommitCallback[]>();
 
   constructor(
     readonly connection: Connection,
@@ -50,7 +53,7 @@ export class RecordStore {
       });
       const callbacks = this.commitCallbacks.get(session) ?? [];
       this.commitCallbacks.delete(session);
-      for (const callback of callbacks) callback();
+      for (const callback of callbacks) await callback();
       return result;
     } finally {
       this.commitCallbacks.delete(session);
@@ -62,11 +65,13 @@ export class RecordStore {
    * Runs `callback` once what was written with `session` is committed: at the end of that
    * transaction (never, if it aborts), or at once when there is no transaction (`session`
    * undefined, or one this store did not start: that write is already done). For what must
-   * follow a write only once it is visible to everyone, such as emptying a cache.
+   * follow a write only once it is visible to everyone, such as emptying a cache. The
+   * transaction returns once its callbacks are done; called outside one, the promise settles
+   * when `callback` is done.
    */
-  afterCommit(session: ClientSession | undefined, callback: () => void): void {
+  async afterCommit(session: ClientSession | undefined, callback: CommitCallback): Promise<void> {
     const pending = session === undefined ? undefined : this.commitCallbacks.get(session);
-    if (pending === undefined) callback();
+    if (pending === undefined) await callback();
     else pending.push(callback);
   }
 

@@ -44,7 +44,7 @@ describe("AccountAccessControl", () => {
     expect(await access.permissionsOf("ann")).toEqual({ "/repositories/2": ["view_repository"] });
     await joinViewers("someone-else");
     expect(await access.permissionsOf("ann")).toEqual({ "/repositories/2": ["view_repository"] }); // cached
-    access.invalidate();
+    await access.invalidate();
     expect(await access.permissionsOf("ann")).toEqual({});
   });
 });

@@ -292,7 +292,7 @@ describe("a new account", () => {
       { ...administrators, member_usernames: [...(administrators.member_usernames as string[]), "newcomer"] },
       { username: "admin" },
     );
-    app.accounts.accessControl.invalidate();
+    await app.accounts.accessControl.invalidate();
     const usermgr = await login(app, "usermgr", "usermgr-pw");
     expect(
       (

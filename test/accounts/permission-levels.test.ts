@@ -126,7 +126,7 @@ describe("a repository's group grants only repository-level permissions", () => 
       },
       { username: "admin" },
     );
-    app.accounts.accessControl.invalidate();
+    await app.accounts.accessControl.invalidate();
     const me = await call(app, "/users/current-user", { token: tokens.get("manager")! });
     const granted = (me.body.permissions as Record<string, string[]>)["/repositories/2"];
     expect(granted).toContain("manage_repository");

@@ -20,11 +20,11 @@ const OUTPUT_TAIL = 6_000;
 
 /**
  * Collections a refused request may still write, or that change around it: sessions (a login,
- * the sliding expiry), failed-login counters (a refused login is counted: that is the throttle's
- * job), and the cache change signal (arca_signals), which a successful write to a user, group or
- * repository raises without awaiting it, so it may land while the next request is answered.
+ * the sliding expiry) and failed-login counters (a refused login is counted: that is the
+ * throttle's job). The cache change signal (arca_signals) is not among them: a write answers only
+ * once it is raised (src/records/changes.ts), so a refused request that follows sees it settled.
  */
-const VOLATILE_COLLECTION = /session|throttl|login|failure|attempt|signals/i;
+const VOLATILE_COLLECTION = /session|throttl|login|failure|attempt/i;
 
 async function freePort(): Promise<number> {
   return new Promise((done, fail) => {

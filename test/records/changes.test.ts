@@ -10,9 +10,20 @@ let server: RecordServer;
 const heard: RecordChange[] = [];
 const system = { username: "system" };
 
+/** Changes a slow listener finished with, while `slow` is on. */
+const finished: RecordChange[] = [];
+let slow = false;
+
 beforeAll(async () => {
   server = await startRecordServer(undefined, { testCommands: true, monitorCommands: true });
-  server.ops.deps.changes.subscribe((change) => heard.push(change));
+  server.ops.deps.changes.subscribe((change) => {
+    heard.push(change);
+  });
+  server.ops.deps.changes.subscribe(async (change) => {
+    if (!slow) return;
+    await new Promise((done) => setTimeout(done, 15));
+    finished.push(change);
+  });
 });
 afterAll(() => server.stop());
 beforeEach(() => {
@@ -87,6 +98,23 @@ describe("change listeners", () => {
       await failPointOff();
     }
     expect(heard).toEqual([]);
+  });
+
+  it("are waited for: a write answers only once its listeners are done, in a transaction or not", async () => {
+    const { repoId, resourceId } = await holdings("changes-slow");
+    const scope = { repoId };
+    slow = true;
+    try {
+      const created = await server.ops.create("repository", {}, { repo_code: "slow", name: "Slow" }, system);
+      expect(finished).toContainEqual({ type: "repository", operation: "create", id: created.id, scope: {} });
+      const resource = await server.ops.read("resource", scope, resourceId);
+      await server.ops.update("resource", scope, resourceId, { ...resource, title: "Renamed" }, system);
+      expect(finished.at(-1)).toEqual({ type: "resource", operation: "update", id: resourceId, scope });
+      await server.ops.delete("resource", scope, resourceId, system);
+      expect(finished.at(-1)).toMatchObject({ type: "resource", operation: "delete", id: resourceId });
+    } finally {
+      slow = false;
+    }
   });
 
   it("hear each change once when the driver retried the transaction", async () => {

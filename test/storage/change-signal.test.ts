@@ -69,10 +69,9 @@ describe("the permission cache across two processes on one store", () => {
     );
     const signals = harness.connection.collection(SIGNALS_COLLECTION);
     const before = (await signals.findOne({ _id: "permissions" as never }))?.version ?? 0;
-    nodeA.invalidate();
-    // invalidate() raises without waiting; wait for the store to have it.
-    while (((await signals.findOne({ _id: "permissions" as never }))?.version ?? 0) === before)
-      await new Promise((tick) => setImmediate(tick));
+    // invalidate() resolves once the signal is in the store.
+    await nodeA.invalidate();
+    expect((await signals.findOne({ _id: "permissions" as never }))?.version).toBeGreaterThan(before);
     expect(await nodeB.permissionsOf("ann")).toEqual({}); // within checkMs of its last check: cached
     clock += 1000;
     expect(await nodeB.permissionsOf("ann")).toEqual({ "/repositories/2": ["view_repository"] });

@@ -128,7 +128,7 @@ export async function createRecords(
       throw asDuplicateIdentifier(deps, type.name, error);
     }
     for (const id of ids)
-      deps.changes.written({ type: type.name, operation: "create", id: id as number, scope }, within);
+      await deps.changes.written({ type: type.name, operation: "create", id: id as number, scope }, within);
     if (afterCreate === undefined || within === undefined) return;
     for (const [i, one] of prepared.entries())
       await afterCreate({ type: type.name, id: ids[i] as number, scope, record: one.fields, actor, session: within });

@@ -100,7 +100,7 @@ async function deleteWithin(
         },
         { session },
       );
-      deps.changes.written(
+      await deps.changes.written(
         {
           type: referrer,
           operation: "update",
@@ -117,6 +117,6 @@ async function deleteWithin(
   } else {
     await deps.store.collection(type.name).deleteOne(recordFilter(type, id, scope), { session });
   }
-  deps.changes.written({ type: type.name, operation: "delete", id, scope }, session);
+  await deps.changes.written({ type: type.name, operation: "delete", id, scope }, session);
   return { status: "Deleted", id };
 }

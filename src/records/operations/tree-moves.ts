@@ -94,7 +94,7 @@ export class TreeMoves {
             },
             { session },
           );
-          this.deps.changes.written({ type: type.name, operation: "update", id, scope }, session);
+          await this.deps.changes.written({ type: type.name, operation: "update", id, scope }, session);
           if (at !== undefined) at = placement.position + 1;
         }
       });

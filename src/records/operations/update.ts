@@ -73,7 +73,7 @@ export async function updateRecord(
     throw asDuplicateIdentifier(deps, type.name, error);
   }
   if (!written) throw conflict(LOCK_VERSION_STALE);
-  deps.changes.written({ type: type.name, operation: "update", id, scope });
+  await deps.changes.written({ type: type.name, operation: "update", id, scope });
   return {
     status: "Updated",
     id,

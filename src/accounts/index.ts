@@ -64,7 +64,7 @@ export async function openAccounts(options: AccountsOptions): Promise<Accounts> 
   operations.deps.changes.subscribe((change) =>
     grantsAccess.has(change.type) ? accessControl.invalidate() : undefined,
   );
-  const users = new UserAccounts(operations, credentials, sessions, accessControl);
+  const users = new UserAccounts(operations, credentials, sessions);
   const routes = Router();
   // Session routes first: /users/current-user must not be taken for /users/:id.
   const throttle = new LoginThrottle(options.loginThrottle);

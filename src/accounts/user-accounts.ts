@@ -1,15 +1,14 @@
 // Users as accounts: the user record (through RecordOperations, so validation, ids and audit
 // fields are those of any record) kept in step with what lives beside it: the password in
-// the credential store, the sessions, the group memberships and the permission cache.
+// the credential store and the sessions. Group memberships follow from the user hook
+// (src/records/hooks/user.ts), and the permission cache from the change listeners.
 // Transport-free, so an admin script can use it as the routes do. Who may do what is the
 // routes' business (user-routes.ts).
 import type { SessionStore } from "../auth/session-store.js";
 import { ApiError, badRequest } from "../errors/api-error.js";
 import type { JsonObject } from "../registry/index.js";
 import type { Actor, DeleteResult, RecordOperations, WriteResult } from "../records/operations/index.js";
-import type { AccountAccessControl } from "./access-control.js";
 import type { CredentialStore } from "./credential-store.js";
-import { removeFromAllGroups } from "./memberships.js";
 import { normaliseUsername } from "./usernames.js";
 
 const USER = "user";
@@ -51,7 +50,6 @@ export class UserAccounts {
     private readonly operations: RecordOperations,
     private readonly credentials: CredentialStore,
     private readonly sessions: SessionStore,
-    private readonly access: AccountAccessControl,
   ) {}
 
   async findByUsername(username: string): Promise<JsonObject | undefined> {
@@ -72,11 +70,9 @@ export class UserAccounts {
     } catch (error) {
       throw asUsernameInUse(error, username);
     }
+    // A new account starts in no group: the user hook (src/records/hooks/user.ts) took the name
+    // out of every group in the create's transaction.
     try {
-      // A new account starts in no group. Groups name only existing users, but a group write
-      // racing the deletion of an earlier account of this name could have left the name behind,
-      // and its grants (an administrators group's, say) must not pass to whoever gets the name next.
-      await removeFromAllGroups(this.operations.deps.store, username!, actor, this.operations.deps.now());
       // The schema requires a string username, so a create that succeeded had one.
       await this.credentials.set(username!, password);
     } catch (error) {
@@ -84,8 +80,6 @@ export class UserAccounts {
       await this.operations.delete(USER, {}, result.id, actor).catch(() => undefined);
       throw error;
     }
-    // removeFromAllGroups writes groups outside the record operations, which tell no one of it.
-    await this.access.invalidate();
     return result;
   }
 
@@ -120,12 +114,10 @@ export class UserAccounts {
   async delete(id: number, actor: Actor): Promise<DeleteResult> {
     const existing = await this.read(id);
     const username = String(existing.username);
+    // The user hook takes the name out of every group in the delete's transaction.
     const result = await this.operations.delete(USER, {}, id, actor);
-    await removeFromAllGroups(this.operations.deps.store, username, actor, this.operations.deps.now());
     await this.credentials.remove(username);
     await this.sessions.endAllFor(username);
-    // removeFromAllGroups writes groups outside the record operations, which tell no one of it.
-    await this.access.invalidate();
     return result;
   }
 }

@@ -117,6 +117,35 @@ describe("change listeners", () => {
     }
   });
 
+  it("hear the groups a user's delete or create takes the name out of, in the same transaction", async () => {
+    const repoId = (await server.ops.create("repository", {}, { repo_code: "members", name: "Members" }, system)).id;
+    const userId = (await server.ops.create("user", {}, { username: "leaver", name: "Leaver" }, system)).id;
+    const [viewers] = await server.ops.find("group", { repo_id: repoId, group_code: "repository-viewers" });
+    const groupId = Number(String(viewers!.uri).split("/").pop());
+    const members = async () =>
+      (await server.ops.read("group", { repoId }, groupId)).member_usernames as string[] | undefined;
+    await server.ops.update("group", { repoId }, groupId, { ...viewers, member_usernames: ["leaver"] }, system);
+    heard.length = 0;
+    // The user's own delete fails after the hook took the name out: nothing changed, nothing told.
+    await failPoint("delete", { times: 1 });
+    try {
+      await expect(server.ops.delete("user", {}, userId, system)).rejects.toThrow();
+    } finally {
+      await failPointOff();
+    }
+    expect(await members()).toEqual(["leaver"]);
+    expect(heard).toEqual([]);
+    await server.ops.delete("user", {}, userId, system);
+    expect(await members()).toEqual([]);
+    expect(told()).toEqual([`update group ${groupId}`, `delete user ${userId}`]);
+    // A name left in a group (a group write racing an earlier delete) is taken out by a new user's create.
+    await server.connection.collection("groups").updateOne({ id: groupId }, { $set: { member_usernames: ["leaver"] } });
+    heard.length = 0;
+    const again = (await server.ops.create("user", {}, { username: "leaver", name: "Again" }, system)).id;
+    expect(await members()).toEqual([]);
+    expect(told()).toEqual([`create user ${again}`, `update group ${groupId}`]);
+  });
+
   it("hear each change once when the driver retried the transaction", async () => {
     const { repoId, resourceId, nodeIds } = await holdings("changes-4");
     heard.length = 0;

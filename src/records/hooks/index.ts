@@ -3,10 +3,11 @@ import type { OperationDeps } from "../deps.js";
 import type { RecordOperations } from "../operations/index.js";
 import { repositoryHooks } from "./repository.js";
 import type { RecordHooks } from "./types.js";
+import { userHooks } from "./user.js";
 
 export function recordHooks(
   operations: () => RecordOperations,
   deps: () => OperationDeps,
 ): Record<string, RecordHooks> {
-  return { repository: repositoryHooks(operations, deps) };
+  return { repository: repositoryHooks(operations, deps), user: userHooks(deps) };
 }

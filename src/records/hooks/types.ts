@@ -27,6 +27,7 @@ export interface RecordHooks {
     id: number;
     scope: Scope;
     record: JsonObject;
+    actor: Actor;
     session: ClientSession;
   }): Promise<void>;
 }

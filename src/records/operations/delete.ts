@@ -68,6 +68,7 @@ async function deleteWithin(
     id,
     scope,
     record: shapeRecord(deps.registry, type, existing),
+    actor,
     session,
   });
 

@@ -23,7 +23,7 @@ import { bodyParsers } from "./http/body-parsers.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { SystemController } from "./http/system-controller.js";
 import { recordControllers } from "./records/http/index.js";
-import { openApiRoutes } from "./openapi/index.js";
+import { openApiController } from "./openapi/index.js";
 import type { RecordOperations } from "./records/operations/index.js";
 import { ARCA_VERSION } from "./version.js";
 
@@ -62,7 +62,6 @@ export async function createServer(config: Config, services?: ServerServices): P
         maxFileBytes: config.http.importLimitBytes,
         limits: config.imports,
       }),
-      openApiRoutes(services.operations.deps.registry, ARCA_VERSION, { sessionHeaders: config.auth.sessionHeaders }),
     );
     const recordTypes = services.operations.deps.registry.types.filter(
       (type) => !ACCOUNT_RECORD_TYPES.includes(type.name),
@@ -74,6 +73,9 @@ export async function createServer(config: Config, services?: ServerServices): P
       ),
       enumerationController(services.operations.deps, services.accounts.accessControl),
       exportController({ operations: services.operations, access: services.accounts.accessControl }),
+      openApiController(services.operations.deps.registry, ARCA_VERSION, {
+        sessionHeaders: config.auth.sessionHeaders,
+      }),
     );
   }
   const platform = await PlatformExpress.bootstrap(Server, {

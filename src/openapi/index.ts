@@ -2,4 +2,4 @@
 // the schemas and the documentation page.
 export { docsPage } from "./docs-page.js";
 export { DEFAULT_SESSION_HEADERS, openApiDocument, type OpenApiDocument, type OpenApiOptions } from "./document.js";
-export { openApiRoutes } from "./routes.js";
+export { openApiController } from "./routes.js";

@@ -1,51 +1,52 @@
-// The schema and documentation routes over HTTP, in a small express app with an error handler
-// that answers as the service's one error filter does (ApiError → its status and body).
+// The schema and documentation routes over HTTP: their Ts.ED controller in a platform with the
+// service's one error filter (ApiError → its status and body).
+import "@tsed/platform-express";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import express, { type ErrorRequestHandler } from "express";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { ApiError } from "../../src/errors/api-error.js";
+import { Configuration } from "@tsed/di";
+import { PlatformExpress } from "@tsed/platform-express";
+import type { PlatformBuilder } from "@tsed/platform-http";
+import type { Application } from "express";
+import { ErrorFilter } from "../../src/errors/error-filter.js";
 import { openApiDocument } from "../../src/openapi/document.js";
-import { openApiRoutes } from "../../src/openapi/routes.js";
+import { openApiController } from "../../src/openapi/routes.js";
 import { registry } from "../../src/registry/index.js";
 import type { Registry } from "../../src/registry/registry.js";
 import { fixtureRegistry, removeTempDirs, validateOpenApi } from "./helpers.js";
 
 const VERSION = "9.9.9";
 
-const errors: ErrorRequestHandler = (error, _req, res, _next) => {
-  if (error instanceof ApiError) res.status(error.status).json(error.body);
-  else res.status(500).json({ error: "Internal error" });
-};
+@Configuration({
+  httpsPort: false,
+  imports: [ErrorFilter],
+  logger: { disableRoutesSummary: true, level: "off" },
+})
+class DocsServer {}
 
-async function serve(
-  routesOf: Registry,
-  options: Parameters<typeof openApiRoutes>[2] = {},
-): Promise<{ url: string; server: Server }> {
-  const app = express();
-  app.use(openApiRoutes(routesOf, VERSION, options));
-  app.use((_req, res) => res.status(404).json({ error: "Not found" }));
-  app.use(errors);
-  const server = await new Promise<Server>((resolve) => {
-    const started = app.listen(0, "127.0.0.1", () => resolve(started));
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
-const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
-
-let real: { url: string; server: Server };
-let fixture: { url: string; server: Server };
+let platform: PlatformBuilder<Application>;
 let fixtures: Registry;
+/** Each controller under a prefix of its own: the platform's routes are one table per process. */
+let real: { url: string };
+let fixture: { url: string };
+let serviceOnly: { url: string };
 
 beforeAll(async () => {
   fixtures = await fixtureRegistry();
-  real = await serve(registry);
-  fixture = await serve(fixtures);
+  platform = await PlatformExpress.bootstrap(DocsServer, {
+    httpPort: "127.0.0.1:0",
+    mount: {
+      "/real": [openApiController(registry, VERSION)],
+      "/fixture": [openApiController(fixtures, VERSION)],
+      "/service-only": [openApiController(registry, VERSION, { sessionHeaders: ["X-Service-Session"] })],
+    },
+  });
+  await platform.listen();
+  const base = `http://${String(platform.settings.get("httpPort"))}`;
+  real = { url: `${base}/real` };
+  fixture = { url: `${base}/fixture` };
+  serviceOnly = { url: `${base}/service-only` };
 });
 afterAll(async () => {
-  await close(real.server);
-  await close(fixture.server);
+  await platform.stop();
   removeTempDirs();
 });
 
@@ -96,15 +97,10 @@ describe("GET /openapi.json", () => {
   });
 
   it("names the session headers it was given", async () => {
-    const serviceOnly = await serve(registry, { sessionHeaders: ["X-Service-Session"] });
-    try {
-      const body = (await (await fetch(`${serviceOnly.url}/openapi.json`)).json()) as {
-        components: { securitySchemes: object };
-      };
-      expect(Object.keys(body.components.securitySchemes)).toEqual(["ServiceSession"]);
-    } finally {
-      await close(serviceOnly.server);
-    }
+    const body = (await (await fetch(`${serviceOnly.url}/openapi.json`)).json()) as {
+      components: { securitySchemes: object };
+    };
+    expect(Object.keys(body.components.securitySchemes)).toEqual(["ServiceSession"]);
   });
 });
 

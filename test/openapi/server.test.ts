@@ -1,4 +1,4 @@
-// The routes mounted as src/server.ts mounts the accounts' router: a Ts.ED express platform
+// The routes mounted as src/server.ts mounts them: their controller in a Ts.ED express platform
 // with the one error filter, the session middleware and the body parsers in front. Errors
 // leave through the filter as contract JSON, and a bad session token is a 412 here too
 // (the check runs before routing, on every route), while no token is needed at all.
@@ -12,7 +12,7 @@ import { sessionMiddleware } from "../../src/auth/session-middleware.js";
 import type { SessionStore } from "../../src/auth/session-store.js";
 import { ErrorFilter } from "../../src/errors/error-filter.js";
 import { bodyParsers } from "../../src/http/body-parsers.js";
-import { openApiRoutes } from "../../src/openapi/index.js";
+import { openApiController } from "../../src/openapi/index.js";
 import { registry } from "../../src/registry/index.js";
 
 @Configuration({
@@ -32,12 +32,8 @@ let url: string;
 beforeAll(async () => {
   platform = await PlatformExpress.bootstrap(OpenApiServer, {
     httpPort: "127.0.0.1:0",
-    mount: {},
-    middlewares: [
-      sessionMiddleware(noSessions, { names: HEADERS }),
-      ...bodyParsers({ limitBytes: 1024 * 1024 }),
-      openApiRoutes(registry, "0.0.0", { sessionHeaders: HEADERS }),
-    ],
+    mount: { "/": [openApiController(registry, "0.0.0", { sessionHeaders: HEADERS })] },
+    middlewares: [sessionMiddleware(noSessions, { names: HEADERS }), ...bodyParsers({ limitBytes: 1024 * 1024 })],
   });
   await platform.listen();
   url = `http://${String(platform.settings.get("httpPort"))}`;

@@ -15,7 +15,7 @@ import { ACCOUNT_RECORD_TYPES, type Accounts } from "./accounts/index.js";
 import { sessionMiddleware } from "./auth/session-middleware.js";
 import { enumerationController } from "./records/enumerations/index.js";
 import { exportController } from "./exporters/index.js";
-import { importRoutes, isFileImport } from "./importers/routes.js";
+import { importController, isFileImport } from "./importers/routes.js";
 import type { SessionStore } from "./auth/session-store.js";
 import type { Config } from "./config.js";
 import { ErrorFilter } from "./errors/error-filter.js";
@@ -54,15 +54,7 @@ export async function createServer(config: Config, services?: ServerServices): P
   if (services) middlewares.push(sessionMiddleware(services.sessions, { names: config.auth.sessionHeaders }));
   middlewares.push(...bodyParsers(parsers));
   if (services) {
-    middlewares.push(
-      services.accounts.routes,
-      importRoutes({
-        operations: services.operations,
-        access: services.accounts.accessControl,
-        maxFileBytes: config.http.importLimitBytes,
-        limits: config.imports,
-      }),
-    );
+    middlewares.push(services.accounts.routes);
     const recordTypes = services.operations.deps.registry.types.filter(
       (type) => !ACCOUNT_RECORD_TYPES.includes(type.name),
     );
@@ -73,6 +65,12 @@ export async function createServer(config: Config, services?: ServerServices): P
       ),
       enumerationController(services.operations.deps, services.accounts.accessControl),
       exportController({ operations: services.operations, access: services.accounts.accessControl }),
+      importController({
+        operations: services.operations,
+        access: services.accounts.accessControl,
+        maxFileBytes: config.http.importLimitBytes,
+        limits: config.imports,
+      }),
       openApiController(services.operations.deps.registry, ARCA_VERSION, {
         sessionHeaders: config.auth.sessionHeaders,
       }),

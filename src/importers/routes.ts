@@ -1,4 +1,4 @@
-// The import routes, both needing `import_records` in the repository, as
+// The import routes, one Ts.ED controller, both needing `import_records` in the repository, as
 // ArchivesSpace's batch import does:
 //   POST /repositories/:repo_id/batch_imports    an ArchivesSpace JSON batch (a JSON array) as the body
 //   POST /repositories/:repo_id/imports?format=  a file of any supported format as the raw body
@@ -7,7 +7,11 @@
 // skipped as imported before), 400 with the summary when it failed (nothing written). A file
 // body is streamed to a file in the upload directory (uploads.ts), never held in memory, and
 // read from there twice (the checking pass and the writing pass).
-import { Router } from "express";
+import { Controller } from "@tsed/di";
+import type { PlatformContext } from "@tsed/platform-http";
+import { Context } from "@tsed/platform-params";
+import { Post } from "@tsed/schema";
+import type { Request, Response } from "express";
 import { createReadStream, createWriteStream } from "node:fs";
 import { once } from "node:events";
 import { Readable } from "node:stream";
@@ -108,14 +112,14 @@ function answer(summary: ImportSummary): { status: number; body: unknown } {
   };
 }
 
-export function importRoutes({
+/** The Ts.ED controller of the two import routes, to mount at "/" beside the record controllers. */
+export function importController({
   operations,
   access,
   maxFileBytes,
   limits = DEFAULT_IMPORT_LIMITS,
   uploadDir = UPLOAD_DIR,
-}: ImportRoutesDeps): Router {
-  const router = Router();
+}: ImportRoutesDeps): new () => unknown {
   const formats = supportedFormats();
 
   /** The caller, once allowed to import into an existing repository (404 otherwise, as record routes answer). */
@@ -127,7 +131,7 @@ export function importRoutes({
     return { repoId, caller };
   };
 
-  router.post(BATCH_IMPORT_PATH, async (req, res) => {
+  const importBatch = async (req: ParamRequest, res: Response): Promise<void> => {
     const { repoId, caller } = await importer(req, res);
     const { dryRun } = options(parameterValues(req.query));
     if (req.body === undefined || req.body === null || typeof req.body !== "object")
@@ -142,9 +146,9 @@ export function importRoutes({
     });
     const { status, body } = answer(summary);
     res.status(status).json(body);
-  });
+  };
 
-  router.post(FILE_IMPORT_PATH, async (req, res) => {
+  const importUpload = async (req: Request, res: Response): Promise<void> => {
     const { repoId, caller } = await importer(req, res);
     const { dryRun, format: asked } = options(parameterValues(req.query));
     if (asked !== undefined && !(isImportFormat(asked) && formats.includes(asked)))
@@ -171,7 +175,20 @@ export function importRoutes({
     } finally {
       await removeUpload(file);
     }
-  });
+  };
 
-  return router;
+  // Each answer (the summary, 200 or 400) is written to express by the handler itself.
+  @Controller("/")
+  class ImportController {
+    @Post(BATCH_IMPORT_PATH)
+    async batch(@Context() ctx: PlatformContext): Promise<void> {
+      await importBatch(ctx.getRequest<ParamRequest>(), ctx.getResponse<Response>());
+    }
+
+    @Post(FILE_IMPORT_PATH)
+    async file(@Context() ctx: PlatformContext): Promise<void> {
+      await importUpload(ctx.getRequest<Request>(), ctx.getResponse<Response>());
+    }
+  }
+  return ImportController;
 }

@@ -17,7 +17,7 @@ import { SessionStore } from "../../src/auth/session-store.js";
 import { startEngine } from "../../src/embedded-mongo/index.js";
 import { ErrorFilter } from "../../src/errors/error-filter.js";
 import { bodyParsers } from "../../src/http/body-parsers.js";
-import { importRoutes } from "../../src/importers/routes.js";
+import { importController } from "../../src/importers/routes.js";
 import { recordControllers } from "../../src/records/http/index.js";
 import type { RecordOperations } from "../../src/records/operations/index.js";
 import { openRecords } from "../../src/records/setup.js";
@@ -59,19 +59,19 @@ export async function startAccountsApp(options: AccountsAppOptions = {}): Promis
     httpPort: "127.0.0.1:0",
     mount: {
       "/": options.records
-        ? recordControllers(
-            { operations, accessControl: accounts.accessControl },
-            operations.deps.registry.types.filter((type) => !ACCOUNT_RECORD_TYPES.includes(type.name)),
-          )
+        ? [
+            ...recordControllers(
+              { operations, accessControl: accounts.accessControl },
+              operations.deps.registry.types.filter((type) => !ACCOUNT_RECORD_TYPES.includes(type.name)),
+            ),
+            importController({ operations, access: accounts.accessControl, maxFileBytes: 1024 * 1024 }),
+          ]
         : [],
     },
     middlewares: [
       sessionMiddleware(sessions, { names: ["X-Service-Session", "X-ArchivesSpace-Session"] }),
       ...bodyParsers({ limitBytes: 1024 * 1024 }),
       accounts.routes,
-      ...(options.records
-        ? [importRoutes({ operations, access: accounts.accessControl, maxFileBytes: 1024 * 1024 })]
-        : []),
     ],
   });
   await platform.listen();

@@ -37,7 +37,7 @@ export function isFileImport(req: { method: string; path: string }): boolean {
   return req.method === "POST" && /^\/repositories\/[^/]+\/imports\/?$/.test(req.path);
 }
 
-export interface ImportRoutesDeps {
+export interface ImportControllerDeps {
   operations: RecordOperations;
   access: AccessControl;
   /** The largest file body accepted (413 beyond). */
@@ -119,7 +119,7 @@ export function importController({
   maxFileBytes,
   limits = DEFAULT_IMPORT_LIMITS,
   uploadDir = UPLOAD_DIR,
-}: ImportRoutesDeps): new () => unknown {
+}: ImportControllerDeps): new () => unknown {
   const formats = supportedFormats();
 
   /** The caller, once allowed to import into an existing repository (404 otherwise, as record routes answer). */

@@ -22,7 +22,11 @@ export class RecordChanges {
 
   constructor(private readonly store: RecordStore) {}
 
-  /** Calls `listener` after every committed write, and waits for it: keep it cheap, and never throw. */
+  /**
+   * Calls `listener` after every committed write, and waits for it: keep it cheap. What it throws
+   * is logged and goes no further: the write is committed, and a client told it failed would retry
+   * it.
+   */
   subscribe(listener: ChangeListener): void {
     this.listeners.push(listener);
   }
@@ -34,7 +38,14 @@ export class RecordChanges {
   async written(change: RecordChange, session?: ClientSession): Promise<void> {
     if (this.listeners.length === 0) return;
     await this.store.afterCommit(session, async () => {
-      for (const listener of this.listeners) await listener(change);
+      for (const listener of this.listeners) {
+        try {
+          await listener(change);
+        } catch (error) {
+          const detail = error instanceof Error ? error.message : String(error);
+          process.stderr.write(`${JSON.stringify({ event: "change_listener_failed", change, error: detail })}\n`);
+        }
+      }
     });
   }
 }

@@ -1,7 +1,7 @@
 // Every committed write is told to the change listeners (src/records/changes.ts), whichever
 // operation made it and however many records it touched, once it has committed: never for a
 // write that was rolled back, and once for a transaction the driver had to retry.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from "@jest/globals";
 import type { RecordChange } from "../../src/records/changes.js";
 import { minimalResource } from "./harness.js";
 import { startRecordServer, type RecordServer } from "./http/server.js";
@@ -13,9 +13,14 @@ const system = { username: "system" };
 /** Changes a slow listener finished with, while `slow` is on. */
 const finished: RecordChange[] = [];
 let slow = false;
+/** While on, a listener subscribed before the others throws. */
+let failing = false;
 
 beforeAll(async () => {
   server = await startRecordServer(undefined, { testCommands: true, monitorCommands: true });
+  server.ops.deps.changes.subscribe(() => {
+    if (failing) throw new Error("listener broke");
+  });
   server.ops.deps.changes.subscribe((change) => {
     heard.push(change);
   });
@@ -144,6 +149,31 @@ describe("change listeners", () => {
     const again = (await server.ops.create("user", {}, { username: "leaver", name: "Again" }, system)).id;
     expect(await members()).toEqual([]);
     expect(told()).toEqual([`create user ${again}`, `update group ${groupId}`]);
+  });
+
+  it("cannot fail a committed write: what one throws is logged, and the others still hear it", async () => {
+    const { repoId, resourceId } = await holdings("changes-throw");
+    const scope = { repoId };
+    const logged = jest.spyOn(process.stderr, "write").mockImplementation(() => true);
+    failing = true;
+    heard.length = 0;
+    try {
+      const resource = await server.ops.read("resource", scope, resourceId);
+      await expect(
+        server.ops.update("resource", scope, resourceId, { ...resource, title: "Still" }, system),
+      ).resolves.toMatchObject({ status: "Updated" });
+      await expect(server.ops.delete("resource", scope, resourceId, system)).resolves.toMatchObject({
+        status: "Deleted",
+      });
+    } finally {
+      failing = false;
+    }
+    // Read before mockRestore, which empties the recorded calls.
+    const lines = logged.mock.calls.map(([line]) => String(line));
+    logged.mockRestore();
+    expect(told()).toContain(`update resource ${resourceId}`);
+    expect(told()).toContain(`delete resource ${resourceId}`);
+    expect(lines).toContainEqual(expect.stringContaining('"event":"change_listener_failed"'));
   });
 
   it("hear each change once when the driver retried the transaction", async () => {

@@ -1,5 +1,5 @@
 // The hostile traffic, run beside the ordinary load: C1's prototype-climbing
-// resolve[] (no session), C2's multipart flood (streamed, scaled to stay safe on a shared
+// resolve[] (with and without a session), C2's multipart flood (streamed, scaled to stay safe on a shared
 // machine), H3's big resolve of one resource listed many times, H4's deeply nested JSON bodies
 // (gzipped), floods of wrong passwords, and H2's deeply nested EAD import. Each loop counts its
 // outcomes in the tally under its own kind; none of these latencies is a GET figure.

@@ -3,24 +3,9 @@
 // refused) and digital objects (the instance goes); a digital object takes its components
 // (and theirs) with it.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { PageEnvelope } from "../../../src/records/operations/index.js";
 import { globalGrants, startRecordServer, type RecordServer } from "../http/server.js";
-import type { Json } from "./fixtures.js";
-
-const recordedTopContainer = join(
-  dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "..",
-  "..",
-  "shared",
-  "data",
-  "recorded-responses",
-  "top_container.json",
-);
+import { readRecordedResponse, type Json } from "./fixtures.js";
 
 let server: RecordServer;
 let token: string;
@@ -380,7 +365,7 @@ describe("a digital object and its components", () => {
 
 describe("the real ArchivesSpace top container (../shared/data/recorded-responses/top_container.json)", () => {
   it("validates but for its location, which does not exist here; without it, it is stored and the computed fields are stripped", async () => {
-    const real = JSON.parse(readFileSync(recordedTopContainer, "utf8")) as Json;
+    const real = readRecordedResponse("top_container.json");
     const refused = await errorOf(`/repositories/${repo}/top_containers`, real);
     expect(refused).toEqual({ "container_locations/0/ref": ["Reference to /locations/7799 does not exist"] });
 

@@ -4,24 +4,9 @@
 // accessions and resources are filed under classifications. Assessments and the user's agent
 // link are in assessments-and-agent-links.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { PageEnvelope } from "../../../src/records/operations/index.js";
 import { globalGrants, startRecordServer, type RecordServer } from "../http/server.js";
-import type { Json } from "./fixtures.js";
-
-const recordedTopContainer = join(
-  dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "..",
-  "..",
-  "shared",
-  "data",
-  "recorded-responses",
-  "top_container.json",
-);
+import { readRecordedResponse, type Json } from "./fixtures.js";
 
 let server: RecordServer;
 let token: string;
@@ -460,7 +445,7 @@ describe("locations and top containers", () => {
   });
 
   it("the real ArchivesSpace top container validates with its container location once the location exists", async () => {
-    const real = JSON.parse(readFileSync(recordedTopContainer, "utf8")) as Json;
+    const real = readRecordedResponse("top_container.json");
     const location = await create("/locations", { building: "Recorded" });
     const locations = (real.container_locations as Json[]).map((stay) => ({ ...stay, ref: location }));
     const uri = await create(`/repositories/${repo}/top_containers`, { ...real, container_locations: locations });

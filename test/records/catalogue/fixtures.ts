@@ -1,21 +1,14 @@
-// The real ArchivesSpace records of ../shared/data/archivesspace-json (batch-import form), and
-// the mapping of their temporary `import_*` uris to the uris the service gave them.
+// The real ArchivesSpace records of ../shared/data/archivesspace-json (batch-import form) and
+// its recorded responses (recorded-responses/), and the mapping of the records' temporary
+// `import_*` uris to the uris the service gave them.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export type Json = Record<string, unknown>;
 
-const dataDir = join(
-  dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "..",
-  "..",
-  "shared",
-  "data",
-  "archivesspace-json",
-);
+const sharedData = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..", "shared", "data");
+const dataDir = join(sharedData, "archivesspace-json");
 
 export function readRecords(file: string): Json[] {
   return JSON.parse(readFileSync(join(dataDir, file), "utf8")) as Json[];
@@ -23,6 +16,11 @@ export function readRecords(file: string): Json[] {
 
 export function readRecord(file: string): Json {
   return JSON.parse(readFileSync(join(dataDir, file), "utf8")) as Json;
+}
+
+/** A record as a real ArchivesSpace answered it, e.g. "top_container.json". */
+export function readRecordedResponse(file: string): Json {
+  return JSON.parse(readFileSync(join(sharedData, "recorded-responses", file), "utf8")) as Json;
 }
 
 /** Where each real agent type lives. The fixture's uris all say /agents/people, even the corporate one. */

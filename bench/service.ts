@@ -1,13 +1,15 @@
 // Benchmark of the service over HTTP: Arca as a child process (`node
 // dist/src/main.js`, what `npm start` runs) against one embedded engine, also a child process,
-// compared with a bare express 5 + mongoose app and a barer handler (node:http and the driver's
-// findOne) that answer the same GET from the same database with no auth and no shaping.
+// compared with a bare express 5 + mongoose app, a barer handler (node:http and the driver's
+// findOne) and the framework floor (an empty Ts.ED controller doing that findOne) that answer
+// the same GET from the same database with no auth and no shaping.
 // Loopback only.
 //
 //   npm run bench                    the measurements (about 3 minutes)
 //   npm run bench -- --profile       one Arca load run under `node --cpu-prof`, summarised
 //   node dist-bench/bench/service.js --bare-server     the bare app (the benchmark starts it)
 //   node dist-bench/bench/service.js --driver-server   the bare handler (likewise)
+//   node dist-bench/bench/service.js --tsed-server     the framework floor (likewise)
 //
 // Every loop is bounded (by a count or a few seconds). Results are printed as a markdown table
 // and written as JSON to $TMPDIR/arca-bench-results/service.json (service-profile.json for
@@ -19,6 +21,12 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import "@tsed/platform-express";
+import { Configuration, Controller } from "@tsed/di";
+import type { PlatformContext } from "@tsed/platform-http";
+import { PlatformExpress } from "@tsed/platform-express";
+import { Context } from "@tsed/platform-params";
+import { Get } from "@tsed/schema";
 import express from "express";
 import { MongoClient, type Document } from "mongodb";
 import mongoose from "mongoose";
@@ -71,7 +79,7 @@ const INSERT_BATCH = 10_000;
 const CONCURRENCY = 50;
 const WARMUP_MS = 2_000;
 const MEASURE_MS = 10_000;
-const ROUNDS = 2; // Arca, bare, Arca, bare
+const ROUNDS = 2; // each round: Arca, the bare app, the bare handler, the Ts.ED floor
 const LIST_WARMUP = 30;
 const LIST_RUNS = 300;
 const PAGE_SIZE = 10;
@@ -91,6 +99,13 @@ function startBare(engineUri: string): Promise<ServiceProcess> {
 
 function startDriverBare(engineUri: string): Promise<ServiceProcess> {
   return startService("bare handler", [], THIS_SCRIPT, ["--driver-server"], {
+    MONGODB_URI: engineUri,
+    MONGODB_DB: DB_NAME,
+  });
+}
+
+function startTsedFloor(engineUri: string): Promise<ServiceProcess> {
+  return startService("Ts.ED floor", [], THIS_SCRIPT, ["--tsed-server"], {
     MONGODB_URI: engineUri,
     MONGODB_DB: DB_NAME,
   });
@@ -119,6 +134,47 @@ async function bareServer(): Promise<void> {
   const port = Number(process.env.PORT);
   const server = app.listen(port, host, () => process.stdout.write(`bare: listening on ${host}:${port}\n`));
   const stop = () => server.close(() => void connection.close().then(() => process.exit(0)));
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+// The framework floor: one Ts.ED controller on platform-express, configured as Arca's server
+// is (no ETag), whose handler does what the bare handler below does. No middleware, no auth, no
+// shaping: what the stack the design names costs a record GET before Arca adds anything.
+
+@Configuration({ httpsPort: false, logger: { disableRoutesSummary: true, level: "warn" } })
+class FloorServer {}
+
+let floorAccessions: ReturnType<ReturnType<MongoClient["db"]>["collection"]> | undefined;
+
+@Controller("/repositories/:repo_id/accessions")
+class FloorController {
+  @Get("/:id")
+  async read(@Context() ctx: PlatformContext): Promise<void> {
+    const req = ctx.getRequest<express.Request>();
+    const doc = await floorAccessions!.findOne({ id: Number(req.params.id), repo_id: Number(req.params.repo_id) });
+    const body = JSON.stringify(doc ?? { error: "Accession not found" });
+    ctx
+      .getResponse<express.Response>()
+      .writeHead(doc ? 200 : 404, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) })
+      .end(body);
+  }
+}
+
+async function tsedServer(): Promise<void> {
+  const client = new MongoClient(process.env.MONGODB_URI!);
+  await client.connect();
+  floorAccessions = client.db(process.env.MONGODB_DB ?? DB_NAME).collection("accessions");
+  const host = process.env.HOST ?? "127.0.0.1";
+  const port = Number(process.env.PORT);
+  const platform = await PlatformExpress.bootstrap(FloorServer, {
+    httpPort: `${host}:${port}`,
+    mount: { "/": [FloorController] },
+  });
+  platform.app.getApp().set("etag", false);
+  await platform.listen();
+  process.stdout.write(`Ts.ED floor: listening on ${host}:${port}\n`);
+  const stop = () => void platform.stop().then(() => client.close().then(() => process.exit(0)));
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
 }
@@ -162,7 +218,7 @@ async function driverServer(): Promise<void> {
 // Load: CONCURRENCY workers over one keep-alive agent, WARMUP_MS then MEASURE_MS.
 
 interface LoadResult {
-  target: "arca" | "bare" | "driver";
+  target: "arca" | "bare" | "driver" | "floor";
   requests: number;
   seconds: number;
   reqPerSec: number;
@@ -181,7 +237,7 @@ interface LoadResult {
 }
 
 async function loadRun(
-  target: "arca" | "bare" | "driver",
+  target: "arca" | "bare" | "driver" | "floor",
   app: ServiceProcess,
   engine: EngineProcess,
   token: string | undefined,
@@ -505,6 +561,7 @@ async function bench(): Promise<void> {
   let setup: Setup | undefined;
   let bare: ServiceProcess | undefined;
   let driver: ServiceProcess | undefined;
+  let floor: ServiceProcess | undefined;
   const extraChildren: ServiceProcess[] = [];
   let client: MongoClient | undefined;
   try {
@@ -588,13 +645,19 @@ async function bench(): Promise<void> {
     check(driverProbe.status === 200, `bare handler answers accession 1: ${driverProbe.status}`);
     const arcaRuns: LoadResult[] = [];
     const bareRuns: LoadResult[] = [];
+    floor = await startTsedFloor(engine.uri);
+    livePids.add(floor.pid);
+    const floorProbe = await httpCall(agent, floor.port, "GET", `/repositories/${REPO_ID}/accessions/1`);
+    check(floorProbe.status === 200, `Ts.ED floor answers accession 1: ${floorProbe.status}`);
     const driverRuns: LoadResult[] = [];
+    const floorRuns: LoadResult[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       arcaRuns.push(await loadRun("arca", arca, engine, token, SMALL));
       bareRuns.push(await loadRun("bare", bare, engine, undefined, SMALL));
       driverRuns.push(await loadRun("driver", driver, engine, undefined, SMALL));
+      floorRuns.push(await loadRun("floor", floor, engine, undefined, SMALL));
     }
-    raw.load = { arca: arcaRuns, bare: bareRuns, driver: driverRuns };
+    raw.load = { arca: arcaRuns, bare: bareRuns, driver: driverRuns, floor: floorRuns };
 
     // --- 99k more accessions straight into the collection, in Arca's stored shape.
     client = new MongoClient(engine.uri, { maxPoolSize: 1 });
@@ -707,9 +770,14 @@ async function bench(): Promise<void> {
     const runText = (r: LoadResult) => `${int(r.reqPerSec)} req/s, p50 ${ms(r.latency.p50)}, p99 ${ms(r.latency.p99)}`;
     const cpuText = (r: LoadResult) =>
       `CPU/req app ${int(r.cpuPerRequestMicros.app)} µs, engine ${int(r.cpuPerRequestMicros.engine)} µs, client ${int(r.cpuPerRequestMicros.client)} µs`;
-    const targetName = { arca: "Arca", bare: "bare", driver: "bare handler (node:http + driver)" } as const;
+    const targetName = {
+      arca: "Arca",
+      bare: "bare",
+      driver: "bare handler (node:http + driver)",
+      floor: "Ts.ED floor (empty controller + driver)",
+    } as const;
     for (let round = 0; round < ROUNDS; round++) {
-      for (const r of [arcaRuns[round], bareRuns[round], driverRuns[round]]) {
+      for (const r of [arcaRuns[round], bareRuns[round], driverRuns[round], floorRuns[round]]) {
         rows.push({
           section: "3",
           measurement: `GET accession, ${targetName[r.target]}, run ${round + 1}`,
@@ -768,6 +836,24 @@ async function bench(): Promise<void> {
       result: `${(arcaP99 / driverP99).toFixed(2)}x`,
       target: "<= 2x",
       met: arcaP99 <= 2 * driverP99,
+    });
+    // What the framework alone allows, and how much of it Arca keeps.
+    const floorRps = median(floorRuns.map((r) => r.reqPerSec));
+    const floorP99 = median(floorRuns.map((r) => r.latency.p99));
+    rows.push({
+      section: "3",
+      measurement: "GET accession, Ts.ED floor (median of runs)",
+      result: `${int(floorRps)} req/s, p50 ${ms(median(floorRuns.map((r) => r.latency.p50)))}, p99 ${ms(floorP99)}`,
+    });
+    rows.push({
+      section: "3",
+      measurement: "throughput Ts.ED floor / bare handler",
+      result: `${((100 * floorRps) / driverRps).toFixed(0)} %`,
+    });
+    rows.push({
+      section: "3",
+      measurement: "throughput Arca / Ts.ED floor; p99 Arca / Ts.ED floor",
+      result: `${((100 * arcaRps) / floorRps).toFixed(0)} %; ${(arcaP99 / floorP99).toFixed(2)}x`,
     });
     const pct = (s: LatencyStats) => `p50 ${ms(s.p50)} / p95 ${ms(s.p95)} (p99 ${ms(s.p99)})`;
     const flat = (s: LatencyStats) => s.p50 <= 2 * list1k.p50;
@@ -855,7 +941,7 @@ async function bench(): Promise<void> {
   } finally {
     await client?.close().catch(() => undefined);
     setup?.agent.destroy();
-    for (const p of [bare, driver, setup?.arca, ...extraChildren]) await p?.stop().catch(() => undefined);
+    for (const p of [bare, driver, floor, setup?.arca, ...extraChildren]) await p?.stop().catch(() => undefined);
     await setup?.engine.stop().catch(() => undefined);
     if (setup) await rm(setup.scratch, { recursive: true, force: true });
   }
@@ -890,10 +976,17 @@ async function profileRun(): Promise<void> {
   try {
     setup = await setUp(["--cpu-prof", `--cpu-prof-dir=${arcaDir}`]);
     const arca = await profiledLoad("arca", setup.arca, setup.engine, setup.token, arcaDir);
-    bare = await startService("bare app", ["--cpu-prof", `--cpu-prof-dir=${bareDir}`], THIS_SCRIPT, ["--bare-server"], {
-      MONGODB_URI: setup.engine.uri,
-      MONGODB_DB: DB_NAME,
-    });
+    // The floor the speed target is measured against: node:http and the driver's findOne.
+    bare = await startService(
+      "bare handler",
+      ["--cpu-prof", `--cpu-prof-dir=${bareDir}`],
+      THIS_SCRIPT,
+      ["--driver-server"],
+      {
+        MONGODB_URI: setup.engine.uri,
+        MONGODB_DB: DB_NAME,
+      },
+    );
     const baseline = await profiledLoad("bare", bare, setup.engine, undefined, bareDir);
     // Self time per request, Arca against bare, by where the code lives.
     const bareByHome = new Map(baseline.summary.byHome.map((r) => [r.key, r.microsPerRequest]));
@@ -934,10 +1027,10 @@ async function profileRun(): Promise<void> {
         "",
         `- Machine: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; command: \`${machine.command}\`; machine ${quiet.idlePercent.toFixed(0)} % idle before the run`,
         runLine("Arca", arca.run, arca.summary),
-        runLine("bare app", baseline.run, baseline.summary),
+        runLine("bare handler", baseline.run, baseline.summary),
         `- JSON: ${out}; profiles (open in Chrome DevTools): ${arca.profileFile}, ${baseline.profileFile}`,
         "",
-        "### Self time per request, Arca against the bare app, by where the code lives (largest difference first)",
+        "### Self time per request, Arca against the bare handler (node:http + driver), by where the code lives (largest difference first)",
         "",
         "| package / module | Arca µs/req | bare µs/req | extra µs/req |",
         "|---|---|---|---|",
@@ -949,7 +1042,7 @@ async function profileRun(): Promise<void> {
         table("Arca: self time by function", arca.summary.selfTop, 30),
         table("Arca: inclusive time by function", arca.summary.inclusiveTop, 60),
         table("Arca: self time charged to the nearest Arca frame on the stack", arca.summary.byNearestArcaFrame, 25),
-        table("Bare app: self time by function", baseline.summary.selfTop, 20),
+        table("Bare handler: self time by function", baseline.summary.selfTop, 20),
       ].join("\n"),
     );
   } finally {
@@ -969,9 +1062,11 @@ const entry =
     ? bareServer
     : mode === "--driver-server"
       ? driverServer
-      : mode === "--profile"
-        ? profileRun
-        : bench;
+      : mode === "--tsed-server"
+        ? tsedServer
+        : mode === "--profile"
+          ? profileRun
+          : bench;
 entry().catch((error: unknown) => {
   process.stderr.write(`bench-service failed: ${error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);

@@ -1,10 +1,10 @@
 // The HTTP server: Ts.ED on express, with the contract's transport rules in front of every
-// route (security headers, no caching), then the session check (412s before routing, on
+// route (security and no-caching headers), then the session check (412s before routing, on
 // every route, from headers only), then the body parsers, which read a body only once the
 // caller is known (JSON whatever the Content-Type, every body bounded), then the
-// routes: the service's own, the accounts', the imports', the schemas' and documentation's
-// (express routers, for now), one generic controller per record type, and the enumerations' and
-// the EAD export's controllers. Every error leaves through the one error filter.
+// routes, every one a Ts.ED controller: the service's own, the accounts', one generic controller
+// per record type, the enumerations', the EAD export's, the imports' and the schemas' and
+// documentation's. Every error leaves through the one error filter.
 import "@tsed/ajv"; // a failed cast of a typed parameter becomes a 400, not a 500
 import "@tsed/platform-express";
 import { PlatformExpress } from "@tsed/platform-express";
@@ -34,11 +34,6 @@ import { ARCA_VERSION } from "./version.js";
 })
 export class Server {}
 
-const noCaching: RequestHandler = (_req, res, next) => {
-  res.setHeader("Cache-Control", "private, must-revalidate, max-age=0");
-  next();
-};
-
 /** What the routes work with; without it only the service's own routes are served (transport tests). */
 export interface ServerServices {
   operations: RecordOperations;
@@ -47,18 +42,18 @@ export interface ServerServices {
 }
 
 export async function createServer(config: Config, services?: ServerServices): Promise<PlatformBuilder<Application>> {
-  const middlewares: RequestHandler[] = [securityHeaders, noCaching];
+  const middlewares: RequestHandler[] = [securityHeaders];
   const controllers: Array<new (...args: never[]) => unknown> = [SystemController];
   const parsers = { limitBytes: config.http.bodyLimitBytes, leaveAlone: isFileImport };
   // Headers only: no body has been read before it has run.
   if (services) middlewares.push(sessionMiddleware(services.sessions, { names: config.auth.sessionHeaders }));
   middlewares.push(...bodyParsers(parsers));
   if (services) {
-    middlewares.push(services.accounts.routes);
     const recordTypes = services.operations.deps.registry.types.filter(
       (type) => !ACCOUNT_RECORD_TYPES.includes(type.name),
     );
     controllers.push(
+      ...services.accounts.controllers,
       ...recordControllers(
         { operations: services.operations, accessControl: services.accounts.accessControl },
         recordTypes,

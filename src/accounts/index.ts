@@ -1,20 +1,19 @@
 // Accounts: users, their passwords and sessions, groups and permissions, and the repositories
 // that groups belong to (docs/api.md §2, §8, §9). `openAccounts` runs the start-up bootstrap
-// and hands back the AccessControl the record routes ask, and one express router to mount
-// after the body parsers and the session middleware.
-import { Router } from "express";
+// and hands back the AccessControl the record routes ask, and the Ts.ED controllers of the
+// account routes, to mount before the record controllers.
 import type { Connection } from "mongoose";
 import type { SessionStore } from "../auth/session-store.js";
 import type { RecordOperations } from "../records/operations/index.js";
 import { AccountAccessControl, type PermissionCacheOptions } from "./access-control.js";
 import { bootstrapAccounts, type BootstrapResult } from "./bootstrap.js";
 import { CredentialStore } from "./credential-store.js";
-import { groupRoutes } from "./group-routes.js";
+import { groupController } from "./group-controller.js";
 import { LoginThrottle, type LoginThrottleOptions } from "./login-throttle.js";
-import { repositoryRoutes } from "./repository-routes.js";
-import { sessionRoutes } from "./session-routes.js";
+import { repositoryController } from "./repository-controller.js";
+import { sessionController } from "./session-controller.js";
 import { UserAccounts } from "./user-accounts.js";
-import { userRoutes } from "./user-routes.js";
+import { userController } from "./user-controller.js";
 
 export { AccountAccessControl } from "./access-control.js";
 export {
@@ -47,8 +46,11 @@ export interface Accounts {
   /** The AccessControl for the record routes; emptied after every committed write to users, groups or repositories. */
   accessControl: AccountAccessControl;
   users: UserAccounts;
-  /** Login, logout, current-user, /users, /repositories and /repositories/:id/groups. */
-  routes: Router;
+  /**
+   * Login, logout, current-user, /users, /repositories and /repositories/:id/groups, in the
+   * order they must be mounted (current-user before /users/:id).
+   */
+  controllers: Array<new () => unknown>;
   /** `defaultAdminPasswordInUse`: log a loud warning. */
   bootstrap: BootstrapResult;
 }
@@ -65,12 +67,13 @@ export async function openAccounts(options: AccountsOptions): Promise<Accounts> 
     grantsAccess.has(change.type) ? accessControl.invalidate() : undefined,
   );
   const users = new UserAccounts(operations, credentials, sessions);
-  const routes = Router();
-  // Session routes first: /users/current-user must not be taken for /users/:id.
   const throttle = new LoginThrottle(options.loginThrottle);
-  routes.use(sessionRoutes({ users, credentials, sessions, access: accessControl, throttle }));
-  routes.use(userRoutes({ users, operations, access: accessControl }));
-  routes.use(groupRoutes({ operations, access: accessControl }));
-  routes.use(repositoryRoutes({ operations, access: accessControl }));
-  return { accessControl, users, routes, bootstrap };
+  const controllers = [
+    // First: /users/current-user must not be taken for /users/:id.
+    sessionController({ users, credentials, sessions, access: accessControl, throttle }),
+    userController({ users, operations, access: accessControl }),
+    groupController({ operations, access: accessControl }),
+    repositoryController({ operations, access: accessControl }),
+  ];
+  return { accessControl, users, controllers, bootstrap };
 }

@@ -3,7 +3,7 @@
 // the credential store and the sessions. Group memberships follow from the user hook
 // (src/records/hooks/user.ts), and the permission cache from the change listeners.
 // Transport-free, so an admin script can use it as the routes do. Who may do what is the
-// routes' business (user-routes.ts).
+// controller's business (user-controller.ts).
 import type { SessionStore } from "../auth/session-store.js";
 import { ApiError, badRequest } from "../errors/api-error.js";
 import type { JsonObject } from "../registry/index.js";

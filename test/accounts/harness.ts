@@ -58,20 +58,22 @@ export async function startAccountsApp(options: AccountsAppOptions = {}): Promis
   const platform = await PlatformExpress.bootstrap(AccountsTestServer, {
     httpPort: "127.0.0.1:0",
     mount: {
-      "/": options.records
-        ? [
-            ...recordControllers(
-              { operations, accessControl: accounts.accessControl },
-              operations.deps.registry.types.filter((type) => !ACCOUNT_RECORD_TYPES.includes(type.name)),
-            ),
-            importController({ operations, access: accounts.accessControl, maxFileBytes: 1024 * 1024 }),
-          ]
-        : [],
+      "/": [
+        ...accounts.controllers,
+        ...(options.records
+          ? [
+              ...recordControllers(
+                { operations, accessControl: accounts.accessControl },
+                operations.deps.registry.types.filter((type) => !ACCOUNT_RECORD_TYPES.includes(type.name)),
+              ),
+              importController({ operations, access: accounts.accessControl, maxFileBytes: 1024 * 1024 }),
+            ]
+          : []),
+      ],
     },
     middlewares: [
       sessionMiddleware(sessions, { names: ["X-Service-Session", "X-ArchivesSpace-Session"] }),
       ...bodyParsers({ limitBytes: 1024 * 1024 }),
-      accounts.routes,
     ],
   });
   await platform.listen();

@@ -23,16 +23,22 @@ export async function respond(
   const res = ctx.getResponse<Response>();
   const body = await handle(req, res);
   const repeated = resolves && resolveParam(req).length > 0 ? repeatedObjects(body) : undefined;
-  if (repeated === undefined || repeated.size === 0) return void res.status(200).json(body);
+  if (repeated === undefined || repeated.size === 0) {
+    // Straight to node rather than express's res.json: that re-parses the Content-Type it
+    // sets, checks freshness and picks an encoding per call (~20 µs of a ~500 µs read).
+    const text = JSON.stringify(body);
+    res.writeHead(200, { "Content-Type": JSON_TYPE, "Content-Length": Buffer.byteLength(text) }).end(text);
+    return;
+  }
   const chunks = await jsonChunks(body, repeated);
-  res
-    .status(200)
-    .set("Content-Type", "application/json")
-    .set("Content-Length", String(chunks.reduce((sum, chunk) => sum + chunk.length, 0)));
+  const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  res.writeHead(200, { "Content-Type": JSON_TYPE, "Content-Length": length });
   res.cork(); // one writev for every chunk; end() uncorks
   for (const chunk of chunks) res.write(chunk);
   res.end();
 }
+
+const JSON_TYPE = "application/json; charset=utf-8";
 
 /** `digital_object` -> `DigitalObject`, for the names of generated controller classes. */
 export function pascalCase(name: string): string {

@@ -167,10 +167,19 @@ function isFormRequest(req: Request): boolean {
   return typeof req.is(["application/x-www-form-urlencoded", "multipart/form-data"]) === "string";
 }
 
+// A request's parameters are read once: a read asks for resolve[] to fetch and again to
+// choose how to answer.
+const parametersOf = new WeakMap<Request, ParameterValues>();
+
 /** The parameters of a request: its query string, plus its body when that is a form (docs/api.md §1). */
 export function requestParameters(req: Request): ParameterValues {
-  // A JSON body is a record, never parameters; only a form body carries them.
-  return isFormRequest(req) ? parameterValues(req.query, req.body) : parameterValues(req.query);
+  let values = parametersOf.get(req);
+  if (values === undefined) {
+    // A JSON body is a record, never parameters; only a form body carries them.
+    values = isFormRequest(req) ? parameterValues(req.query, req.body) : parameterValues(req.query);
+    parametersOf.set(req, values);
+  }
+  return values;
 }
 
 /** The ListQuery of a list request. @throws ApiError 400 */

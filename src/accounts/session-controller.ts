@@ -1,6 +1,12 @@
-// Login, logout and "who am I" (docs/api.md §2).
-import { Router } from "express";
+// Login, logout and "who am I" (docs/api.md §2): the account routes no schema can describe.
+import { Controller } from "@tsed/di";
+import type { PlatformContext } from "@tsed/platform-http";
+import { Context } from "@tsed/platform-params";
+import { Get, Post } from "@tsed/schema";
+import { respond } from "../records/http/answer.js";
+import type { Request, Response } from "express";
 import type { SessionStore } from "../auth/session-store.js";
+import type { JsonObject } from "../registry/index.js";
 import { principalOf } from "../auth/session-middleware.js";
 import { ApiError } from "../errors/api-error.js";
 import type { AccountAccessControl } from "./access-control.js";
@@ -11,7 +17,7 @@ import { booleanParam, requiredParam } from "../records/http/request-params.js";
 import type { UserAccounts } from "./user-accounts.js";
 import { normaliseUsername } from "./usernames.js";
 
-export interface SessionRoutesDeps {
+export interface SessionControllerDeps {
   users: UserAccounts;
   credentials: CredentialStore;
   sessions: SessionStore;
@@ -22,13 +28,18 @@ export interface SessionRoutesDeps {
 // One answer for every failure, so a client cannot tell an unknown user from a wrong password.
 const loginFailed = () => new ApiError(403, "Login failed");
 
-export function sessionRoutes({ users, credentials, sessions, access, throttle }: SessionRoutesDeps): Router {
-  const router = Router();
-
-  router.post("/users/:username/login", async (req, res) => {
+/** The Ts.ED controller of login, logout and current-user, to mount at "/" before the user routes. */
+export function sessionController({
+  users,
+  credentials,
+  sessions,
+  access,
+  throttle,
+}: SessionControllerDeps): new () => unknown {
+  const login = async (req: Request, res: Response): Promise<JsonObject> => {
     const password = requiredParam(req, "password", { jsonBody: true });
     const expiring = booleanParam(req, "expiring", true, { jsonBody: true });
-    const username = normaliseUsername(req.params.username);
+    const username = normaliseUsername(String(req.params.username));
     // req.ip with "trust proxy" off: the connection's peer, which no header can change.
     const address = req.ip ?? req.socket.remoteAddress ?? "unknown";
     try {
@@ -49,25 +60,38 @@ export function sessionRoutes({ users, credentials, sessions, access, throttle }
     }
     throttle.succeeded(username);
     const session = await sessions.create(username, expiring);
-    res.json({
+    return {
       session: session.token,
       user: { ...user, permissions },
       ...(expiring ? {} : { expire_after_seconds: session.expiresInSeconds }),
-    });
-  });
+    };
+  };
 
-  router.post("/logout", async (_req, res) => {
-    const principal = principalOf(res);
-    const ended = principal ? await sessions.end(principal.token) : false;
-    res.json({ status: ended ? "session_logged_out" : "no_active_session" });
-  });
+  @Controller("/")
+  class SessionController {
+    @Post("/users/:username/login")
+    login(@Context() ctx: PlatformContext): Promise<void> {
+      return respond(ctx, login);
+    }
 
-  router.get("/users/current-user", async (_req, res) => {
-    const caller = await callerOf(access, res);
-    const user = await users.findByUsername(caller.username);
-    if (!user) throw new ApiError(403, "Access denied");
-    res.json({ ...user, permissions: caller.permissions });
-  });
+    @Post("/logout")
+    logout(@Context() ctx: PlatformContext): Promise<void> {
+      return respond(ctx, async (_req, res) => {
+        const principal = principalOf(res);
+        const ended = principal ? await sessions.end(principal.token) : false;
+        return { status: ended ? "session_logged_out" : "no_active_session" };
+      });
+    }
 
-  return router;
+    @Get("/users/current-user")
+    currentUser(@Context() ctx: PlatformContext): Promise<void> {
+      return respond(ctx, async (_req, res) => {
+        const caller = await callerOf(access, res);
+        const user = await users.findByUsername(caller.username);
+        if (!user) throw new ApiError(403, "Access denied");
+        return { ...user, permissions: caller.permissions };
+      });
+    }
+  }
+  return SessionController;
 }

@@ -1,0 +1,99 @@
+// The groups of a repository (docs/api.md §8), behind the permission the group schema
+// declares (manage_repository) in that repository, and the rules of group-input.ts (levels,
+// members the caller may add, administrators' groups). Every write empties the permission
+// cache: a membership change applies to the member's existing sessions at once.
+import { Controller } from "@tsed/di";
+import type { PlatformContext } from "@tsed/platform-http";
+import { Context } from "@tsed/platform-params";
+import { Delete, Get, Post } from "@tsed/schema";
+import type { Response } from "express";
+import { respond } from "../records/http/answer.js";
+import type { RecordOperation } from "../registry/index.js";
+import type { RecordOperations } from "../records/operations/index.js";
+import type { AccountAccessControl } from "./access-control.js";
+import { callerWith, type Caller } from "../auth/caller.js";
+import { assertMayChangeGroup, groupBefore, prepareGroupInput, type GroupWriteContext } from "./group-input.js";
+import { idParam, scalarParam } from "../records/http/request-params.js";
+
+export interface GroupControllerDeps {
+  operations: RecordOperations;
+  access: AccountAccessControl;
+}
+
+const GROUP = "group";
+
+/** The Ts.ED controller of a repository's groups, to mount at "/". */
+export function groupController({ operations, access }: GroupControllerDeps): new () => unknown {
+  const { registry, store } = operations.deps;
+  const caller = (res: Response, operation: RecordOperation, repoId: number) =>
+    callerWith(access, res, registry.permission(GROUP, operation), repoId);
+  /** What a write is judged against; `id`: the group it changes, read once the caller may. */
+  const context = async (who: Caller, repoId: number, id?: number): Promise<GroupWriteContext> => ({
+    store,
+    access,
+    caller: who,
+    repoId,
+    before: id === undefined ? undefined : groupBefore(await operations.read(GROUP, { repoId }, id)),
+  });
+
+  @Controller("/repositories/:repo_id/groups")
+  class GroupController {
+    // A bare list, in id order (ArchivesSpace's shape); `group_code` narrows it to one group.
+    @Get("/")
+    list(@Context() ctx: PlatformContext): Promise<void> {
+      return respond(ctx, async (req, res) => {
+        const repoId = idParam(req, "repo_id");
+        await caller(res, "read", repoId);
+        const groupCode = scalarParam(req, "group_code");
+        const ids = (await operations.list(GROUP, { repoId }, { mode: { kind: "allIds" } })) as number[];
+        const groups =
+          ids.length === 0 ? [] : await operations.list(GROUP, { repoId }, { mode: { kind: "idSet", ids } });
+        return groupCode === undefined
+          ? groups
+          : (groups as Array<Record<string, unknown>>).filter((group) => group.group_code === groupCode);
+      });
+    }
+
+    @Post("/")
+    create(@Context() ctx: PlatformContext): Promise<void> {
+      return respond(ctx, async (req, res) => {
+        const repoId = idParam(req, "repo_id");
+        const who = await caller(res, "create", repoId);
+        const input = await prepareGroupInput(req.body, await context(who, repoId));
+        return operations.create(GROUP, { repoId }, input, who);
+      });
+    }
+
+    @Get("/:id")
+    read(@Context() ctx: PlatformContext): Promise<void> {
+      return respond(ctx, async (req, res) => {
+        const repoId = idParam(req, "repo_id");
+        await caller(res, "read", repoId);
+        return operations.read(GROUP, { repoId }, idParam(req, "id"));
+      });
+    }
+
+    @Post("/:id")
+    update(@Context() ctx: PlatformContext): Promise<void> {
+      return respond(ctx, async (req, res) => {
+        const repoId = idParam(req, "repo_id");
+        const who = await caller(res, "update", repoId);
+        const id = idParam(req, "id");
+        const input = await prepareGroupInput(req.body, await context(who, repoId, id));
+        return operations.update(GROUP, { repoId }, id, input, who);
+      });
+    }
+
+    @Delete("/:id")
+    delete(@Context() ctx: PlatformContext): Promise<void> {
+      return respond(ctx, async (req, res) => {
+        const repoId = idParam(req, "repo_id");
+        const who = await caller(res, "delete", repoId);
+        const id = idParam(req, "id");
+        await assertMayChangeGroup(await context(who, repoId, id));
+        return operations.delete(GROUP, { repoId }, id, who);
+      });
+    }
+  }
+  return GroupController;
+}

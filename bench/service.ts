@@ -949,7 +949,7 @@ async function bench(): Promise<void> {
 
 /** Runs the load against `app` (started with --cpu-prof into `profDir`), stops it, reads its profile. */
 async function profiledLoad(
-  target: "arca" | "bare",
+  target: LoadResult["target"],
   app: ServiceProcess,
   engine: EngineProcess,
   token: string | undefined,
@@ -969,30 +969,47 @@ async function profileRun(): Promise<void> {
   const machine = machineFacts("npm run bench -- --profile");
   log(`machine: ${JSON.stringify(machine)}`);
   const quiet = await waitForQuiet();
-  const arcaDir = await mkdtemp(join(os.tmpdir(), "arca-bench-profile-arca-"));
-  const bareDir = await mkdtemp(join(os.tmpdir(), "arca-bench-profile-bare-"));
+  const dirs = {
+    arca: await mkdtemp(join(os.tmpdir(), "arca-bench-profile-arca-")),
+    floor: await mkdtemp(join(os.tmpdir(), "arca-bench-profile-floor-")),
+    bare: await mkdtemp(join(os.tmpdir(), "arca-bench-profile-bare-")),
+  };
   let setup: Setup | undefined;
-  let bare: ServiceProcess | undefined;
+  const others: ServiceProcess[] = [];
   try {
-    setup = await setUp(["--cpu-prof", `--cpu-prof-dir=${arcaDir}`]);
-    const arca = await profiledLoad("arca", setup.arca, setup.engine, setup.token, arcaDir);
-    // The floor the speed target is measured against: node:http and the driver's findOne.
-    bare = await startService(
+    setup = await setUp(cpuProf(dirs.arca));
+    const engineEnv = { MONGODB_URI: setup.engine.uri, MONGODB_DB: DB_NAME };
+    const arca = await profiledLoad("arca", setup.arca, setup.engine, setup.token, dirs.arca);
+    // What the framework costs alone (an empty Ts.ED controller), then the floor the speed
+    // target is measured against (node:http and the driver's findOne).
+    const floorServer = await startService(
+      "Ts.ED floor",
+      cpuProf(dirs.floor),
+      THIS_SCRIPT,
+      ["--tsed-server"],
+      engineEnv,
+    );
+    others.push(floorServer);
+    const floor = await profiledLoad("floor", floorServer, setup.engine, undefined, dirs.floor);
+    const bareServer = await startService(
       "bare handler",
-      ["--cpu-prof", `--cpu-prof-dir=${bareDir}`],
+      cpuProf(dirs.bare),
       THIS_SCRIPT,
       ["--driver-server"],
-      {
-        MONGODB_URI: setup.engine.uri,
-        MONGODB_DB: DB_NAME,
-      },
+      engineEnv,
     );
-    const baseline = await profiledLoad("bare", bare, setup.engine, undefined, bareDir);
-    // Self time per request, Arca against bare, by where the code lives.
-    const bareByHome = new Map(baseline.summary.byHome.map((r) => [r.key, r.microsPerRequest]));
-    const arcaByHome = new Map(arca.summary.byHome.map((r) => [r.key, r.microsPerRequest]));
-    const comparison = [...new Set([...arcaByHome.keys(), ...bareByHome.keys()])]
-      .map((key) => ({ key, arca: arcaByHome.get(key) ?? 0, bare: bareByHome.get(key) ?? 0 }))
+    others.push(bareServer);
+    const baseline = await profiledLoad("driver", bareServer, setup.engine, undefined, dirs.bare);
+    // Self time per request by where the code lives: Arca, the floor and the bare handler.
+    const byHome = (s: ProfileSummary) => new Map(s.byHome.map((r) => [r.key, r.microsPerRequest]));
+    const [arcaByHome, floorByHome, bareByHome] = [arca, floor, baseline].map((p) => byHome(p.summary));
+    const comparison = [...new Set([...arcaByHome.keys(), ...floorByHome.keys(), ...bareByHome.keys()])]
+      .map((key) => ({
+        key,
+        arca: arcaByHome.get(key) ?? 0,
+        floor: floorByHome.get(key) ?? 0,
+        bare: bareByHome.get(key) ?? 0,
+      }))
       .map((r) => ({ ...r, extra: Number((r.arca - r.bare).toFixed(1)) }))
       .sort((a, b) => b.extra - a.extra);
     const out = await writeResults("service-profile.json", {
@@ -1000,6 +1017,7 @@ async function profileRun(): Promise<void> {
       machine,
       quietBeforeStart: quiet,
       arca,
+      floor,
       bare: baseline,
       comparison,
     });
@@ -1021,37 +1039,45 @@ async function profileRun(): Promise<void> {
       ].join("\n");
     const runLine = (name: string, r: LoadResult, s: ProfileSummary) =>
       `- ${name} under --cpu-prof: ${int(r.reqPerSec)} req/s, p50 ${ms(r.latency.p50)}, p99 ${ms(r.latency.p99)}; CPU/req (from /proc) app ${int(r.cpuPerRequestMicros.app)} µs, engine ${int(r.cpuPerRequestMicros.engine)} µs, client ${int(r.cpuPerRequestMicros.client)} µs; app ${r.cpuPercentOfCore.app.toFixed(0)} % of a core; other CPU ${r.otherCpuPercent.toFixed(0)} %; main thread sampled busy ${int(perReq(s))} µs/request (${(s.busyMicros / 1000).toFixed(0)} ms of ${(s.windowMicros / 1000).toFixed(0)} ms${s.cutToWindow ? ", cut to the measured window" : ", whole process life"})`;
+    const us = (n: number) => n.toFixed(1);
     process.stdout.write(
       [
         `## Arca CPU profile (${startedAt.toISOString()})`,
         "",
         `- Machine: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; command: \`${machine.command}\`; machine ${quiet.idlePercent.toFixed(0)} % idle before the run`,
         runLine("Arca", arca.run, arca.summary),
+        runLine("Ts.ED floor", floor.run, floor.summary),
         runLine("bare handler", baseline.run, baseline.summary),
-        `- JSON: ${out}; profiles (open in Chrome DevTools): ${arca.profileFile}, ${baseline.profileFile}`,
+        `- JSON: ${out}; profiles (open in Chrome DevTools): ${arca.profileFile}, ${floor.profileFile}, ${baseline.profileFile}`,
         "",
-        "### Self time per request, Arca against the bare handler (node:http + driver), by where the code lives (largest difference first)",
+        "### Self time per request by where the code lives: Arca, the Ts.ED floor, the bare handler (largest Arca − bare first)",
         "",
-        "| package / module | Arca µs/req | bare µs/req | extra µs/req |",
-        "|---|---|---|---|",
+        "| package / module | Arca µs/req | floor µs/req | bare µs/req | Arca − bare |",
+        "|---|---|---|---|---|",
         ...comparison
           .slice(0, 30)
-          .map((r) => `| ${r.key} | ${r.arca.toFixed(1)} | ${r.bare.toFixed(1)} | ${r.extra.toFixed(1)} |`),
-        `| **total (main thread, sampled)** | ${perReq(arca.summary).toFixed(1)} | ${perReq(baseline.summary).toFixed(1)} | ${(perReq(arca.summary) - perReq(baseline.summary)).toFixed(1)} |`,
+          .map((r) => `| ${r.key} | ${us(r.arca)} | ${us(r.floor)} | ${us(r.bare)} | ${us(r.extra)} |`),
+        `| **total (main thread, sampled)** | ${us(perReq(arca.summary))} | ${us(perReq(floor.summary))} | ${us(perReq(baseline.summary))} | ${us(perReq(arca.summary) - perReq(baseline.summary))} |`,
         "",
         table("Arca: self time by function", arca.summary.selfTop, 30),
         table("Arca: inclusive time by function", arca.summary.inclusiveTop, 60),
         table("Arca: self time charged to the nearest Arca frame on the stack", arca.summary.byNearestArcaFrame, 25),
+        table("Ts.ED floor: self time by function", floor.summary.selfTop, 20),
         table("Bare handler: self time by function", baseline.summary.selfTop, 20),
       ].join("\n"),
     );
   } finally {
     setup?.agent.destroy();
-    await bare?.stop().catch(() => undefined);
+    for (const p of others) await p.stop().catch(() => undefined);
     await setup?.arca.stop().catch(() => undefined);
     await setup?.engine.stop().catch(() => undefined);
     if (setup) await rm(setup.scratch, { recursive: true, force: true });
   }
+}
+
+/** Node arguments that write a CPU profile into `dir` when the process exits. */
+function cpuProf(dir: string): string[] {
+  return ["--cpu-prof", `--cpu-prof-dir=${dir}`];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -102,7 +102,11 @@ export async function undoBatches(
       // A node another undo step (or a cascade) already took answers 404: nothing left to do.
       for (const id of foreign) await ops.delete(batch.type, scope, id, actor).catch(() => undefined);
     }
-    await collection.deleteMany(filter);
+    const { deletedCount } = await collection.deleteMany(filter);
+    if (deletedCount > 0) {
+      const ids = { first: batch.first, end: batch.first + batch.count };
+      await ops.deps.changes.written({ type: batch.type, operation: "delete", ids, scope });
+    }
   }
 }
 

@@ -1,4 +1,5 @@
-// Every committed create, update and delete, of every record type, told to whoever listens:
+// Every committed create, update and delete, of every record type (bulk deletes included), told
+// to whoever listens:
 // the side effects that must follow any write, wherever it comes from (HTTP, an importer, a
 // hook, start-up), subscribe here instead of being called by the routes that write. A change
 // is told once its transaction has committed (RecordStore.afterCommit), never for a write that
@@ -8,6 +9,7 @@ import type { ClientSession } from "mongodb";
 import type { RecordStore } from "../storage/record-store.js";
 import type { Scope } from "./types.js";
 
+/** One record created, updated or deleted. */
 export interface RecordChange {
   type: string;
   operation: "create" | "update" | "delete";
@@ -15,7 +17,21 @@ export interface RecordChange {
   scope: Scope;
 }
 
-export type ChangeListener = (change: RecordChange) => void | Promise<void>;
+/**
+ * Records of one type deleted together, without each being read: every one in `scope` (a
+ * repository's delete) or those of an id range, `first` to before `end` (an import undone).
+ * Some ids of a range may never have been written; a listener treats them as gone.
+ */
+export interface RecordsDeleted {
+  type: string;
+  operation: "delete";
+  ids: "all" | { first: number; end: number };
+  scope: Scope;
+}
+
+export type Change = RecordChange | RecordsDeleted;
+
+export type ChangeListener = (change: Change) => void | Promise<void>;
 
 export class RecordChanges {
   private readonly listeners: ChangeListener[] = [];
@@ -35,7 +51,7 @@ export class RecordChanges {
    * A write made with `session` (undefined: already committed): told once it commits. Resolves
    * when the listeners are done, or at once inside a transaction (which waits for them itself).
    */
-  async written(change: RecordChange, session?: ClientSession): Promise<void> {
+  async written(change: Change, session?: ClientSession): Promise<void> {
     if (this.listeners.length === 0) return;
     await this.store.afterCommit(session, async () => {
       for (const listener of this.listeners) {

@@ -12,6 +12,7 @@ import { EadParser } from "../../src/importers/ead.js";
 import { beginImport, JOURNAL_COLLECTION, sweepImports, type WrittenBatch } from "../../src/importers/journal.js";
 import { DEFAULT_IMPORT_LIMITS } from "../../src/importers/limits.js";
 import { sweepUploads } from "../../src/importers/uploads.js";
+import type { Change } from "../../src/records/changes.js";
 import type { RecordOperations } from "../../src/records/operations/index.js";
 import { minimalResource } from "../registry/samples.js";
 import { actor, startEadServer, textInput, type EadTestServer } from "./ead-server.js";
@@ -115,16 +116,37 @@ describe("sweepImports", () => {
     expect(await journal().countDocuments({ _id: half.id as never })).toBe(0);
   });
 
-  it("undoes an import of another host once its lease has run out", async () => {
+  it("undoes an import of another host once its lease has run out, and tells the change listeners", async () => {
     const repo = await t.newRepository("journal-lease");
     const half = await halfImport(repo, "Leased", 3);
     await journal().updateOne(
       { _id: half.id as never },
       { $set: { owner: { host: "elsewhere", pid: 1, process: "remote" }, lease_until: new Date(Date.now() - 1000) } },
     );
+    const heard: Change[] = [];
+    ops.deps.changes.subscribe((change) => {
+      if (change.scope.repoId === repo) heard.push(change);
+    });
     expect((await sweepImports(ops, LEASE)).map((swept) => swept.id)).toEqual([half.id]);
     expect(await exists(half.resource)).toBe(false);
     expect(await t.counts(repo)).toMatchObject({ resource: 0, archival_object: 0 });
+    // Each batch's removal, as the id range it was written in: what a search index or a feed needs to drop.
+    const idOf = (uri: string) => ops.deps.registry.parseUri(uri)!.id;
+    const firstComponent = idOf(half.components[0]!);
+    expect(heard).toEqual([
+      {
+        type: "archival_object",
+        operation: "delete",
+        ids: { first: firstComponent, end: firstComponent + 3 },
+        scope: { repoId: repo },
+      },
+      {
+        type: "resource",
+        operation: "delete",
+        ids: { first: idOf(half.resource), end: idOf(half.resource) + 1 },
+        scope: { repoId: repo },
+      },
+    ]);
   });
 
   it("a node the dead import put into an existing tree goes through the tree: its siblings get their places back", async () => {

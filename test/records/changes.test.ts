@@ -2,16 +2,16 @@
 // operation made it and however many records it touched, once it has committed: never for a
 // write that was rolled back, and once for a transaction the driver had to retry.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from "@jest/globals";
-import type { RecordChange } from "../../src/records/changes.js";
+import type { Change } from "../../src/records/changes.js";
 import { minimalResource } from "./harness.js";
 import { startRecordServer, type RecordServer } from "./http/server.js";
 
 let server: RecordServer;
-const heard: RecordChange[] = [];
+const heard: Change[] = [];
 const system = { username: "system" };
 
 /** Changes a slow listener finished with, while `slow` is on. */
-const finished: RecordChange[] = [];
+const finished: Change[] = [];
 let slow = false;
 /** While on, a listener subscribed before the others throws. */
 let failing = false;
@@ -47,8 +47,12 @@ const failPoint = (
   });
 const failPointOff = () => server.connection.db!.admin().command({ configureFailPoint: "failCommand", mode: "off" });
 
-/** "operation type id" of what was heard, in order. */
-const told = () => heard.map((change) => `${change.operation} ${change.type} ${change.id}`);
+/** "operation type id" of what was heard, in order ("all" or "first-end" for a bulk delete). */
+const told = () =>
+  heard.map((change) => {
+    const which = "id" in change ? change.id : change.ids === "all" ? "all" : `${change.ids.first}-${change.ids.end}`;
+    return `${change.operation} ${change.type} ${which}`;
+  });
 
 /** A repository with a resource holding a series of two files. */
 async function holdings(code: string): Promise<{ repoId: number; resourceId: number; nodeIds: number[] }> {
@@ -91,6 +95,29 @@ describe("change listeners", () => {
     expect(told().sort()).toEqual(
       [`delete resource ${resourceId}`, ...nodeIds.map((id) => `delete archival_object ${id}`)].sort(),
     );
+  });
+
+  it("hear a repository's delete, and each type of record it removed in bulk, in the same transaction", async () => {
+    const { repoId } = await holdings("changes-repo");
+    heard.length = 0;
+    await server.ops.delete("repository", {}, repoId, system);
+    expect(told().sort()).toEqual(
+      ["delete archival_object all", "delete group all", "delete resource all", `delete repository ${repoId}`].sort(),
+    );
+    for (const change of heard.filter((change) => change.type !== "repository"))
+      expect(change.scope).toEqual({ repoId });
+  });
+
+  it("hear nothing of a repository's delete that failed half-way and was rolled back", async () => {
+    const { repoId } = await holdings("changes-repo-fail");
+    heard.length = 0;
+    await failPoint("delete", { skip: 2 });
+    try {
+      await expect(server.ops.delete("repository", {}, repoId, system)).rejects.toThrow();
+    } finally {
+      await failPointOff();
+    }
+    expect(heard).toEqual([]);
   });
 
   it("hear nothing of a delete that failed half-way and was rolled back", async () => {

@@ -13,9 +13,12 @@ export function repositoryHooks(operations: () => RecordOperations, deps: () => 
       }
     },
     async beforeDelete({ id, session }) {
-      const { registry, store } = deps();
+      const { registry, store, changes } = deps();
       for (const type of registry.types) {
-        if (type.scope === "repository") await store.collection(type.name).deleteMany({ repo_id: id }, { session });
+        if (type.scope !== "repository") continue;
+        const { deletedCount } = await store.collection(type.name).deleteMany({ repo_id: id }, { session });
+        if (deletedCount > 0)
+          await changes.written({ type: type.name, operation: "delete", ids: "all", scope: { repoId: id } }, session);
       }
     },
   };

@@ -1,6 +1,7 @@
 // Agents as the parsers hand them on: one pending record per distinct agent of a file, matched
 // against the agents already stored so that importing again links the existing agent instead
 // of creating a second one. Shared by the EAC-CPF, MARCXML and CSV parsers.
+import type { NameCorporateEntity, NameFamily, NamePerson, RecordTypeMap } from "../../generated/types/index.js";
 import type { JsonValue } from "../registry/index.js";
 import type { PendingRecord, SourceLocation } from "./pending.js";
 
@@ -10,13 +11,71 @@ export type AgentType = (typeof AGENT_TYPES)[number];
 /** A name being built, in the shape of the agent type's name subrecord. */
 export type NameFields = Record<string, JsonValue>;
 
+/** Each agent type's name subrecord, as the generated types have them. */
+export interface AgentNames {
+  agent_person: NamePerson;
+  agent_family: NameFamily;
+  agent_corporate_entity: NameCorporateEntity;
+}
+
+/**
+ * A name while its parts are read, before its type's required fields are known to be there:
+ * any field of any agent type's name (a misspelt one is a compile error).
+ */
+export type NameDraft = Partial<Omit<NamePerson & NameFamily & NameCorporateEntity, "jsonmodel_type">>;
+
+/** The fields of a name that hold text, which a part of a name in a source can fill. */
+export type NameTextField = {
+  [K in keyof NameDraft]-?: NonNullable<NameDraft[K]> extends string ? K : never;
+}[keyof NameDraft];
+
+/** The field every name of a type must have: the primary name, or the family name. */
+export const PRIMARY_NAME_FIELD = {
+  agent_person: "primary_name",
+  agent_family: "family_name",
+  agent_corporate_entity: "primary_name",
+} as const satisfies Record<AgentType, NameTextField>;
+
+const NAME_JSONMODEL_TYPES = {
+  agent_person: "name_person",
+  agent_family: "name_family",
+  agent_corporate_entity: "name_corporate_entity",
+} as const satisfies { [T in AgentType]: AgentNames[T]["jsonmodel_type"] };
+
+/**
+ * The name subrecord of `type` a draft makes, or undefined when it lacks the type's primary
+ * field. A person's name is inverted ("Surname, Forename") unless the draft says otherwise.
+ */
+export function finishName<T extends AgentType>(type: T, draft: NameDraft): AgentNames[T] | undefined {
+  // keys: AgentType, the code's own union
+  const primary = draft[PRIMARY_NAME_FIELD[type]];
+  if (primary === undefined || primary === "") return undefined;
+  // keys: AgentType, the code's own union
+  const name = { ...draft, jsonmodel_type: NAME_JSONMODEL_TYPES[type] };
+  if (type === "agent_person") name.name_order ??= "inverted";
+  // The draft holds only fields of the three name types, the primary one is there, and a
+  // person's name_order is set: what the type's schema requires. Fields of another type's
+  // names (a family's family_type on a person) would be refused by its schema when written.
+  return name as unknown as AgentNames[T];
+}
+
+/** An agent record of `type` with one name (its display name); `publish` when the source says. */
+export function agentWithName<T extends AgentType>(
+  name: AgentNames[T],
+  publish: boolean | undefined,
+): RecordTypeMap[T] {
+  // Every agent type's record is `names` (its own type's names) and optional fields, publish among them.
+  const record = { names: [name], ...(publish !== undefined && { publish }) };
+  return record as unknown as RecordTypeMap[T];
+}
+
 /** The agent record being built: `names` first (the display name first), then anything else the schema takes. */
 export interface AgentFields {
   names: NameFields[];
   [field: string]: JsonValue;
 }
 
-const field = (name: NameFields, key: string): string | undefined => {
+const field = (name: Readonly<Record<string, unknown>>, key: string): string | undefined => {
   const value = name[key];
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 };
@@ -27,7 +86,7 @@ const field = (name: NameFields, key: string): string | undefined => {
  * "Family, Prefix, Dates (Qualifier)", a corporate body's "Primary. Sub 1. Sub 2 (Number : Dates) (Qualifier)".
  * ArchivesSpace computes it on save; here it is stored as sent, so the parsers compute it.
  */
-export function sortName(type: AgentType, name: NameFields): string {
+export function sortName(type: AgentType, name: Readonly<Record<string, unknown>>): string {
   let result: string;
   const qualifier = field(name, "qualifier");
   const dates = field(name, "dates");

@@ -14,10 +14,18 @@
 // the import writes them in batches of one type.
 import { registry } from "../registry/index.js";
 import type { EnumerationValues } from "../registry/enumerations.js";
-import { at, EadContext, type Fields } from "./ead/context.js";
+import type { Resource } from "../../generated/types/index.js";
+import { at, EadContext } from "./ead/context.js";
 import { componentRecord, resourceRecord, type DescribedUnit } from "./ead/description.js";
 import { findingAidFields } from "./ead/header.js";
-import { ImportError, type FormatParser, type ImportInput, type ParseContext, type PendingRecord } from "./pending.js";
+import {
+  ImportError,
+  untyped,
+  type FormatParser,
+  type ImportInput,
+  type ParseContext,
+  type PendingRecord,
+} from "./pending.js";
 import { ElementBuilder, emptyElement } from "./xml/element-builder.js";
 import type { XmlLimits } from "./xml/xml-limits.js";
 import { xmlEventBatches, type XmlElement } from "./xml/xml-reader.js";
@@ -137,30 +145,30 @@ export class EadParser implements FormatParser {
     );
     const collection = await readCollection(input, ctx, this.options.limits);
     const findingAid = findingAidFields(ctx, collection.header);
-    ctx.fileIdentity = typeof findingAid.ead_id === "string" ? findingAid.ead_id : input.name;
+    ctx.fileIdentity = findingAid.ead_id ?? input.name;
     const resource = resourceRecord(ctx, collection.archdesc, findingAid);
     yield* grouped(ctx.takeNeeded());
     const resourceKey = ctx.nextKey("resource");
-    yield {
+    yield untyped({
       key: resourceKey,
       type: "resource",
       record: resource,
       source: at(collection.archdesc.element),
       match: this.resourceMatch(resource),
       onMatch: "skip-file",
-    };
+    });
     yield* this.components(input, ctx, resourceKey);
   }
 
   /** A resource imported before: the same EAD id, else the same identifier. */
-  private resourceMatch(resource: Fields): Record<string, string | null> {
-    if (typeof resource.ead_id === "string") return { ead_id: resource.ead_id };
-    return Object.fromEntries(
-      ["id_0", "id_1", "id_2", "id_3"].map((field) => [
-        field,
-        typeof resource[field] === "string" ? (resource[field] as string) : null,
-      ]),
-    );
+  private resourceMatch(resource: Resource): Record<string, string | null> {
+    if (resource.ead_id !== undefined) return { ead_id: resource.ead_id };
+    return {
+      id_0: resource.id_0,
+      id_1: resource.id_1 ?? null,
+      id_2: resource.id_2 ?? null,
+      id_3: resource.id_3 ?? null,
+    };
   }
 
   /** Second read: the components, in document order, parents before children. */
@@ -185,7 +193,7 @@ export class EadParser implements FormatParser {
       // Only the component being read holds parts (its parent was handed on when it started).
       builder.release();
       needed.push(...ctx.takeNeeded());
-      ready.push({ key: frame.key, type: "archival_object", record, source: at(frame.unit.element) });
+      ready.push(untyped({ key: frame.key, type: "archival_object", record, source: at(frame.unit.element) }));
     };
     const window = (): PendingRecord[] => {
       const out = [...grouped(needed), ...ready];

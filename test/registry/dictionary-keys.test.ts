@@ -16,10 +16,11 @@ const RULES: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   { name: "an empty object literal typed as a string-keyed record", pattern: /Record<string,[^;=]*>\s*=\s*\{\}/ },
   { name: "an empty object literal cast to a string-keyed record", pattern: /\{\}\s*as\s*Record</ },
   { name: "a default assigned through an index (`x[key] ??=`)", pattern: /\]\s*\?\?=/ },
-  // A string literal on the left is a key the code itself names, not one from outside.
+  // A string literal on the left is a key the code itself names, not one from outside; `[K in keyof T]` (a capital
+  // type parameter) is a mapped type, not a test at run time.
   {
     name: "membership by `in` (finds inherited keys; use Object.hasOwn or a Map)",
-    pattern: /(?<!""|\bfor \((?:const|let|var) [\w$]+) in [\w$]/,
+    pattern: /(?<!""|\bfor \((?:const|let|var) [\w$]+|\[[A-Z][\w$]*) in [\w$]/,
   },
   { name: "Object.assign (assigns `__proto__` as a prototype)", pattern: /\bObject\.assign\(/ },
 ];
@@ -103,6 +104,8 @@ describe("the lint rule", () => {
     expect(findings("for (const key in value) count++;")).toHaveLength(0);
     expect(findings('throw new Error("not in the store");')).toHaveLength(0);
     expect(findings('if ("$match" in stage) plan();')).toHaveLength(0);
+    expect(findings("type Draft<T> = { [K in keyof T]?: T[K] };")).toHaveLength(0);
+    expect(findings("const found = [key in table];")).toHaveLength(1);
     expect(findings("// keys: fixed option names\nconst options: Record<string, boolean> = {};")).toHaveLength(0);
   });
 

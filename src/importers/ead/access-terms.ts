@@ -3,12 +3,21 @@
 // title become subjects. One pending record per distinct agent or subject in the file, matched
 // against what is stored (agents by sort name and authority id, subjects by vocabulary, source
 // and exact terms or by authority id) so that other files and re-imports reuse them.
+import type { LinkedAgent, Ref, Subject } from "../../../generated/types/index.js";
 import { lookupTable } from "../../registry/dictionary.js";
+import {
+  agentWithName,
+  finishName,
+  PRIMARY_NAME_FIELD,
+  sortName,
+  type AgentNames,
+  type AgentType,
+  type NameDraft,
+  type NameTextField,
+} from "../agent-records.js";
 import type { XmlElement } from "../xml/xml-reader.js";
-import { at, put, publishOf, type EadContext, type Fields } from "./context.js";
+import { at, put, publishOf, type EadContext } from "./context.js";
 import { attribute, childrenNamed, elementChildren, plain } from "./text.js";
-
-type AgentType = "agent_person" | "agent_family" | "agent_corporate_entity";
 
 export const AGENT_ELEMENTS: Readonly<Record<string, AgentType>> = lookupTable({
   persname: "agent_person",
@@ -27,47 +36,11 @@ export const SUBJECT_ELEMENTS: Readonly<Record<string, string>> = lookupTable({
   title: "uniform_title",
 });
 
-const NAME_TYPES: Record<AgentType, string> = lookupTable({
-  agent_person: "name_person",
-  agent_family: "name_family",
-  agent_corporate_entity: "name_corporate_entity",
-});
-
 const str = (value: unknown): string | undefined =>
   typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 
-/** The name as ArchivesSpace sorts and shows it (its SortNameProcessor), as the other importers compute it. */
-function sortName(type: AgentType, name: Fields): string {
-  let result: string;
-  const dates = str(name.dates);
-  if (type === "agent_person") {
-    const primary = str(name.primary_name);
-    const rest = str(name.rest_of_name);
-    result =
-      name.name_order === "direct"
-        ? [rest, primary].filter(Boolean).join(" ")
-        : [primary, rest].filter(Boolean).join(", ");
-    for (const key of ["prefix", "suffix", "title", "number"])
-      if (str(name[key]) !== undefined) result += `, ${str(name[key])}`;
-    if (str(name.fuller_form) !== undefined) result += ` (${str(name.fuller_form)})`;
-    if (dates !== undefined) result += `, ${dates}`;
-  } else if (type === "agent_family") {
-    result = str(name.family_name) ?? "";
-    if (str(name.prefix) !== undefined) result += `, ${str(name.prefix)}`;
-    if (dates !== undefined) result += `, ${dates}`;
-  } else {
-    result = [str(name.primary_name), str(name.subordinate_name_1), str(name.subordinate_name_2)]
-      .filter(Boolean)
-      .join(". ");
-    const grouped = [str(name.number), dates].filter(Boolean);
-    if (grouped.length > 0) result += ` (${grouped.join(" : ")})`;
-  }
-  if (str(name.qualifier) !== undefined) result += ` (${str(name.qualifier)})`;
-  return result.trim().slice(0, 255);
-}
-
 /** EAD3 <part localtype> values and the name field each fills, by agent type. */
-const PART_FIELDS: Record<AgentType, Readonly<Record<string, string>>> = lookupTable({
+const PART_FIELDS: Record<AgentType, Readonly<Record<string, NameTextField>>> = lookupTable({
   agent_person: lookupTable({
     surname: "primary_name",
     primary: "primary_name",
@@ -109,19 +82,14 @@ const PART_FIELDS: Record<AgentType, Readonly<Record<string, string>>> = lookupT
   }),
 });
 
-const PRIMARY_FIELD: Record<AgentType, string> = lookupTable({
-  agent_person: "primary_name",
-  agent_family: "family_name",
-  agent_corporate_entity: "primary_name",
-});
-
 /**
  * The name subrecord: EAD 2002's text whole in the primary name (as ArchivesSpace does), EAD3's parts by @localtype.
  */
-function nameOf(ctx: EadContext, type: AgentType, element: XmlElement): Fields | undefined {
-  const name: Fields = { jsonmodel_type: NAME_TYPES[type] };
+function nameOf<T extends AgentType>(ctx: EadContext, type: T, element: XmlElement): AgentNames[T] | undefined {
+  const name: NameDraft = {};
   const parts = childrenNamed(element, "part");
-  const primary = PRIMARY_FIELD[type];
+  // keys: AgentType, the code's own union
+  const primary = PRIMARY_NAME_FIELD[type];
   if (parts.length === 0) {
     const text = plain(element);
     if (text === "") return undefined;
@@ -134,13 +102,12 @@ function nameOf(ctx: EadContext, type: AgentType, element: XmlElement): Fields |
       const field = PART_FIELDS[type][(part.attributes.localtype ?? "").toLowerCase().replace(/[^a-z]/g, "")];
       if (field === undefined) loose.push(text);
       else if (field === "subordinate_name_1" && name.subordinate_name_1 !== undefined)
-        name.subordinate_name_2 =
-          name.subordinate_name_2 === undefined ? text : `${name.subordinate_name_2 as string}. ${text}`;
-      else name[field] = name[field] === undefined ? text : `${name[field] as string} ${text}`;
+        name.subordinate_name_2 = name.subordinate_name_2 === undefined ? text : `${name.subordinate_name_2}. ${text}`;
+      else name[field] = name[field] === undefined ? text : `${name[field]} ${text}`;
     }
     // Parts without a known @localtype: the first is the name itself when nothing else is, the
     // rest its subdivisions, as EAD 2002 writes them (`Name -- Subdivision`).
-    if (loose.length > 0) name[primary] = [name[primary] as string | undefined, ...loose].filter(Boolean).join(" -- ");
+    if (loose.length > 0) name[primary] = [name[primary], ...loose].filter(Boolean).join(" -- ");
     if (name[primary] === undefined) {
       ctx.warn(
         `<${element.name}> has no part that is the name itself (surname, primaryPart, or a part without @localtype): its parts are joined as the name`,
@@ -156,7 +123,7 @@ function nameOf(ctx: EadContext, type: AgentType, element: XmlElement): Fields |
   if (type === "agent_person") {
     name.name_order = "inverted";
     // A primary name is at most 255 characters: a longer one is split at its first comma.
-    const full = name.primary_name as string;
+    const full = name.primary_name ?? "";
     if (full.length > 255 && full.includes(", ") && name.rest_of_name === undefined) {
       const cut = full.indexOf(", ");
       name.primary_name = full.slice(0, cut);
@@ -170,25 +137,24 @@ function nameOf(ctx: EadContext, type: AgentType, element: XmlElement): Fields |
   if (source !== undefined) put(name, "source", ctx.pick("name_source", source, "name source", where));
   put(name, "authority_id", attribute(element, "authfilenumber") ?? attribute(element, "identifier"));
   name.sort_name = sortName(type, name);
-  return name;
+  return finishName(type, name);
 }
 
 /** The key of the agent an access element names (its pending record handed on the first time). */
-function agentKey(ctx: EadContext, type: AgentType, element: XmlElement): string | undefined {
+function agentKey<T extends AgentType>(ctx: EadContext, type: T, element: XmlElement): string | undefined {
   const name = nameOf(ctx, type, element);
   if (name === undefined) {
     ctx.warn(`an empty <${element.name}>: no agent`, at(element));
     return undefined;
   }
-  const sort = name.sort_name as string;
+  const sort = name.sort_name ?? "";
   const authorityId = str(name.authority_id);
   const identity = JSON.stringify(["agent", type, sort, authorityId ?? null]);
   const known = ctx.known.get(identity);
   if (known !== undefined) return known;
   const key = ctx.nextKey(type);
   ctx.known.set(identity, key);
-  const record: Fields = { names: [name] };
-  put(record, "publish", publishOf(element));
+  const record = agentWithName<T>(name, publishOf(element));
   const match: Record<string, string> = { "names.sort_name": sort };
   if (authorityId !== undefined) match["names.authority_id"] = authorityId;
   ctx.need({ key, type, record, source: at(element), match, onMatch: "reuse" });
@@ -214,18 +180,18 @@ export function linkedAgent(
   ctx: EadContext,
   element: XmlElement,
   role: "creator" | "source" | "subject",
-): Fields | undefined {
+): LinkedAgent | undefined {
   const type = AGENT_ELEMENTS[element.name];
   if (type === undefined) return undefined;
   const ref = agentKey(ctx, type, element);
   if (ref === undefined) return undefined;
-  const link: Fields = { ref, role };
+  const link: LinkedAgent = { ref, role };
   put(link, "relator", relatorOf(ctx, element));
   return link;
 }
 
 /** A subject link (`{ref}`) for a subject element. */
-export function subjectLink(ctx: EadContext, element: XmlElement): Fields | undefined {
+export function subjectLink(ctx: EadContext, element: XmlElement): Ref | undefined {
   const defaultType = SUBJECT_ELEMENTS[element.name];
   if (defaultType === undefined) return undefined;
   const where = at(element);
@@ -272,11 +238,8 @@ export function subjectLink(ctx: EadContext, element: XmlElement): Fields | unde
   if (known !== undefined) return { ref: known };
   const key = ctx.nextKey("subject");
   ctx.known.set(identity, key);
-  const record: Fields = {
-    source,
-    vocabulary,
-    terms: terms.map((term) => ({ jsonmodel_type: "term", ...term, vocabulary })),
-  };
+  const [first, ...more] = terms.map((term) => ({ jsonmodel_type: "term" as const, ...term, vocabulary }));
+  const record: Subject = { source, vocabulary, terms: [first, ...more] };
   put(record, "authority_id", authorityId);
   put(record, "publish", publishOf(element));
   ctx.need({ key, type: "subject", record, source: where, match, onMatch: "reuse" });
@@ -284,8 +247,8 @@ export function subjectLink(ctx: EadContext, element: XmlElement): Fields | unde
 }
 
 export interface AccessLinks {
-  agents: Fields[];
-  subjects: Fields[];
+  agents: LinkedAgent[];
+  subjects: Ref[];
 }
 
 /** A <controlaccess> (nested ones included): agents linked as subjects, and subjects. */
@@ -317,9 +280,9 @@ export function controlaccess(
 }
 
 /** An <origination>: its names as creators (or sources, when its @label says so). */
-export function origination(ctx: EadContext, element: XmlElement): Fields[] {
+export function origination(ctx: EadContext, element: XmlElement): LinkedAgent[] {
   const role = attribute(element, "label")?.toLowerCase() === "source" ? "source" : "creator";
-  const links: Fields[] = [];
+  const links: LinkedAgent[] = [];
   for (const child of elementChildren(element)) {
     const link = linkedAgent(ctx, child, role);
     if (link !== undefined) links.push(link);

@@ -3,12 +3,21 @@
 // keys of the records the file has already handed on (one agent, subject, top container per
 // distinct one).
 import type { EnumerationValues } from "../../registry/enumerations.js";
-import type { JsonValue } from "../../registry/index.js";
-import type { ParseContext, PendingRecord, SourceLocation } from "../pending.js";
+import {
+  untyped,
+  type ParseContext,
+  type PendingRecord,
+  type RecordTypeName,
+  type SourceLocation,
+  type TypedPendingRecord,
+} from "../pending.js";
 import type { XmlElement } from "../xml/xml-reader.js";
 
-/** A record or subrecord being built (JsonObject is read-only). */
-export type Fields = { [key: string]: JsonValue };
+/**
+ * A record while it is built: every field optional, and a list its schema wants non-empty
+ * (`[T, ...T[]]`) a plain list until the record is finished and checked.
+ */
+export type Draft<T> = { [K in keyof T]?: NonNullable<T[K]> extends [infer U, ...unknown[]] ? U[] : T[K] };
 
 /** Where an element is, for messages. */
 export const at = (element: XmlElement): SourceLocation => ({
@@ -62,8 +71,8 @@ export class EadContext {
   }
 
   /** Hands on a record the one being built links to: it goes out before that one. */
-  need(record: PendingRecord): void {
-    this.needed.push(record);
+  need<K extends RecordTypeName>(record: TypedPendingRecord<K>): void {
+    this.needed.push(untyped(record));
   }
 
   /** The records needed since the last call. */
@@ -111,8 +120,8 @@ export class EadContext {
   }
 }
 
-/** Sets `field` when the value is defined (and, for strings, not blank). */
-export function put(record: Fields, field: string, value: JsonValue | undefined): void {
+/** Sets `field` when the value is defined (and, for strings, not blank; for lists, not empty). */
+export function put<T extends object, K extends keyof T>(record: T, field: K, value: T[K] | undefined): void {
   if (value === undefined) return;
   if (typeof value === "string" && value.trim() === "") return;
   if (Array.isArray(value) && value.length === 0) return;

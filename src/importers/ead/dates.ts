@@ -5,7 +5,8 @@
 // only (ArchivesSpace's own rule), never dropped.
 import { lookupTable } from "../../registry/dictionary.js";
 import type { XmlElement } from "../xml/xml-reader.js";
-import { at, put, publishOf, type EadContext, type Fields } from "./context.js";
+import type { ArchivalDate } from "../../../generated/types/index.js";
+import { at, put, type EadContext } from "./context.js";
 import { attribute, childrenNamed, plain } from "./text.js";
 
 export interface DateRange {
@@ -144,21 +145,25 @@ function dateTypeOf(
   return "inclusive";
 }
 
-/** The attributes every date element shares: label (@datechar), certainty, era, calendar, publish. */
-function common(ctx: EadContext, element: XmlElement, date: Fields): void {
-  const where = at(element);
+/** The date label from @datechar; creation when there is none or it is not in the list. */
+function labelOf(ctx: EadContext, element: XmlElement): string {
   const label = attribute(element, "datechar");
-  date.label =
+  return (
     (label === undefined
       ? undefined
-      : ctx.pick("date_label", label, "date label (@datechar)", where, { fallback: "creation" })) ?? "creation";
+      : ctx.pick("date_label", label, "date label (@datechar)", at(element), { fallback: "creation" })) ?? "creation"
+  );
+}
+
+/** The attributes every date element shares besides its label: certainty, era, calendar. */
+function common(ctx: EadContext, element: XmlElement, date: ArchivalDate): void {
+  const where = at(element);
   const certainty = attribute(element, "certainty");
   if (certainty !== undefined) put(date, "certainty", ctx.pick("date_certainty", certainty, "date certainty", where));
   const era = attribute(element, "era");
   if (era !== undefined) put(date, "era", ctx.pick("date_era", era, "date era", where));
   const calendar = attribute(element, "calendar");
   if (calendar !== undefined) put(date, "calendar", ctx.pick("date_calendar", calendar, "date calendar", where));
-  put(date, "publish", publishOf(element));
 }
 
 function assemble(
@@ -167,9 +172,8 @@ function assemble(
   declaredType: string | undefined,
   range: DateRange | undefined,
   expression: string | undefined,
-): Fields | undefined {
+): ArchivalDate | undefined {
   if (range?.begin === undefined && expression === undefined) return undefined;
-  const date: Fields = { jsonmodel_type: "date" };
   let type = dateTypeOf(ctx, declaredType, element) ?? (range?.bulk ? "bulk" : undefined);
   if (type === undefined)
     type =
@@ -179,7 +183,7 @@ function assemble(
         ? "single"
         : "inclusive";
   if (type === "single" && range?.end !== undefined && range.end !== range.begin) type = "inclusive";
-  date.date_type = type;
+  const date: ArchivalDate = { jsonmodel_type: "date", date_type: type, label: labelOf(ctx, element) };
   common(ctx, element, date);
   if (range?.certainty !== undefined && date.certainty === undefined) date.certainty = range.certainty;
   put(date, "expression", expression);
@@ -189,7 +193,7 @@ function assemble(
 }
 
 /** One <unitdate>. */
-export function unitdate(ctx: EadContext, element: XmlElement): Fields | undefined {
+export function unitdate(ctx: EadContext, element: XmlElement): ArchivalDate | undefined {
   const expression = plain(element) || undefined;
   const normal = attribute(element, "normal");
   let range: DateRange | undefined;
@@ -240,8 +244,8 @@ function structuredValue(element: XmlElement | undefined): { value?: string; tex
 }
 
 /** EAD3 <unitdatestructured>: one date per <datesingle> or <daterange> (a <dateset> holds several). */
-export function unitdatestructured(ctx: EadContext, element: XmlElement): Fields[] {
-  const dates: Fields[] = [];
+export function unitdatestructured(ctx: EadContext, element: XmlElement): ArchivalDate[] {
+  const dates: ArchivalDate[] = [];
   const type = element.attributes.unitdatetype;
   const expression = attribute(element, "altrender");
   const parts = childrenNamed(element, "datesingle", "daterange", "dateset").flatMap((part) =>
@@ -280,11 +284,11 @@ export function unitdatestructured(ctx: EadContext, element: XmlElement): Fields
  * plain <unitdate> beside a structured one stating the same dates (NCSU's files have both) is
  * one date: the structured one, with the text as its expression.
  */
-export function datesOf(ctx: EadContext, elements: readonly XmlElement[]): Fields[] {
-  const plainDates: Fields[] = [];
+export function datesOf(ctx: EadContext, elements: readonly XmlElement[]): ArchivalDate[] {
+  const plainDates: ArchivalDate[] = [];
   /** The plain dates read from their text only (no @normal): those a structured date may stand beside. */
-  const fromText = new Set<Fields>();
-  const structured: Fields[] = [];
+  const fromText = new Set<ArchivalDate>();
+  const structured: ArchivalDate[] = [];
   for (const element of elements) {
     if (element.name === "unitdate") {
       const date = unitdate(ctx, element);
@@ -294,22 +298,22 @@ export function datesOf(ctx: EadContext, elements: readonly XmlElement[]): Field
     } else if (element.name === "unitdatestructured") structured.push(...unitdatestructured(ctx, element));
   }
   if (structured.length === 0) return plainDates;
-  const sameKind = (a: Fields, b: Fields): boolean => (a.date_type === "bulk") === (b.date_type === "bulk");
+  const sameKind = (a: ArchivalDate, b: ArchivalDate): boolean => (a.date_type === "bulk") === (b.date_type === "bulk");
   // Structured dates by what they state, each list in document order: a twin is found by one
   // lookup, not a pass over all of them (a unit may hold thousands of dates).
-  const stating = (date: Fields): string =>
+  const stating = (date: ArchivalDate): string =>
     JSON.stringify([date.begin ?? null, date.end ?? date.begin ?? null, date.date_type === "bulk"]);
-  const unpaired = new Map<string, Fields[]>();
+  const unpaired = new Map<string, ArchivalDate[]>();
   for (const date of structured) {
     if (date.expression !== undefined) continue;
     const same = unpaired.get(stating(date));
     if (same === undefined) unpaired.set(stating(date), [date]);
     else same.push(date);
   }
-  const kept: Fields[] = [];
+  const kept: ArchivalDate[] = [];
   for (const date of plainDates) {
     const twin = date.begin === undefined ? undefined : unpaired.get(stating(date))?.shift();
-    if (twin !== undefined) twin.expression = date.expression as string;
+    if (twin !== undefined) put(twin, "expression", date.expression);
     else kept.push(date);
   }
   // A text beside a structured date that says it differently ("1950s-1980s" and 1950/1987):
@@ -317,7 +321,7 @@ export function datesOf(ctx: EadContext, elements: readonly XmlElement[]): Field
   const texts = kept.filter((date) => fromText.has(date));
   const bare = structured.filter((date) => date.expression === undefined);
   if (texts.length > 0 && texts.length === bare.length && texts.every((date, i) => sameKind(date, bare[i]))) {
-    texts.forEach((date, i) => (bare[i].expression = date.expression as string));
+    texts.forEach((date, i) => put(bare[i], "expression", date.expression));
     const paired = new Set(texts);
     return [...kept.filter((date) => !paired.has(date)), ...structured];
   }

@@ -2,10 +2,21 @@
 // shares with the other: title, identifier, level, dates, extents, languages, notes, agents,
 // subjects, instances. The records these link to (agents, subjects, top containers, digital
 // objects) are handed to the context as they are met, to go out before this record.
+import type {
+  ArchivalObject,
+  ExternalId,
+  Instance,
+  LangMaterial,
+  LinkedAgent,
+  Note,
+  Ref,
+  Resource,
+} from "../../../generated/types/index.js";
 import { ImportError } from "../pending.js";
 import type { XmlElement } from "../xml/xml-reader.js";
 import { controlaccess, origination } from "./access-terms.js";
-import { at, put, publishOf, type EadContext, type Fields } from "./context.js";
+import { at, put, publishOf, type Draft, type EadContext } from "./context.js";
+import type { FindingAidFields } from "./header.js";
 import { datesOf } from "./dates.js";
 import { extentsOf } from "./extents.js";
 import { containerInstances, digitalObjectInstance } from "./instances.js";
@@ -22,12 +33,30 @@ export interface DescribedUnit {
   children: XmlElement[];
 }
 
+/** The fields describe() fills, which a resource and an archival object share. */
+type UnitFields = Draft<
+  Pick<
+    Resource,
+    | "title"
+    | "level"
+    | "other_level"
+    | "publish"
+    | "dates"
+    | "extents"
+    | "lang_materials"
+    | "notes"
+    | "linked_agents"
+    | "subjects"
+    | "instances"
+  >
+>;
+
 const DAO_ELEMENTS = new Set(["dao", "daogrp", "daoset"]);
 const IGNORED = new Set(["head", "thead", "runner", "repository"]);
 const DID_SINGLEPART = new Set(["abstract", "physloc", "materialspec"]);
 
 /** level and other_level from @level and @otherlevel; no level is otherlevel "unspecified". */
-function level(ctx: EadContext, element: XmlElement, record: Fields): void {
+function level(ctx: EadContext, element: XmlElement, record: UnitFields): void {
   const raw = attribute(element, "level");
   const other = attribute(element, "otherlevel");
   const value = raw === undefined ? undefined : ctx.match("archival_record_level", raw);
@@ -43,13 +72,13 @@ function level(ctx: EadContext, element: XmlElement, record: Fields): void {
 export function describe(
   ctx: EadContext,
   unit: DescribedUnit,
-  record: Fields,
+  record: UnitFields,
 ): { did?: XmlElement; extentProblems: string[] } {
-  const notes: Fields[] = [];
-  const agents: Fields[] = [];
-  const subjects: Fields[] = [];
-  const instances: Fields[] = [];
-  const langs: Fields[] = [];
+  const notes: Note[] = [];
+  const agents: LinkedAgent[] = [];
+  const subjects: Ref[] = [];
+  const instances: Instance[] = [];
+  const langs: LangMaterial[] = [];
   const did = unit.children.find((child) => child.name === "did");
   const extentProblems: string[] = [];
   level(ctx, unit.element, record);
@@ -70,7 +99,8 @@ export function describe(
     const extents = extentsOf(ctx, childrenNamed(did, "physdesc", "physdescstructured"));
     put(record, "extents", extents.extents);
     notes.push(...extents.notes);
-    for (const note of extents.notes) if (note.type === "physdesc") extentProblems.push(...(note.content as string[]));
+    for (const note of extents.notes)
+      if (note.jsonmodel_type === "note_singlepart" && note.type === "physdesc") extentProblems.push(...note.content);
     instances.push(...containerInstances(ctx, childrenNamed(did, "container")));
     for (const child of elementChildren(did)) {
       if (child.name === "origination") agents.push(...origination(ctx, child));
@@ -116,15 +146,15 @@ export function describe(
 }
 
 /** A further <unittitle>: kept as a general note labelled "Title" (a record has one title). */
-function titleNote(text: string, element: XmlElement): Fields {
+function titleNote(text: string, element: XmlElement): Note {
   return { ...multipartTextNote("odd", text, element), label: "Title" };
 }
 
 interface Collected {
-  notes: Fields[];
-  agents: Fields[];
-  subjects: Fields[];
-  instances: Fields[];
+  notes: Note[];
+  agents: LinkedAgent[];
+  subjects: Ref[];
+  instances: Instance[];
 }
 
 /** A child of archdesc or a component other than its <did> (a <descgrp>'s children in its place, without recursion). */
@@ -158,7 +188,7 @@ function collect(ctx: EadContext, first: XmlElement, into: Collected): void {
  * The first <unitid> that is an identifier (not Arca's or ArchivesSpace's exported `aspace_uri`); the others as
  * external ids.
  */
-function identifiers(did: XmlElement | undefined): { id?: XmlElement; external: Fields[] } {
+function identifiers(did: XmlElement | undefined): { id?: XmlElement; external: ExternalId[] } {
   const ids =
     did === undefined
       ? []
@@ -177,8 +207,8 @@ function identifiers(did: XmlElement | undefined): { id?: XmlElement; external: 
 }
 
 /** The resource: archdesc with the finding aid fields of the header. */
-export function resourceRecord(ctx: EadContext, unit: DescribedUnit, findingAid: Fields): Fields {
-  const record: Fields = {};
+export function resourceRecord(ctx: EadContext, unit: DescribedUnit, findingAid: FindingAidFields): Resource {
+  const record: Draft<Resource> = {};
   const { did, extentProblems } = describe(ctx, unit, record);
   const where = at(unit.element);
   if (did === undefined)
@@ -193,33 +223,24 @@ export function resourceRecord(ctx: EadContext, unit: DescribedUnit, findingAid:
     else {
       const parts = identifier.split(".");
       if (parts.length <= 4 && parts.every((part) => part.length <= 50 && part !== "")) {
-        parts.forEach((part, i) => (record[`id_${i}`] = part));
+        parts.forEach((part, i) => (record[ID_FIELDS[i]] = part));
         ctx.warn(
           `the unitid '${identifier}' is longer than an identifier part (50 characters): split at its dots into id_0..id_${parts.length - 1}`,
           at(id as XmlElement),
         );
       } else record.id_0 = identifier;
     }
-  } else if (typeof findingAid.ead_id === "string") {
+  } else if (findingAid.ead_id !== undefined) {
     record.id_0 = findingAid.ead_id.slice(0, 50);
-    ctx.warn(`<archdesc> has no <unitid>: the resource identifier is the EAD id '${record.id_0 as string}'`, at(did));
+    ctx.warn(`<archdesc> has no <unitid>: the resource identifier is the EAD id '${record.id_0}'`, at(did));
   }
   put(record, "external_ids", external);
-  // The header's fields win over the archdesc's (its own field names: header.ts sets them).
-  for (const [field, value] of Object.entries(findingAid)) record[field] = value;
-  record.finding_aid_language ??= "und";
-  record.finding_aid_script ??= "Zyyy";
   if (record.lang_materials === undefined) {
     ctx.warn(
       "the collection has no <langmaterial> language: its language is recorded as 'und' (undetermined)",
       at(did),
     );
-    record.lang_materials = [
-      {
-        jsonmodel_type: "lang_material",
-        language_and_script: { jsonmodel_type: "language_and_script", language: "und" },
-      },
-    ];
+    record.lang_materials = [undeterminedLanguage()];
   }
   // ArchivesSpace's importers file what they cannot map under "other_unmapped" (its allow_other_unmapped):
   // a resource must have an extent, so an unknown type keeps the number and the text rather than fail.
@@ -245,7 +266,10 @@ export function resourceRecord(ctx: EadContext, unit: DescribedUnit, findingAid:
       at(did),
     );
   }
-  if (record.extents === undefined) {
+  // The header's fields win over the archdesc's (its own field names: header.ts sets them).
+  const { title, id_0, level, dates = [], extents = [], lang_materials = [], ...rest } = { ...record, ...findingAid };
+  const [extent, ...moreExtents] = extents;
+  if (extent === undefined) {
     const read =
       extentProblems.length > 0
         ? ` (read: ${extentProblems.map((text) => `'${text}'`).join(", ")}; an extent type can be added to the extent_extent_type list at /config/enumerations)`
@@ -255,15 +279,43 @@ export function resourceRecord(ctx: EadContext, unit: DescribedUnit, findingAid:
       at(did),
     );
   }
-  if (record.dates === undefined)
+  const [date, ...moreDates] = dates;
+  if (date === undefined)
     throw new ImportError("the collection has no <unitdate>, which a resource must have", at(did));
-  if (record.title === undefined)
+  if (title === undefined)
     throw new ImportError("the collection has no <unittitle>, which a resource must have", at(did));
-  return record;
+  if (id_0 === undefined)
+    throw new ImportError(
+      "the collection has no <unitid> and the finding aid no EAD id, one of which a resource must have",
+      at(did),
+    );
+  const [language = undeterminedLanguage(), ...moreLanguages] = lang_materials;
+  return {
+    ...rest,
+    title,
+    id_0,
+    level: level ?? "otherlevel",
+    dates: [date, ...moreDates],
+    extents: [extent, ...moreExtents],
+    lang_materials: [language, ...moreLanguages],
+    finding_aid_language: rest.finding_aid_language ?? "und",
+    finding_aid_script: rest.finding_aid_script ?? "Zyyy",
+  };
 }
 
 /** ArchivesSpace's enumeration value for what an import cannot map. */
 const OTHER_UNMAPPED = "other_unmapped";
+
+/** The identifier fields a unitid too long for one is split into, at its dots. */
+const ID_FIELDS = ["id_0", "id_1", "id_2", "id_3"] as const;
+
+/** The language of a collection whose finding aid names none. */
+function undeterminedLanguage(): LangMaterial {
+  return {
+    jsonmodel_type: "lang_material",
+    language_and_script: { jsonmodel_type: "language_and_script", language: "und" },
+  };
+}
 
 /** An archival object: a component, under the resource and its parent component. */
 export function componentRecord(
@@ -271,8 +323,8 @@ export function componentRecord(
   unit: DescribedUnit,
   resourceKey: string,
   parentKey: string | undefined,
-): Fields {
-  const record: Fields = {};
+): ArchivalObject {
+  const record: Draft<ArchivalObject> = {};
   const { did } = describe(ctx, unit, record);
   const rawId = attribute(unit.element, "id")?.replace(/^aspace_/, "");
   if (rawId !== undefined) {
@@ -286,8 +338,12 @@ export function componentRecord(
   const { id, external } = identifiers(did);
   if (id !== undefined) record.component_id = plain(id);
   put(record, "external_ids", external);
-  record.resource = { ref: resourceKey };
-  if (parentKey !== undefined) record.parent = { ref: parentKey };
   if (did === undefined) ctx.warn(`a component without <did>: it has no title, identifier or date`, at(unit.element));
-  return record;
+  const { level, ...rest } = record;
+  return {
+    ...rest,
+    level: level ?? "otherlevel",
+    resource: { ref: resourceKey },
+    ...(parentKey !== undefined && { parent: { ref: parentKey } }),
+  };
 }

@@ -4,8 +4,9 @@
 // <dimensions> the physical details and dimensions. A physdesc with no extent becomes notes.
 // An extent whose type is not in the extent type list cannot be an extent: it is kept as a
 // physdesc note, with a warning.
+import type { Extent, Note } from "../../../generated/types/index.js";
 import type { XmlElement } from "../xml/xml-reader.js";
-import { at, comparable, put, publishOf, type EadContext, type Fields } from "./context.js";
+import { at, comparable, put, type EadContext } from "./context.js";
 import { singlepartNote, multipartTextNote } from "./notes.js";
 import { attribute, childrenNamed, elementChildren, hasOwnText, markup, plain } from "./text.js";
 
@@ -45,8 +46,8 @@ const EXTENT_SYNONYMS: ReadonlyMap<string, string> = new Map(
 );
 
 export interface ExtentsAndNotes {
-  extents: Fields[];
-  notes: Fields[];
+  extents: Extent[];
+  notes: Note[];
 }
 
 /** "5.0 Linear feet" -> number and the rest; undefined when the text does not start with a number. */
@@ -67,7 +68,7 @@ function extentType(ctx: EadContext, unit: string): string | undefined {
   );
 }
 
-function unmappable(ctx: EadContext, element: XmlElement, text: string, unit: string | undefined): Fields {
+function unmappable(ctx: EadContext, element: XmlElement, text: string, unit: string | undefined): Note {
   const why =
     unit === undefined
       ? "does not start with a number"
@@ -83,7 +84,7 @@ export function physdesc(ctx: EadContext, element: XmlElement): ExtentsAndNotes 
   const portion = attribute(element, "altrender") ?? attribute(element, "coverage");
   const physfacet = childrenNamed(element, "physfacet");
   const dimensions = childrenNamed(element, "dimensions");
-  let extent: Fields | undefined;
+  let extent: Extent | undefined;
   const summaries: string[] = [];
   for (const child of extents) {
     const text = plain(child);
@@ -126,7 +127,6 @@ export function physdesc(ctx: EadContext, element: XmlElement): ExtentsAndNotes 
     put(extent, "container_summary", summaries.join("; "));
     put(extent, "physical_details", physfacet.map((child) => markup(child)).join("; "));
     put(extent, "dimensions", dimensions.map((child) => plain(child)).join("; "));
-    put(extent, "publish", publishOf(element));
     result.extents.push(extent);
     return result;
   }
@@ -159,7 +159,7 @@ export function physdescstructured(ctx: EadContext, element: XmlElement): Extent
     return { extents: [], notes };
   }
   const coverage = attribute(element, "coverage");
-  const extent: Fields = {
+  const extent: Extent = {
     jsonmodel_type: "extent",
     portion: coverage === "part" ? "part" : "whole",
     number: quantity.replace(",", "."),
@@ -186,7 +186,6 @@ export function physdescstructured(ctx: EadContext, element: XmlElement): Extent
       .map((child) => markup(child))
       .join("; "),
   );
-  put(extent, "publish", publishOf(element));
   return { extents: [extent], notes: [] };
 }
 
@@ -197,7 +196,7 @@ export function physdescstructured(ctx: EadContext, element: XmlElement): Extent
  */
 export function extentsOf(ctx: EadContext, elements: readonly XmlElement[]): ExtentsAndNotes {
   const result: ExtentsAndNotes = { extents: [], notes: [] };
-  let previousStructured: Fields | undefined;
+  let previousStructured: Extent | undefined;
   for (const element of elements) {
     if (element.name === "physdescstructured") {
       const read = physdescstructured(ctx, element);

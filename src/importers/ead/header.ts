@@ -1,7 +1,32 @@
 // The finding aid's own description: EAD 2002 <eadheader> or EAD3 <control>, as the resource's
 // ead_id, ead_location and finding_aid_* fields (ArchivesSpace's mapping).
+import type { Resource, RevisionStatement } from "../../../generated/types/index.js";
 import type { XmlElement } from "../xml/xml-reader.js";
-import { at, put, type EadContext, type Fields } from "./context.js";
+import { at, put, type EadContext } from "./context.js";
+
+/** The resource's fields the header gives: ead_id, ead_location, finding_aid_*, revision_statements. */
+export type FindingAidFields = Partial<
+  Pick<
+    Resource,
+    | "ead_id"
+    | "ead_location"
+    | "finding_aid_title"
+    | "finding_aid_subtitle"
+    | "finding_aid_filing_title"
+    | "finding_aid_date"
+    | "finding_aid_author"
+    | "finding_aid_description_rules"
+    | "finding_aid_language"
+    | "finding_aid_script"
+    | "finding_aid_language_note"
+    | "finding_aid_sponsor"
+    | "finding_aid_edition_statement"
+    | "finding_aid_series_statement"
+    | "finding_aid_status"
+    | "finding_aid_note"
+    | "revision_statements"
+  >
+>;
 import { attribute, childrenNamed, markup, plain } from "./text.js";
 
 /** Description rules as written ("Describing Archives: A Content Standard") and their codes. */
@@ -28,7 +53,7 @@ function block(element: XmlElement | undefined): string | undefined {
   return element === undefined ? undefined : markup(element, { breaks: true }) || undefined;
 }
 
-function titles(ctx: EadContext, titlestmt: XmlElement | undefined, record: Fields): void {
+function titles(ctx: EadContext, titlestmt: XmlElement | undefined, record: FindingAidFields): void {
   if (titlestmt === undefined) return;
   for (const title of childrenNamed(titlestmt, "titleproper")) {
     const kind = (attribute(title, "type") ?? attribute(title, "localtype"))?.toLowerCase();
@@ -59,7 +84,7 @@ function titles(ctx: EadContext, titlestmt: XmlElement | undefined, record: Fiel
   );
 }
 
-function findingAidStatus(ctx: EadContext, raw: string | undefined, where: XmlElement, record: Fields): void {
+function findingAidStatus(ctx: EadContext, raw: string | undefined, where: XmlElement, record: FindingAidFields): void {
   if (raw === undefined) return;
   put(
     record,
@@ -70,7 +95,7 @@ function findingAidStatus(ctx: EadContext, raw: string | undefined, where: XmlEl
   );
 }
 
-function rules(ctx: EadContext, text: string | undefined, where: XmlElement, record: Fields): void {
+function rules(ctx: EadContext, text: string | undefined, where: XmlElement, record: FindingAidFields): void {
   if (text === undefined || text === "") return;
   const code = ctx.match("resource_finding_aid_description_rules", text) ?? descriptionRules(text);
   if (code !== undefined) record.finding_aid_description_rules = code;
@@ -83,7 +108,7 @@ function rules(ctx: EadContext, text: string | undefined, where: XmlElement, rec
 }
 
 /** EAD 2002 <eadheader>. */
-function eadheader(ctx: EadContext, header: XmlElement, record: Fields): void {
+function eadheader(ctx: EadContext, header: XmlElement, record: FindingAidFields): void {
   const eadid = childrenNamed(header, "eadid")[0];
   if (eadid !== undefined) {
     put(record, "ead_id", plain(eadid));
@@ -126,7 +151,7 @@ function eadheader(ctx: EadContext, header: XmlElement, record: Fields): void {
   }
   const revisions = childrenNamed(header, "revisiondesc")[0];
   if (revisions !== undefined) {
-    const statements = childrenNamed(revisions, "change").map((change) => {
+    const statements = childrenNamed(revisions, "change").map((change): RevisionStatement => {
       const date = childrenNamed(change, "date")[0];
       const items = childrenNamed(change, "item").map((item) => markup(item, { breaks: true }));
       return {
@@ -143,7 +168,7 @@ function eadheader(ctx: EadContext, header: XmlElement, record: Fields): void {
 }
 
 /** EAD3 <control>. */
-function control(ctx: EadContext, header: XmlElement, record: Fields): void {
+function control(ctx: EadContext, header: XmlElement, record: FindingAidFields): void {
   const recordid = childrenNamed(header, "recordid")[0];
   if (recordid !== undefined) {
     put(record, "ead_id", plain(recordid));
@@ -191,7 +216,7 @@ function control(ctx: EadContext, header: XmlElement, record: Fields): void {
   }
   const history = childrenNamed(header, "maintenancehistory")[0];
   if (history !== undefined) {
-    const statements: Fields[] = [];
+    const statements: RevisionStatement[] = [];
     for (const event of childrenNamed(history, "maintenanceevent")) {
       const type = attribute(childrenNamed(event, "eventtype")[0] ?? event, "value");
       if (type !== "revised") continue;
@@ -208,8 +233,8 @@ function control(ctx: EadContext, header: XmlElement, record: Fields): void {
 }
 
 /** The finding aid fields of the resource, from the header element (eadheader or control). */
-export function findingAidFields(ctx: EadContext, header: XmlElement | undefined): Fields {
-  const record: Fields = {};
+export function findingAidFields(ctx: EadContext, header: XmlElement | undefined): FindingAidFields {
+  const record: FindingAidFields = {};
   if (header?.name === "eadheader") eadheader(ctx, header, record);
   else if (header?.name === "control") control(ctx, header, record);
   return record;

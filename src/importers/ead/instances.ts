@@ -14,7 +14,14 @@
 // the file gets ` (2)`, ` (3)`, ... so each element keeps its own record; a digital object
 // stored with that id is reused.
 import type { XmlElement } from "../xml/xml-reader.js";
-import { at, comparable, put, publishOf, type EadContext, type Fields } from "./context.js";
+import type {
+  DigitalObject,
+  FileVersion,
+  Instance,
+  SubContainer,
+  TopContainer,
+} from "../../../generated/types/index.js";
+import { at, comparable, put, publishOf, type EadContext } from "./context.js";
 import { attribute, childrenNamed, markup, plain } from "./text.js";
 
 /** Container type words and the container_type value each means. */
@@ -76,7 +83,7 @@ function topContainerKey(
   if (known !== undefined) return known;
   const key = ctx.nextKey("top_container");
   ctx.known.set(identity, key);
-  const record: Fields = { indicator };
+  const record: TopContainer = { indicator };
   put(record, "type", type);
   put(record, "barcode", barcode);
   ctx.need({
@@ -90,7 +97,7 @@ function topContainerKey(
 }
 
 /** The container instances of one <did>'s <container> elements, in order. */
-export function containerInstances(ctx: EadContext, containers: readonly XmlElement[]): Fields[] {
+export function containerInstances(ctx: EadContext, containers: readonly XmlElement[]): Instance[] {
   const drafts: InstanceDraft[] = [];
   const byId = new Map<string, InstanceDraft>();
   for (const element of containers) {
@@ -143,22 +150,26 @@ export function containerInstances(ctx: EadContext, containers: readonly XmlElem
     if (id !== undefined) byId.set(id, draft);
   }
   return drafts.map((draft) => {
-    const sub: Fields = { jsonmodel_type: "sub_container", top_container: { ref: draft.top } };
-    draft.levels.forEach((level, i) => {
-      put(sub, `type_${i + 2}`, level.type);
-      sub[`indicator_${i + 2}`] = level.indicator;
-    });
-    const instance: Fields = { jsonmodel_type: "instance", instance_type: draft.instanceType, sub_container: sub };
-    return instance;
+    const sub: SubContainer = { jsonmodel_type: "sub_container", top_container: { ref: draft.top } };
+    const [second, third] = draft.levels;
+    if (second !== undefined) {
+      put(sub, "type_2", second.type);
+      sub.indicator_2 = second.indicator;
+    }
+    if (third !== undefined) {
+      put(sub, "type_3", third.type);
+      sub.indicator_3 = third.indicator;
+    }
+    return { jsonmodel_type: "instance", instance_type: draft.instanceType, sub_container: sub };
   });
 }
 
 /** A link of a digital object: <dao>, <daoloc> (EAD 2002) or an EAD3 <dao> in a <daoset>. */
-function fileVersion(ctx: EadContext, link: XmlElement): Fields | undefined {
+function fileVersion(ctx: EadContext, link: XmlElement): FileVersion | undefined {
   const href = attribute(link, "href");
   if (href === undefined) return undefined;
   const where = at(link);
-  const version: Fields = { jsonmodel_type: "file_version", file_uri: href };
+  const version: FileVersion = { jsonmodel_type: "file_version", file_uri: href };
   const role = attribute(link, "role") ?? attribute(link, "localtype");
   if (role !== undefined)
     put(version, "use_statement", ctx.pick("file_version_use_statement", role, "digital object use (@role)", where));
@@ -178,7 +189,7 @@ function fileVersion(ctx: EadContext, link: XmlElement): Fields | undefined {
 }
 
 /** The digital object instance of a <dao>, <daogrp> or <daoset>. */
-export function digitalObjectInstance(ctx: EadContext, element: XmlElement): Fields | undefined {
+export function digitalObjectInstance(ctx: EadContext, element: XmlElement): Instance | undefined {
   const where = at(element);
   const links = element.name === "dao" ? [element] : childrenNamed(element, "daoloc", "dao");
   const description =
@@ -194,7 +205,7 @@ export function digitalObjectInstance(ctx: EadContext, element: XmlElement): Fie
     attribute(links[0] ?? element, "href");
   const versions = links
     .map((link) => fileVersion(ctx, link))
-    .filter((version): version is Fields => version !== undefined);
+    .filter((version): version is FileVersion => version !== undefined);
   const baseId =
     attribute(links[0] ?? element, "href") ??
     attribute(element, "id")?.replace(/^aspace_/, "") ??
@@ -213,7 +224,7 @@ export function digitalObjectInstance(ctx: EadContext, element: XmlElement): Fie
     );
   const key = ctx.nextKey("digital_object");
   ctx.known.set(JSON.stringify(["digital_object_id", id]), key);
-  const record: Fields = { title, digital_object_id: id };
+  const record: DigitalObject = { title, digital_object_id: id };
   put(record, "file_versions", versions);
   put(record, "publish", publishOf(element));
   const typed = [element, ...links].find(

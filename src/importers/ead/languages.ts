@@ -3,7 +3,8 @@
 // note, as ArchivesSpace reads it. A language that cannot be coded is kept in that note.
 import { lookupTable } from "../../registry/dictionary.js";
 import type { XmlElement } from "../xml/xml-reader.js";
-import { put, publishOf, type Fields } from "./context.js";
+import type { LangMaterial, LanguageAndScript, NoteLangmaterial } from "../../../generated/types/index.js";
+import { put, publishOf } from "./context.js";
 import { persistentId } from "./notes.js";
 import { attribute, childrenNamed, elementChildren, markup, plain } from "./text.js";
 
@@ -82,8 +83,8 @@ function scriptCode(element: XmlElement | undefined): string | undefined {
 }
 
 /** The lang_materials of one <langmaterial>. */
-export function langMaterials(element: XmlElement): Fields[] {
-  const materials: Fields[] = [];
+export function langMaterials(element: XmlElement): LangMaterial[] {
+  const materials: LangMaterial[] = [];
   const languages = elementChildren(element).flatMap((child) =>
     child.name === "language"
       ? [{ language: child, script: child }]
@@ -98,7 +99,7 @@ export function langMaterials(element: XmlElement): Fields[] {
       uncoded = true;
       continue;
     }
-    const languageAndScript: Fields = { jsonmodel_type: "language_and_script", language: code };
+    const languageAndScript: LanguageAndScript = { jsonmodel_type: "language_and_script", language: code };
     put(languageAndScript, "script", scriptCode(script));
     materials.push({ jsonmodel_type: "lang_material", language_and_script: languageAndScript });
   }
@@ -113,7 +114,7 @@ export function langMaterials(element: XmlElement): Fields[] {
   const saysMore = prose.replace(/[\s.,;]+/g, "") !== languageText.replace(/[\s.,;]+/g, "");
   if (prose !== "" && (saysMore || uncoded)) notes.unshift(prose);
   for (const text of notes.filter(Boolean)) {
-    const note: Fields = { jsonmodel_type: "note_langmaterial", type: "langmaterial", content: [text] };
+    const note: NoteLangmaterial = { jsonmodel_type: "note_langmaterial", type: "langmaterial", content: [text] };
     put(note, "label", attribute(element, "label"));
     put(note, "persistent_id", persistentId(element));
     put(note, "publish", publishOf(element));

@@ -5,10 +5,25 @@
 // a note of its own, as ArchivesSpace reads them. The did notes (abstract, physloc,
 // materialspec, physfacet, physdesc) are singlepart; <bibliography> and <index> have their own
 // shapes. @id is the note's persistent_id, @audience="internal" unpublishes it.
+import type {
+  Note,
+  NoteBibliography,
+  NoteChronology,
+  NoteDefinedlist,
+  NoteIndex,
+  NoteIndexItem,
+  NoteMultipart,
+  NoteOrderedlist,
+  NoteSinglepart,
+  NoteText,
+} from "../../../generated/types/index.js";
 import { lookupTable } from "../../registry/dictionary.js";
 import type { XmlElement } from "../xml/xml-reader.js";
-import { at, put, publishOf, type EadContext, type Fields } from "./context.js";
-import { attribute, childrenNamed, elementChildren, markup, pieces, plain } from "./text.js";
+import { at, put, publishOf, type EadContext } from "./context.js";
+import { attribute, childrenNamed, elementChildren, markup, nonEmpty, pieces, plain } from "./text.js";
+
+/** What a multipart note holds. */
+type Subnote = NoteText | NoteChronology | NoteOrderedlist | NoteDefinedlist;
 
 /** Note elements that are multipart notes of the same type (EAD3's <legalstatus> is one too). */
 export const MULTIPART_NOTES: ReadonlySet<string> = new Set([
@@ -49,24 +64,27 @@ export function persistentId(element: XmlElement): string | undefined {
   return attribute(element, "id")?.replace(/^aspace_/, "");
 }
 
-function base(element: XmlElement, note: Fields): Fields {
+function base<T extends { persistent_id?: string; publish?: boolean }>(element: XmlElement, note: T): T {
   put(note, "persistent_id", persistentId(element));
   put(note, "publish", publishOf(element));
   return note;
 }
 
-export function singlepartNote(type: string, content: string[], element: XmlElement): Fields {
-  const note = base(element, {
+export function singlepartNote(type: string, content: string[], element: XmlElement): NoteSinglepart {
+  const note = base<NoteSinglepart>(element, {
     jsonmodel_type: "note_singlepart",
     type,
-    content: content.flatMap((text) => pieces(text)),
+    content: nonEmpty(
+      content.flatMap((text) => pieces(text)),
+      "",
+    ),
   });
   put(note, "label", attribute(element, "label"));
   return note;
 }
 
-export function multipartTextNote(type: string, text: string, element: XmlElement): Fields {
-  const note = base(element, {
+export function multipartTextNote(type: string, text: string, element: XmlElement): NoteMultipart {
+  const note = base<NoteMultipart>(element, {
     jsonmodel_type: "note_multipart",
     type,
     subnotes: pieces(text).map((content) => ({ jsonmodel_type: "note_text", content })),
@@ -94,13 +112,13 @@ function chronDate(item: XmlElement): string | undefined {
   return plain(date) || attribute(date, "standarddate") || attribute(date, "normal");
 }
 
-function chronology(element: XmlElement): Fields {
-  const subnote: Fields = { jsonmodel_type: "note_chronology" };
+function chronology(element: XmlElement): NoteChronology {
+  const subnote: NoteChronology = { jsonmodel_type: "note_chronology" };
   put(subnote, "title", listHead(element));
   put(subnote, "publish", publishOf(element));
-  const items: Fields[] = [];
+  const items: NonNullable<NoteChronology["items"]> = [];
   for (const item of childrenNamed(element, "chronitem")) {
-    const entry: Fields = {};
+    const entry: (typeof items)[number] = {};
     put(entry, "event_date", chronDate(item));
     const events = childrenNamed(item, "event", "eventgrp", "chronitemset").flatMap((child) =>
       child.name === "event" ? [child] : childrenNamed(child, "event"),
@@ -128,14 +146,14 @@ const NUMERATIONS: Readonly<Record<string, string>> = lookupTable({
   "upper-roman": "upperroman",
 });
 
-function list(ctx: EadContext, element: XmlElement): Fields {
+function list(ctx: EadContext, element: XmlElement): NoteDefinedlist | NoteOrderedlist {
   const type = (attribute(element, "type") ?? attribute(element, "listtype"))?.toLowerCase();
   const defitems = childrenNamed(element, "defitem");
   if (type === "deflist" || defitems.length > 0) {
-    const subnote: Fields = { jsonmodel_type: "note_definedlist" };
+    const subnote: NoteDefinedlist = { jsonmodel_type: "note_definedlist" };
     put(subnote, "title", listHead(element));
     put(subnote, "publish", publishOf(element));
-    subnote.items = defitems.map((item) => {
+    const items = defitems.map((item) => {
       const label = childrenNamed(item, "label")[0];
       const value = childrenNamed(item, "item")[0];
       return {
@@ -146,11 +164,12 @@ function list(ctx: EadContext, element: XmlElement): Fields {
     const loose = childrenNamed(element, "item");
     if (loose.length > 0)
       ctx.warn(`a defined list has ${loose.length} <item> outside <defitem>: kept as items without label`, at(element));
-    for (const item of loose) (subnote.items as Fields[]).push({ label: "", value: markup(item, { breaks: true }) });
+    for (const item of loose) items.push({ label: "", value: markup(item, { breaks: true }) });
+    subnote.items = items;
     return subnote;
   }
   const numeration = attribute(element, "numeration")?.toLowerCase();
-  const subnote: Fields = {
+  const subnote: NoteOrderedlist = {
     jsonmodel_type: "note_orderedlist",
     enumeration: (numeration === undefined ? undefined : NUMERATIONS[numeration]) ?? "null",
   };
@@ -164,12 +183,12 @@ function list(ctx: EadContext, element: XmlElement): Fields {
  * A multipart note and the notes nested in it. `type` is the note's type (a nested <note>
  * takes its parent's, as in ArchivesSpace).
  */
-export function multipartNotes(ctx: EadContext, element: XmlElement, type: string): Fields[] {
-  const note = base(element, { jsonmodel_type: "note_multipart", type });
+export function multipartNotes(ctx: EadContext, element: XmlElement, type: string): Note[] {
+  const note = base<NoteMultipart>(element, { jsonmodel_type: "note_multipart", type });
   const head = childrenNamed(element, "head")[0];
   put(note, "label", head === undefined ? attribute(element, "label") : markup(head) || undefined);
-  const nested: Fields[] = [];
-  const subnotes: Fields[] = [];
+  const nested: Note[] = [];
+  const subnotes: Subnote[] = [];
   let paragraphs: string[] = [];
   const flush = (): void => {
     const text = paragraphs.filter(Boolean).join("\n\n");
@@ -226,28 +245,30 @@ export function multipartNotes(ctx: EadContext, element: XmlElement, type: strin
   return [note, ...nested];
 }
 
-function bibliography(ctx: EadContext, element: XmlElement): Fields[] {
-  const note = base(element, { jsonmodel_type: "note_bibliography" });
+function bibliography(ctx: EadContext, element: XmlElement): [NoteBibliography, ...Note[]] {
+  const note = base<NoteBibliography>(element, { jsonmodel_type: "note_bibliography", content: [""] });
   const head = childrenNamed(element, "head")[0];
   put(note, "label", head === undefined ? undefined : markup(head) || undefined);
   const content: string[] = [];
   const items: string[] = [];
-  const nested: Fields[] = [];
+  const nested: Note[] = [];
   for (const child of elementChildren(element)) {
     if (child.name === "head") continue;
     if (child.name === "bibref" || child.name === "archref") items.push(markup(child, { breaks: true }));
     else if (child.name === "bibliography") {
       const [inner, ...more] = bibliography(ctx, child);
-      items.push(...((inner.items as string[] | undefined) ?? []));
-      content.push(...(inner.content as string[]).filter(Boolean));
+      items.push(...(inner.items ?? []));
+      content.push(...inner.content.filter(Boolean));
       nested.push(...more);
     } else if (child.name === "list")
       items.push(...childrenNamed(child, "item").map((item) => markup(item, { breaks: true })));
     else if (NOTE_ELEMENTS.has(child.name)) nested.push(...notesOf(ctx, child, "odd"));
     else content.push(markup({ ...element, children: [child] }, { breaks: true }));
   }
-  note.content = content.filter(Boolean).flatMap((text) => pieces(text));
-  if ((note.content as string[]).length === 0) note.content = [""];
+  note.content = nonEmpty(
+    content.filter(Boolean).flatMap((text) => pieces(text)),
+    "",
+  );
   put(note, "items", items.filter(Boolean));
   return [note, ...nested];
 }
@@ -266,13 +287,13 @@ const INDEX_ITEM_TYPES: Readonly<Record<string, string>> = lookupTable({
   genreform: "genre_form",
 });
 
-function index(ctx: EadContext, element: XmlElement): Fields[] {
-  const note = base(element, { jsonmodel_type: "note_index" });
+function index(ctx: EadContext, element: XmlElement): Note[] {
+  const note = base<NoteIndex>(element, { jsonmodel_type: "note_index", content: [""] });
   const head = childrenNamed(element, "head")[0];
   put(note, "label", head === undefined ? undefined : markup(head) || undefined);
   const content: string[] = [];
-  const items: Fields[] = [];
-  const nested: Fields[] = [];
+  const items: NoteIndexItem[] = [];
+  const nested: Note[] = [];
   for (const child of elementChildren(element)) {
     if (child.name === "head" || child.name === "listhead") continue;
     if (child.name === "indexentry") {
@@ -282,7 +303,7 @@ function index(ctx: EadContext, element: XmlElement): Fields[] {
         .filter((part) => INDEX_ITEM_TYPES[part.name] !== undefined);
       if (names.length === 0) ctx.warn("an <indexentry> without a name, subject or title element: left out", at(child));
       for (const name of names) {
-        const item: Fields = {
+        const item: NoteIndexItem = {
           jsonmodel_type: "note_index_item",
           value: plain(name),
           type: INDEX_ITEM_TYPES[name.name],
@@ -298,14 +319,16 @@ function index(ctx: EadContext, element: XmlElement): Fields[] {
     else if (NOTE_ELEMENTS.has(child.name)) nested.push(...notesOf(ctx, child, "odd"));
     else content.push(markup({ ...element, children: [child] }, { breaks: true }));
   }
-  note.content = content.filter(Boolean).flatMap((text) => pieces(text));
-  if ((note.content as string[]).length === 0) note.content = [""];
+  note.content = nonEmpty(
+    content.filter(Boolean).flatMap((text) => pieces(text)),
+    "",
+  );
   put(note, "items", items);
   return [note, ...nested];
 }
 
 /** The notes a note element gives (itself and those nested in it). `parentType`: what a <note> stands for. */
-export function notesOf(ctx: EadContext, element: XmlElement, parentType = "odd"): Fields[] {
+export function notesOf(ctx: EadContext, element: XmlElement, parentType = "odd"): Note[] {
   if (element.name === "bibliography") return bibliography(ctx, element);
   if (element.name === "index") return index(ctx, element);
   if (element.name === "note") return multipartNotes(ctx, element, parentType);
@@ -313,8 +336,6 @@ export function notesOf(ctx: EadContext, element: XmlElement, parentType = "odd"
 }
 
 /** Whether a list of notes holds nothing but empty text (a note element with only a <head>, say). */
-export function isEmptyNote(note: Fields): boolean {
-  return (
-    note.jsonmodel_type === "note_multipart" && (note.subnotes as Fields[]).length === 0 && note.label === undefined
-  );
+export function isEmptyNote(note: Note): boolean {
+  return note.jsonmodel_type === "note_multipart" && (note.subnotes ?? []).length === 0 && note.label === undefined;
 }

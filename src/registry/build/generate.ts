@@ -8,8 +8,8 @@ import { createRecordAjv } from "../keywords.js";
 import type { RecordTypeManifest, RegistryManifest } from "../manifest.js";
 import { Registry } from "../registry.js";
 import { bundleSchema, defNameOf, SchemaFiles } from "./bundle.js";
-import { emitManifestModule, emitTypesIndex } from "./emit-manifest.js";
-import { emitTypeScript } from "./emit-types.js";
+import { emitManifestModule } from "./emit-manifest.js";
+import { emitTypeScript, type BundledType } from "./emit-types.js";
 import { readTypeSettings } from "./type-settings.js";
 
 export interface GeneratedOutput {
@@ -33,6 +33,7 @@ export async function generate(schemaDirectory: string): Promise<GeneratedOutput
   // links are not resolved here, so no registry is needed yet.
   const ajv = createRecordAjv({ parseUri: () => undefined, uriTemplate: () => undefined });
   const types: RecordTypeManifest[] = [];
+  const bundles: BundledType[] = [];
   const output = new Map<string, string>();
   for (const file of recordTypeFiles(schemaDir)) {
     const source = files.describe(file);
@@ -50,16 +51,12 @@ export async function generate(schemaDirectory: string): Promise<GeneratedOutput
       );
     }
     types.push({ ...settings, schema });
-    const title = String(schema.title);
-    output.set(`types/${settings.name}.ts`, await emitTypeScript(schema, title, schemaDir));
+    bundles.push({ name: settings.name, schema });
   }
   const manifest: RegistryManifest = { types };
   // Cross-type rules (unique names, collections, URIs, link declarations) are the Registry's.
   new Registry(manifest);
-  output.set(
-    "types/index.ts",
-    emitTypesIndex(types.map((type) => ({ name: type.name, title: String(type.schema.title) }))),
-  );
+  output.set("types/index.ts", await emitTypeScript(bundles, schemaDir));
   output.set("registry.ts", emitManifestModule(manifest));
   return { manifest, files: output };
 }

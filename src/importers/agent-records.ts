@@ -1,15 +1,18 @@
 // Agents as the parsers hand them on: one pending record per distinct agent of a file, matched
 // against the agents already stored so that importing again links the existing agent instead
 // of creating a second one. Shared by the EAC-CPF, MARCXML and CSV parsers.
-import type { NameCorporateEntity, NameFamily, NamePerson, RecordTypeMap } from "../../generated/types/index.js";
-import type { JsonValue } from "../registry/index.js";
+import type {
+  AgentPerson,
+  NameCorporateEntity,
+  NameFamily,
+  NamePerson,
+  RecordTypeMap,
+} from "../../generated/types/index.js";
 import type { PendingRecord, SourceLocation } from "./pending.js";
+import { untyped, type Draft, type KeysOfType } from "./record-draft.js";
 
 export const AGENT_TYPES = ["agent_person", "agent_family", "agent_corporate_entity"] as const;
 export type AgentType = (typeof AGENT_TYPES)[number];
-
-/** A name being built, in the shape of the agent type's name subrecord. */
-export type NameFields = Record<string, JsonValue>;
 
 /** Each agent type's name subrecord, as the generated types have them. */
 export interface AgentNames {
@@ -25,9 +28,7 @@ export interface AgentNames {
 export type NameDraft = Partial<Omit<NamePerson & NameFamily & NameCorporateEntity, "jsonmodel_type">>;
 
 /** The fields of a name that hold text, which a part of a name in a source can fill. */
-export type NameTextField = {
-  [K in keyof NameDraft]-?: NonNullable<NameDraft[K]> extends string ? K : never;
-}[keyof NameDraft];
+export type NameTextField = KeysOfType<NameDraft, string>;
 
 /** The field every name of a type must have: the primary name, or the family name. */
 export const PRIMARY_NAME_FIELD = {
@@ -43,39 +44,24 @@ const NAME_JSONMODEL_TYPES = {
 } as const satisfies { [T in AgentType]: AgentNames[T]["jsonmodel_type"] };
 
 /**
- * The name subrecord of `type` a draft makes, or undefined when it lacks the type's primary
- * field. A person's name is inverted ("Surname, Forename") unless the draft says otherwise.
+ * The agent record being built: `names` first (the display name first), then any other field
+ * of an agent (every agent type has the same ones besides its names).
  */
-export function finishName<T extends AgentType>(type: T, draft: NameDraft): AgentNames[T] | undefined {
-  // keys: AgentType, the code's own union
-  const primary = draft[PRIMARY_NAME_FIELD[type]];
-  if (primary === undefined || primary === "") return undefined;
-  // keys: AgentType, the code's own union
-  const name = { ...draft, jsonmodel_type: NAME_JSONMODEL_TYPES[type] };
-  if (type === "agent_person") name.name_order ??= "inverted";
-  // The draft holds only fields of the three name types, the primary one is there, and a
-  // person's name_order is set: what the type's schema requires. Fields of another type's
-  // names (a family's family_type on a person) would be refused by its schema when written.
-  return name as unknown as AgentNames[T];
-}
+export type AgentDraft = Omit<Draft<AgentPerson>, "names"> & { names: NameDraft[] };
 
-/** An agent record of `type` with one name (its display name); `publish` when the source says. */
-export function agentWithName<T extends AgentType>(
-  name: AgentNames[T],
-  publish: boolean | undefined,
-): RecordTypeMap[T] {
-  // Every agent type's record is `names` (its own type's names) and optional fields, publish among them.
-  const record = { names: [name], ...(publish !== undefined && { publish }) };
+/**
+ * The record of `type` a draft makes. Its field names are checked by the compiler; whether each
+ * name has what its type requires (a primary name, say) is the record's validation's to say when
+ * it is written, as for any record.
+ */
+export function agentRecord<T extends AgentType>(type: T, draft: AgentDraft): RecordTypeMap[T] {
+  // keys: AgentType, the code's own union
+  const jsonmodel = NAME_JSONMODEL_TYPES[type];
+  const record = { ...draft, names: draft.names.map((name) => ({ ...name, jsonmodel_type: jsonmodel })) };
   return record as unknown as RecordTypeMap[T];
 }
 
-/** The agent record being built: `names` first (the display name first), then anything else the schema takes. */
-export interface AgentFields {
-  names: NameFields[];
-  [field: string]: JsonValue;
-}
-
-const field = (name: Readonly<Record<string, unknown>>, key: string): string | undefined => {
+const field = (name: NameDraft, key: NameTextField): string | undefined => {
   const value = name[key];
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 };
@@ -86,7 +72,7 @@ const field = (name: Readonly<Record<string, unknown>>, key: string): string | u
  * "Family, Prefix, Dates (Qualifier)", a corporate body's "Primary. Sub 1. Sub 2 (Number : Dates) (Qualifier)".
  * ArchivesSpace computes it on save; here it is stored as sent, so the parsers compute it.
  */
-export function sortName(type: AgentType, name: Readonly<Record<string, unknown>>): string {
+export function sortName(type: AgentType, name: NameDraft): string {
   let result: string;
   const qualifier = field(name, "qualifier");
   const dates = field(name, "dates");
@@ -95,7 +81,7 @@ export function sortName(type: AgentType, name: Readonly<Record<string, unknown>
     const rest = field(name, "rest_of_name");
     if (field(name, "name_order") === "direct") result = [rest, primary].filter(Boolean).join(" ");
     else result = [primary, rest].filter(Boolean).join(", ");
-    for (const key of ["prefix", "suffix", "title", "number"]) {
+    for (const key of ["prefix", "suffix", "title", "number"] as const) {
       const value = field(name, key);
       if (value !== undefined) result += `, ${value}`;
     }
@@ -138,12 +124,12 @@ export class FileAgents {
 
   constructor(private readonly prefix: string) {}
 
-  claim(type: AgentType, agent: AgentFields, source: SourceLocation): { key: string; pending?: PendingRecord } {
+  claim(type: AgentType, agent: AgentDraft, source: SourceLocation): { key: string; pending?: PendingRecord } {
     for (const name of agent.names) {
       if (field(name, "sort_name") === undefined) name.sort_name = sortName(type, name);
     }
-    const display = agent.names[0] as NameFields;
-    const sort = field(display, "sort_name") as string;
+    const display = agent.names[0] ?? {};
+    const sort = field(display, "sort_name") ?? "";
     const authorityId = field(display, "authority_id");
     const identity = JSON.stringify([type, sort, authorityId ?? null]);
     const known = this.keys.get(identity);
@@ -153,6 +139,6 @@ export class FileAgents {
     this.keys.set(identity, key);
     const match: Record<string, string> = { "names.sort_name": sort };
     if (authorityId !== undefined) match["names.authority_id"] = authorityId;
-    return { key, pending: { key, type, record: agent, source, match, onMatch: "reuse" } };
+    return { key, pending: untyped({ key, type, record: agentRecord(type, agent), source, match, onMatch: "reuse" }) };
   }
 }

@@ -8,10 +8,9 @@
 // relationships, places, occupations or sources: each cpfRelation is a warning of its own
 // (whether or not its target exists, it cannot be linked), the rest is listed in one warning.
 import { lookupTable } from "../registry/dictionary.js";
-import type { JsonValue } from "../registry/index.js";
 import type { EnumerationValues } from "../registry/enumerations.js";
 import { EnumeratedValues } from "./csv/enumerated-values.js";
-import { FileAgents, type AgentType } from "./agent-records.js";
+import { FileAgents, type AgentDraft, type AgentType } from "./agent-records.js";
 import { biographicalNote } from "./eac/eac-biography.js";
 import { structuredDates } from "./eac/eac-dates.js";
 import { eacNames } from "./eac/eac-names.js";
@@ -107,10 +106,10 @@ export class EacParser implements FormatParser {
     const entityId = childElements(identity, "entityId")[0];
     const idElement = recordId ?? entityId;
     const authorityId = idElement === undefined ? undefined : textOf(idElement) || undefined;
-    if (authorityId !== undefined) (names[0] as Record<string, JsonValue>).authority_id = authorityId;
+    if (authorityId !== undefined && names[0] !== undefined) names[0].authority_id = authorityId;
     if (recordId !== undefined && entityId !== undefined) notImported.push("identity/entityId");
 
-    const agent: { names: typeof names; [field: string]: JsonValue } = { names };
+    const agent: AgentDraft = { names };
     const existDates = childElement(childElement(description, "description") ?? description, "existDates");
     if (existDates !== undefined) {
       const dates = structuredDates(existDates, "existence");

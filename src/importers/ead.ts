@@ -18,14 +18,8 @@ import type { Resource } from "../../generated/types/index.js";
 import { at, EadContext } from "./ead/context.js";
 import { componentRecord, resourceRecord, type DescribedUnit } from "./ead/description.js";
 import { findingAidFields } from "./ead/header.js";
-import {
-  ImportError,
-  untyped,
-  type FormatParser,
-  type ImportInput,
-  type ParseContext,
-  type PendingRecord,
-} from "./pending.js";
+import { ImportError, type FormatParser, type ImportInput, type ParseContext, type PendingRecord } from "./pending.js";
+import { untyped } from "./record-draft.js";
 import { ElementBuilder, emptyElement } from "./xml/element-builder.js";
 import type { XmlLimits } from "./xml/xml-limits.js";
 import { xmlEventBatches, type XmlElement } from "./xml/xml-reader.js";

@@ -3,7 +3,6 @@
 // parsers know formats and nothing of storage; the committer (committer.ts) maps keys to real
 // uris, reuses records that already exist, and writes through the record operations.
 import type { Readable } from "node:stream";
-import type { RecordTypeMap } from "../../generated/types/index.js";
 import type { JsonObject } from "../registry/index.js";
 
 export const IMPORT_FORMATS = ["ead", "ead3", "marcxml", "eac", "csv", "aspace-json"] as const;
@@ -44,25 +43,6 @@ export interface PendingRecord {
    * write nothing for the whole file and say so.
    */
   onMatch?: "reuse" | "skip-file";
-}
-
-/** A record type's name (its jsonmodel_type), as the generated types know them. */
-export type RecordTypeName = keyof RecordTypeMap;
-
-/** A pending record built as its generated interface, so a field its schema lacks is a compile error. */
-export interface TypedPendingRecord<K extends RecordTypeName> extends Omit<PendingRecord, "type" | "record"> {
-  type: K;
-  record: RecordTypeMap[K];
-}
-
-/**
- * A typed pending record as the committer takes it. The generated interfaces hold JSON values
- * only (builders leave an optional field out rather than set it to undefined: `put`), but
- * TypeScript does not let an interface stand for an index signature; this is the one place the
- * two meet.
- */
-export function untyped<K extends RecordTypeName>(pending: TypedPendingRecord<K>): PendingRecord {
-  return pending as unknown as PendingRecord;
 }
 
 /** A message about the source, where it is. */

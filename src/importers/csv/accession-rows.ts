@@ -2,10 +2,24 @@
 // 119 columns) as an accession, with the agent and subject the row names. Columns whose data
 // the accession schema has no place for (collection management, events such as
 // "acknowledgement sent", user-defined fields, agent contacts) are reported per row.
+import type {
+  Accession,
+  ArchivalDate,
+  Extent,
+  LangMaterial,
+  LanguageAndScript,
+  LinkedAgent,
+} from "../../../generated/types/index.js";
 import { lookupTable } from "../../registry/dictionary.js";
-import type { JsonValue } from "../../registry/index.js";
 import type { PendingRecord } from "../pending.js";
-import { agentTypeLabel, type AgentType, type FileAgents, type NameFields } from "../agent-records.js";
+import { put, untyped, type Draft, type KeysOfType } from "../record-draft.js";
+import {
+  agentTypeLabel,
+  type AgentType,
+  type FileAgents,
+  type NameDraft,
+  type NameTextField,
+} from "../agent-records.js";
 import type { FileSubjects } from "./subject-records.js";
 import type { TemplateRow } from "./template-row.js";
 
@@ -19,7 +33,7 @@ export interface AccessionRowRecords {
   accession: PendingRecord;
 }
 
-const TEXT_FIELDS: ReadonlyArray<[column: string, field: string]> = [
+const TEXT_FIELDS: ReadonlyArray<[column: string, field: KeysOfType<Accession, string>]> = [
   ["accession_title", "title"],
   ["accession_access_restrictions_note", "access_restrictions_note"],
   ["accession_condition_description", "condition_description"],
@@ -32,7 +46,7 @@ const TEXT_FIELDS: ReadonlyArray<[column: string, field: string]> = [
   ["accession_use_restrictions_note", "use_restrictions_note"],
 ];
 
-const FLAG_FIELDS: ReadonlyArray<[column: string, field: string]> = [
+const FLAG_FIELDS: ReadonlyArray<[column: string, field: KeysOfType<Accession, boolean>]> = [
   ["accession_publish", "publish"],
   ["accession_restrictions_apply", "restrictions_apply"],
   ["accession_access_restrictions", "access_restrictions"],
@@ -52,7 +66,7 @@ const AGENT_TYPES: Readonly<Record<string, AgentType>> = lookupTable({
 /**
  * Name columns each agent type takes (beyond primary name, dates, qualifier, authority id, rules, source, sort name).
  */
-const NAME_COLUMNS: Record<AgentType, ReadonlyArray<[column: string, field: string]>> = lookupTable({
+const NAME_COLUMNS: Record<AgentType, ReadonlyArray<[column: string, field: NameTextField]>> = lookupTable({
   agent_person: [
     ["agent_name_rest_of_name", "rest_of_name"],
     ["agent_name_prefix", "prefix"],
@@ -87,33 +101,33 @@ export class AccessionRows {
   ) {}
 
   map(row: TemplateRow): AccessionRowRecords {
-    // keys: the accession's field names (TEXT_FIELDS, FLAG_FIELDS and those named below)
-    const accession: Record<string, JsonValue> = {};
+    const accession: Draft<Accession> = {};
     const ids = ["accession_number_1", "accession_number_2", "accession_number_3", "accession_number_4"].map((column) =>
       row.text(column),
     );
-    if (ids[0] === undefined) row.fail("accession_number_1 is empty: every accession needs an identifier");
+    const [id_0, id_1, id_2, id_3] = ids;
+    if (id_0 === undefined) row.fail("accession_number_1 is empty: every accession needs an identifier");
     const identifier = JSON.stringify(ids.map((id) => id ?? null));
     const earlier = this.identifiers.get(identifier);
     if (earlier !== undefined)
       row.fail(`the accession identifier ${ids.filter(Boolean).join("-")} is already used on line ${earlier}`);
     this.identifiers.set(identifier, row.line);
-    ids.forEach((id, i) => {
-      if (id !== undefined) accession[`id_${i}`] = id;
-    });
+    put(accession, "id_1", id_1);
+    put(accession, "id_2", id_2);
+    put(accession, "id_3", id_3);
 
-    for (const [column, field] of TEXT_FIELDS) set(accession, field, row.text(column));
-    for (const [column, field] of FLAG_FIELDS) set(accession, field, row.flag(column));
-    set(accession, "accession_date", row.calendarDate("accession_accession_date"));
-    set(accession, "acquisition_type", row.enumerated("accession_acquisition_type", "accession_acquisition_type"));
-    set(accession, "resource_type", row.enumerated("accession_resource_type", "accession_resource_type"));
-    setList(accession, "lang_materials", languages(row));
-    setList(
+    for (const [column, field] of TEXT_FIELDS) put(accession, field, row.text(column));
+    for (const [column, field] of FLAG_FIELDS) put(accession, field, row.flag(column));
+    put(accession, "accession_date", row.calendarDate("accession_accession_date"));
+    put(accession, "acquisition_type", row.enumerated("accession_acquisition_type", "accession_acquisition_type"));
+    put(accession, "resource_type", row.enumerated("accession_resource_type", "accession_resource_type"));
+    put(accession, "lang_materials", languages(row));
+    put(
       accession,
       "dates",
       [1, 2].map((n) => date(row, n)).filter((value) => value !== undefined),
     );
-    setList(
+    put(
       accession,
       "extents",
       [extent(row)].filter((value) => value !== undefined),
@@ -139,20 +153,18 @@ export class AccessionRows {
     return {
       agents,
       subjects,
-      accession: {
+      accession: untyped({
         key: `csv:accession:${row.line}`,
         type: "accession",
-        record: accession,
+        record: { ...accession, id_0 },
         source: row.source,
         match,
         onMatch: "reuse",
-      },
+      }),
     };
   }
 
-  private agent(
-    row: TemplateRow,
-  ): { linked: Record<string, JsonValue>; key: string; pending?: PendingRecord } | undefined {
+  private agent(row: TemplateRow): { linked: LinkedAgent; key: string; pending?: PendingRecord } | undefined {
     const primary = row.text("agent_name_primary_name");
     if (primary === undefined) {
       if (row.anyFilled(AGENT_LINK_COLUMNS))
@@ -167,20 +179,20 @@ export class AccessionRows {
       );
       type = "agent_person";
     }
-    const name: NameFields = { authorized: true, is_display_name: true };
-    set(name, type === "agent_family" ? "family_name" : "primary_name", primary);
+    const name: NameDraft = { authorized: true, is_display_name: true };
+    put(name, type === "agent_family" ? "family_name" : "primary_name", primary);
     if (type === "agent_person")
-      set(
+      put(
         name,
         "name_order",
         row.enumerated("agent_name_name_order", "name_person_name_order", NAME_ORDER_SYNONYMS) ?? "inverted",
       );
-    for (const [column, field] of NAME_COLUMNS[type]) set(name, field, row.text(column));
-    set(name, "dates", row.text("agent_name_dates"));
-    set(name, "qualifier", row.text("agent_name_qualifier"));
-    set(name, "authority_id", row.text("agent_name_authority_id"));
-    set(name, "rules", row.enumerated("agent_name_rules", "name_rule"));
-    set(name, "source", row.enumerated("agent_name_source", "name_source"));
+    for (const [column, field] of NAME_COLUMNS[type]) put(name, field, row.text(column));
+    put(name, "dates", row.text("agent_name_dates"));
+    put(name, "qualifier", row.text("agent_name_qualifier"));
+    put(name, "authority_id", row.text("agent_name_authority_id"));
+    put(name, "rules", row.enumerated("agent_name_rules", "name_rule"));
+    put(name, "source", row.enumerated("agent_name_source", "name_source"));
     const sort = row.text("agent_name_sort_name");
     if (sort !== undefined) {
       name.sort_name = sort;
@@ -188,7 +200,6 @@ export class AccessionRows {
     }
 
     const claimed = this.agents.claim(type, { names: [name] }, row.source);
-    const linked: Record<string, JsonValue> = { ref: claimed.key };
     const roleText = row.text("agent_role");
     let role =
       roleText === undefined
@@ -201,7 +212,7 @@ export class AccessionRows {
         );
       role = "creator";
     }
-    linked.role = role;
+    const linked: LinkedAgent = { ref: claimed.key, role };
     const relatorText = row.text("agent_relator");
     if (relatorText !== undefined) {
       const code = RELATOR.exec(relatorText)?.[1];
@@ -225,20 +236,12 @@ export class AccessionRows {
   }
 }
 
-function set(target: Record<string, JsonValue>, field: string, value: JsonValue | undefined): void {
-  if (value !== undefined) target[field] = value;
-}
-
-function setList(target: Record<string, JsonValue>, field: string, values: JsonValue[]): void {
-  if (values.length > 0) target[field] = values;
-}
-
 /** lang_material_* and the older accession_language/_script columns: one entry per distinct language and script. */
-function languages(row: TemplateRow): JsonValue[] {
+function languages(row: TemplateRow): LangMaterial[] {
   const pairs = [
     ["lang_material_language", "lang_material_script"],
     ["accession_language", "accession_script"],
-  ].map(([languageColumn, scriptColumn]): Record<string, string> | undefined => {
+  ].map(([languageColumn, scriptColumn]): LanguageAndScript | undefined => {
     const language = row.text(languageColumn as string);
     const script = row.text(scriptColumn as string);
     if (language === undefined) {
@@ -256,7 +259,7 @@ function languages(row: TemplateRow): JsonValue[] {
     return script === undefined ? { language } : { language, script };
   });
   const seen = new Set<string>();
-  const entries: JsonValue[] = [];
+  const entries: LangMaterial[] = [];
   for (const pair of pairs) {
     if (pair === undefined || seen.has(JSON.stringify(pair))) continue;
     seen.add(JSON.stringify(pair));
@@ -265,7 +268,7 @@ function languages(row: TemplateRow): JsonValue[] {
   return entries;
 }
 
-function date(row: TemplateRow, n: number): JsonValue | undefined {
+function date(row: TemplateRow, n: number): ArchivalDate | undefined {
   const prefix = `date_${n}_`;
   const expression = row.text(`${prefix}expression`);
   const begin = row.archivalDate(`${prefix}begin`);
@@ -279,17 +282,17 @@ function date(row: TemplateRow, n: number): JsonValue | undefined {
   }
   if (begin === undefined && expression === undefined)
     row.fail(`${prefix}end without ${prefix}begin or ${prefix}expression`);
-  const result: Record<string, JsonValue> = {
+  const result: ArchivalDate = {
     label: label ?? "creation",
     date_type: type ?? (end !== undefined ? "inclusive" : begin !== undefined ? "single" : "inclusive"),
   };
-  set(result, "expression", expression);
-  set(result, "begin", begin);
-  set(result, "end", end);
+  put(result, "expression", expression);
+  put(result, "begin", begin);
+  put(result, "end", end);
   return result;
 }
 
-function extent(row: TemplateRow): JsonValue | undefined {
+function extent(row: TemplateRow): Extent | undefined {
   const number = row.text("extent_number");
   const typeText = row.text("extent_type");
   const summary = row.text("extent_container_summary");
@@ -305,7 +308,7 @@ function extent(row: TemplateRow): JsonValue | undefined {
     );
     return undefined;
   }
-  const result: Record<string, JsonValue> = { portion: "whole", number, extent_type: type };
-  set(result, "container_summary", summary);
+  const result: Extent = { portion: "whole", number, extent_type: type };
+  put(result, "container_summary", summary);
   return result;
 }

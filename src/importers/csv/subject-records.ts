@@ -1,17 +1,16 @@
 // Subjects as the parsers hand them on: one pending record per distinct subject of a file,
 // matched against the stored subjects of the vocabulary so that importing again links the
 // existing subject. Shared by the CSV and MARCXML parsers.
-import type { JsonValue } from "../../registry/index.js";
+import type { Subject, Term } from "../../../generated/types/index.js";
 import type { PendingRecord, SourceLocation } from "../pending.js";
+import { untyped } from "../record-draft.js";
 
-export interface SubjectTerm {
-  term: string;
-  /** A subject_term_type value. */
-  term_type: string;
-}
+/** A term as a source gives it: `term_type` a subject_term_type value; the vocabulary is the file's. */
+export type SubjectTerm = Pick<Term, "term" | "term_type">;
 
 export interface SubjectFields {
-  terms: SubjectTerm[];
+  /** At least one, as a subject has. */
+  terms: [SubjectTerm, ...SubjectTerm[]];
   /** A subject_source value. */
   source: string;
   authority_id?: string;
@@ -47,14 +46,17 @@ export class FileSubjects {
     this.created += 1;
     const key = `${this.prefix}:subject:${this.created}`;
     this.keys.set(identity, key);
-    const record: Record<string, JsonValue> = {
-      source: subject.source,
-      vocabulary: this.vocabulary,
-      terms: subject.terms.map((term) => ({ term: term.term, term_type: term.term_type, vocabulary: this.vocabulary })),
-    };
+    const vocabulary = this.vocabulary;
+    const [first, ...more] = subject.terms.map((term): Term => ({
+      term: term.term,
+      term_type: term.term_type,
+      vocabulary,
+    }));
+    const record: Subject = { source: subject.source, vocabulary, terms: [first, ...more] };
     if (subject.authority_id !== undefined) record.authority_id = subject.authority_id;
     if (subject.scope_note !== undefined) record.scope_note = subject.scope_note;
-    return { key, pending: { key, type: "subject", record, source, match: this.matchOf(subject), onMatch: "reuse" } };
+    const match = this.matchOf(subject);
+    return { key, pending: untyped({ key, type: "subject", record, source, match, onMatch: "reuse" }) };
   }
 
   private identity(subject: SubjectFields): string {

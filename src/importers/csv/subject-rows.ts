@@ -2,7 +2,7 @@
 // subject: term_1..term_4 with their types, in order, in the import's vocabulary. External
 // documents and metadata rights declarations have no place in a subject here: reported.
 import type { PendingRecord } from "../pending.js";
-import type { FileSubjects, SubjectTerm } from "./subject-records.js";
+import type { FileSubjects, SubjectFields, SubjectTerm } from "./subject-records.js";
 import type { TemplateRow } from "./template-row.js";
 
 export const SUBJECT_TEMPLATE_MARKERS = ["term_1", "term_type_1"];
@@ -31,10 +31,11 @@ export class SubjectRows {
       else if (termType === undefined) row.warn(`'${term}' is imported as topical`);
       terms.push({ term, term_type: termType ?? "topical" });
     }
-    if (terms.length === 0) row.fail("no term: a subject needs term_1 (and term_type_1)");
+    const [first, ...more] = terms;
+    if (first === undefined) row.fail("no term: a subject needs term_1 (and term_type_1)");
     const source = row.enumerated("subject_source", "subject_source") ?? "local";
-    const subject = {
-      terms,
+    const subject: SubjectFields = {
+      terms: [first, ...more],
       source,
       authority_id: row.text("subject_authority_id"),
       scope_note: row.text("subject_scope_note"),

@@ -2,7 +2,7 @@
 // hold (structured_date_label). A date given as a standard date (`standardDate`, or text that is
 // one) is standardized; other text is kept as the expression; `notBefore`/`notAfter` become the
 // standardized type.
-import type { JsonValue } from "../../registry/index.js";
+import type { StructuredDateLabel, StructuredDateRange, StructuredDateSingle } from "../../../generated/types/index.js";
 import { archivalDate } from "../source-dates.js";
 import { childElement, childElements, textOf } from "../xml/xml-element.js";
 import type { XmlElement } from "../xml/xml-reader.js";
@@ -27,17 +27,17 @@ function point(element: XmlElement | undefined): DatePoint | undefined {
   return result.expression === undefined && result.standardized === undefined ? undefined : result;
 }
 
-function single(role: "begin" | "end", at: DatePoint): Record<string, JsonValue> {
-  const date: Record<string, JsonValue> = { date_role: role };
+function single(role: "begin" | "end", at: DatePoint): StructuredDateSingle {
+  const date: StructuredDateSingle = { date_role: role };
   if (at.expression !== undefined) date.date_expression = at.expression;
   if (at.standardized !== undefined) date.date_standardized = at.standardized;
   if (at.standardizedType !== undefined) date.date_standardized_type = at.standardizedType;
   return date;
 }
 
-function rangeEnd(prefix: "begin" | "end", at: DatePoint | undefined): Record<string, JsonValue> {
+function rangeEnd(prefix: "begin" | "end", at: DatePoint | undefined): StructuredDateRange {
   if (at === undefined) return {};
-  const date: Record<string, JsonValue> = {}; // keys: the begin_/end_ date fields named below
+  const date: StructuredDateRange = {};
   if (at.expression !== undefined) date[`${prefix}_date_expression`] = at.expression;
   if (at.standardized !== undefined) date[`${prefix}_date_standardized`] = at.standardized;
   if (at.standardizedType !== undefined) date[`${prefix}_date_standardized_type`] = at.standardizedType;
@@ -45,8 +45,8 @@ function rangeEnd(prefix: "begin" | "end", at: DatePoint | undefined): Record<st
 }
 
 /** The dates of a dates element (existDates, useDates) with this label. */
-export function structuredDates(holder: XmlElement, label: string): JsonValue[] {
-  const dates: JsonValue[] = [];
+export function structuredDates(holder: XmlElement, label: string): StructuredDateLabel[] {
+  const dates: StructuredDateLabel[] = [];
   const sets = childElements(holder, "dateSet");
   for (const element of [
     ...childElements(holder, "date", "dateRange"),

@@ -9,11 +9,14 @@ import type { EnumeratedValues } from "../csv/enumerated-values.js";
 import { withoutEndPunctuation } from "../marc/marc-record.js";
 import { childElements, textOf } from "../xml/xml-element.js";
 import type { XmlElement } from "../xml/xml-reader.js";
-import { sortName, type AgentType, type NameFields } from "../agent-records.js";
+import { sortName, type AgentType, type NameDraft, type NameTextField } from "../agent-records.js";
 import { structuredDates } from "./eac-dates.js";
 
+/** A name field a part fills, or a person's "Surname, Forenames" (MARC $a) split into two. */
+type PartField = NameTextField | "surname_and_forenames";
+
 /** Part localType (lower case) -> name field, by agent type. */
-const PERSON_PARTS: Readonly<Record<string, string>> = lookupTable({
+const PERSON_PARTS: Readonly<Record<string, NameTextField>> = lookupTable({
   primary_name: "primary_name",
   surname: "primary_name",
   familyname: "primary_name",
@@ -36,7 +39,7 @@ const PERSON_PARTS: Readonly<Record<string, string>> = lookupTable({
   g: "qualifier",
 });
 
-const CORPORATE_PARTS: Readonly<Record<string, string>> = lookupTable({
+const CORPORATE_PARTS: Readonly<Record<string, NameTextField>> = lookupTable({
   primary_name: "primary_name",
   corporatename: "primary_name",
   subordinate_name_1: "subordinate_name_1",
@@ -54,7 +57,7 @@ const CORPORATE_PARTS: Readonly<Record<string, string>> = lookupTable({
   g: "qualifier",
 });
 
-const FAMILY_PARTS: Readonly<Record<string, string>> = lookupTable({
+const FAMILY_PARTS: Readonly<Record<string, NameTextField>> = lookupTable({
   family_name: "family_name",
   familyname: "family_name",
   surname: "family_name",
@@ -69,7 +72,7 @@ const FAMILY_PARTS: Readonly<Record<string, string>> = lookupTable({
   g: "qualifier",
 });
 
-const PARTS: Record<AgentType, Readonly<Record<string, string>>> = lookupTable({
+const PARTS: Record<AgentType, Readonly<Record<string, NameTextField>>> = lookupTable({
   agent_person: PERSON_PARTS,
   agent_corporate_entity: CORPORATE_PARTS,
   agent_family: FAMILY_PARTS,
@@ -88,7 +91,7 @@ const NAME_SOURCES: Readonly<Record<string, string>> = lookupTable({
 const TRAILING_DATES = /,\s*((?:b\.|d\.|ca\.|fl\.)?\s*\d{3,4}\??(?:\s*-\s*(?:\d{3,4}\??)?)?)\.?$/;
 
 /** The field a part's localType names: a word, or the subfield of a MARC tag ("100a" -> a). */
-function partField(type: AgentType, localType: string | undefined): string | undefined {
+function partField(type: AgentType, localType: string | undefined): PartField | undefined {
   if (localType === undefined) return undefined;
   const lower = localType.trim().toLowerCase();
   const table = PARTS[type];
@@ -106,7 +109,7 @@ const clean = (text: string): string =>
     .trim();
 
 /** A person's "Surname, Forenames" text into primary name and rest. */
-function invertedName(name: NameFields, text: string): void {
+function invertedName(name: NameDraft, text: string): void {
   const comma = text.indexOf(",");
   if (comma > 0) {
     name.primary_name = text.slice(0, comma).trim();
@@ -119,16 +122,16 @@ function invertedName(name: NameFields, text: string): void {
 }
 
 export interface EacNames {
-  names: NameFields[];
+  names: NameDraft[];
   /** What was read but has no place, for the caller's warnings. */
   problems: string[];
 }
 
 export function eacNames(type: AgentType, entries: XmlElement[], values: EnumeratedValues): EacNames {
   const problems = new Set<string>();
-  const read: Array<{ name: NameFields; authorized: boolean }> = [];
+  const read: Array<{ name: NameDraft; authorized: boolean }> = [];
   for (const entry of entries) {
-    const name: NameFields = {};
+    const name: NameDraft = {};
     const loose: string[] = [];
     for (const part of childElements(entry, "part")) {
       const text = textOf(part);
@@ -137,7 +140,7 @@ export function eacNames(type: AgentType, entries: XmlElement[], values: Enumera
       if (field === undefined) loose.push(text);
       else if (field === "surname_and_forenames") invertedName(name, clean(text));
       else if (name[field] === undefined) name[field] = clean(text);
-      else name[field] = `${String(name[field])} ${clean(text)}`;
+      else name[field] = `${name[field]} ${clean(text)}`;
     }
     if (loose.length > 0) {
       let text = loose.join(" ").replace(/\s+/g, " ").trim();
@@ -148,7 +151,7 @@ export function eacNames(type: AgentType, entries: XmlElement[], values: Enumera
       }
       text = clean(text);
       const main = type === "agent_family" ? "family_name" : "primary_name";
-      if (name[main] !== undefined) name[main] = `${String(name[main])} ${text}`;
+      if (name[main] !== undefined) name[main] = `${name[main]} ${text}`;
       else if (type === "agent_person") invertedName(name, text);
       else name[main] = text;
     }
@@ -180,7 +183,7 @@ export function eacNames(type: AgentType, entries: XmlElement[], values: Enumera
   // Authorized forms first (the first of them displayed); one name per sort name.
   const ordered = [...read.filter((entry) => entry.authorized), ...read.filter((entry) => !entry.authorized)];
   const seen = new Set<string>();
-  const names: NameFields[] = [];
+  const names: NameDraft[] = [];
   for (const { name, authorized } of ordered) {
     const key = String(name.sort_name);
     if (seen.has(key)) continue;

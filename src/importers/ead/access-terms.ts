@@ -6,17 +6,16 @@
 import type { LinkedAgent, Ref, Subject } from "../../../generated/types/index.js";
 import { lookupTable } from "../../registry/dictionary.js";
 import {
-  agentWithName,
-  finishName,
+  agentRecord,
   PRIMARY_NAME_FIELD,
   sortName,
-  type AgentNames,
   type AgentType,
   type NameDraft,
   type NameTextField,
 } from "../agent-records.js";
 import type { XmlElement } from "../xml/xml-reader.js";
-import { at, put, publishOf, type EadContext } from "./context.js";
+import { put } from "../record-draft.js";
+import { at, publishOf, type EadContext } from "./context.js";
 import { attribute, childrenNamed, elementChildren, plain } from "./text.js";
 
 export const AGENT_ELEMENTS: Readonly<Record<string, AgentType>> = lookupTable({
@@ -85,7 +84,7 @@ const PART_FIELDS: Record<AgentType, Readonly<Record<string, NameTextField>>> = 
 /**
  * The name subrecord: EAD 2002's text whole in the primary name (as ArchivesSpace does), EAD3's parts by @localtype.
  */
-function nameOf<T extends AgentType>(ctx: EadContext, type: T, element: XmlElement): AgentNames[T] | undefined {
+function nameOf(ctx: EadContext, type: AgentType, element: XmlElement): NameDraft | undefined {
   const name: NameDraft = {};
   const parts = childrenNamed(element, "part");
   // keys: AgentType, the code's own union
@@ -137,11 +136,11 @@ function nameOf<T extends AgentType>(ctx: EadContext, type: T, element: XmlEleme
   if (source !== undefined) put(name, "source", ctx.pick("name_source", source, "name source", where));
   put(name, "authority_id", attribute(element, "authfilenumber") ?? attribute(element, "identifier"));
   name.sort_name = sortName(type, name);
-  return finishName(type, name);
+  return name;
 }
 
 /** The key of the agent an access element names (its pending record handed on the first time). */
-function agentKey<T extends AgentType>(ctx: EadContext, type: T, element: XmlElement): string | undefined {
+function agentKey(ctx: EadContext, type: AgentType, element: XmlElement): string | undefined {
   const name = nameOf(ctx, type, element);
   if (name === undefined) {
     ctx.warn(`an empty <${element.name}>: no agent`, at(element));
@@ -154,7 +153,8 @@ function agentKey<T extends AgentType>(ctx: EadContext, type: T, element: XmlEle
   if (known !== undefined) return known;
   const key = ctx.nextKey(type);
   ctx.known.set(identity, key);
-  const record = agentWithName<T>(name, publishOf(element));
+  const publish = publishOf(element);
+  const record = agentRecord(type, { names: [name], ...(publish !== undefined && { publish }) });
   const match: Record<string, string> = { "names.sort_name": sort };
   if (authorityId !== undefined) match["names.authority_id"] = authorityId;
   ctx.need({ key, type, record, source: at(element), match, onMatch: "reuse" });

@@ -3,21 +3,9 @@
 // keys of the records the file has already handed on (one agent, subject, top container per
 // distinct one).
 import type { EnumerationValues } from "../../registry/enumerations.js";
-import {
-  untyped,
-  type ParseContext,
-  type PendingRecord,
-  type RecordTypeName,
-  type SourceLocation,
-  type TypedPendingRecord,
-} from "../pending.js";
+import type { ParseContext, PendingRecord, SourceLocation } from "../pending.js";
+import { untyped, type RecordTypeName, type TypedPendingRecord } from "../record-draft.js";
 import type { XmlElement } from "../xml/xml-reader.js";
-
-/**
- * A record while it is built: every field optional, and a list its schema wants non-empty
- * (`[T, ...T[]]`) a plain list until the record is finished and checked.
- */
-export type Draft<T> = { [K in keyof T]?: NonNullable<T[K]> extends [infer U, ...unknown[]] ? U[] : T[K] };
 
 /** Where an element is, for messages. */
 export const at = (element: XmlElement): SourceLocation => ({
@@ -118,14 +106,6 @@ export class EadContext {
     );
     return fallback;
   }
-}
-
-/** Sets `field` when the value is defined (and, for strings, not blank; for lists, not empty). */
-export function put<T extends object, K extends keyof T>(record: T, field: K, value: T[K] | undefined): void {
-  if (value === undefined) return;
-  if (typeof value === "string" && value.trim() === "") return;
-  if (Array.isArray(value) && value.length === 0) return;
-  record[field] = value;
 }
 
 /** `publish` from @audience: internal is unpublished, external published, none says nothing. */

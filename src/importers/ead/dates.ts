@@ -6,7 +6,8 @@
 import { lookupTable } from "../../registry/dictionary.js";
 import type { XmlElement } from "../xml/xml-reader.js";
 import type { ArchivalDate } from "../../../generated/types/index.js";
-import { at, put, type EadContext } from "./context.js";
+import { put } from "../record-draft.js";
+import { at, type EadContext } from "./context.js";
 import { attribute, childrenNamed, plain } from "./text.js";
 
 export interface DateRange {

@@ -15,7 +15,8 @@ import type {
 import { ImportError } from "../pending.js";
 import type { XmlElement } from "../xml/xml-reader.js";
 import { controlaccess, origination } from "./access-terms.js";
-import { at, put, publishOf, type Draft, type EadContext } from "./context.js";
+import { put, type Draft } from "../record-draft.js";
+import { at, publishOf, type EadContext } from "./context.js";
 import type { FindingAidFields } from "./header.js";
 import { datesOf } from "./dates.js";
 import { extentsOf } from "./extents.js";

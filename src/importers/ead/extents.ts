@@ -6,7 +6,8 @@
 // physdesc note, with a warning.
 import type { Extent, Note } from "../../../generated/types/index.js";
 import type { XmlElement } from "../xml/xml-reader.js";
-import { at, comparable, put, type EadContext } from "./context.js";
+import { put } from "../record-draft.js";
+import { at, comparable, type EadContext } from "./context.js";
 import { singlepartNote, multipartTextNote } from "./notes.js";
 import { attribute, childrenNamed, elementChildren, hasOwnText, markup, plain } from "./text.js";
 

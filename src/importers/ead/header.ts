@@ -2,7 +2,8 @@
 // ead_id, ead_location and finding_aid_* fields (ArchivesSpace's mapping).
 import type { Resource, RevisionStatement } from "../../../generated/types/index.js";
 import type { XmlElement } from "../xml/xml-reader.js";
-import { at, put, type EadContext } from "./context.js";
+import { put } from "../record-draft.js";
+import { at, type EadContext } from "./context.js";
 
 /** The resource's fields the header gives: ead_id, ead_location, finding_aid_*, revision_statements. */
 export type FindingAidFields = Partial<

@@ -21,7 +21,8 @@ import type {
   SubContainer,
   TopContainer,
 } from "../../../generated/types/index.js";
-import { at, comparable, put, publishOf, type EadContext } from "./context.js";
+import { put } from "../record-draft.js";
+import { at, comparable, publishOf, type EadContext } from "./context.js";
 import { attribute, childrenNamed, markup, plain } from "./text.js";
 
 /** Container type words and the container_type value each means. */

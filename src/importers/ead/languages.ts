@@ -4,7 +4,8 @@
 import { lookupTable } from "../../registry/dictionary.js";
 import type { XmlElement } from "../xml/xml-reader.js";
 import type { LangMaterial, LanguageAndScript, NoteLangmaterial } from "../../../generated/types/index.js";
-import { put, publishOf } from "./context.js";
+import { put } from "../record-draft.js";
+import { publishOf } from "./context.js";
 import { persistentId } from "./notes.js";
 import { attribute, childrenNamed, elementChildren, markup, plain } from "./text.js";
 

@@ -19,8 +19,9 @@ import type {
 } from "../../../generated/types/index.js";
 import { lookupTable } from "../../registry/dictionary.js";
 import type { XmlElement } from "../xml/xml-reader.js";
-import { at, put, publishOf, type EadContext } from "./context.js";
-import { attribute, childrenNamed, elementChildren, markup, nonEmpty, pieces, plain } from "./text.js";
+import { nonEmpty, put } from "../record-draft.js";
+import { at, publishOf, type EadContext } from "./context.js";
+import { attribute, childrenNamed, elementChildren, markup, pieces, plain } from "./text.js";
 
 /** What a multipart note holds. */
 type Subnote = NoteText | NoteChronology | NoteOrderedlist | NoteDefinedlist;

@@ -123,12 +123,6 @@ export function attribute(element: XmlElement, name: string): string | undefined
   return value === undefined || value === "" ? undefined : value;
 }
 
-/** `items`, or `[fallback]` when there are none: for note content, which holds at least one text. */
-export function nonEmpty<T>(items: readonly T[], fallback: T): [T, ...T[]] {
-  const [first = fallback, ...rest] = items;
-  return [first, ...rest];
-}
-
 /** Long text in pieces of at most `max` characters, cut at paragraph breaks, else spaces, where it can be. */
 export function pieces(text: string, max = 65000): string[] {
   const result: string[] = [];

@@ -4,10 +4,15 @@
 // $d) as dates of existence, 678 as a biographical note. Sources (670), identifiers (024, 035),
 // places, occupations and related names (370-378, 5xx) have no field in an agent here: listed in
 // one warning per record.
-import type { JsonValue } from "../../registry/index.js";
+import type {
+  NoteText,
+  StructuredDateLabel,
+  StructuredDateRange,
+  StructuredDateSingle,
+} from "../../../generated/types/index.js";
 import { ImportError } from "../pending.js";
 import { archivalDate } from "../source-dates.js";
-import type { NameFields } from "../agent-records.js";
+import type { AgentDraft, NameDraft } from "../agent-records.js";
 import { notImportedMessage, type MappedRecords, type MarcMapping } from "./bibliographic-record.js";
 import { marcName } from "./marc-names.js";
 import { fieldsOf, noteText, value, values, type DataField, type MarcRecord } from "./marc-record.js";
@@ -15,17 +20,17 @@ import { fieldsOf, noteText, value, values, type DataField, type MarcRecord } fr
 const HEADING_TAGS = ["100", "110", "111"];
 
 /** One end of a date of existence: standardized when it is a date, else kept as an expression. */
-function dateEnd(text: string | undefined, role: "begin" | "end"): Record<string, JsonValue> | undefined {
+function dateEnd(text: string | undefined): { value: string; standardized: boolean } | undefined {
   const written = text?.trim().replace(/[.,]$/, "");
   if (written === undefined || written === "") return undefined;
   const standardized = archivalDate(written);
   return standardized !== undefined
-    ? { [`${role}_date_standardized`]: standardized }
-    : { [`${role}_date_expression`]: written };
+    ? { value: standardized, standardized: true }
+    : { value: written, standardized: false };
 }
 
 /** 046 $f/$g (birth, death) or $q/$r (establishment, termination), else the heading's $d ("1873-1955", "1885-"). */
-function existence(record: MarcRecord, heading: DataField): JsonValue[] {
+function existence(record: MarcRecord, heading: DataField): StructuredDateLabel[] {
   let begin: string | undefined;
   let end: string | undefined;
   for (const field of fieldsOf(record, "046")) {
@@ -46,15 +51,20 @@ function existence(record: MarcRecord, heading: DataField): JsonValue[] {
       ];
     [begin, end] = [parts[1], parts[2]];
   }
-  const from = dateEnd(begin, "begin");
-  const to = dateEnd(end, "end");
+  const from = dateEnd(begin);
+  const to = dateEnd(end);
   if (from === undefined && to !== undefined) {
-    const single: Record<string, JsonValue> = { date_role: "end" };
-    if (to.end_date_standardized !== undefined) single.date_standardized = to.end_date_standardized;
-    else single.date_expression = to.end_date_expression as JsonValue;
+    const single: StructuredDateSingle = to.standardized
+      ? { date_role: "end", date_standardized: to.value }
+      : { date_role: "end", date_expression: to.value };
     return [{ date_label: "existence", date_type_structured: "single", structured_date_single: single }];
   }
-  return [{ date_label: "existence", date_type_structured: "range", structured_date_range: { ...from, ...to } }];
+  const range: StructuredDateRange = {};
+  if (from?.standardized === true) range.begin_date_standardized = from.value;
+  else if (from !== undefined) range.begin_date_expression = from.value;
+  if (to?.standardized === true) range.end_date_standardized = to.value;
+  else if (to !== undefined) range.end_date_expression = to.value;
+  return [{ date_label: "existence", date_type_structured: "range", structured_date_range: range }];
 }
 
 export function authorityRecord(record: MarcRecord, index: number, mapping: MarcMapping): MappedRecords {
@@ -72,7 +82,7 @@ export function authorityRecord(record: MarcRecord, index: number, mapping: Marc
     ?.replace(/\s+/g, "");
   const authorityId = lccn ?? record.control.get("001")?.trim();
   const agency = record.control.get("003")?.trim() ?? fieldsOf(record, "040").map((field) => value(field, "a"))[0];
-  const name: NameFields = { ...authorized.name, authorized: true, is_display_name: true };
+  const name: NameDraft = { ...authorized.name, authorized: true, is_display_name: true };
   if (authorityId) name.authority_id = authorityId;
   if (lccn !== undefined && agency === "DLC") {
     const source = mapping.values.match("name_source", "naf");
@@ -86,7 +96,7 @@ export function authorityRecord(record: MarcRecord, index: number, mapping: Marc
   }
   fieldsOf(record, "010", "040").forEach((field) => taken.add(field));
 
-  const names: NameFields[] = [name];
+  const names: NameDraft[] = [name];
   const seen = new Set<string>();
   const variantTag = `4${heading.tag.slice(1)}`;
   for (const field of record.fields.filter(
@@ -102,11 +112,11 @@ export function authorityRecord(record: MarcRecord, index: number, mapping: Marc
     notImported.push(...variant.unused.map((code) => `${field.tag} $${code}`));
   }
 
-  const agent: { names: NameFields[]; [field: string]: JsonValue } = { names };
+  const agent: AgentDraft = { names };
   const dates = existence(record, heading);
   if (dates.length > 0) agent.dates_of_existence = dates;
   fieldsOf(record, "046").forEach((field) => taken.add(field));
-  const biography = fieldsOf(record, "678").map((field) => {
+  const biography = fieldsOf(record, "678").map((field): NoteText => {
     taken.add(field);
     return {
       jsonmodel_type: "note_text",

@@ -3,13 +3,23 @@
 // 040 finding-aid language and rules, 351 and 5xx notes, 1xx/7xx agents as creators (sources
 // for donors and former owners), 600/610/611 agents and 630-657 headings as subjects, 856
 // finding-aid link. What the resource has no field for is listed in one warning per record.
+import type {
+  ArchivalDate,
+  Extent,
+  ExternalId,
+  LangMaterial,
+  LinkedAgent,
+  Note,
+  Ref,
+  Resource,
+} from "../../../generated/types/index.js";
 import { lookupTable } from "../../registry/dictionary.js";
-import type { JsonValue } from "../../registry/index.js";
 import { ImportError, type PendingRecord, type SourceLocation } from "../pending.js";
+import { nonEmpty, untyped } from "../record-draft.js";
 import { archivalDate, yearSpan } from "../source-dates.js";
 import type { EnumeratedValues } from "../csv/enumerated-values.js";
 import type { FileSubjects } from "../csv/subject-records.js";
-import type { FileAgents, NameFields } from "../agent-records.js";
+import type { FileAgents, NameDraft } from "../agent-records.js";
 import { marcName, marcRelator, nameSource, nameSubdivisions } from "./marc-names.js";
 import { isNoteField, marcNote } from "./marc-notes.js";
 import {
@@ -100,7 +110,6 @@ export const notImportedMessage = (items: string[], what: string): string =>
 export function bibliographicRecord(record: MarcRecord, index: number, mapping: MarcMapping): MappedRecords {
   const coverage = new Coverage();
   const mapped: MappedRecords = { agents: [], subjects: [], principal: [] };
-  const resource: Record<string, JsonValue> = {}; // keys: the resource's field names, each named below
   const where = record.source;
   const fail = (message: string, source: SourceLocation = where): never => {
     throw new ImportError(message, source);
@@ -110,20 +119,22 @@ export function bibliographicRecord(record: MarcRecord, index: number, mapping: 
   const title = withoutEndPunctuation(values(titleField, "a", "b", "k", "n", "p", "s").join(" "));
   if (title === "") fail("245 has no $a: a resource needs a title", titleField.source);
   coverage.take(titleField, "a", "b", "k", "n", "p", "s");
-  resource.title = title;
 
   const identifier =
     identifierOf(record, coverage) ?? fail("no identifier: none of 099, 090, 852 ($h $i or $c) or 001 has one");
-  resource.id_0 = identifier;
-  resource.level = LEVELS[record.leader[7] ?? ""] ?? "collection";
-
-  resource.dates = datesOf(record, coverage, titleField);
+  const dates = datesOf(record, coverage, titleField);
   const { extents, physdesc } = extentsOf(record, coverage, mapping);
-  resource.extents = extents;
   const languages = languagesOf(record, coverage, mapping);
-  resource.lang_materials = languages.materials;
-  resource.finding_aid_language = languages.findingAid;
-  resource.finding_aid_script = "Zyyy";
+  const resource: Resource = {
+    title,
+    id_0: identifier,
+    level: LEVELS[record.leader[7] ?? ""] ?? "collection",
+    dates,
+    extents,
+    lang_materials: languages.materials,
+    finding_aid_language: languages.findingAid,
+    finding_aid_script: "Zyyy",
+  };
   mapping.warn(
     "finding_aid_script: MARC does not record the script of the description; set to Zyyy (undetermined)",
     where,
@@ -139,7 +150,7 @@ export function bibliographicRecord(record: MarcRecord, index: number, mapping: 
     }
   }
 
-  const notes: JsonValue[] = [...physdesc];
+  const notes: Note[] = [...physdesc];
   for (const field of record.fields.filter(isNoteField)) {
     const note = marcNote(field);
     if (note === undefined) continue;
@@ -168,8 +179,8 @@ export function bibliographicRecord(record: MarcRecord, index: number, mapping: 
     }
   }
 
-  const linkedAgents: JsonValue[] = [];
-  const subjects: JsonValue[] = [];
+  const linkedAgents: LinkedAgent[] = [];
+  const subjects: Ref[] = [];
   const subjectKeys = new Set<string>();
   for (const field of record.fields) {
     if (NAME_TAGS.has(field.tag)) {
@@ -199,14 +210,16 @@ export function bibliographicRecord(record: MarcRecord, index: number, mapping: 
 
   const left = coverage.left(record);
   if (left.length > 0) mapping.warn(notImportedMessage(left, "a resource"), where);
-  mapped.principal.push({
-    key: `marc:resource:${index}`,
-    type: "resource",
-    record: resource,
-    source: where,
-    match: { id_0: identifier, id_1: null, id_2: null, id_3: null },
-    onMatch: "skip-file",
-  });
+  mapped.principal.push(
+    untyped({
+      key: `marc:resource:${index}`,
+      type: "resource",
+      record: resource,
+      source: where,
+      match: { id_0: identifier, id_1: null, id_2: null, id_3: null },
+      onMatch: "skip-file",
+    }),
+  );
   return mapped;
 }
 
@@ -238,9 +251,9 @@ function identifierOf(record: MarcRecord, coverage: Coverage): string | undefine
   return record.control.get("001")?.trim() || undefined;
 }
 
-function dateOf(expression: string, label: string, type: "inclusive" | "bulk"): JsonValue {
+function dateOf(expression: string, label: string, type: "inclusive" | "bulk"): ArchivalDate {
   const span = yearSpan(expression);
-  const date: Record<string, JsonValue> = {
+  const date: ArchivalDate = {
     label,
     date_type: span.end === undefined && span.begin !== undefined && type === "inclusive" ? "single" : type,
     expression,
@@ -259,8 +272,8 @@ const LABEL_BY_264: Readonly<Record<string, string>> = lookupTable({
   "4": "copyright",
 });
 
-function datesOf(record: MarcRecord, coverage: Coverage, titleField: DataField): JsonValue[] {
-  const dates: JsonValue[] = [];
+function datesOf(record: MarcRecord, coverage: Coverage, titleField: DataField): [ArchivalDate, ...ArchivalDate[]] {
+  const dates: ArchivalDate[] = [];
   for (const expression of values(titleField, "f"))
     dates.push(dateOf(withoutEndPunctuation(expression), "creation", "inclusive"));
   for (const expression of values(titleField, "g"))
@@ -281,7 +294,8 @@ function datesOf(record: MarcRecord, coverage: Coverage, titleField: DataField):
       coverage.take(field, "c");
     }
   }
-  if (dates.length > 0) return dates;
+  const [first, ...more] = dates;
+  if (first !== undefined) return [first, ...more];
   // 008/06 date type, 07-10 first date, 11-14 second date.
   const fixed = record.control.get("008") ?? "";
   const begin = archivalDate(fixed.slice(7, 11));
@@ -296,8 +310,8 @@ function extentsOf(
   record: MarcRecord,
   coverage: Coverage,
   mapping: MarcMapping,
-): { extents: JsonValue[]; physdesc: JsonValue[] } {
-  const extents: JsonValue[] = [];
+): { extents: [Extent, ...Extent[]]; physdesc: Note[] } {
+  const extents: Extent[] = [];
   const physdesc: string[] = [];
   const fields = fieldsOf(record, "300");
   for (const field of fields) {
@@ -316,7 +330,7 @@ function extentsOf(
       physdesc.push(text);
       continue;
     }
-    const extent: Record<string, JsonValue> = { portion: "whole", number, extent_type: type };
+    const extent: Extent = { portion: "whole", number, extent_type: type };
     const details = values(field, "b").map(withoutEndPunctuation).join("; ");
     const dimensions = values(field, "c").map(withoutEndPunctuation).join("; ");
     const summary = values(field, "3", "e", "g").map(withoutEndPunctuation).join("; ");
@@ -325,7 +339,8 @@ function extentsOf(
     if (summary !== "") extent.container_summary = summary;
     extents.push(extent);
   }
-  if (extents.length === 0) {
+  const [first, ...more] = extents;
+  if (first === undefined) {
     throw new ImportError(
       fields.length === 0
         ? "no 300 field: a resource needs an extent"
@@ -334,7 +349,7 @@ function extentsOf(
     );
   }
   return {
-    extents,
+    extents: [first, ...more],
     physdesc: physdesc.map((text) => ({ jsonmodel_type: "note_singlepart", type: "physdesc", content: [text] })),
   };
 }
@@ -343,7 +358,7 @@ function languagesOf(
   record: MarcRecord,
   coverage: Coverage,
   mapping: MarcMapping,
-): { materials: JsonValue[]; findingAid: string } {
+): { materials: [LangMaterial, ...LangMaterial[]]; findingAid: string } {
   const codes: string[] = [];
   for (const field of fieldsOf(record, "041")) {
     for (const text of values(field, "a")) {
@@ -363,7 +378,7 @@ function languagesOf(
     mapping.warn("no language of the materials (041 $a or 008/35-37): set to und (undetermined)", record.source);
     codes.push("und");
   }
-  const materials: JsonValue[] = [...new Set(codes)].map((language) => ({ language_and_script: { language } }));
+  const materials: LangMaterial[] = [...new Set(codes)].map((language) => ({ language_and_script: { language } }));
   const notes = fieldsOf(record, "546").map((field) => {
     coverage.take(field);
     return noteText(field.subfields.map((subfield) => subfield.value).join(" "));
@@ -382,11 +397,11 @@ function languagesOf(
     mapping.warn("no language of cataloguing (040 $b): finding_aid_language set to und (undetermined)", record.source);
     findingAid = "und";
   }
-  return { materials, findingAid };
+  return { materials: nonEmpty(materials, { language_and_script: { language: "und" } }), findingAid };
 }
 
-function externalIdsOf(record: MarcRecord, coverage: Coverage): JsonValue[] {
-  const ids: JsonValue[] = [];
+function externalIdsOf(record: MarcRecord, coverage: Coverage): ExternalId[] {
+  const ids: ExternalId[] = [];
   const control = record.control.get("001")?.trim();
   if (control) ids.push({ external_id: control, source: record.control.get("003")?.trim() || "MARC 001" });
   for (const field of fieldsOf(record, "010", "035")) {
@@ -401,7 +416,7 @@ function agentLink(
   field: DataField,
   mapping: MarcMapping,
   coverage: Coverage,
-): { linked: JsonValue; pending?: PendingRecord } | undefined {
+): { linked: LinkedAgent; pending?: PendingRecord } | undefined {
   const heading = marcName(field);
   if (heading === undefined) {
     mapping.warn(`${field.tag} has no $a: no agent`, field.source);
@@ -413,7 +428,7 @@ function agentLink(
       `${field.tag}: ${heading.unused.map((code) => `$${code}`).join(" ")} not imported (no field of an agent name takes them)`,
       field.source,
     );
-  const name: NameFields = { ...heading.name, authorized: true, is_display_name: true };
+  const name: NameDraft = { ...heading.name, authorized: true, is_display_name: true };
   if (field.tag.startsWith("6")) {
     const source = nameSource(field, mapping.values);
     if (source.source !== undefined) name.source = source.source;
@@ -430,7 +445,7 @@ function agentLink(
       `${field.tag}: the relator '${relator.unknown}' is neither a MARC relator code nor a known term; left out`,
       field.source,
     );
-  const linked: Record<string, JsonValue> = { ref: claimed.key, role: relator.role };
+  const linked: LinkedAgent = { ref: claimed.key, role: relator.role };
   if (relator.relator !== undefined) linked.relator = relator.relator;
   const terms = nameSubdivisions(field, mapping.subjects.vocabulary);
   if (terms.length > 0) linked.terms = terms;

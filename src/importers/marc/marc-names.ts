@@ -1,15 +1,15 @@
 // MARC name headings (X00 persons and families, X10 corporate bodies, X11 meetings: 100/110/111,
 // 400/410/411, 600/610/611, 700/710/711) as agent names, and the relator ($e terms, $4 codes)
 // of a described record's link to the agent.
+import type { Term } from "../../../generated/types/index.js";
 import { lookupTable } from "../../registry/dictionary.js";
-import type { JsonValue } from "../../registry/index.js";
 import type { EnumeratedValues } from "../csv/enumerated-values.js";
-import type { AgentType, NameFields } from "../agent-records.js";
+import type { AgentType, NameDraft, NameTextField } from "../agent-records.js";
 import { values, withoutEndPunctuation, type DataField } from "./marc-record.js";
 
 export interface MarcName {
   type: AgentType;
-  name: NameFields;
+  name: NameDraft;
   /** Subfield codes the name has no place for (reported by the caller). */
   unused: string[];
 }
@@ -42,7 +42,7 @@ const joinParts = (parts: string[], separator: string): string | undefined => {
   return cleaned.length === 0 ? undefined : cleaned.join(separator);
 };
 
-function set(name: NameFields, field: string, value: string | undefined): void {
+function set(name: NameDraft, field: NameTextField, value: string | undefined): void {
   if (value !== undefined && value !== "") name[field] = value;
 }
 
@@ -51,7 +51,7 @@ export function marcName(field: DataField): MarcName | undefined {
   const kind = field.tag.slice(1);
   const primary = joinParts(values(field, "a"), " ");
   if (primary === undefined) return undefined;
-  const name: NameFields = {};
+  const name: NameDraft = {};
   let type: AgentType;
   let used: string[];
   if (kind === "00" && field.ind1 === "3") {
@@ -110,7 +110,7 @@ export function nameSource(field: DataField, enumerations: EnumeratedValues): { 
 }
 
 /** A 6xx name's subdivisions as linked agent terms. */
-export function nameSubdivisions(field: DataField, vocabulary: string): JsonValue[] {
+export function nameSubdivisions(field: DataField, vocabulary: string): Term[] {
   if (!field.tag.startsWith("6")) return [];
   return field.subfields
     .flatMap((subfield) => {

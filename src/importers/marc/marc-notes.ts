@@ -3,7 +3,7 @@
 // resource: ...") back to the note type that label names. A note field with no counterpart is
 // kept as a general note (odd), and said.
 import { lookupTable } from "../../registry/dictionary.js";
-import type { JsonValue } from "../../registry/index.js";
+import type { NoteMultipart, NoteSinglepart } from "../../../generated/types/index.js";
 import { noteText, type DataField } from "./marc-record.js";
 
 interface NoteKind {
@@ -79,7 +79,7 @@ export const isNoteField = (field: DataField): boolean =>
   field.tag === "351" || (field.tag.startsWith("5") && field.tag !== "546");
 
 export interface MarcNote {
-  note: JsonValue;
+  note: NoteSinglepart | NoteMultipart;
   /** The field had no note type of its own and became a general note. */
   general: boolean;
 }
@@ -104,7 +104,7 @@ export function marcNote(field: DataField): MarcNote | undefined {
   }
   const general = kind === undefined;
   kind ??= multipart("odd", `MARC ${field.tag}`);
-  const note: Record<string, JsonValue> = kind.singlepart
+  const note: NoteSinglepart | NoteMultipart = kind.singlepart
     ? { jsonmodel_type: "note_singlepart", type: kind.type, content: [text] }
     : { jsonmodel_type: "note_multipart", type: kind.type, subnotes: [{ jsonmodel_type: "note_text", content: text }] };
   if (kind.label !== undefined) note.label = kind.label;

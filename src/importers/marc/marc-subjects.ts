@@ -83,7 +83,8 @@ export function marcSubject(field: DataField, enumerations: EnumeratedValues): M
     const subdivision = SUBDIVISIONS[subfield.code];
     if (subdivision !== undefined) terms.push(...inlineTerms(subfield.value, subdivision));
   }
-  if (terms.length === 0) return undefined;
+  const [first, ...more] = terms;
+  if (first === undefined) return undefined;
 
   // $2 names the thesaurus (MARC wants it with second indicator 7; exports write it with others too).
   let source: string | undefined;
@@ -100,7 +101,7 @@ export function marcSubject(field: DataField, enumerations: EnumeratedValues): M
   }
   const authorityId = values(field, "0")[0];
   const subject: SubjectFields = {
-    terms,
+    terms: [first, ...more],
     source: source ?? "local",
     ...(authorityId !== undefined && { authority_id: authorityId }),
   };

@@ -7,7 +7,7 @@ import { Readable } from "node:stream";
 import { AspaceJsonParser } from "../../src/importers/aspace-json.js";
 import { importFile } from "../../src/importers/committer.js";
 import type { ImportSummary } from "../../src/importers/pending.js";
-import { startRecordServer, type RecordServer } from "../records/http/server.js";
+import { startRecordServer, type RecordServer } from "../support/service.js";
 
 type Json = Record<string, unknown>;
 

@@ -11,7 +11,7 @@ import { PERMISSIONS } from "../../src/auth/permissions.js";
 import { importFile, type ImportOptions } from "../../src/importers/committer.js";
 import { CsvParser } from "../../src/importers/csv.js";
 import type { ImportInput, ImportSummary } from "../../src/importers/pending.js";
-import { globalGrants, startRecordServer, type RecordServer } from "../records/http/server.js";
+import { globalGrants, startRecordServer, type RecordServer } from "../support/service.js";
 
 const DATA = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "shared", "data", "csv");
 const actor = { username: "importer" };

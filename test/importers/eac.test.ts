@@ -11,7 +11,7 @@ import { PERMISSIONS } from "../../src/auth/permissions.js";
 import { importFile, type ImportOptions } from "../../src/importers/committer.js";
 import { EacParser } from "../../src/importers/eac.js";
 import type { ImportInput, ImportSummary } from "../../src/importers/pending.js";
-import { globalGrants, startRecordServer, type RecordServer } from "../records/http/server.js";
+import { globalGrants, startRecordServer, type RecordServer } from "../support/service.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DATA = join(HERE, "..", "..", "..", "shared", "data", "eac-cpf");

@@ -7,7 +7,7 @@ import { Readable } from "node:stream";
 import { importFile, type ImportOptions } from "../../src/importers/committer.js";
 import { EadParser } from "../../src/importers/ead.js";
 import type { ImportInput, ImportSummary } from "../../src/importers/pending.js";
-import { globalGrants, startRecordServer, type RecordServer } from "../records/http/server.js";
+import { globalGrants, startRecordServer, type RecordServer } from "../support/service.js";
 
 export type Json = Record<string, unknown>;
 

@@ -12,7 +12,7 @@ import { PERMISSIONS } from "../../src/auth/permissions.js";
 import { importFile, type ImportOptions } from "../../src/importers/committer.js";
 import { MarcXmlParser } from "../../src/importers/marcxml.js";
 import type { ImportInput, ImportSummary } from "../../src/importers/pending.js";
-import { globalGrants, startRecordServer, type RecordServer } from "../records/http/server.js";
+import { globalGrants, startRecordServer, type RecordServer } from "../support/service.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DATA = join(HERE, "..", "..", "..", "shared", "data", "marcxml");

@@ -5,13 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Document } from "mongodb";
 import { minimalResource } from "./harness.js";
-import { globalGrants, startRecordServer, type RecordServer } from "./http/server.js";
+import { globalGrants, startRecordServer, type RecordServer } from "../support/service.js";
 
 let server: RecordServer;
 const system = { username: "system" };
 
 beforeAll(async () => {
-  server = await startRecordServer(undefined, { testCommands: true });
+  server = await startRecordServer({ testCommands: true });
 });
 afterAll(() => server.stop());
 

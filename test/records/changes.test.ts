@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from "@jest/globals";
 import type { Change } from "../../src/records/changes.js";
 import { minimalResource } from "./harness.js";
-import { startRecordServer, type RecordServer } from "./http/server.js";
+import { startRecordServer, type RecordServer } from "../support/service.js";
 
 let server: RecordServer;
 const heard: Change[] = [];
@@ -17,7 +17,7 @@ let slow = false;
 let failing = false;
 
 beforeAll(async () => {
-  server = await startRecordServer(undefined, { testCommands: true, monitorCommands: true });
+  server = await startRecordServer({ testCommands: true, monitorCommands: true });
   server.ops.deps.changes.subscribe(() => {
     if (failing) throw new Error("listener broke");
   });

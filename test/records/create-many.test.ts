@@ -3,7 +3,7 @@
 // order, under parents of the same batch.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { BatchRecordError } from "../../src/records/operations/index.js";
-import { startRecordServer, type RecordServer } from "./http/server.js";
+import { startRecordServer, type RecordServer } from "../support/service.js";
 
 let server: RecordServer;
 let repo: number;

@@ -8,7 +8,7 @@ import { PERMISSIONS } from "../../src/auth/permissions.js";
 import type { JsonObject } from "../../src/registry/index.js";
 import { DEFAULT_RESOLVE_MAX_BYTES } from "../../src/records/setup.js";
 import type { Json } from "./catalogue/fixtures.js";
-import { globalGrants, repositoryGrants, startRecordServer, type RecordServer } from "./http/server.js";
+import { globalGrants, repositoryGrants, startRecordServer, type RecordServer } from "../support/service.js";
 
 const SYSTEM = { username: "system" };
 const TRUNCATED_BYTES = Buffer.byteLength(',"_resolve_truncated":true');

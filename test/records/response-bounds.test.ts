@@ -4,7 +4,7 @@
 // request answers. The bound is lowered here rather than filling the store with gigabytes.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { minimalResource } from "../registry/samples.js";
-import { globalGrants, startRecordServer, type RecordServer } from "./http/server.js";
+import { globalGrants, startRecordServer, type RecordServer } from "../support/service.js";
 
 type Json = Record<string, unknown>;
 const SYSTEM = { username: "system" };

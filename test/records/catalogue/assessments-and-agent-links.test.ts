@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { PERMISSIONS } from "../../../src/auth/permissions.js";
 import type { PageEnvelope } from "../../../src/records/operations/index.js";
-import { globalGrants, startRecordServer, type RecordServer } from "../http/server.js";
+import { globalGrants, startRecordServer, type RecordServer } from "../../support/service.js";
 import type { Json } from "./fixtures.js";
 
 let server: RecordServer;

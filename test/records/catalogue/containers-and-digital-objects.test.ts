@@ -4,7 +4,7 @@
 // (and theirs) with it.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { PageEnvelope } from "../../../src/records/operations/index.js";
-import { globalGrants, startRecordServer, type RecordServer } from "../http/server.js";
+import { globalGrants, startRecordServer, type RecordServer } from "../../support/service.js";
 import { readRecordedResponse, type Json } from "./fixtures.js";
 
 let server: RecordServer;

@@ -3,7 +3,7 @@
 // ArchivesSpace records of ../shared/data/archivesspace-json, list modes and permissions.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { PageEnvelope } from "../../../src/records/operations/index.js";
-import { globalGrants, startRecordServer, type RecordServer } from "../http/server.js";
+import { globalGrants, startRecordServer, type RecordServer } from "../../support/service.js";
 import { AGENT_PATHS, readRecords, type Json } from "./fixtures.js";
 
 const CATALOGUER = [

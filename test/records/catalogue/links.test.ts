@@ -1,7 +1,7 @@
 // Accessions and resources link subjects and agents: checked on write,
 // resolved with resolve[], and dropped from the list when the subject or agent is deleted.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { globalGrants, startRecordServer, type RecordServer } from "../http/server.js";
+import { globalGrants, startRecordServer, type RecordServer } from "../../support/service.js";
 import { AGENT_PATHS, mapRefs, readRecord, readRecords, type Json } from "./fixtures.js";
 
 let server: RecordServer;

@@ -9,7 +9,7 @@ import { PERMISSIONS } from "../../../src/auth/permissions.js";
 import type { PageEnvelope } from "../../../src/records/operations/index.js";
 import { sortableFields } from "../../../src/records/operations/list.js";
 import { registry } from "../../../src/registry/index.js";
-import { globalGrants, startRecordServer, type RecordServer } from "../http/server.js";
+import { globalGrants, startRecordServer, type RecordServer } from "../../support/service.js";
 import type { Json } from "./fixtures.js";
 
 /** Words out of alphabetical order, so that a sort by a text field differs from id order. */

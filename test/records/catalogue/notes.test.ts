@@ -2,7 +2,7 @@
 // ArchivesSpace's own digital object notes on digital objects and components. An index entry
 // may link the record it points into; deleting that record removes the entry.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { globalGrants, startRecordServer, type RecordServer } from "../http/server.js";
+import { globalGrants, startRecordServer, type RecordServer } from "../../support/service.js";
 
 type Json = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { PERMISSIONS } from "../../../src/auth/permissions.js";
 import type { PageEnvelope } from "../../../src/records/operations/index.js";
-import { globalGrants, startRecordServer, type CommandLog, type RecordServer } from "../http/server.js";
+import { globalGrants, startRecordServer, type CommandLog, type RecordServer } from "../../support/service.js";
 import type { Json } from "./fixtures.js";
 
 const DEFAULT_MAX_REFS = 1000; // RESOLVE_MAX_REFS's default, which startRecordServer uses
@@ -73,7 +73,7 @@ let token: string;
 let repo: number;
 
 beforeAll(async () => {
-  server = await startRecordServer(undefined, { monitorCommands: true });
+  server = await startRecordServer({ monitorCommands: true });
   commands = server.commands!;
   repo = (await server.ops.create("repository", {}, { repo_code: "scale", name: "Scale" }, SYSTEM)).id;
   token = await server.login("admin", globalGrants([...PERMISSIONS]));

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { PERMISSIONS } from "../../../src/auth/permissions.js";
 import { LOCK_VERSION_MISSING, LOCK_VERSION_STALE } from "../../../src/records/operations/update.js";
 import { registry } from "../../../src/registry/index.js";
-import { startEnumerationServer, type EnumerationServer } from "./server.js";
+import { startRecordServer, type RecordServer, type RequestOptions } from "../../support/service.js";
 
 type Json = Record<string, unknown>;
 
@@ -19,14 +19,14 @@ interface Enumeration extends Json {
   relationships: string[];
 }
 
-let server: EnumerationServer;
+let server: RecordServer;
 let admin: string;
 let viewer: string;
 let repoArchivist: string;
 let repoId: number;
 
 beforeAll(async () => {
-  server = await startEnumerationServer();
+  server = await startRecordServer();
   repoId = (await server.ops.create("repository", {}, { repo_code: "main", name: "Main" }, { username: "system" })).id;
   admin = await server.login("admin", { _archivesspace: [...PERMISSIONS] });
   viewer = await server.login("viewer", { [`/repositories/${repoId}`]: ["view_repository"] });
@@ -36,15 +36,25 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
+/** A request's status and parsed body, which these tests compare whole. */
+async function send(
+  method: string,
+  path: string,
+  options?: RequestOptions,
+): Promise<{ status: number; body: unknown }> {
+  const { status, body } = await server.send(method, path, options);
+  return { status, body };
+}
+
 async function byName(name: string): Promise<Enumeration> {
-  const reply = await server.send("GET", `/config/enumerations/names/${name}`, { token: viewer });
+  const reply = await send("GET", `/config/enumerations/names/${name}`, { token: viewer });
   expect(reply.status).toBe(200);
   return reply.body as Enumeration;
 }
 
 /** Posts the enumeration back with `values` as its new list. */
 function setValues(enumeration: Enumeration, values: string[], token = admin) {
-  return server.send("POST", enumeration.uri, { token, body: { ...enumeration, values } });
+  return send("POST", enumeration.uri, { token, body: { ...enumeration, values } });
 }
 
 let seq = 0;
@@ -69,12 +79,12 @@ function resource(extra: Json = {}): Json {
   };
 }
 
-const post = (path: string, body: unknown, token = admin) => server.send("POST", path, { token, body });
+const post = (path: string, body: unknown, token = admin) => send("POST", path, { token, body });
 const accessions = () => `/repositories/${repoId}/accessions`;
 
 describe("reading", () => {
   it("lists every enumeration the schemas use, as a bare array in id order", async () => {
-    const reply = await server.send("GET", "/config/enumerations", { token: viewer });
+    const reply = await send("GET", "/config/enumerations", { token: viewer });
     expect(reply.status).toBe(200);
     const list = reply.body as Enumeration[];
     expect(Array.isArray(list)).toBe(true);
@@ -85,7 +95,7 @@ describe("reading", () => {
 
   it("answers one enumeration in ArchivesSpace's shape, by id and by name alike", async () => {
     const named = await byName("extent_extent_type");
-    const reply = await server.send("GET", named.uri, { token: viewer });
+    const reply = await send("GET", named.uri, { token: viewer });
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual(named);
     const seed = registry.enumerations.get("extent_extent_type")!;
@@ -125,31 +135,31 @@ describe("reading", () => {
   it("answers one value, with the enumeration it belongs to", async () => {
     const extentTypes = await byName("extent_extent_type");
     const second = extentTypes.enumeration_values[1]!;
-    const reply = await server.send("GET", second.uri, { token: viewer });
+    const reply = await send("GET", second.uri, { token: viewer });
     expect([reply.status, reply.body]).toEqual([200, { ...second, enumeration: { ref: extentTypes.uri } }]);
   });
 
   it("answers 404 for an unknown name, id or value id", async () => {
-    expect(await server.send("GET", "/config/enumerations/names/no_such_list", { token: viewer })).toEqual({
+    expect(await send("GET", "/config/enumerations/names/no_such_list", { token: viewer })).toEqual({
       status: 404,
       body: { error: "Enumeration not found" },
     });
-    expect(await server.send("GET", "/config/enumerations/99999", { token: viewer })).toEqual({
+    expect(await send("GET", "/config/enumerations/99999", { token: viewer })).toEqual({
       status: 404,
       body: { error: "Enumeration not found" },
     });
-    expect(await server.send("GET", "/config/enumeration_values/99999", { token: viewer })).toEqual({
+    expect(await send("GET", "/config/enumeration_values/99999", { token: viewer })).toEqual({
       status: 404,
       body: { error: "Enumeration value not found" },
     });
   });
 
   it("answers 400 naming a path id that is not a positive whole number", async () => {
-    expect(await server.send("GET", "/config/enumerations/abc", { token: viewer })).toEqual({
+    expect(await send("GET", "/config/enumerations/abc", { token: viewer })).toEqual({
       status: 400,
       body: { error: { id: ['Must be a positive whole number, not "abc"'] } },
     });
-    expect(await server.send("GET", "/config/enumeration_values/0", { token: viewer })).toEqual({
+    expect(await send("GET", "/config/enumeration_values/0", { token: viewer })).toEqual({
       status: 400,
       body: { error: { id: ['Must be a positive whole number, not "0"'] } },
     });
@@ -162,7 +172,7 @@ describe("reading", () => {
       "/config/enumerations/names/date_label",
       "/config/enumeration_values/1",
     ]) {
-      expect(await server.send("GET", path)).toEqual({ status: 403, body: { error: "Access denied" } });
+      expect(await send("GET", path)).toEqual({ status: 403, body: { error: "Access denied" } });
     }
   });
 });
@@ -517,7 +527,7 @@ describe("permissions", () => {
       status: 403,
       body: { error: "Access denied" },
     });
-    expect(await server.send("POST", "/config/enumerations", { body: { name: "anonymous", values: [] } })).toEqual({
+    expect(await send("POST", "/config/enumerations", { body: { name: "anonymous", values: [] } })).toEqual({
       status: 403,
       body: { error: "Access denied" },
     });

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { PERMISSIONS } from "../../../src/auth/permissions.js";
 import { rawRequest } from "./raw-request.js";
-import { globalGrants, SESSION_HEADER, startRecordServer, type RecordServer } from "./server.js";
+import { globalGrants, SESSION_HEADER, startRecordServer, type RecordServer } from "../../support/service.js";
 
 const BUILT_IN_NAMES = [
   "constructor",

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { PERMISSIONS } from "../../../src/auth/permissions.js";
 import { LOCK_VERSION_MISSING, LOCK_VERSION_STALE } from "../../../src/records/operations/update.js";
 import { rawRequest } from "./raw-request.js";
-import { globalGrants, SESSION_HEADER, startRecordServer, type RecordServer } from "./server.js";
+import { globalGrants, SESSION_HEADER, startRecordServer, type RecordServer } from "../../support/service.js";
 
 let server: RecordServer;
 let token: string;

@@ -12,7 +12,7 @@ import { isJsonObject } from "../../../src/registry/json.js";
 import type { RegistryManifest } from "../../../src/registry/manifest.js";
 import { Registry } from "../../../src/registry/registry.js";
 import { fixturesDir, removeTempDirs, schemaDirWith, tempDir } from "../../registry/helpers.js";
-import { startRecordServer, type RecordServer } from "./server.js";
+import { startRecordServer, type RecordServer } from "../../support/service.js";
 
 let server: RecordServer;
 let token: string;
@@ -28,7 +28,7 @@ beforeAll(async () => {
   const loaded: unknown = await import(pathToFileURL(join(outDir, "registry.ts")).href);
   const manifest = isJsonObject(loaded) ? (loaded.manifest as unknown as RegistryManifest) : undefined;
   if (!manifest) throw new Error("generated registry.ts exports no manifest");
-  server = await startRecordServer(new Registry(manifest));
+  server = await startRecordServer({ records: { registry: new Registry(manifest) } });
   repo = (await server.ops.create("repository", {}, { repo_code: "w", name: "Widgets" }, { username: "admin" })).id;
   token = await server.login("maker", {
     [`/repositories/${repo}`]: [

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { PERMISSIONS } from "../../../src/auth/permissions.js";
 import type { PageEnvelope } from "../../../src/records/operations/index.js";
 import { rawRequest } from "./raw-request.js";
-import { globalGrants, SESSION_HEADER, startRecordServer, type RecordServer } from "./server.js";
+import { globalGrants, SESSION_HEADER, startRecordServer, type RecordServer } from "../../support/service.js";
 
 const REQUIRED = "Parameter required but no value provided";
 const TITLES = [

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { PERMISSIONS } from "../../../src/auth/permissions.js";
 import { standardGroups } from "../../../src/repositories/standard-groups.js";
-import { globalGrants, repositoryGrants, startRecordServer, type RecordServer } from "./server.js";
+import { globalGrants, repositoryGrants, startRecordServer, type RecordServer } from "../../support/service.js";
 
 let server: RecordServer;
 let repoId: number;

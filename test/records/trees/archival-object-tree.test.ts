@@ -2,7 +2,7 @@
 // dense through inserts, moves and deletes; the large-tree reads (tree/root, waypoint, node,
 // node_from_root) have ArchivesSpace's shapes; moves are atomic and refuse cycles.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { globalGrants, startRecordServer, type RecordServer } from "../http/server.js";
+import { globalGrants, startRecordServer, type RecordServer } from "../../support/service.js";
 
 type Json = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { MAX_ID_SET } from "../../../src/records/operations/index.js";
 import { minimalResource } from "../../registry/samples.js";
-import { globalGrants, startRecordServer, type RecordServer } from "../http/server.js";
+import { globalGrants, startRecordServer, type RecordServer } from "../../support/service.js";
 
 type Json = Record<string, unknown>;
 const SYSTEM = { username: "system" };

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { openApiDocument } from "../../../src/openapi/index.js";
 import { registry } from "../../../src/registry/index.js";
-import { globalGrants, startRecordServer, type RecordServer } from "../http/server.js";
+import { globalGrants, startRecordServer, type RecordServer } from "../../support/service.js";
 
 type Json = Record<string, unknown>;
 

@@ -44,15 +44,20 @@ export interface Reply {
 
 export interface RequestOptions {
   token?: string;
-  /** A value is sent as JSON text (Content-Type application/json unless `headers` says otherwise); a string as it is. */
+  /** A value is sent as JSON text (Content-Type application/json unless `headers` says otherwise), a string as is. */
   body?: unknown;
   /** Sent as an application/x-www-form-urlencoded body instead. */
   form?: Record<string, string>;
   headers?: Record<string, string>;
 }
 
-/** One request to `base` (`http://127.0.0.1:port`), answered with its status, headers, text and parsed JSON. */
-export async function request(base: string, method: string, path: string, options: RequestOptions = {}): Promise<Reply> {
+/** One request to `base` (`http://127.0.0.1:port`): its status, headers, text and parsed JSON. */
+export async function request(
+  base: string,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<Reply> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers[SESSION_HEADER] = options.token;
   let body: string | undefined;

@@ -38,7 +38,7 @@ async function create(path: string, json: unknown, token = admin): Promise<strin
 }
 
 beforeAll(async () => {
-  app = await startAccountsApp({ records: true });
+  app = await startAccountsApp();
   admin = await login(app, "admin", "admin");
   await create("/repositories", { repo_code: "A", name: "A" }); // 2
   await create("/repositories", { repo_code: "B", name: "B" }); // 3

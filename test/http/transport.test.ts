@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { request as httpRequest } from "node:http";
 import { gzipSync } from "node:zlib";
 import { ARCA_VERSION } from "../../src/version.js";
-import { startFullApp, type FullApp } from "./app.js";
+import { startService, type Service } from "../support/service.js";
 
 const LIMIT = 64 * 1024;
-let app: FullApp;
+let app: Service;
 beforeAll(async () => {
-  app = await startFullApp({ BODY_LIMIT_BYTES: String(LIMIT) });
+  app = await startService({ env: { BODY_LIMIT_BYTES: String(LIMIT) } });
 });
 afterAll(() => app.stop());
 
@@ -197,7 +197,7 @@ describe("no body is read without a session (C2)", () => {
       method: "POST",
       session: false,
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: "password=transport-tests",
+      body: `password=${encodeURIComponent(app.adminPassword)}`,
     });
     expect(ok.status).toBe(200);
     const big = await send("/users/admin/login", {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { existsSync } from "node:fs";
 import playwright, { type Browser, type Page } from "playwright-core";
-import { startFullApp, type FullApp } from "../http/app.js";
+import { startService, type Service } from "../support/service.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const haveChromium = existsSync(CHROMIUM);
@@ -24,7 +24,7 @@ interface OperationSummary {
 const HTTP_METHODS = ["get", "post", "put", "delete"] as const;
 
 (haveChromium ? describe : describe.skip)("the API explorer at /docs, in chromium", () => {
-  let app: FullApp;
+  let app: Service;
   let browser: Browser;
   let page: Page;
   let operations: OperationSummary[];
@@ -32,7 +32,7 @@ const HTTP_METHODS = ["get", "post", "put", "delete"] as const;
   const problems: string[] = [];
 
   beforeAll(async () => {
-    app = await startFullApp();
+    app = await startService();
     const description = (await (await fetch(`${app.url}/openapi.json`)).json()) as {
       paths: Record<string, Partial<Record<string, { operationId: string }>>>;
       components: { schemas: Record<string, { title?: string }> };

@@ -3,7 +3,7 @@
 // operation of /openapi.json has a route. A route added without its description, or a
 // description left behind by a removed route, fails here.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { startFullApp, type FullApp } from "../http/app.js";
+import { startService, type Service } from "../support/service.js";
 
 interface Layer {
   route?: { path: string; methods: Record<string, boolean> };
@@ -24,12 +24,12 @@ function servedRoutes(stack: readonly Layer[], into = new Set<string>()): Set<st
 }
 
 describe("the route table and /openapi.json", () => {
-  let app: FullApp;
+  let app: Service;
   let served: Set<string>;
   let described: Set<string>;
 
   beforeAll(async () => {
-    app = await startFullApp();
+    app = await startService();
     served = servedRoutes((app.express as unknown as { router: { stack: Layer[] } }).router.stack);
     const document = (await (await fetch(`${app.url}/openapi.json`)).json()) as {
       paths: Record<string, Record<string, unknown>>;

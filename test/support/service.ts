@@ -205,8 +205,9 @@ export interface Service {
   commands?: CommandLog;
   /** The express application under Ts.ED (tests read its route table). */
   express: Application;
-  /** The bootstrap admin's password. */
+  /** The bootstrap admin's password, and a session of the admin's made at start. */
   adminPassword: string;
+  adminToken: string;
   /** Logs in through POST /users/:username/login; answers the session token (throws on any other answer). */
   login(username: string, password: string): Promise<string>;
   send(method: string, path: string, options?: RequestOptions): Promise<Reply>;
@@ -214,9 +215,9 @@ export interface Service {
 }
 
 export async function startService(options: ServiceOptions = {}): Promise<Service> {
-  const store = await openTestStore(options);
-  const adminPassword = options.adminPassword ?? ADMIN_PASSWORD;
   const config = loadConfig({ HOST: "127.0.0.1", ...options.env });
+  const store = await openTestStore({ ...options, records: { ...config.records, ...options.records } });
+  const adminPassword = options.adminPassword ?? ADMIN_PASSWORD;
   config.http.port = 0; // any free port; PORT itself must be a real one
   const accounts = await openAccounts({
     connection: store.connection,
@@ -230,6 +231,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   const url = `http://${String(platform.settings.get("httpPort"))}`;
   const send = (method: string, path: string, requestOptions?: RequestOptions) =>
     request(url, method, path, requestOptions);
+  const login = async (username: string, password: string): Promise<string> => {
+    const path = `/users/${encodeURIComponent(username)}/login?password=${encodeURIComponent(password)}`;
+    const reply = await send("POST", path);
+    if (reply.status !== 200) throw new Error(`login of ${username} failed: ${reply.status} ${reply.text}`);
+    return (reply.body as { session: string }).session;
+  };
   return {
     url,
     ops: store.ops,
@@ -239,12 +246,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     commands: store.commands,
     express: platform.app.getApp(),
     adminPassword,
-    async login(username, password) {
-      const path = `/users/${encodeURIComponent(username)}/login?password=${encodeURIComponent(password)}`;
-      const reply = await send("POST", path);
-      if (reply.status !== 200) throw new Error(`login of ${username} failed: ${reply.status} ${reply.text}`);
-      return (reply.body as { session: string }).session;
-    },
+    adminToken: await login("admin", adminPassword),
+    login,
     send,
     async stop() {
       await platform.stop();

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { exited, MAIN, spawnArca, waitForLine } from "../support/process.js";
 
 type Json = Record<string, unknown>;
 
@@ -25,7 +25,6 @@ interface Node {
 
 const ENGINE_CLI = resolve("dist/src/embedded-mongo/cli.js");
 const EAD = resolve("../shared/data/ead2002");
-const MAIN = resolve("dist/src/main.js");
 
 let dir: string;
 let engine: ChildProcess;
@@ -35,48 +34,13 @@ let nodeB: Node;
 let adminToken: string;
 const children: ChildProcess[] = [];
 
-async function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-}
-
-/** Resolves with the first match of `pattern` in the child's stdout; rejects if it exits first. */
-function waitForLine(child: ChildProcess, pattern: RegExp, what: string): Promise<RegExpExecArray> {
-  return new Promise((ready, fail) => {
-    let out = "";
-    let err = "";
-    child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()));
-    child.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = pattern.exec(out);
-      if (match) ready(match);
-    });
-    child.once("exit", (code, signal) =>
-      fail(new Error(`${what} exited (${signal ?? code}) before it was ready: ${out}${err}`)),
-    );
-  });
-}
-
 async function startNode(name: string): Promise<Node> {
-  const port = await freePort();
-  const started = Date.now();
-  const child = spawn(process.execPath, [MAIN], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      MONGODB_URI: engineUri,
-      DATA_DIR: join(dir, `node-${name}`),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  await waitForLine(child, /listening on/, `node ${name}`);
-  return { name, base: `http://127.0.0.1:${port}`, child, upAfterMs: Date.now() - started };
+  const arca = await spawnArca(
+    { MONGODB_URI: engineUri, DATA_DIR: join(dir, `node-${name}`) },
+    { what: `node ${name}` },
+  );
+  children.push(arca.child);
+  return { name, base: arca.url, child: arca.child, upAfterMs: arca.upAfterMs };
 }
 
 async function call(
@@ -106,11 +70,6 @@ async function login(node: Node, username: string, password: string): Promise<st
   const reply = await call(node, "POST", `/users/${username}/login?password=${encodeURIComponent(password)}`);
   expect([username, reply.status]).toEqual([username, 200]);
   return reply.body.session as string;
-}
-
-async function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  await new Promise((done) => child.once("exit", done));
 }
 
 beforeAll(async () => {

@@ -2,34 +2,25 @@
 // directory, imports over HTTP (ArchivesSpace JSON batches and file uploads), and the import
 // command run beside it, sharing its embedded engine.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { UPLOAD_DIR } from "../../src/importers/uploads.js";
+import { exited, spawnArca, type ArcaProcess } from "../support/process.js";
 
 type Json = Record<string, unknown>;
 
 const data = resolve("..", "shared", "data");
 const IMPORT_LIMIT = 64 * 1024;
 
-let child: ChildProcess;
+let arca: ArcaProcess;
 let base: string;
 let dataDir: string;
 let admin: string;
 let repo: number;
-
-async function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-}
 
 async function call(
   method: string,
@@ -42,32 +33,10 @@ async function call(
   return { status: response.status, body: (await response.json()) as Json };
 }
 
-/** The built server on `dir`, once listening; `output` gathers what it prints. */
-async function startArca(
-  dir: string,
-  port: number,
-  env: Record<string, string> = {},
-): Promise<{ process: ChildProcess; output: () => string }> {
-  const arca = spawn(process.execPath, [resolve("dist/src/main.js")], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dir, MONGODB_URI: "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  await new Promise<void>((ready, fail) => {
-    arca.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes("listening on")) ready();
-    });
-    arca.once("exit", (code) => fail(new Error(`arca exited (${code}) before listening: ${out}`)));
-  });
-  return { process: arca, output: () => out };
-}
-
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "arca-imports-"));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  child = (await startArca(dataDir, port, { IMPORT_LIMIT_BYTES: String(IMPORT_LIMIT) })).process;
+  arca = await spawnArca({ DATA_DIR: dataDir, IMPORT_LIMIT_BYTES: String(IMPORT_LIMIT) });
+  base = arca.url;
   const login = await call("POST", "/users/admin/login?password=admin");
   admin = login.body.session as string;
   repo = (
@@ -79,10 +48,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  if (child.exitCode === null) {
-    child.kill("SIGTERM");
-    await new Promise((done) => child.once("exit", done));
-  }
+  await arca.stop();
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -375,8 +341,8 @@ describe("hostile files over HTTP", () => {
 describe("a crash mid-import", () => {
   it("kill -9 while an import writes: the next start undoes it and removes its upload; importing the file again works", async () => {
     const crashDir = await mkdtemp(join(tmpdir(), "arca-crash-"));
-    const port = await freePort();
-    const at = `http://127.0.0.1:${port}`;
+    let crashed = await spawnArca({ DATA_DIR: crashDir });
+    const at = crashed.url;
     const send = async (method: string, path: string, token?: string, body?: string) => {
       const response = await fetch(`${at}${path}`, {
         method,
@@ -385,7 +351,6 @@ describe("a crash mid-import", () => {
       });
       return { status: response.status, body: (await response.json()) as Json };
     };
-    let arca = await startArca(crashDir, port);
     try {
       const token = (await send("POST", "/users/admin/login?password=admin")).body.session as string;
       const repoId = (await send("POST", "/repositories", token, JSON.stringify({ repo_code: "crash", name: "Crash" })))
@@ -408,17 +373,17 @@ describe("a crash mid-import", () => {
         written = await ids();
         if (written === 0) await new Promise((wait) => setTimeout(wait, 20));
       }
-      const pid = arca.process.pid as number;
+      const pid = crashed.child.pid as number;
       const uploads = (await readdir(UPLOAD_DIR)).filter((name) => name.startsWith(`${pid}-`));
-      arca.process.kill("SIGKILL");
-      await new Promise((done) => arca.process.once("exit", done));
+      crashed.child.kill("SIGKILL");
+      await exited(crashed.child);
       await importing;
       expect(written).toBeGreaterThan(0);
       expect(written).toBeLessThan(10_050);
       expect(uploads).toHaveLength(1);
 
-      arca = await startArca(crashDir, port);
-      expect(arca.output()).toMatch(
+      crashed = await spawnArca({ DATA_DIR: crashDir }, { port: crashed.port });
+      expect(crashed.output()).toMatch(
         /undid the unfinished import of crash\.xml into repository \d+ \(\d+ records written before its process died\)/,
       );
       expect((await readdir(UPLOAD_DIR)).filter((name) => name.startsWith(`${pid}-`))).toEqual([]);
@@ -437,10 +402,7 @@ describe("a crash mid-import", () => {
       ]);
       expect([await left("resources"), await left("archival_objects")]).toEqual([1, 10_050]);
     } finally {
-      if (arca.process.exitCode === null && arca.process.signalCode === null) {
-        arca.process.kill("SIGTERM");
-        await new Promise((done) => arca.process.once("exit", done));
-      }
+      await crashed.stop();
       await rm(crashDir, { recursive: true, force: true });
     }
   }, 180_000);

@@ -2,50 +2,25 @@
 // dist/src/main.js`, what `npm start` runs) on a fresh data directory, with its embedded
 // store, driven over HTTP the way ArchivesSpace clients drive it.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { spawnArca, type ArcaProcess } from "../support/process.js";
 
-let child: ChildProcess;
+let arca: ArcaProcess;
 let base: string;
 let dataDir: string;
 let admin: string;
 
-async function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-}
-
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "arca-acceptance-"));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, [resolve("dist/src/main.js")], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, MONGODB_URI: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  await new Promise<void>((ready, fail) => {
-    let out = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes("listening on")) ready();
-    });
-    child.once("exit", (code) => fail(new Error(`arca exited (${code}) before listening: ${out}`)));
-  });
+  arca = await spawnArca({ DATA_DIR: dataDir });
+  base = arca.url;
   admin = await login("admin", "admin");
 }, 60_000);
 
 afterAll(async () => {
-  if (child.exitCode === null) {
-    child.kill("SIGTERM");
-    await new Promise((done) => child.once("exit", done));
-  }
+  await arca.stop();
   await rm(dataDir, { recursive: true, force: true });
 });
 

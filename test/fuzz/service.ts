@@ -5,17 +5,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { MongoClient } from "mongodb";
 import { spawnEngine, type EngineProcess } from "../../src/embedded-mongo/launcher.js";
+import { freePort, MAIN } from "../support/process.js";
 
 export const ADMIN_PASSWORD = "fuzz-admin-password";
 const DB_NAME = "arca_fuzz";
 const PROBE = pathToFileURL(resolve("test/fuzz/probe.mjs")).href;
-const MAIN = resolve("dist/src/main.js");
 const OUTPUT_TAIL = 6_000;
 
 /**
@@ -25,16 +24,6 @@ const OUTPUT_TAIL = 6_000;
  * once it is raised (src/records/changes.ts), so a refused request that follows sees it settled.
  */
 const VOLATILE_COLLECTION = /session|throttl|login|failure|attempt/i;
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-    probe.once("error", fail);
-  });
-}
 
 interface ProbeReply {
   type: string;

@@ -1,46 +1,17 @@
-// The routes mounted as src/server.ts mounts them: their controller in a Ts.ED express platform
-// with the one error filter, the session middleware and the body parsers in front. Errors
-// leave through the filter as contract JSON, and a bad session token is a 412 here too
-// (the check runs before routing, on every route), while no token is needed at all.
-import "@tsed/platform-express";
+// The schema and documentation routes in the real service (test/support/service.ts): errors
+// leave through the one filter as contract JSON, and a bad session token is a 412 here too (the
+// check runs before routing, on every route), while no token is needed at all.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { Configuration } from "@tsed/di";
-import { PlatformExpress } from "@tsed/platform-express";
-import type { PlatformBuilder } from "@tsed/platform-http";
-import type { Application } from "express";
-import { sessionMiddleware } from "../../src/auth/session-middleware.js";
-import type { SessionStore } from "../../src/auth/session-store.js";
-import { ErrorFilter } from "../../src/errors/error-filter.js";
-import { bodyParsers } from "../../src/http/body-parsers.js";
-import { openApiController } from "../../src/openapi/index.js";
-import { registry } from "../../src/registry/index.js";
+import { startService, type Service } from "../support/service.js";
 
-@Configuration({
-  httpsPort: false,
-  imports: [ErrorFilter],
-  logger: { disableRoutesSummary: true, level: "off" },
-})
-class OpenApiServer {}
-
-const HEADERS = ["X-Service-Session", "X-ArchivesSpace-Session"];
-/** Every token is unknown to this store. */
-const noSessions = { lookup: async () => ({ status: "gone" }) } as unknown as SessionStore;
-
-let platform: PlatformBuilder<Application>;
+let service: Service;
 let url: string;
 
 beforeAll(async () => {
-  platform = await PlatformExpress.bootstrap(OpenApiServer, {
-    httpPort: "127.0.0.1:0",
-    mount: { "/": [openApiController(registry, "0.0.0", { sessionHeaders: HEADERS })] },
-    middlewares: [sessionMiddleware(noSessions, { names: HEADERS }), ...bodyParsers({ limitBytes: 1024 * 1024 })],
-  });
-  await platform.listen();
-  url = `http://${String(platform.settings.get("httpPort"))}`;
+  service = await startService();
+  url = service.url;
 });
-afterAll(async () => {
-  await platform.stop();
-});
+afterAll(() => service.stop());
 
 describe("in the Ts.ED server", () => {
   it("serves every route without a session", async () => {

@@ -1,29 +1,11 @@
-// Record operations over a fresh in-memory engine, for operation-level tests.
-import mongoose, { type Connection } from "mongoose";
-import { startEngine, type RunningEngine } from "../../src/embedded-mongo/index.js";
-import type { RecordOperations } from "../../src/records/operations/index.js";
-import { openRecords } from "../../src/records/setup.js";
+// Record operations over a fresh in-memory engine, for operation-level tests (the store of
+// test/support/service.ts, with no HTTP in front), and the records they share.
+import { openTestStore, type TestStore } from "../support/service.js";
 
-export interface RecordsHarness {
-  ops: RecordOperations;
-  connection: Connection;
-  engine: RunningEngine;
-  close(): Promise<void>;
-}
+export type RecordsHarness = TestStore;
 
-export async function openHarness(resolveMaxRefs = 1000): Promise<RecordsHarness> {
-  const engine: RunningEngine = await startEngine({ inMemory: true, port: 0 });
-  const connection = await mongoose.createConnection(engine.uri, { dbName: "records" }).asPromise();
-  const ops = await openRecords(connection, { resolveMaxRefs });
-  return {
-    ops,
-    connection,
-    engine,
-    async close() {
-      await connection.close();
-      await engine.close();
-    },
-  };
+export function openHarness(resolveMaxRefs = 1000): Promise<RecordsHarness> {
+  return openTestStore({ dbName: "records", records: { resolveMaxRefs } });
 }
 
 export const admin = { username: "admin" };

@@ -146,7 +146,8 @@ export interface StoreOptions {
   records?: Partial<RecordsOptions> & { registry?: Registry };
 }
 
-interface TestStore {
+/** The store a test service runs on (or an operation-level test uses alone). */
+export interface TestStore {
   engine: RunningEngine;
   connection: Connection;
   ops: RecordOperations;
@@ -155,7 +156,7 @@ interface TestStore {
   close(): Promise<void>;
 }
 
-async function openTestStore(options: StoreOptions): Promise<TestStore> {
+export async function openTestStore(options: StoreOptions = {}): Promise<TestStore> {
   const engine = await startEngine({ inMemory: true, port: 0, testCommands: options.testCommands });
   const monitorCommands = options.monitorCommands === true;
   const connection = await mongoose

@@ -25,6 +25,8 @@ export const manifest: RegistryManifest = {
         "delete": "delete_archival_record"
       },
       "publicRead": false,
+      "listUnpaged": false,
+      "hiddenIds": [],
       "indexes": [
         {
           "fields": {
@@ -1146,6 +1148,8 @@ export const manifest: RegistryManifest = {
         "delete": "delete_agent_record"
       },
       "publicRead": false,
+      "listUnpaged": false,
+      "hiddenIds": [],
       "indexes": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -2035,6 +2039,8 @@ export const manifest: RegistryManifest = {
         "delete": "delete_agent_record"
       },
       "publicRead": false,
+      "listUnpaged": false,
+      "hiddenIds": [],
       "indexes": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -2912,6 +2918,8 @@ export const manifest: RegistryManifest = {
         "delete": "delete_agent_record"
       },
       "publicRead": false,
+      "listUnpaged": false,
+      "hiddenIds": [],
       "indexes": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -3813,6 +3821,8 @@ export const manifest: RegistryManifest = {
         "delete": "delete_agent_record"
       },
       "publicRead": false,
+      "listUnpaged": false,
+      "hiddenIds": [],
       "indexes": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -4697,6 +4707,8 @@ export const manifest: RegistryManifest = {
         "delete": "delete_archival_record"
       },
       "publicRead": false,
+      "listUnpaged": false,
+      "hiddenIds": [],
       "indexes": [
         {
           "fields": {
@@ -6560,6 +6572,8 @@ export const manifest: RegistryManifest = {
         "delete": "delete_assessment_record"
       },
       "publicRead": false,
+      "listUnpaged": false,
+      "hiddenIds": [],
       "indexes": [
         {
           "fields": {
@@ -6835,6 +6849,8 @@ export const manifest: RegistryManifest = {
         "delete": "delete_classification_record"
       },
       "publicRead": false,
+      "listUnpaged": false,
+      "hiddenIds": [],
       "indexes": [
         {
           "fields": {
@@ -7040,6 +7056,8 @@ export const manifest: RegistryManifest = {
         "delete": "delete_classification_record"
       },
       "publicRead": false,
+      "listUnpaged": false,
+      "hiddenIds": [],
       "indexes": [
         {
           "fields": {
@@ -7289,6 +7307,8 @@ export const manifest: RegistryManifest = {
         "delete": "manage_container_profile_record"
       },
       "publicRead": false,
+      "listUnpaged": false,
+      "hiddenIds": [],
       "indexes": [
         {
           "fields": {
@@ -7451,6 +7471,8 @@ export const manifest: RegistryManifest = {
         "delete": "delete_archival_record"
       },
       "publicRead": false,
+      "listUnpaged": false,
+      "hiddenIds": [],
       "indexes": [
         {
           "fields": {
@@ -8604,6 +8626,8 @@ export const manifest: RegistryManifest = {
         "delete": "delete_archival_record"
       },
       "publicRead": false,
+      "listUnpaged": false,
+      "hiddenIds": [],
       "indexes": [
         {
           "fields": {
@@ -9708,6 +9732,8 @@ export const manifest: RegistryManifest = {
         "delete": "delete_event_record"
       },
       "publicRead": false,
+      "listUnpaged": false,
+      "hiddenIds": [],
       "indexes": [
         {
           "fields": {
@@ -10240,6 +10266,8 @@ export const manifest: RegistryManifest = {
         "delete": "manage_repository"
       },
       "publicRead": false,
+      "listUnpaged": false,
+      "hiddenIds": [],
       "indexes": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -10358,6 +10386,8 @@ export const manifest: RegistryManifest = {
         "delete": "update_location_record"
       },
       "publicRead": false,
+      "listUnpaged": false,
+      "hiddenIds": [],
       "indexes": [
         {
           "fields": {
@@ -10677,6 +10707,8 @@ export const manifest: RegistryManifest = {
         "delete": "update_location_profile_record"
       },
       "publicRead": false,
+      "listUnpaged": false,
+      "hiddenIds": [],
       "indexes": [
         {
           "fields": {
@@ -10815,11 +10847,15 @@ export const manifest: RegistryManifest = {
         "delete": "delete_repository"
       },
       "publicRead": true,
+      "listUnpaged": true,
+      "hiddenIds": [
+        1
+      ],
       "indexes": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Repository",
-        "$comment": "ArchivesSpace common/schemas/repository.rb. Reading repositories needs no session (api-contract §2), hence read: null with x-public-read.",
+        "$comment": "ArchivesSpace common/schemas/repository.rb. Reading repositories needs no session (docs/api.md §2), hence read: null with x-public-read. GET /repositories answers every repository, unpaged, as ArchivesSpace's does; id 1 is the hidden global repository, which holds the global groups and is never served.",
         "type": "object",
         "x-record-type": "repository",
         "x-collection": "repositories",
@@ -10834,6 +10870,10 @@ export const manifest: RegistryManifest = {
           }
         ],
         "x-public-read": true,
+        "x-list-unpaged": true,
+        "x-hidden-ids": [
+          1
+        ],
         "x-permissions": {
           "read": null,
           "create": "create_repository",
@@ -10964,6 +11004,8 @@ export const manifest: RegistryManifest = {
         "delete": "delete_archival_record"
       },
       "publicRead": false,
+      "listUnpaged": false,
+      "hiddenIds": [],
       "indexes": [
         {
           "fields": {
@@ -12966,6 +13008,8 @@ export const manifest: RegistryManifest = {
         "delete": "delete_subject_record"
       },
       "publicRead": false,
+      "listUnpaged": false,
+      "hiddenIds": [],
       "indexes": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -13253,6 +13297,8 @@ export const manifest: RegistryManifest = {
         "delete": "manage_container_record"
       },
       "publicRead": false,
+      "listUnpaged": false,
+      "hiddenIds": [],
       "indexes": [
         {
           "fields": {
@@ -13568,6 +13614,8 @@ export const manifest: RegistryManifest = {
         "delete": "manage_users"
       },
       "publicRead": false,
+      "listUnpaged": false,
+      "hiddenIds": [],
       "indexes": [
         {
           "fields": {
@@ -13773,6 +13821,8 @@ export const manifest: RegistryManifest = {
         "delete": "delete_vocabulary_record"
       },
       "publicRead": false,
+      "listUnpaged": false,
+      "hiddenIds": [],
       "indexes": [
         {
           "fields": {

@@ -45,9 +45,7 @@ export function groupController({ operations, access }: GroupControllerDeps): ne
         const repoId = idParam(req, "repo_id");
         await caller(res, "read", repoId);
         const groupCode = scalarParam(req, "group_code");
-        const ids = (await operations.list(GROUP, { repoId }, { mode: { kind: "allIds" } })) as number[];
-        const groups =
-          ids.length === 0 ? [] : await operations.list(GROUP, { repoId }, { mode: { kind: "idSet", ids } });
+        const groups = await operations.list(GROUP, { repoId }, { mode: { kind: "all" } });
         return groupCode === undefined
           ? groups
           : (groups as Array<Record<string, unknown>>).filter((group) => group.group_code === groupCode);

@@ -10,7 +10,6 @@ import { bootstrapAccounts, type BootstrapResult } from "./bootstrap.js";
 import { CredentialStore } from "./credential-store.js";
 import { groupController } from "./group-controller.js";
 import { LoginThrottle, type LoginThrottleOptions } from "./login-throttle.js";
-import { repositoryController } from "./repository-controller.js";
 import { sessionController } from "./session-controller.js";
 import { UserAccounts } from "./user-accounts.js";
 import { userController } from "./user-controller.js";
@@ -28,8 +27,12 @@ export { DEFAULT_LOGIN_THROTTLE, LoginThrottle, type LoginThrottleOptions } from
 export { UserAccounts } from "./user-accounts.js";
 export { normaliseUsername } from "./usernames.js";
 
-/** The record types whose routes are these, not the generic record controller's. */
-export const ACCOUNT_RECORD_TYPES: readonly string[] = ["user", "group", "repository"];
+/**
+ * The record types whose routes are these, not the generic record controller's: a user's
+ * password and an administrator's protection, a group's member and grant rules. Repositories
+ * are the generic controller's (their rules are their schema's and their hook's).
+ */
+export const ACCOUNT_RECORD_TYPES: readonly string[] = ["user", "group"];
 
 export interface AccountsOptions {
   connection: Connection;
@@ -47,8 +50,8 @@ export interface Accounts {
   accessControl: AccountAccessControl;
   users: UserAccounts;
   /**
-   * Login, logout, current-user, /users, /repositories and /repositories/:id/groups, in the
-   * order they must be mounted (current-user before /users/:id).
+   * Login, logout, current-user, /users and /repositories/:id/groups, in the order they must be
+   * mounted (current-user before /users/:id).
    */
   controllers: Array<new () => unknown>;
   /** `defaultAdminPasswordInUse`: log a loud warning. */
@@ -73,7 +76,6 @@ export async function openAccounts(options: AccountsOptions): Promise<Accounts> 
     sessionController({ users, credentials, sessions, access: accessControl, throttle }),
     userController({ users, operations, access: accessControl }),
     groupController({ operations, access: accessControl }),
-    repositoryController({ operations, access: accessControl }),
   ];
   return { accessControl, users, controllers, bootstrap };
 }

@@ -1,8 +1,8 @@
-// The account routes (src/accounts/*-routes.ts): login, logout, current-user, and the routes
-// of the user, group and repository types. Those three types are served by hand-written routes
-// rather than the generic record controller, so where those routes differ from the generic
-// five (a password parameter, bare lists, no resolve[]), this file says how. Everything the
-// registry knows (paths, permissions, schemas) still comes from the registry.
+// The account routes (src/accounts/*-controller.ts): login, logout, current-user, and the routes
+// of the user and group types. Those two types are served by hand-written controllers rather
+// than the generic record controller, so where those routes differ from the generic five (a
+// password parameter, bare lists, no resolve[]), this file says how. Everything the registry
+// knows (paths, permissions, schemas) still comes from the registry.
 import { PARAMETER_REQUIRED } from "../records/http/request-params.js";
 import { lookupTable } from "../registry/dictionary.js";
 import type { RecordType } from "../registry/registry.js";
@@ -115,27 +115,6 @@ export const ACCOUNT_ROUTE_ADJUSTMENTS: Readonly<Record<string, Adjustment>> = l
       );
     }
     appendDescription(operations.delete, "Its members lose what it granted at once.");
-  },
-
-  repository: (operations, type, ctx) => {
-    accountItemRoutes(operations, type);
-    bareList(
-      operations,
-      type,
-      ctx,
-      "Needs no session. A bare array of every repository except the hidden global one (id 1), in id order; no paging and no parameters.",
-      [],
-    );
-    delete operations.list.responses["400"];
-    for (const operation of [operations.read, operations.update, operations.delete]) {
-      appendDescription(operation, "The hidden global repository (id 1) answers 404.");
-    }
-    appendDescription(
-      operations.create,
-      "Creates the repository's standard groups: repository-managers, repository-archivists, repository-project-managers, " +
-        "repository-advanced-data-entry, repository-basic-data-entry and repository-viewers. `repo_code` is unique (400 otherwise).",
-    );
-    appendDescription(operations.delete, "Deletes every record of the repository, its groups included.");
   },
 });
 

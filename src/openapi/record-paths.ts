@@ -157,6 +157,13 @@ export function listResponseSchema(ctx: DocumentContext, type: RecordType): Sche
   };
 }
 
+/** What the description says of records the API never serves (x-hidden-ids), if the type has any. */
+function hiddenNote(type: RecordType): string {
+  if (type.hiddenIds.length === 0) return "";
+  const ids = type.hiddenIds.join(", ");
+  return ` The ${type.title} records ${ids} exist for the server's own use: never listed, and 404 to every item route.`;
+}
+
 /** Whether anyone may perform `operation` on `type` without a session (x-public-read). */
 export function isPublic(type: RecordType, operation: RecordOperation): boolean {
   return operation === "read" && type.publicRead;
@@ -229,7 +236,11 @@ export function recordOperations(ctx: DocumentContext, type: RecordType): Record
       summary: `List ${type.title} records`,
       description:
         `${accessNote(type, "read")} Exactly one of three modes: \`page\` (a page envelope), \`id_set\` (a bare array of records) or ` +
-        "`all_ids=true` (a bare array of ids); when several are given, `page` wins, then `id_set`. With none, 400 naming all three." +
+        "`all_ids=true` (a bare array of ids); when several are given, `page` wins, then `id_set`. " +
+        (type.listUnpaged
+          ? "With none, every record as a bare array, in id order (as ArchivesSpace lists this type)."
+          : "With none, 400 naming all three.") +
+        hiddenNote(type) +
         `${onlyHere} Parameters may also come from a form body (urlencoded or multipart).`,
       tags,
       parameters: listParameters(type),

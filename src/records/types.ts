@@ -29,12 +29,20 @@ export interface DeleteResult {
   id: number;
 }
 
-/** The three list modes (docs/api.md §5); when a request names several, page wins, then id_set. */
+/**
+ * The list modes (docs/api.md §5); when a request names several, page wins, then id_set. `all`:
+ * every record, for a type whose list needs no mode (x-list-unpaged) when the request names none.
+ */
 export type ListMode =
-  { kind: "page"; page: number; pageSize: number } | { kind: "idSet"; ids: number[] } | { kind: "allIds" };
+  | { kind: "page"; page: number; pageSize: number }
+  | { kind: "idSet"; ids: number[] }
+  | { kind: "allIds" }
+  | { kind: "all" };
 
 export interface ListQuery {
   mode: ListMode;
+  /** Records left out whatever the mode (x-hidden-ids). */
+  excludeIds?: readonly number[];
   /** Epoch seconds: only records with system_mtime at or after it. */
   modifiedSince?: number;
   sortField?: string;

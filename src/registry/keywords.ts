@@ -32,6 +32,12 @@ const settingsKeywords: KeywordDefinition[] = [
   { keyword: "x-scope", schemaType: "string", metaSchema: SCOPE },
   { keyword: "x-scope-holder", schemaType: "boolean", metaSchema: { const: true } },
   { keyword: "x-public-read", schemaType: "boolean", metaSchema: { const: true } },
+  { keyword: "x-list-unpaged", schemaType: "boolean", metaSchema: { const: true } },
+  {
+    keyword: "x-hidden-ids",
+    schemaType: "array",
+    metaSchema: { type: "array", uniqueItems: true, items: { type: "integer", minimum: 1 } },
+  },
   { keyword: "x-uri-prefix", schemaType: "string", metaSchema: { type: "string", pattern: "^(/[a-z0-9_]+)+$" } },
   {
     keyword: "x-unique",

@@ -67,6 +67,16 @@ export interface RecordTypeManifest {
   readonly permissions: PermissionSettings;
   /** x-public-read: records of the type can be read and listed without a session (repositories). */
   readonly publicRead: boolean;
+  /**
+   * x-list-unpaged: a list without page, id_set or all_ids answers every record as a bare array
+   * (ArchivesSpace's unpaged listings: repositories, vocabularies), bounded as any list is.
+   */
+  readonly listUnpaged: boolean;
+  /**
+   * x-hidden-ids: records the API never serves (read, listed, changed or deleted: 404), though
+   * they exist for the server's own use (the hidden global repository, id 1).
+   */
+  readonly hiddenIds: readonly number[];
   readonly indexes: readonly ExtraIndexSettings[];
   /** x-tree, when the type's records form trees (absent otherwise). */
   readonly tree?: TreeSettings;

@@ -37,6 +37,10 @@ export interface RecordType {
   readonly permissions: PermissionSettings;
   /** Whether reading and listing need no session (x-public-read). */
   readonly publicRead: boolean;
+  /** Whether a list without page, id_set or all_ids answers every record (x-list-unpaged). */
+  readonly listUnpaged: boolean;
+  /** Ids of records the API never serves (x-hidden-ids). */
+  readonly hiddenIds: readonly number[];
   readonly refPaths: readonly RefPath[];
   readonly indexes: readonly IndexSpec[];
   /** Top-level fields the server fills in when a record arrives without them (x-generated). */
@@ -159,6 +163,8 @@ function describeType(entry: RecordTypeManifest, pattern: UriPattern): RecordTyp
     unique: entry.unique,
     permissions: entry.permissions,
     publicRead: entry.publicRead,
+    listUnpaged: entry.listUnpaged,
+    hiddenIds: entry.hiddenIds,
     refPaths,
     indexes,
     generated: generatedFields(entry.schema),

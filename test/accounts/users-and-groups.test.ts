@@ -126,11 +126,19 @@ describe("repositories", () => {
     expect((await call(app, "/repositories")).body.map((repo) => repo.uri)).toEqual(["/repositories/2"]);
   });
 
-  it("a bad id is a 400 naming it", async () => {
+  it("a path id no repository could have is a 404, as on every record route", async () => {
     expect(await call(app, "/repositories/abc")).toMatchObject({
-      status: 400,
-      body: { error: { id: [expect.any(String)] } },
+      status: 404,
+      body: { error: "Repository not found" },
     });
+    expect(await call(app, "/repositories/0")).toMatchObject({ status: 404, body: { error: "Repository not found" } });
+  });
+
+  it("lists with the record modes too: a page, an id set (the hidden repository left out), all ids", async () => {
+    const page = await call(app, "/repositories?page=1");
+    expect(page.body).toMatchObject({ total: 1, results: [expect.objectContaining({ uri: "/repositories/2" })] });
+    expect((await call(app, "/repositories?id_set=1,2")).body.map((repo) => repo.uri)).toEqual(["/repositories/2"]);
+    expect((await call(app, "/repositories?all_ids=true")).body).toEqual([2]);
   });
 });
 

@@ -109,6 +109,16 @@ describe("generate() refuses", () => {
     expect(await generationError({ thing: thing({ "x-public-read": false }) })).toMatch(/x-public-read/);
   });
 
+  it("x-list-unpaged other than true, x-hidden-ids other than a list of positive whole numbers", async () => {
+    expect(await generationError({ thing: thing({ "x-list-unpaged": false }) })).toMatch(
+      /thing\.schema\.json: .*x-list-unpaged/,
+    );
+    for (const ids of [[0], ["1"], 1, [1.5]])
+      expect(await generationError({ thing: thing({ "x-hidden-ids": ids }) })).toMatch(
+        /thing\.schema\.json: .*x-hidden-ids/,
+      );
+  });
+
   describe("permission codes", () => {
     it("an x-permissions code that is neither ArchivesSpace's nor declared, naming the schema and the operation", async () => {
       const typo = thing({

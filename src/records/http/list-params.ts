@@ -6,6 +6,7 @@
 import type { Request } from "express";
 import { badRequest } from "../../errors/api-error.js";
 import { addFieldError, fieldErrors } from "../../registry/validation-errors.js";
+import type { RecordType } from "../../registry/index.js";
 import { DEFAULT_PAGE_SIZE, MAX_ID_SET, MAX_PAGE_SIZE, type ListMode, type ListQuery } from "../operations/index.js";
 
 /** Every value each parameter name was given, in arrival order (query string first). */
@@ -111,7 +112,7 @@ export function throwIfAny(errors: ParamErrors): void {
  * higher-precedence mode makes unused: a bad value is a client mistake wherever it is.
  * @throws ApiError 400 naming each bad parameter, or all three modes when none is given
  */
-export function parseListQuery(values: ParameterValues): ListQuery {
+export function parseListQuery(values: ParameterValues, { unpaged = false }: { unpaged?: boolean } = {}): ListQuery {
   const reader = new ParamReader(values);
   const page = reader.wholeNumber("page", 1);
   const pageSize = readPageSize(reader);
@@ -127,6 +128,7 @@ export function parseListQuery(values: ParameterValues): ListQuery {
   if (page !== undefined) mode = { kind: "page", page, pageSize };
   else if (ids !== undefined) mode = { kind: "idSet", ids };
   else if (allIds === true) mode = { kind: "allIds" };
+  else if (unpaged) mode = { kind: "all" };
   else throw badRequest({ page: [REQUIRED], id_set: [REQUIRED], all_ids: [REQUIRED] });
 
   return {
@@ -182,9 +184,13 @@ export function requestParameters(req: Request): ParameterValues {
   return values;
 }
 
-/** The ListQuery of a list request. @throws ApiError 400 */
-export function listParams(req: Request): ListQuery {
-  return parseListQuery(requestParameters(req));
+/**
+ * The ListQuery of a list request of `type`, with its rule for a request naming no mode (x-list-unpaged) and its
+ * hidden records (x-hidden-ids). @throws ApiError 400
+ */
+export function listParams(req: Request, type: RecordType): ListQuery {
+  const query = parseListQuery(requestParameters(req), { unpaged: type.listUnpaged });
+  return type.hiddenIds.length === 0 ? query : { ...query, excludeIds: type.hiddenIds };
 }
 
 /** The resolve[] keys of an item read. @throws ApiError 400 */

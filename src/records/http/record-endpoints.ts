@@ -43,16 +43,16 @@ export class RecordEndpoints {
     return { scope: repoScoped ? { repoId } : {}, actor };
   }
 
-  /** The record id in the path; 404 when no record could have it. */
+  /** The record id in the path; 404 when no record could have it, or the API never serves it (x-hidden-ids). */
   recordId(req: Request): number {
     const id = positiveId(req.params.id);
-    if (id === undefined) throw notFound(this.type.title);
+    if (id === undefined || this.type.hiddenIds.includes(id)) throw notFound(this.type.title);
     return id;
   }
 
   async list(req: Request, res: Response): Promise<ListResult> {
     const { scope } = await this.enter("read", req, res);
-    return this.deps.operations.list(this.type.name, scope, listParams(req));
+    return this.deps.operations.list(this.type.name, scope, listParams(req, this.type));
   }
 
   async create(req: Request, res: Response): Promise<WriteResult> {

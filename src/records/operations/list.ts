@@ -47,6 +47,7 @@ export async function listRecords(
   const collection = deps.store.collection(type.name);
   const filter: Record<string, unknown> = type.scope === "repository" ? { repo_id: scope.repoId } : {};
   if (query.modifiedSince !== undefined) filter.system_mtime = { $gte: new Date(query.modifiedSince * 1000) };
+  if (query.excludeIds !== undefined && query.excludeIds.length > 0) filter.id = { $nin: query.excludeIds };
   const direction = query.sortDirection === "desc" ? -1 : 1;
   const sort: Record<string, 1 | -1> =
     query.sortField && query.sortField !== "id" ? { [query.sortField]: direction, id: direction } : { id: direction };
@@ -66,9 +67,15 @@ export async function listRecords(
       if (docs.length === 0) await requireRepository(deps, type, scope);
       return docs.map((doc) => doc.id);
     }
+    case "all": {
+      const docs = await readWithin(collection.find(filter).sort(sort), deps.responseMaxBytes, tooLargeFor("page"));
+      if (docs.length === 0) await requireRepository(deps, type, scope);
+      return (await shapeAll(docs)).records;
+    }
     case "idSet": {
+      const wanted = query.mode.ids.filter((id) => !(query.excludeIds ?? []).includes(id));
       const docs = await readWithin(
-        collection.find({ ...filter, id: { $in: query.mode.ids } }).sort({ id: 1 }),
+        collection.find({ ...filter, id: { $in: wanted } }).sort({ id: 1 }),
         deps.responseMaxBytes,
         tooLargeFor("id_set"),
       );

@@ -26,6 +26,8 @@ const ROOT_ONLY = [
   "x-unique",
   "x-permissions",
   "x-public-read",
+  "x-list-unpaged",
+  "x-hidden-ids",
   "x-permission-codes",
   "x-indexes",
   "x-tree",
@@ -123,6 +125,23 @@ class SettingsReader {
     // A code would never be asked of someone without a session: say one thing, not two.
     if (permissions.read !== null) this.fail("x-public-read needs x-permissions.read: null");
     return true;
+  }
+
+  /** x-list-unpaged: true, or absent (false). */
+  listUnpaged(): boolean {
+    const value = this.schema["x-list-unpaged"];
+    if (value === undefined) return false;
+    if (value !== true) this.fail("x-list-unpaged must be true when present");
+    return true;
+  }
+
+  /** x-hidden-ids: ids of records the API never serves (positive whole numbers), or none. */
+  hiddenIds(): number[] {
+    const value = this.schema["x-hidden-ids"];
+    if (value === undefined) return [];
+    if (!Array.isArray(value) || !value.every((id) => Number.isSafeInteger(id) && (id as number) > 0))
+      this.fail("x-hidden-ids must be a list of positive whole numbers");
+    return value as number[];
   }
 
   indexes(): ExtraIndexSettings[] {
@@ -256,6 +275,8 @@ export function readTypeSettings(schema: JsonObject, source: string): Settings {
     unique: reader.unique(),
     permissions,
     publicRead: reader.publicRead(permissions),
+    listUnpaged: reader.listUnpaged(),
+    hiddenIds: reader.hiddenIds(),
     indexes: reader.indexes(),
     ...(tree === undefined ? {} : { tree }),
   };

@@ -86,6 +86,24 @@ describe("transport", () => {
   });
 });
 
+describe("HEAD", () => {
+  it("answers a record's GET status and headers, with no body, and the connection goes on", async () => {
+    // A record route (the generic controller) and an account route (a hand-written one).
+    for (const path of ["/vocabularies/1", "/users/1"]) {
+      const read = await send(path);
+      expect([path, read.status]).toEqual([path, 200]);
+      const head = await send(path, { method: "HEAD" });
+      expect([path, head.status, head.text]).toEqual([path, 200, ""]);
+      expect(head.headers.get("content-type")).toBe(read.headers.get("content-type"));
+      expect(head.headers.get("content-length")).toBe(String(Buffer.byteLength(read.text)));
+      expect(head.headers.get("x-content-type-options")).toBe("nosniff");
+    }
+    const missing = await send("/agents/people/999999", { method: "HEAD" });
+    expect([missing.status, missing.text]).toEqual([404, ""]);
+    expect((await send("/users/1")).status).toBe(200);
+  });
+});
+
 describe("security headers", () => {
   it.each([
     ["a JSON answer", "/"],

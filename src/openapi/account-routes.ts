@@ -53,8 +53,7 @@ function bareList(
 ): void {
   const list = operations.list;
   list.description = description;
-  if (parameters.length > 0) list.parameters = parameters;
-  else delete list.parameters;
+  list.parameters = parameters;
   list.responses["200"] = jsonResponse(`Every ${type.title} record, in id order.`, {
     type: "array",
     items: ctx.recordRef(type.name),

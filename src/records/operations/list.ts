@@ -73,9 +73,10 @@ export async function listRecords(
       return (await shapeAll(docs)).records;
     }
     case "idSet": {
-      const wanted = query.mode.ids.filter((id) => !(query.excludeIds ?? []).includes(id));
+      // Beside the $nin of excluded ids, when there are any.
+      const ids = { ...(filter.id as object | undefined), $in: query.mode.ids };
       const docs = await readWithin(
-        collection.find({ ...filter, id: { $in: wanted } }).sort({ id: 1 }),
+        collection.find({ ...filter, id: ids }).sort({ id: 1 }),
         deps.responseMaxBytes,
         tooLargeFor("id_set"),
       );

@@ -3,8 +3,9 @@
 // every route, from headers only), then the body parsers, which read a body only once the
 // caller is known (JSON whatever the Content-Type, every body bounded), then the
 // routes, every one a Ts.ED controller: the service's own, the accounts', one generic controller
-// per record type, the enumerations', the EAD export's, the imports' and the schemas' and
-// documentation's. Every error leaves through the one error filter.
+// per record type, the enumerations', the EAD export's, the imports', and last the schemas' and
+// documentation's, whose document describes every route mounted before them. Every error
+// leaves through the one error filter.
 import "@tsed/ajv"; // a failed cast of a typed parameter becomes a 400, not a 500
 import "@tsed/platform-express";
 import { PlatformExpress } from "@tsed/platform-express";
@@ -20,6 +21,7 @@ import type { SessionStore } from "./auth/session-store.js";
 import type { Config } from "./config.js";
 import { ErrorFilter } from "./errors/error-filter.js";
 import { bodyParsers } from "./http/body-parsers.js";
+import { describedRoutes } from "./http/described-route.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { SystemController } from "./http/system-controller.js";
 import { recordControllers } from "./records/http/index.js";
@@ -66,8 +68,12 @@ export async function createServer(config: Config, services?: ServerServices): P
         maxFileBytes: config.http.importLimitBytes,
         limits: config.imports,
       }),
+    );
+    // Last: its document describes every route mounted before it.
+    controllers.push(
       openApiController(services.operations.deps.registry, ARCA_VERSION, {
         sessionHeaders: config.auth.sessionHeaders,
+        routes: describedRoutes(controllers),
       }),
     );
   }

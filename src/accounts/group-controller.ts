@@ -5,12 +5,13 @@
 import { Controller } from "@tsed/di";
 import type { PlatformContext } from "@tsed/platform-http";
 import { Context } from "@tsed/platform-params";
-import { Delete, Get, Post } from "@tsed/schema";
 import type { Response } from "express";
 import { respond } from "../records/http/answer.js";
+import { Route } from "../http/described-route.js";
 import type { RecordOperation } from "../registry/index.js";
 import type { RecordOperations } from "../records/operations/index.js";
 import type { AccountAccessControl } from "./access-control.js";
+import { describeGroupRoute as describe } from "./route-descriptions.js";
 import { callerWith, type Caller } from "../auth/caller.js";
 import { assertMayChangeGroup, groupBefore, prepareGroupInput, type GroupWriteContext } from "./group-input.js";
 import { idParam, scalarParam } from "../records/http/request-params.js";
@@ -25,8 +26,9 @@ const GROUP = "group";
 /** The Ts.ED controller of a repository's groups, to mount at "/". */
 export function groupController({ operations, access }: GroupControllerDeps): new () => unknown {
   const { registry, store } = operations.deps;
+  const type = registry.get(GROUP);
   const caller = (res: Response, operation: RecordOperation, repoId: number) =>
-    callerWith(access, res, registry.permission(GROUP, operation), repoId);
+    callerWith(access, res, type.permissions[operation], repoId);
   /** What a write is judged against; `id`: the group it changes, read once the caller may. */
   const context = async (who: Caller, repoId: number, id?: number): Promise<GroupWriteContext> => ({
     store,
@@ -36,10 +38,10 @@ export function groupController({ operations, access }: GroupControllerDeps): ne
     before: id === undefined ? undefined : groupBefore(await operations.read(GROUP, { repoId }, id)),
   });
 
-  @Controller("/repositories/:repo_id/groups")
+  @Controller("/")
   class GroupController {
     // A bare list, in id order (ArchivesSpace's shape); `group_code` narrows it to one group.
-    @Get("/")
+    @Route("get", type.collectionPath, describe.list)
     list(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
         const repoId = idParam(req, "repo_id");
@@ -52,7 +54,7 @@ export function groupController({ operations, access }: GroupControllerDeps): ne
       });
     }
 
-    @Post("/")
+    @Route("post", type.collectionPath, describe.create)
     create(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
         const repoId = idParam(req, "repo_id");
@@ -62,7 +64,7 @@ export function groupController({ operations, access }: GroupControllerDeps): ne
       });
     }
 
-    @Get("/:id")
+    @Route("get", type.itemPath, describe.read)
     read(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
         const repoId = idParam(req, "repo_id");
@@ -71,7 +73,7 @@ export function groupController({ operations, access }: GroupControllerDeps): ne
       });
     }
 
-    @Post("/:id")
+    @Route("post", type.itemPath, describe.update)
     update(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
         const repoId = idParam(req, "repo_id");
@@ -82,7 +84,7 @@ export function groupController({ operations, access }: GroupControllerDeps): ne
       });
     }
 
-    @Delete("/:id")
+    @Route("delete", type.itemPath, describe.delete)
     delete(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
         const repoId = idParam(req, "repo_id");

@@ -2,8 +2,8 @@
 import { Controller } from "@tsed/di";
 import type { PlatformContext } from "@tsed/platform-http";
 import { Context } from "@tsed/platform-params";
-import { Get, Post } from "@tsed/schema";
 import { respond } from "../records/http/answer.js";
+import { Route } from "../http/described-route.js";
 import type { Request, Response } from "express";
 import type { SessionStore } from "../auth/session-store.js";
 import type { JsonObject } from "../registry/index.js";
@@ -15,6 +15,7 @@ import type { CredentialStore } from "./credential-store.js";
 import { LoginThrottled, type LoginThrottle } from "./login-throttle.js";
 import { booleanParam, requiredParam } from "../records/http/request-params.js";
 import type { UserAccounts } from "./user-accounts.js";
+import { describeSessionRoute as describe } from "./route-descriptions.js";
 import { normaliseUsername } from "./usernames.js";
 
 export interface SessionControllerDeps {
@@ -69,12 +70,12 @@ export function sessionController({
 
   @Controller("/")
   class SessionController {
-    @Post("/users/:username/login")
+    @Route("post", "/users/:username/login", describe.login)
     login(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, login);
     }
 
-    @Post("/logout")
+    @Route("post", "/logout", describe.logout)
     logout(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (_req, res) => {
         const principal = principalOf(res);
@@ -83,7 +84,7 @@ export function sessionController({
       });
     }
 
-    @Get("/users/current-user")
+    @Route("get", "/users/current-user", describe.currentUser)
     currentUser(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (_req, res) => {
         const caller = await callerOf(access, res);

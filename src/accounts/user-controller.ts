@@ -4,13 +4,14 @@
 import { Controller } from "@tsed/di";
 import type { PlatformContext } from "@tsed/platform-http";
 import { Context } from "@tsed/platform-params";
-import { Delete, Get, Post } from "@tsed/schema";
 import type { Response } from "express";
 import { respond } from "../records/http/answer.js";
+import { Route } from "../http/described-route.js";
 import { accessDenied, conflict } from "../errors/api-error.js";
 import type { JsonObject, RecordOperation } from "../registry/index.js";
 import type { RecordOperations } from "../records/operations/index.js";
 import type { AccountAccessControl } from "./access-control.js";
+import { describeUserRoute as describe } from "./route-descriptions.js";
 import { ADMIN_USERNAME } from "./bootstrap.js";
 import { callerWith, isAdministrator, type Caller } from "../auth/caller.js";
 import { idParam, listQueryOf, requiredParam, scalarParam } from "../records/http/request-params.js";
@@ -52,14 +53,15 @@ async function assertMayTouch(
     throw accessDenied();
 }
 
-/** The Ts.ED controller of /users, to mount at "/" after the session controller (current-user is not an id). */
+/** The Ts.ED controller of /users, to mount after the session controller (current-user is not an id). */
 export function userController({ users, operations, access }: UserControllerDeps): new () => unknown {
-  const permission = (operation: RecordOperation) => operations.deps.registry.permission("user", operation);
+  const type = operations.deps.registry.get("user");
+  const permission = (operation: RecordOperation) => type.permissions[operation];
   const caller = (res: Response, operation: RecordOperation) => callerWith(access, res, permission(operation));
 
-  @Controller("/users")
+  @Controller("/")
   class UserController {
-    @Post("/")
+    @Route("post", type.collectionPath, describe.create)
     create(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
         const who = await caller(res, "create");
@@ -69,7 +71,7 @@ export function userController({ users, operations, access }: UserControllerDeps
       });
     }
 
-    @Get("/")
+    @Route("get", type.collectionPath, describe.list)
     list(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
         await caller(res, "read");
@@ -77,7 +79,7 @@ export function userController({ users, operations, access }: UserControllerDeps
       });
     }
 
-    @Get("/:id")
+    @Route("get", type.itemPath, describe.read)
     read(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
         await caller(res, "read");
@@ -87,7 +89,7 @@ export function userController({ users, operations, access }: UserControllerDeps
       });
     }
 
-    @Post("/:id")
+    @Route("post", type.itemPath, describe.update)
     update(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
         const who = await caller(res, "update");
@@ -99,7 +101,7 @@ export function userController({ users, operations, access }: UserControllerDeps
       });
     }
 
-    @Delete("/:id")
+    @Route("delete", type.itemPath, describe.delete)
     delete(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
         const who = await caller(res, "delete");

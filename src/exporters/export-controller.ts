@@ -13,12 +13,21 @@
 import { Controller } from "@tsed/di";
 import type { PlatformContext } from "@tsed/platform-http";
 import { Context } from "@tsed/platform-params";
-import { Get } from "@tsed/schema";
 import type { Response } from "express";
 import { callerWith } from "../auth/caller.js";
 import { booleanParam, idParam, type ParamRequest } from "../records/http/request-params.js";
 import type { AccessControl } from "../auth/access-control.js";
 import { badRequest } from "../errors/api-error.js";
+import {
+  booleanParameter,
+  commonResponses,
+  idPathParameter,
+  notFoundResponse,
+  responseRef,
+  type DocumentContext,
+  type Tag,
+} from "../http/api-description.js";
+import { Route, type RouteOperation } from "../http/described-route.js";
 import type { RecordOperations } from "../records/operations/index.js";
 import { EadExporter, type EadExportOptions } from "./ead-export.js";
 import { SinkClosedError } from "./xml-writer.js";
@@ -60,6 +69,44 @@ export const EAD_EXPORT_PARAMETERS: ReadonlyArray<{
   },
 ];
 
+const EXPORT: Tag = { name: "export", description: "Resources and their trees as EAD 2002 or EAD3 XML." };
+
+const DESCRIPTION =
+  "A resource and its whole tree of archival objects as EAD 2002 (`urn:isbn:1-931666-22-9`), or EAD3 with `ead3=true`, as ArchivesSpace's endpoint answers. " +
+  "The document is streamed (chunked) as the tree is read, depth first in position order, so any size of tree can be exported. " +
+  "Components are `<c>` (or `<c01>`..`<c12>` with `numbered_cs`) with `@id` from `ref_id` (prefixed `aspace_` when it is not a valid XML ID) and `@level`. " +
+  "Unpublished records, notes and links are left out unless `include_unpublished`; digital objects only with `include_daos` (both as in ArchivesSpace). " +
+  "ArchivesSpace's `print_pdf` is not supported: `print_pdf=true` answers 400. " +
+  "Every error found before the document starts is the usual JSON; should the store fail mid-document, the connection is cut (the body is then incomplete, never a false whole).";
+
+function describeExport(ctx: DocumentContext): RouteOperation {
+  const permission = ctx.registry.permission("resource", "read");
+  return {
+    operationId: "export_resource_ead",
+    summary: "Export a resource as EAD",
+    description: `Needs \`${permission ?? "a session"}\` in the repository. ${DESCRIPTION}`,
+    tag: EXPORT,
+    security: ctx.security(permission),
+    pathParameters: [idPathParameter("repo_id", "The repository's id."), idPathParameter("id", "The resource's id.")],
+    parameters: [
+      ...EAD_EXPORT_PARAMETERS.map((parameter) =>
+        booleanParameter(parameter.name, `${parameter.description} Default false.`),
+      ),
+      booleanParameter("print_pdf", "Not supported: `true` answers 400."),
+    ],
+    responses: {
+      "200": {
+        description: "The EAD document (UTF-8).",
+        content: { [EAD_CONTENT_TYPE]: { schema: { type: "string" } } },
+      },
+      "400": responseRef("BadRequest"),
+      "403": responseRef("AccessDenied"),
+      "404": notFoundResponse(ctx, ["Resource", "Repository"]),
+      ...commonResponses(),
+    },
+  };
+}
+
 export interface ExportControllerDeps {
   operations: RecordOperations;
   access: AccessControl;
@@ -82,7 +129,7 @@ export function exportController({ operations, access }: ExportControllerDeps): 
   class EadExportController {
     // The XML is written straight to the response as it is made (Ts.ED sends nothing more once
     // headers are out), so a large tree never sits whole in memory.
-    @Get(EAD_EXPORT_PATH)
+    @Route("get", EAD_EXPORT_PATH, describeExport)
     async export(@Context() ctx: PlatformContext): Promise<void> {
       const req = ctx.getRequest<ParamRequest>();
       const res = ctx.getResponse<Response>();

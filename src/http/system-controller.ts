@@ -1,17 +1,55 @@
 // Routes about the service itself; none needs a session (docs/api.md §2).
 import { Controller } from "@tsed/di";
-import { ContentType, Get } from "@tsed/schema";
+import { ContentType } from "@tsed/schema";
 import { ARCA_VERSION } from "../version.js";
+import { commonResponses, jsonResponse, type Tag } from "./api-description.js";
+import { Route } from "./described-route.js";
+
+const SYSTEM: Tag = { name: "system", description: "The service itself." };
+const SERVICE_INFO = { name: "Arca", arcaVersion: ARCA_VERSION, databaseProductName: "MongoDB" };
 
 @Controller("/")
 export class SystemController {
   /** What ArchivesSpace clients probe first; the same keys ArchivesSpace answers with. */
-  @Get("/")
+  @Route("get", "/", (ctx) => ({
+    operationId: "get_service_info",
+    summary: "What the service is",
+    description: "Needs no session. The keys ArchivesSpace answers with, which clients probe first.",
+    tag: SYSTEM,
+    responses: {
+      "200": jsonResponse(
+        "The service.",
+        ctx.component("ServiceInfo", {
+          type: "object",
+          required: ["name", "arcaVersion", "databaseProductName"],
+          properties: {
+            name: { const: "Arca" },
+            arcaVersion: { type: "string" },
+            databaseProductName: { type: "string" },
+          },
+        }),
+        SERVICE_INFO,
+      ),
+      ...commonResponses(),
+    },
+  }))
   root(): Record<string, string> {
-    return { name: "Arca", arcaVersion: ARCA_VERSION, databaseProductName: "MongoDB" };
+    return SERVICE_INFO;
   }
 
-  @Get("/version")
+  @Route("get", "/version", () => ({
+    operationId: "get_version",
+    summary: "The version, as plain text",
+    description: "Needs no session.",
+    tag: SYSTEM,
+    responses: {
+      "200": {
+        description: "The version.",
+        content: { "text/plain": { schema: { type: "string" }, example: `Arca ${ARCA_VERSION}` } },
+      },
+      ...commonResponses(),
+    },
+  }))
   @ContentType("text/plain")
   version(): string {
     return `Arca ${ARCA_VERSION}`;

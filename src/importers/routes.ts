@@ -10,7 +10,6 @@
 import { Controller } from "@tsed/di";
 import type { PlatformContext } from "@tsed/platform-http";
 import { Context } from "@tsed/platform-params";
-import { Post } from "@tsed/schema";
 import type { Request, Response } from "express";
 import { createReadStream, createWriteStream } from "node:fs";
 import { once } from "node:events";
@@ -20,15 +19,15 @@ import { assertRepositoryTakesRecords } from "../auth/hidden-repository.js";
 import { idParam, type ParamRequest } from "../records/http/request-params.js";
 import type { AccessControl } from "../auth/access-control.js";
 import { ApiError, badRequest } from "../errors/api-error.js";
+import { Route } from "../http/described-route.js";
 import type { RecordOperations } from "../records/operations/index.js";
 import { ParamReader, parameterValues, throwIfAny, type ParameterValues } from "../records/http/list-params.js";
 import { importFile } from "./committer.js";
 import { detectFileFormat, isImportFormat, parserFor, supportedFormats } from "./formats.js";
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from "./limits.js";
 import type { ImportFormat, ImportInput, ImportSummary } from "./pending.js";
+import { describeBatchImport, describeFileImport, IMPORT_PERMISSION } from "./route-descriptions.js";
 import { newUploadPath, removeUpload, UPLOAD_DIR } from "./uploads.js";
-
-export const IMPORT_PERMISSION = "import_records";
 export const FILE_IMPORT_PATH = "/repositories/:repo_id/imports";
 export const BATCH_IMPORT_PATH = "/repositories/:repo_id/batch_imports";
 
@@ -180,12 +179,12 @@ export function importController({
   // Each answer (the summary, 200 or 400) is written to express by the handler itself.
   @Controller("/")
   class ImportController {
-    @Post(BATCH_IMPORT_PATH)
+    @Route("post", BATCH_IMPORT_PATH, describeBatchImport)
     async batch(@Context() ctx: PlatformContext): Promise<void> {
       await importBatch(ctx.getRequest<ParamRequest>(), ctx.getResponse<Response>());
     }
 
-    @Post(FILE_IMPORT_PATH)
+    @Route("post", FILE_IMPORT_PATH, describeFileImport)
     async file(@Context() ctx: PlatformContext): Promise<void> {
       await importUpload(ctx.getRequest<Request>(), ctx.getResponse<Response>());
     }

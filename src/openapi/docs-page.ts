@@ -6,7 +6,7 @@ import { lookupTable } from "../registry/dictionary.js";
 import type { Registry } from "../registry/registry.js";
 import type { OpenApiDocument } from "./document.js";
 import { EXPLORER_ASSETS_PATH } from "./explorer.js";
-import { HTTP_METHODS, openApiPath, type Operation } from "./model.js";
+import { HTTP_METHODS, openApiPath, type Operation } from "../http/api-description.js";
 
 /**
  * The page's Content-Security-Policy: scripts, styles and the explorer's requests to Arca only;

@@ -1,18 +1,17 @@
-// The OpenAPI 3.1 document of the API, generated from the record type registry:
-// every type's collection and item paths with the five operations, its schema as a component,
-// security from its permissions; plus the fixed routes (sessions, accounts, service, schemas,
-// enumerations).
-// Nothing here names a record type: a type dropped into record-types/ is described with no code.
+// The OpenAPI 3.1 document of the API, from two sources: the record type registry (every
+// type's collection and item paths with the five operations, its schema as a component,
+// security from its permissions; the tree routes) and the described routes of the other
+// controllers (@Route, src/http/described-route.ts), each described where it is served.
+// Nothing here names a record type or a route: a type dropped into record-types/ is described
+// with no code, and a controller brings its own description.
+import type { DescribedRoute } from "../http/described-route.js";
 import type { Registry } from "../registry/registry.js";
-import { ACCOUNT_ROUTE_ADJUSTMENTS, sessionPaths } from "./account-routes.js";
-import { ENUMERATION_TAG, enumerationPaths } from "./enumeration-routes.js";
-import { EXPORT_TAG, exportPaths } from "./export-routes.js";
 import { fixedSchemas } from "./fixed-schemas.js";
-import { IMPORT_TAG, importPaths } from "./import-routes.js";
 import {
   FIXED_SCHEMAS,
   HTTP_METHODS,
   openApiPath,
+  pathParameterNames,
   standardResponses,
   type DocumentContext,
   type FixedSchema,
@@ -22,10 +21,9 @@ import {
   type Schema,
   type SecurityRequirement,
   type Tag,
-} from "./model.js";
-import { recordOperations, recordPaths } from "./record-paths.js";
+} from "../http/api-description.js";
+import { recordOperations, recordPaths, recordTag } from "./record-paths.js";
 import { ComponentNames, componentRef, recordSchemaComponents } from "./schemas.js";
-import { servicePaths } from "./service-routes.js";
 import { TreePaths } from "./tree-paths.js";
 
 /** The session headers the service accepts by default (config.ts: ARCHIVESSPACE_SESSION_HEADER=true). */
@@ -34,6 +32,8 @@ export const DEFAULT_SESSION_HEADERS: readonly string[] = ["X-Service-Session", 
 export interface OpenApiOptions {
   /** The headers a session token is accepted in (config.auth.sessionHeaders); each is a security scheme. */
   sessionHeaders?: readonly string[];
+  /** The routes controllers describe themselves (describedRoutes()), placed ahead of the records'. */
+  routes?: readonly DescribedRoute[];
 }
 
 export interface SecurityScheme {
@@ -93,6 +93,32 @@ function uniqueTags(tags: Tag[]): Tag[] {
   return tags.filter((tag) => !seen.has(tag.name) && seen.add(tag.name));
 }
 
+/** The paths of described routes, and the tags they are listed under in order of first use. */
+function describedPaths(ctx: DocumentContext, routes: readonly DescribedRoute[]): { paths: Paths; tags: Tag[] } {
+  const paths: Paths = {};
+  const tags: Tag[] = [];
+  for (const route of routes) {
+    const { tag, pathParameters = [], ...operation } = route.describe(ctx);
+    const path = openApiPath(route.path);
+    const item: PathItem = paths[path] ?? {};
+    const parameters = item.parameters ?? pathParameters;
+    // A template name without its parameter would make an invalid document: a developer's
+    // mistake, refused at start-up.
+    const undescribed = pathParameterNames(route.path).filter((name) => !parameters.some((p) => p.name === name));
+    if (undescribed.length > 0)
+      throw new Error(`${route.method.toUpperCase()} ${route.path}: no description of :${undescribed.join(", :")}`);
+    if (item[route.method] !== undefined)
+      throw new Error(`${route.method.toUpperCase()} ${route.path} is described twice`);
+    paths[path] = {
+      ...item,
+      ...(parameters.length > 0 && { parameters }),
+      [route.method]: { ...operation, tags: [tag.name] },
+    };
+    tags.push(tag);
+  }
+  return { paths, tags };
+}
+
 export function openApiDocument(registry: Registry, version: string, options: OpenApiOptions = {}): OpenApiDocument {
   const names = new ComponentNames();
   const records = recordSchemaComponents(registry.types, names);
@@ -100,6 +126,7 @@ export function openApiDocument(registry: Registry, version: string, options: Op
     FixedSchema,
     string
   >;
+  const components = new Map<string, { name: string; schema: Schema; json: string }>();
   const headers = options.sessionHeaders ?? DEFAULT_SESSION_HEADERS;
   const schemes = headers.map((header) => ({ name: securitySchemeName(header), header }));
 
@@ -112,46 +139,39 @@ export function openApiDocument(registry: Registry, version: string, options: Op
       const required: SecurityRequirement[] = schemes.map((scheme) => ({ [scheme.name]: roles }));
       return optional ? [...required, {}] : required;
     },
+    component: (name, schema) => {
+      const json = JSON.stringify(schema);
+      const known = components.get(name) ?? { name: names.allocate(name), schema, json };
+      if (known.json !== json) throw new Error(`Two different schemas are described as ${name}`);
+      components.set(name, known);
+      return componentRef(known.name);
+    },
   };
 
-  // The fixed routes come first: their handlers are mounted ahead of the record controllers.
-  const paths: Paths = {};
-  mergePaths(paths, servicePaths(ctx, version));
-  mergePaths(paths, sessionPaths(ctx));
-  mergePaths(paths, enumerationPaths(ctx));
-  mergePaths(paths, exportPaths(ctx));
-  mergePaths(paths, importPaths(ctx));
+  // The described routes come first: their controllers are mounted ahead of the record controllers.
+  const described = describedPaths(ctx, options.routes ?? []);
+  const paths = described.paths;
   const recordPathSets: Paths = {};
   const trees = new TreePaths(ctx);
   for (const type of registry.types) {
-    const operations = recordOperations(ctx, type);
-    ACCOUNT_ROUTE_ADJUSTMENTS[type.name]?.(operations, type, ctx);
-    mergePaths(recordPathSets, recordPaths(ctx, type, operations));
+    // A type served by a controller of its own is described by it.
+    if (paths[openApiPath(type.collectionPath)] !== undefined) continue;
+    mergePaths(recordPathSets, recordPaths(ctx, type, recordOperations(ctx, type)));
     const nodes = registry.treeNodeTypeOf(type.name);
     if (nodes !== undefined) mergePaths(recordPathSets, trees.root(type, nodes));
     if (type.tree !== null) mergePaths(recordPathSets, trees.node(type));
   }
   for (const [path, item] of Object.entries(recordPathSets)) paths[path] = { ...item, ...paths[path] };
 
-  const fixed = fixedSchemas(ctx);
+  const fixed = fixedSchemas();
   const schemas: Record<string, Schema> = { ...records.schemas };
   for (const role of FIXED_SCHEMAS) schemas[fixedNames[role]] = fixed[role];
+  for (const { name, schema } of components.values()) schemas[name] = schema;
 
   return {
     openapi: "3.1.0",
     info: { title: "Arca", version, description: DESCRIPTION, license: { name: "MIT", identifier: "MIT" } },
-    tags: uniqueTags([
-      { name: "system", description: "The service itself." },
-      { name: "session", description: "Login, logout and the current user." },
-      { name: "schemas", description: "The record types' schemas and this documentation." },
-      ENUMERATION_TAG,
-      IMPORT_TAG,
-      EXPORT_TAG,
-      ...registry.types.map((type) => ({
-        name: type.name,
-        description: `${type.title} records, at \`${openApiPath(type.collectionPath)}\`.`,
-      })),
-    ]),
+    tags: uniqueTags([...described.tags, ...registry.types.map(recordTag)]),
     paths,
     components: {
       schemas,

@@ -1,11 +1,10 @@
-// The schemas of the answers that are not records (docs/api.md §2, §4, §5, §7).
-import { enumerationSchemas } from "./enumeration-routes.js";
-import type { DocumentContext, FixedSchema, Schema } from "./model.js";
+// The schemas of the answers every route may give and that are not records (docs/api.md §2, §4,
+// §5, §7); a route's own answers are described with it (DocumentContext.component).
+import type { FixedSchema, Schema } from "../http/api-description.js";
 
 const MESSAGES = { type: "array", items: { type: "string" } };
-const USER_TYPE = "user";
 
-export function fixedSchemas(ctx: DocumentContext): Record<FixedSchema, Schema> {
+export function fixedSchemas(): Record<FixedSchema, Schema> {
   return {
     Error: {
       type: "object",
@@ -76,46 +75,5 @@ export function fixedSchemas(ctx: DocumentContext): Record<FixedSchema, Schema> 
       },
       additionalProperties: false,
     },
-    LoginResult: {
-      type: "object",
-      required: ["session", "user"],
-      properties: {
-        session: {
-          type: "string",
-          pattern: "^[0-9a-f]{64}$",
-          description: "The session token: send it in the session header.",
-        },
-        user: {
-          ...(ctx.registry.has(USER_TYPE) ? { allOf: [ctx.recordRef(USER_TYPE)] } : { type: "object" }),
-          description:
-            "The user, with `permissions`: permission codes by repository uri (`_archivesspace` for global ones).",
-        },
-        expire_after_seconds: {
-          type: "integer",
-          minimum: 1,
-          description: "Only with `expiring=false`: when the session is forced out.",
-        },
-      },
-      additionalProperties: false,
-    },
-    LogoutResult: {
-      type: "object",
-      required: ["status"],
-      properties: { status: { type: "string", enum: ["session_logged_out", "no_active_session"] } },
-      additionalProperties: false,
-    },
-    ServiceInfo: {
-      type: "object",
-      required: ["name", "arcaVersion", "databaseProductName"],
-      properties: { name: { const: "Arca" }, arcaVersion: { type: "string" }, databaseProductName: { type: "string" } },
-    },
-    JsonSchema: {
-      type: "object",
-      description:
-        "A record type's JSON Schema (draft 2020-12), self-contained (subrecords in `$defs`), with the `x-` keywords that configure the type.",
-      required: ["$schema"],
-      properties: { $schema: { const: "https://json-schema.org/draft/2020-12/schema" }, title: { type: "string" } },
-    },
-    ...enumerationSchemas(ctx),
   };
 }

@@ -14,6 +14,7 @@ import {
   jsonContent,
   jsonResponse,
   notFoundResponse,
+  booleanParameter,
   openApiPath,
   pathParameterNames,
   responseRef,
@@ -24,7 +25,9 @@ import {
   type Response,
   type Reference,
   type Schema,
-} from "./model.js";
+  type Tag,
+} from "../http/api-description.js";
+import type { RouteOperation } from "../http/described-route.js";
 
 export const RECORD_OPERATIONS = ["list", "create", "read", "update", "delete"] as const;
 export type RecordOperationName = (typeof RECORD_OPERATIONS)[number];
@@ -58,18 +61,6 @@ export const resolveParameter: Parameter = {
   style: "form",
   explode: true,
 };
-
-const TRUE_OR_FALSE = "^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$";
-
-/** A boolean parameter as ArchivesSpace clients send it: true/false in any case. */
-export function booleanParameter(name: string, description: string): Parameter {
-  return {
-    name,
-    in: "query",
-    description: `${description} \`true\` or \`false\`, in any case.`,
-    schema: { type: "string", pattern: TRUE_OR_FALSE },
-  };
-}
 
 function listParameters(type: RecordType): Parameter[] {
   const ids = { type: "array", items: { type: "integer", minimum: 1 }, maxItems: MAX_ID_SET };
@@ -337,6 +328,23 @@ function pathParameters(ctx: DocumentContext, type: RecordType, expressPath: str
     if (name === "repo_id") return idPathParameter(name, `The ${repositoryTitle}'s id.`);
     return { name, in: "path", required: true, schema: { type: "string" } };
   });
+}
+
+/** The tag a type's operations are listed under. */
+export function recordTag(type: RecordType): Tag {
+  return { name: type.name, description: `${type.title} records, at \`${openApiPath(type.collectionPath)}\`.` };
+}
+
+/** One of the five, as a controller of the type's own describes its route (src/http/described-route.ts). */
+export function recordRouteOperation(
+  ctx: DocumentContext,
+  type: RecordType,
+  name: RecordOperationName,
+  operation: Operation,
+): RouteOperation {
+  const { tags: _tags, ...rest } = operation;
+  const path = name === "list" || name === "create" ? type.collectionPath : type.itemPath;
+  return { ...rest, tag: recordTag(type), pathParameters: pathParameters(ctx, type, path) };
 }
 
 /** The type's collection and item paths with their operations. */

@@ -16,7 +16,7 @@ import {
   type Parameter,
   type Paths,
   type Schema,
-} from "./model.js";
+} from "../http/api-description.js";
 import { accessNote, isPublic, writeResultSchema } from "./record-paths.js";
 
 function waypointCounts(): Record<string, Schema> {

@@ -4,7 +4,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Operation, PathItem } from "../../src/openapi/model.js";
+import type { Operation, PathItem } from "../../src/http/api-description.js";
 import { generate, writeGenerated } from "../../src/registry/build/generate.js";
 import { isJsonObject } from "../../src/registry/json.js";
 import type { RegistryManifest } from "../../src/registry/manifest.js";

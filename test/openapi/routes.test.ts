@@ -7,6 +7,7 @@ import { PlatformExpress } from "@tsed/platform-express";
 import type { PlatformBuilder } from "@tsed/platform-http";
 import type { Application } from "express";
 import { ErrorFilter } from "../../src/errors/error-filter.js";
+import { describedRoutes } from "../../src/http/described-route.js";
 import { openApiDocument } from "../../src/openapi/document.js";
 import { openApiController } from "../../src/openapi/routes.js";
 import { registry } from "../../src/registry/index.js";
@@ -28,13 +29,14 @@ let fixtures: Registry;
 let real: { url: string };
 let fixture: { url: string };
 let serviceOnly: { url: string };
+const realController = openApiController(registry, VERSION);
 
 beforeAll(async () => {
   fixtures = await fixtureRegistry();
   platform = await PlatformExpress.bootstrap(DocsServer, {
     httpPort: "127.0.0.1:0",
     mount: {
-      "/real": [openApiController(registry, VERSION)],
+      "/real": [realController],
       "/fixture": [openApiController(fixtures, VERSION)],
       "/service-only": [openApiController(registry, VERSION, { sessionHeaders: ["X-Service-Session"] })],
     },
@@ -92,7 +94,16 @@ describe("GET /openapi.json", () => {
     expect(reply.status).toBe(200);
     expect(reply.headers.get("content-type")).toMatch(/^application\/json/);
     const body: unknown = await reply.json();
-    expect(body).toEqual(JSON.parse(JSON.stringify(openApiDocument(registry, VERSION))));
+    // Its own routes described with the registry's.
+    const routes = describedRoutes([realController]);
+    expect(routes.map((route) => route.path)).toEqual([
+      "/schemas",
+      "/schemas/:name",
+      "/openapi.json",
+      "/docs",
+      "/docs/assets/:file",
+    ]);
+    expect(body).toEqual(JSON.parse(JSON.stringify(openApiDocument(registry, VERSION, { routes }))));
     expect(await validateOpenApi(body)).toMatchObject({ valid: true, version: "3.1" });
   });
 

@@ -11,19 +11,17 @@
 import { Controller } from "@tsed/di";
 import type { PlatformContext } from "@tsed/platform-http";
 import { Context } from "@tsed/platform-params";
-import { Get, Post } from "@tsed/schema";
 import type { Response } from "express";
 import { callerOf, type Caller } from "../../auth/caller.js";
 import type { AccessControl } from "../../auth/access-control.js";
 import { hasPermissionAnywhere } from "../../auth/permissions.js";
 import { accessDenied } from "../../errors/api-error.js";
+import { Route } from "../../http/described-route.js";
 import { respond } from "../http/answer.js";
 import { idParam } from "../http/request-params.js";
 import type { EnumerationOperations } from "./operations.js";
+import { describeEnumerationRoute as describe, UPDATE_ENUMERATION } from "./route-descriptions.js";
 import { ENUMERATION_VALUES_PATH, ENUMERATIONS_PATH } from "./shape.js";
-
-/** The permission code every enumeration write needs (ArchivesSpace's). */
-export const UPDATE_ENUMERATION = "update_enumeration_record";
 
 export interface EnumerationControllerDeps {
   enumerations: EnumerationOperations;
@@ -41,7 +39,7 @@ export function enumerationController({ enumerations, access }: EnumerationContr
 
   @Controller("/")
   class EnumerationController {
-    @Get(ENUMERATIONS_PATH)
+    @Route("get", ENUMERATIONS_PATH, describe.list)
     list(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (_req, res) => {
         await reader(res);
@@ -49,12 +47,12 @@ export function enumerationController({ enumerations, access }: EnumerationContr
       });
     }
 
-    @Post(ENUMERATIONS_PATH)
+    @Route("post", ENUMERATIONS_PATH, describe.create)
     create(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => enumerations.create(req.body, await writer(res)));
     }
 
-    @Get(`${ENUMERATIONS_PATH}/names/:name`)
+    @Route("get", `${ENUMERATIONS_PATH}/names/:name`, describe.readByName)
     readByName(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
         await reader(res);
@@ -62,7 +60,7 @@ export function enumerationController({ enumerations, access }: EnumerationContr
       });
     }
 
-    @Get(`${ENUMERATIONS_PATH}/:id`)
+    @Route("get", `${ENUMERATIONS_PATH}/:id`, describe.read)
     read(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
         await reader(res);
@@ -70,12 +68,12 @@ export function enumerationController({ enumerations, access }: EnumerationContr
       });
     }
 
-    @Post(`${ENUMERATIONS_PATH}/:id`)
+    @Route("post", `${ENUMERATIONS_PATH}/:id`, describe.update)
     update(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => enumerations.update(idParam(req, "id"), req.body, await writer(res)));
     }
 
-    @Get(`${ENUMERATION_VALUES_PATH}/:id`)
+    @Route("get", `${ENUMERATION_VALUES_PATH}/:id`, describe.readValue)
     readValue(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
         await reader(res);

@@ -12,7 +12,7 @@ import { EnumerationStore } from "./store.js";
 
 export { EnumerationCache, type EnumerationCacheOptions } from "./cache.js";
 export { EnumerationOperations } from "./operations.js";
-export { UPDATE_ENUMERATION } from "./controller.js";
+export { UPDATE_ENUMERATION } from "./route-descriptions.js";
 export { ENUMERATIONS_COLLECTION, EnumerationStore } from "./store.js";
 
 /**

@@ -1,5 +1,7 @@
-// The pieces of an OpenAPI 3.1 document this module builds, and the context every builder
-// shares: which component holds which schema, the security schemes, the standard responses.
+// The vocabulary routes are described in: the pieces of an OpenAPI 3.1 document, and the context
+// every description is written against (which component holds which schema, the security
+// schemes, the standard responses). Controllers describe their own routes with it
+// (described-route.ts); src/openapi/ assembles the document.
 import type { JsonObject, JsonValue } from "../registry/json.js";
 import type { Registry } from "../registry/registry.js";
 
@@ -64,7 +66,23 @@ export interface Tag {
   description?: string;
 }
 
-/** The fixed (non-record) schemas every document has, by role; their component names may vary. */
+/** `true` only when A and B are the same set of keys. */
+type SameKeys<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never] ? true : false;
+type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+
+/**
+ * `true` when an object schema (declared `as const`) names exactly the fields of T and requires
+ * exactly its required ones: where an answer has both a schema and a TypeScript type, the
+ * compiler keeps them together.
+ */
+export type DescribesFields<S extends { properties: object; required: readonly string[] }, T> = [
+  SameKeys<keyof S["properties"], keyof T>,
+  SameKeys<S["required"][number], RequiredKeys<T>>,
+] extends [true, true]
+  ? true
+  : false;
+
+/** The schemas of the answers every route shares, by role; their component names may vary. */
 export const FIXED_SCHEMAS = [
   "Error",
   "SessionError",
@@ -72,12 +90,6 @@ export const FIXED_SCHEMAS = [
   "WriteResult",
   "DeleteResult",
   "PageEnvelope",
-  "LoginResult",
-  "LogoutResult",
-  "ServiceInfo",
-  "JsonSchema",
-  "Enumeration",
-  "EnumerationValue",
 ] as const;
 export type FixedSchema = (typeof FIXED_SCHEMAS)[number];
 
@@ -88,6 +100,12 @@ export interface DocumentContext {
   recordRef(typeName: string): Schema;
   /** `{$ref}` to one of the fixed components. */
   fixedRef(role: FixedSchema): Schema;
+  /**
+   * `{$ref}` to a named component holding `schema`, added on first use: the schema of an answer
+   * that is not a record, declared by the route that gives it. Every use of a name must give
+   * the same schema.
+   */
+  component(name: string, schema: Schema): Schema;
   /**
    * The security of an operation: each session header is one alternative. `permission`:
    * the code needed (named as the scheme's role, as OpenAPI 3.1 allows for apiKey schemes);
@@ -149,6 +167,18 @@ export function openApiPath(expressPath: string): string {
 /** The names of the path parameters of an express route template, in order. */
 export function pathParameterNames(expressPath: string): string[] {
   return [...expressPath.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1] ?? "");
+}
+
+const TRUE_OR_FALSE = "^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$";
+
+/** A boolean parameter as ArchivesSpace clients send it: true/false in any case. */
+export function booleanParameter(name: string, description: string): Parameter {
+  return {
+    name,
+    in: "query",
+    description: `${description} \`true\` or \`false\`, in any case.`,
+    schema: { type: "string", pattern: TRUE_OR_FALSE },
+  };
 }
 
 /** A positive whole-number path parameter. */

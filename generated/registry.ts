@@ -26,6 +26,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": false,
       "listUnpaged": false,
+      "inHiddenScope": false,
       "hiddenIds": [],
       "indexes": [
         {
@@ -1149,6 +1150,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": false,
       "listUnpaged": false,
+      "inHiddenScope": false,
       "hiddenIds": [],
       "indexes": [],
       "schema": {
@@ -2040,6 +2042,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": false,
       "listUnpaged": false,
+      "inHiddenScope": false,
       "hiddenIds": [],
       "indexes": [],
       "schema": {
@@ -2919,6 +2922,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": false,
       "listUnpaged": false,
+      "inHiddenScope": false,
       "hiddenIds": [],
       "indexes": [],
       "schema": {
@@ -3822,6 +3826,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": false,
       "listUnpaged": false,
+      "inHiddenScope": false,
       "hiddenIds": [],
       "indexes": [],
       "schema": {
@@ -4708,6 +4713,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": false,
       "listUnpaged": false,
+      "inHiddenScope": false,
       "hiddenIds": [],
       "indexes": [
         {
@@ -6573,6 +6579,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": false,
       "listUnpaged": false,
+      "inHiddenScope": false,
       "hiddenIds": [],
       "indexes": [
         {
@@ -6850,6 +6857,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": false,
       "listUnpaged": false,
+      "inHiddenScope": false,
       "hiddenIds": [],
       "indexes": [
         {
@@ -7057,6 +7065,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": false,
       "listUnpaged": false,
+      "inHiddenScope": false,
       "hiddenIds": [],
       "indexes": [
         {
@@ -7308,6 +7317,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": false,
       "listUnpaged": false,
+      "inHiddenScope": false,
       "hiddenIds": [],
       "indexes": [
         {
@@ -7472,6 +7482,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": false,
       "listUnpaged": false,
+      "inHiddenScope": false,
       "hiddenIds": [],
       "indexes": [
         {
@@ -8627,6 +8638,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": false,
       "listUnpaged": false,
+      "inHiddenScope": false,
       "hiddenIds": [],
       "indexes": [
         {
@@ -9733,6 +9745,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": false,
       "listUnpaged": false,
+      "inHiddenScope": false,
       "hiddenIds": [],
       "indexes": [
         {
@@ -10267,6 +10280,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": false,
       "listUnpaged": false,
+      "inHiddenScope": true,
       "hiddenIds": [],
       "indexes": [],
       "schema": {
@@ -10285,6 +10299,7 @@ export const manifest: RegistryManifest = {
             "scope": "repository"
           }
         ],
+        "x-in-hidden-scope": true,
         "x-permissions": {
           "read": "manage_repository",
           "create": "manage_repository",
@@ -10387,6 +10402,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": false,
       "listUnpaged": false,
+      "inHiddenScope": false,
       "hiddenIds": [],
       "indexes": [
         {
@@ -10708,6 +10724,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": false,
       "listUnpaged": false,
+      "inHiddenScope": false,
       "hiddenIds": [],
       "indexes": [
         {
@@ -10848,6 +10865,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": true,
       "listUnpaged": true,
+      "inHiddenScope": false,
       "hiddenIds": [
         1
       ],
@@ -11005,6 +11023,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": false,
       "listUnpaged": false,
+      "inHiddenScope": false,
       "hiddenIds": [],
       "indexes": [
         {
@@ -13009,6 +13028,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": false,
       "listUnpaged": false,
+      "inHiddenScope": false,
       "hiddenIds": [],
       "indexes": [],
       "schema": {
@@ -13298,6 +13318,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": false,
       "listUnpaged": false,
+      "inHiddenScope": false,
       "hiddenIds": [],
       "indexes": [
         {
@@ -13615,6 +13636,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": false,
       "listUnpaged": false,
+      "inHiddenScope": false,
       "hiddenIds": [],
       "indexes": [
         {
@@ -13822,6 +13844,7 @@ export const manifest: RegistryManifest = {
       },
       "publicRead": false,
       "listUnpaged": false,
+      "inHiddenScope": false,
       "hiddenIds": [],
       "indexes": [
         {

@@ -5,7 +5,7 @@
 // password changed since is never reset. Race-safe: several nodes may start at once on one fresh
 // store, and each thing is still created exactly once (unique indexes decide, losers re-read).
 import { allPermissions, GLOBAL_REPOSITORY_ID } from "../auth/permissions.js";
-import type { Actor, RecordOperations, Scope } from "../records/operations/index.js";
+import { trusted, type Actor, type RecordOperations, type Scope } from "../records/operations/index.js";
 import type { JsonObject } from "../registry/index.js";
 import { duplicateKeyPattern, type StoredRecord } from "../storage/record-store.js";
 import type { CredentialStore } from "./credential-store.js";
@@ -15,7 +15,8 @@ export const ADMIN_USERNAME = "admin";
 export const ADMINISTRATORS_GROUP = "administrators";
 export const DEFAULT_ADMIN_PASSWORD = "admin";
 
-const BOOTSTRAP_ACTOR: Actor = { username: ADMIN_USERNAME };
+// Start-up makes what every installation starts with, before anyone can log in.
+const BOOTSTRAP_ACTOR: Actor = trusted(ADMIN_USERNAME);
 
 export interface BootstrapOptions {
   /** ADMIN_PASSWORD: the admin's password when the admin is first created. Default `admin`. */

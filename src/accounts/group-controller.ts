@@ -9,7 +9,7 @@ import type { Response } from "express";
 import { respond } from "../records/http/answer.js";
 import { Route } from "../http/described-route.js";
 import type { RecordOperation } from "../registry/index.js";
-import type { RecordOperations } from "../records/operations/index.js";
+import { onBehalfOf, type RecordOperations } from "../records/operations/index.js";
 import type { AccountAccessControl } from "./access-control.js";
 import { describeGroupRoute as describe } from "./route-descriptions.js";
 import { callerWith, type Caller } from "../auth/caller.js";
@@ -35,7 +35,7 @@ export function groupController({ operations, access }: GroupControllerDeps): ne
     access,
     caller: who,
     repoId,
-    before: id === undefined ? undefined : groupBefore(await operations.read(GROUP, { repoId }, id)),
+    before: id === undefined ? undefined : groupBefore(await operations.read(GROUP, { repoId }, id, onBehalfOf(who))),
   });
 
   @Controller("/")
@@ -45,9 +45,9 @@ export function groupController({ operations, access }: GroupControllerDeps): ne
     list(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
         const repoId = idParam(req, "repo_id");
-        await caller(res, "read", repoId);
+        const who = await caller(res, "read", repoId);
         const groupCode = scalarParam(req, "group_code");
-        const groups = await operations.list(GROUP, { repoId }, { mode: { kind: "all" } });
+        const groups = await operations.list(GROUP, { repoId }, { mode: { kind: "all" } }, who);
         return groupCode === undefined
           ? groups
           : (groups as Array<Record<string, unknown>>).filter((group) => group.group_code === groupCode);
@@ -68,8 +68,7 @@ export function groupController({ operations, access }: GroupControllerDeps): ne
     read(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
         const repoId = idParam(req, "repo_id");
-        await caller(res, "read", repoId);
-        return operations.read(GROUP, { repoId }, idParam(req, "id"));
+        return operations.read(GROUP, { repoId }, idParam(req, "id"), await caller(res, "read", repoId));
       });
     }
 

@@ -7,7 +7,13 @@
 import type { SessionStore } from "../auth/session-store.js";
 import { ApiError, badRequest } from "../errors/api-error.js";
 import type { JsonObject } from "../registry/index.js";
-import type { Actor, DeleteResult, RecordOperations, WriteResult } from "../records/operations/index.js";
+import {
+  onBehalfOf,
+  type Actor,
+  type DeleteResult,
+  type RecordOperations,
+  type WriteResult,
+} from "../records/operations/index.js";
 import type { CredentialStore } from "./credential-store.js";
 import { normaliseUsername } from "./usernames.js";
 
@@ -56,8 +62,8 @@ export class UserAccounts {
     return (await this.operations.find(USER, { username: normaliseUsername(username) }, 1))[0];
   }
 
-  read(id: number): Promise<JsonObject> {
-    return this.operations.read(USER, {}, id);
+  read(id: number, actor: Actor): Promise<JsonObject> {
+    return this.operations.read(USER, {}, id, actor);
   }
 
   async create(input: unknown, password: string, actor: Actor): Promise<WriteResult> {
@@ -95,7 +101,7 @@ export class UserAccounts {
     actor: Actor,
     keepToken?: string,
   ): Promise<WriteResult> {
-    const existing = await this.read(id);
+    const existing = await this.read(id, onBehalfOf(actor));
     const username = String(existing.username);
     const record = normalisedInput(input);
     const requested = usernameIn(record);
@@ -112,7 +118,7 @@ export class UserAccounts {
   }
 
   async delete(id: number, actor: Actor): Promise<DeleteResult> {
-    const existing = await this.read(id);
+    const existing = await this.read(id, onBehalfOf(actor));
     const username = String(existing.username);
     // The user hook takes the name out of every group in the delete's transaction.
     const result = await this.operations.delete(USER, {}, id, actor);

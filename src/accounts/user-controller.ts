@@ -74,16 +74,15 @@ export function userController({ users, operations, access }: UserControllerDeps
     @Route("get", type.collectionPath, describe.list)
     list(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
-        await caller(res, "read");
-        return operations.list("user", {}, listQueryOf(req));
+        return operations.list("user", {}, listQueryOf(req), await caller(res, "read"));
       });
     }
 
     @Route("get", type.itemPath, describe.read)
     read(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
-        await caller(res, "read");
-        const user = await users.read(idParam(req, "id"));
+        const who = await caller(res, "read");
+        const user = await users.read(idParam(req, "id"), who);
         const permissions = await access.permissionsOf(String(user.username));
         return permissions ? { ...user, permissions } : user;
       });
@@ -95,7 +94,7 @@ export function userController({ users, operations, access }: UserControllerDeps
         const who = await caller(res, "update");
         const id = idParam(req, "id");
         const password = scalarParam(req, "password");
-        const existing = await users.read(id);
+        const existing = await users.read(id, who);
         await assertMayTouch(access, who, existing, req.body);
         return users.update(id, req.body, password, who, who.token);
       });
@@ -106,7 +105,7 @@ export function userController({ users, operations, access }: UserControllerDeps
       return respond(ctx, async (req, res) => {
         const who = await caller(res, "delete");
         const id = idParam(req, "id");
-        const existing = await users.read(id);
+        const existing = await users.read(id, who);
         await assertMayTouch(access, who, existing);
         // Start-up would bring it back with the default password: a worse outcome than keeping it.
         if (existing.username === ADMIN_USERNAME) throw conflict("The admin user cannot be deleted");

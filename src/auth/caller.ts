@@ -3,15 +3,14 @@
 // has since been deleted or deactivated, is 403 `Access denied`, like a missing permission.
 import type { Response } from "express";
 import type { AccessControl } from "./access-control.js";
-import { hasPermission, type PermissionMap } from "./permissions.js";
+import { hasPermission } from "./permissions.js";
 import { principalOf } from "./session-middleware.js";
 import { accessDenied } from "../errors/api-error.js";
-import type { Actor } from "../records/operations/index.js";
+import type { UserActor } from "./actor.js";
 
-export interface Caller extends Actor {
+export interface Caller extends UserActor {
   /** The session token the request carried. */
   token: string;
-  permissions: PermissionMap;
 }
 
 export async function callerOf(access: AccessControl, res: Response): Promise<Caller> {
@@ -19,7 +18,7 @@ export async function callerOf(access: AccessControl, res: Response): Promise<Ca
   if (!principal) throw accessDenied();
   const permissions = await access.permissionsOf(principal.username);
   if (!permissions) throw accessDenied();
-  return { username: principal.username, token: principal.token, permissions };
+  return { kind: "user", username: principal.username, token: principal.token, permissions };
 }
 
 /**

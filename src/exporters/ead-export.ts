@@ -13,7 +13,7 @@
 // subtrees), notes and links are left out unless `includeUnpublished`; suppressed ones always.
 import type { JsonObject } from "../registry/index.js";
 import { TREE_PARENT_FIELD } from "../registry/index.js";
-import type { RecordOperations, Scope } from "../records/operations/index.js";
+import { onBehalfOf, type Actor, type RecordOperations, type Scope } from "../records/operations/index.js";
 import { shapeRecord } from "../records/operations/shape.js";
 import { childrenFilter, type TreeNodeType } from "../records/trees/tree-links.js";
 import { EadContext, type EadExportOptions } from "./ead-context.js";
@@ -53,10 +53,16 @@ export class EadExporter {
    * Reads the resource and its repository: `Resource not found` / `Repository not found` (404) before anything is
    * written.
    */
-  async prepare(repoId: number, resourceId: number, options: EadExportOptions): Promise<PreparedEadExport> {
+  async prepare(
+    repoId: number,
+    resourceId: number,
+    options: EadExportOptions,
+    actor: Actor,
+  ): Promise<PreparedEadExport> {
     const scope: Scope = { repoId };
-    const resource = await this.operations.read(RESOURCE, scope, resourceId);
-    const repository = await this.operations.read(REPOSITORY, {}, repoId);
+    const resource = await this.operations.read(RESOURCE, scope, resourceId, actor);
+    // Whoever may read the resource may name its repository in the document.
+    const repository = await this.operations.read(REPOSITORY, {}, repoId, onBehalfOf(actor));
     return {
       resource,
       writeTo: (sink) => new EadDocument(this.operations, scope, resource, repository, options, sink).write(),

@@ -135,9 +135,9 @@ export function exportController({ operations, access }: ExportControllerDeps): 
       const res = ctx.getResponse<Response>();
       const repoId = idParam(req, "repo_id");
       const id = idParam(req, "id");
-      await callerWith(access, res, readPermission, repoId);
+      const caller = await callerWith(access, res, readPermission, repoId);
       const options = optionsOf(req);
-      const prepared = await exporter.prepare(repoId, id, options);
+      const prepared = await exporter.prepare(repoId, id, options, caller);
       res.status(200);
       res.setHeader("Content-Type", EAD_CONTENT_TYPE);
       try {

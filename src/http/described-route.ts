@@ -8,6 +8,7 @@
 // served without being described, and its method and path are written in one place.
 // Controllers that use it are mounted at "/" and name their full paths.
 import { Delete, Get, Post } from "@tsed/schema";
+import { lookupTable } from "../registry/dictionary.js";
 import type { DocumentContext, HttpMethod, Operation, Parameter, Tag } from "./api-description.js";
 
 /** How a route is described: an OpenAPI operation, with its tag and path parameters spelled out. */
@@ -25,7 +26,7 @@ export interface DescribedRoute {
   describe(ctx: DocumentContext): RouteOperation;
 }
 
-const VERBS = { get: Get, post: Post, delete: Delete } as const;
+const VERBS = lookupTable({ get: Get, post: Post, delete: Delete });
 
 // Keyed by controller class: one list per class, in declaration order.
 const routesByController = new WeakMap<object, DescribedRoute[]>();

@@ -11,6 +11,7 @@ import { basename } from "node:path";
 import { PassThrough, type Readable } from "node:stream";
 import { parseArgs } from "node:util";
 import { assertRepositoryTakesRecords } from "../auth/hidden-repository.js";
+import { trusted } from "../auth/actor.js";
 import { loadConfig } from "../config.js";
 import { messageOf } from "../registry/errors.js";
 import { openRecords } from "../records/setup.js";
@@ -137,7 +138,7 @@ async function main(): Promise<void> {
   try {
     const operations = await openRecords(store.connection, config.records);
     await operations
-      .read(operations.deps.registry.scopeHolderType().name, {}, repoId)
+      .read(operations.deps.registry.scopeHolderType().name, {}, repoId, trusted("arca import"))
       .catch(() => fail(`repository ${repoId} does not exist`));
     for (const line of describeRecovery(await recoverImports(operations, config.imports)))
       process.stderr.write(`arca import: ${line}\n`);
@@ -146,7 +147,8 @@ async function main(): Promise<void> {
       const summary = await importFile(operations, parserFor(format, operations.deps, config.imports), input, {
         limits: config.imports,
         repoId,
-        actor: { username: values.user ?? "admin" },
+        // Whoever runs the command line already holds the store.
+        actor: trusted(values.user ?? "admin"),
         dryRun: values["dry-run"],
         onProgress: progress(input.name),
       });

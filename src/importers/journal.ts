@@ -12,7 +12,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Collection } from "mongodb";
-import type { Actor, RecordOperations } from "../records/operations/index.js";
+import { trusted, type Actor, type RecordOperations } from "../records/operations/index.js";
 import { isTreeNodeType, nodeLinks } from "../records/trees/tree-links.js";
 import { ImportError } from "./pending.js";
 import { processAlive } from "./processes.js";
@@ -222,7 +222,7 @@ export async function sweepImports(ops: RecordOperations, leaseSeconds: number):
       { $set: { owner: THIS_PROCESS, lease_until: leaseEnd(leaseSeconds) } },
     );
     if (claimed === null) continue;
-    await undoBatches(ops, entry.repo_id, entry.batches, { username: entry.username });
+    await undoBatches(ops, entry.repo_id, entry.batches, trusted(entry.username));
     await entries.deleteOne({ _id: entry._id });
     swept.push({
       id: entry._id,

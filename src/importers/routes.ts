@@ -20,7 +20,7 @@ import { idParam, type ParamRequest } from "../records/http/request-params.js";
 import type { AccessControl } from "../auth/access-control.js";
 import { ApiError, badRequest } from "../errors/api-error.js";
 import { Route } from "../http/described-route.js";
-import type { RecordOperations } from "../records/operations/index.js";
+import { onBehalfOf, type RecordOperations } from "../records/operations/index.js";
 import { ParamReader, parameterValues, throwIfAny, type ParameterValues } from "../records/http/list-params.js";
 import { importFile } from "./committer.js";
 import { detectFileFormat, isImportFormat, parserFor, supportedFormats } from "./formats.js";
@@ -126,7 +126,7 @@ export function importController({
     const repoId = idParam(req, "repo_id");
     const caller = await callerWith(access, res, IMPORT_PERMISSION, repoId);
     assertRepositoryTakesRecords(repoId);
-    await operations.read(operations.deps.registry.scopeHolderType().name, {}, repoId);
+    await operations.read(operations.deps.registry.scopeHolderType().name, {}, repoId, onBehalfOf(caller));
     return { repoId, caller };
   };
 
@@ -139,7 +139,7 @@ export function importController({
     const input: ImportInput = { name: "batch", open: () => Readable.from([Buffer.from(text)]) };
     const summary = await importFile(operations, parserFor("aspace-json", operations.deps, limits), input, {
       repoId,
-      actor: caller,
+      actor: onBehalfOf(caller),
       dryRun,
       limits,
     });
@@ -165,7 +165,7 @@ export function importController({
       };
       const summary = await importFile(operations, parserFor(format, operations.deps, limits), input, {
         repoId,
-        actor: caller,
+        actor: onBehalfOf(caller),
         dryRun,
         limits,
       });

@@ -3,10 +3,7 @@
 // return plain values and throw ApiError (errors/api-error.ts) for what a caller got wrong.
 import type { JsonObject } from "../registry/index.js";
 
-/** Who performs a write (created_by / last_modified_by). */
-export interface Actor {
-  username: string;
-}
+export { ANONYMOUS, onBehalfOf, trusted, type Actor, type TrustedActor, type UserActor } from "../auth/actor.js";
 
 /** Where a record lives: the repository id for repository-scoped types, nothing for global ones. */
 export interface Scope {

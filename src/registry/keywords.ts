@@ -33,6 +33,7 @@ const settingsKeywords: KeywordDefinition[] = [
   { keyword: "x-scope-holder", schemaType: "boolean", metaSchema: { const: true } },
   { keyword: "x-public-read", schemaType: "boolean", metaSchema: { const: true } },
   { keyword: "x-list-unpaged", schemaType: "boolean", metaSchema: { const: true } },
+  { keyword: "x-in-hidden-scope", schemaType: "boolean", metaSchema: { const: true } },
   {
     keyword: "x-hidden-ids",
     schemaType: "array",

@@ -73,6 +73,12 @@ export interface RecordTypeManifest {
    */
   readonly listUnpaged: boolean;
   /**
+   * x-in-hidden-scope: records of the type may be written into a hidden repository (x-hidden-ids
+   * of the scope holder: the global repository, whose groups grant permissions everywhere). Other
+   * repository-scoped types are refused there, whoever writes.
+   */
+  readonly inHiddenScope: boolean;
+  /**
    * x-hidden-ids: records the API never serves (read, listed, changed or deleted: 404), though
    * they exist for the server's own use (the hidden global repository, id 1).
    */

@@ -39,6 +39,8 @@ export interface RecordType {
   readonly publicRead: boolean;
   /** Whether a list without page, id_set or all_ids answers every record (x-list-unpaged). */
   readonly listUnpaged: boolean;
+  /** Whether records of the type may be written into a hidden repository (x-in-hidden-scope). */
+  readonly inHiddenScope: boolean;
   /** Ids of records the API never serves (x-hidden-ids). */
   readonly hiddenIds: readonly number[];
   readonly refPaths: readonly RefPath[];
@@ -164,6 +166,7 @@ function describeType(entry: RecordTypeManifest, pattern: UriPattern): RecordTyp
     permissions: entry.permissions,
     publicRead: entry.publicRead,
     listUnpaged: entry.listUnpaged,
+    inHiddenScope: entry.inHiddenScope,
     hiddenIds: entry.hiddenIds,
     refPaths,
     indexes,

@@ -5,6 +5,7 @@
 // in the same words.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { call, login, startAccountsApp, type AccountsApp } from "./harness.js";
+import { trusted } from "../../src/auth/actor.js";
 
 let app: AccountsApp;
 let admin: string;
@@ -290,7 +291,7 @@ describe("a new account", () => {
       { repoId: 1 },
       id,
       { ...administrators, member_usernames: [...(administrators.member_usernames as string[]), "newcomer"] },
-      { username: "admin" },
+      trusted("admin"),
     );
     await app.accounts.accessControl.invalidate();
     const usermgr = await login(app, "usermgr", "usermgr-pw");

@@ -12,6 +12,7 @@ import type { RecordOperations } from "../../src/records/operations/index.js";
 import { openRecords } from "../../src/records/setup.js";
 import { registry } from "../../src/registry/index.js";
 import { admin, openHarness, type RecordsHarness } from "../records/harness.js";
+import { trusted } from "../../src/auth/actor.js";
 
 let harness: RecordsHarness | undefined;
 afterEach(async () => {
@@ -32,7 +33,7 @@ describe("bootstrap", () => {
       defaultAdminPasswordInUse: true,
       created: ["global repository", "admin user", "admin password", "administrators group", "global vocabulary"],
     });
-    expect(await harness.ops.read("repository", {}, 1)).toMatchObject({
+    expect(await harness.ops.read("repository", {}, 1, trusted("test"))).toMatchObject({
       repo_code: "_archivesspace",
       uri: "/repositories/1",
     });
@@ -44,7 +45,7 @@ describe("bootstrap", () => {
       expect.objectContaining({ is_admin: true }),
     ]);
     expect(await credentials.verify("admin", DEFAULT_ADMIN_PASSWORD)).toBe(true);
-    expect(await harness.ops.read("vocabulary", {}, 1)).toMatchObject({
+    expect(await harness.ops.read("vocabulary", {}, 1, trusted("test"))).toMatchObject({
       uri: "/vocabularies/1",
       ref_id: "global",
       name: "global",

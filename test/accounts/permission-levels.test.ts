@@ -4,6 +4,7 @@
 // ArchivesSpace) but deleted only with a global grant; the hidden repository 1 takes no records.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { call, login, startAccountsApp, type AccountsApp } from "./harness.js";
+import { trusted } from "../../src/auth/actor.js";
 
 let app: AccountsApp;
 let admin: string;
@@ -124,7 +125,7 @@ describe("a repository's group grants only repository-level permissions", () => 
         ...managers,
         grants_permissions: [...(managers.grants_permissions as string[]), "delete_agent_record", "administer_system"],
       },
-      { username: "admin" },
+      trusted("admin"),
     );
     await app.accounts.accessControl.invalidate();
     const me = await call(app, "/users/current-user", { token: tokens.get("manager")! });

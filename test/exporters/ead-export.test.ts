@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { get as httpGet } from "node:http";
 import { idOf, startExportService, type ExportService } from "./harness.js";
 import { all, at, children, descendants, parseXml, textOf, type XmlElement } from "./xml-tree.js";
+import { trusted } from "../../src/auth/actor.js";
 
 const EAD2002_NS = "urn:isbn:1-931666-22-9";
 const EAD3_NS = "http://ead3.archivists.org/schema/";
@@ -631,7 +632,7 @@ describe("a large tree, streamed", () => {
     // 5 series; the first holds 1,500 files (several batches of one parent), the others 100 each,
     // and the last series' first file holds 95 items: 5 + 1,500 + 400 + 95 = 2,000.
     const scope = { repoId: idOf(repo) };
-    const actor = { username: "admin" };
+    const actor = trusted("admin");
     const first = await service.operations.deps.store.nextIds("archival_object", COMPONENTS);
     const uri = (index: number) => `${repo}/archival_objects/${first + index}`;
     const records: Array<{ id: number; input: Record<string, unknown> }> = [];

@@ -13,6 +13,7 @@ import { ead3Parser, eadParser } from "../../src/importers/ead.js";
 import type { JsonObject, JsonValue } from "../../src/registry/index.js";
 import { idOf, startExportService, type ExportService } from "./harness.js";
 import { parseXml } from "./xml-tree.js";
+import { trusted } from "../../src/auth/actor.js";
 
 const DATA = "/work/shared/data";
 let service: ExportService;
@@ -42,7 +43,7 @@ async function importEad(repo: string, xml: string, format: "ead" | "ead3", file
   const input = { name: filename, open: () => Readable.from([Buffer.from(xml, "utf8")]) };
   const summary = await importFile(service.operations, parser, input, {
     repoId: idOf(repo),
-    actor: { username: "admin" },
+    actor: trusted("admin"),
   });
   if (summary.outcome !== "imported")
     throw new Error(
@@ -86,6 +87,7 @@ async function summarize(record: JsonObject): Promise<JsonObject> {
       parsed.type,
       parsed.repoId === undefined ? {} : { repoId: parsed.repoId },
       parsed.id,
+      trusted("test"),
     );
   };
   const agents: JsonObject[] = [];
@@ -161,7 +163,7 @@ interface TreeSnapshot {
 
 async function snapshot(resourceUri: string): Promise<TreeSnapshot> {
   const repoId = idOf(resourceUri.split("/resources/")[0] as string);
-  const resource = await service.operations.read("resource", { repoId }, idOf(resourceUri));
+  const resource = await service.operations.read("resource", { repoId }, idOf(resourceUri), trusted("test"));
   const nodes = await service.operations.find("archival_object", { repo_id: repoId, "resource.ref": resourceUri });
   const byParent = new Map<string, JsonObject[]>();
   for (const node of nodes) {

@@ -8,12 +8,13 @@ import { AspaceJsonParser } from "../../src/importers/aspace-json.js";
 import { importFile } from "../../src/importers/committer.js";
 import type { ImportSummary } from "../../src/importers/pending.js";
 import { startRecordServer, type RecordServer } from "../support/service.js";
+import { trusted } from "../../src/auth/actor.js";
 
 type Json = Record<string, unknown>;
 
 let server: RecordServer;
 let repo: number;
-const actor = { username: "importer" };
+const actor = trusted("importer");
 
 beforeAll(async () => {
   server = await startRecordServer();
@@ -92,6 +93,7 @@ describe("ArchivesSpace JSON batches", () => {
       "archival_object",
       { repoId: repo },
       Number((series?.uri as string).split("/").pop()),
+      trusted("test"),
     );
     expect(seriesRecord).toMatchObject({
       resource: { ref: resourceUri },

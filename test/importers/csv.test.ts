@@ -12,9 +12,10 @@ import { importFile, type ImportOptions } from "../../src/importers/committer.js
 import { CsvParser } from "../../src/importers/csv.js";
 import type { ImportInput, ImportSummary } from "../../src/importers/pending.js";
 import { globalGrants, startRecordServer, type RecordServer } from "../support/service.js";
+import { trusted } from "../../src/auth/actor.js";
 
 const DATA = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "shared", "data", "csv");
-const actor = { username: "importer" };
+const actor = trusted("importer");
 
 /** Records as the API serves them, read loosely: the assertions check their shape. */
 type Json = Record<string, any>;

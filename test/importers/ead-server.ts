@@ -8,10 +8,11 @@ import { importFile, type ImportOptions } from "../../src/importers/committer.js
 import { EadParser } from "../../src/importers/ead.js";
 import type { ImportInput, ImportSummary } from "../../src/importers/pending.js";
 import { globalGrants, startRecordServer, type RecordServer } from "../support/service.js";
+import { trusted } from "../../src/auth/actor.js";
 
 export type Json = Record<string, unknown>;
 
-export const actor = { username: "importer" };
+export const actor = trusted("importer");
 
 /** The record types an EAD import writes, by the collection path that lists them. */
 export const LISTS: Readonly<Record<string, (repo: number) => string>> = {

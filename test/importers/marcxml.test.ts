@@ -13,11 +13,12 @@ import { importFile, type ImportOptions } from "../../src/importers/committer.js
 import { MarcXmlParser } from "../../src/importers/marcxml.js";
 import type { ImportInput, ImportSummary } from "../../src/importers/pending.js";
 import { globalGrants, startRecordServer, type RecordServer } from "../support/service.js";
+import { trusted } from "../../src/auth/actor.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DATA = join(HERE, "..", "..", "..", "shared", "data", "marcxml");
 const FIXTURES = join(HERE, "fixtures");
-const actor = { username: "importer" };
+const actor = trusted("importer");
 
 /** Records as the API serves them, read loosely: the assertions check their shape. */
 type Json = Record<string, any>;

@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Document } from "mongodb";
 import { minimalResource } from "./harness.js";
 import { globalGrants, startRecordServer, type RecordServer } from "../support/service.js";
+import { trusted } from "../../src/auth/actor.js";
 
 let server: RecordServer;
-const system = { username: "system" };
+const system = trusted("system");
 
 beforeAll(async () => {
   server = await startRecordServer({ testCommands: true });

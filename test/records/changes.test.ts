@@ -5,10 +5,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from "@je
 import type { Change } from "../../src/records/changes.js";
 import { minimalResource } from "./harness.js";
 import { startRecordServer, type RecordServer } from "../support/service.js";
+import { trusted } from "../../src/auth/actor.js";
 
 let server: RecordServer;
 const heard: Change[] = [];
-const system = { username: "system" };
+const system = trusted("system");
 
 /** Changes a slow listener finished with, while `slow` is on. */
 const finished: Change[] = [];
@@ -86,7 +87,7 @@ describe("change listeners", () => {
     const { repoId, resourceId, nodeIds } = await holdings("changes-2");
     heard.length = 0;
     const scope = { repoId };
-    const resource = await server.ops.read("resource", scope, resourceId);
+    const resource = await server.ops.read("resource", scope, resourceId, trusted("test"));
     await server.ops.update("resource", scope, resourceId, { ...resource, title: "Renamed" }, system);
     await server.ops.treeMoves.moveUnder("archival_object", scope, nodeIds[2]!, undefined, 0, system);
     expect(told()).toEqual([`update resource ${resourceId}`, `update archival_object ${nodeIds[2]}`]);
@@ -139,7 +140,7 @@ describe("change listeners", () => {
     try {
       const created = await server.ops.create("repository", {}, { repo_code: "slow", name: "Slow" }, system);
       expect(finished).toContainEqual({ type: "repository", operation: "create", id: created.id, scope: {} });
-      const resource = await server.ops.read("resource", scope, resourceId);
+      const resource = await server.ops.read("resource", scope, resourceId, trusted("test"));
       await server.ops.update("resource", scope, resourceId, { ...resource, title: "Renamed" }, system);
       expect(finished.at(-1)).toEqual({ type: "resource", operation: "update", id: resourceId, scope });
       await server.ops.delete("resource", scope, resourceId, system);
@@ -155,7 +156,7 @@ describe("change listeners", () => {
     const [viewers] = await server.ops.find("group", { repo_id: repoId, group_code: "repository-viewers" });
     const groupId = Number(String(viewers!.uri).split("/").pop());
     const members = async () =>
-      (await server.ops.read("group", { repoId }, groupId)).member_usernames as string[] | undefined;
+      (await server.ops.read("group", { repoId }, groupId, trusted("test"))).member_usernames as string[] | undefined;
     await server.ops.update("group", { repoId }, groupId, { ...viewers, member_usernames: ["leaver"] }, system);
     heard.length = 0;
     // The user's own delete fails after the hook took the name out: nothing changed, nothing told.
@@ -185,7 +186,7 @@ describe("change listeners", () => {
     failing = true;
     heard.length = 0;
     try {
-      const resource = await server.ops.read("resource", scope, resourceId);
+      const resource = await server.ops.read("resource", scope, resourceId, trusted("test"));
       await expect(
         server.ops.update("resource", scope, resourceId, { ...resource, title: "Still" }, system),
       ).resolves.toMatchObject({ status: "Updated" });

@@ -4,10 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { BatchRecordError } from "../../src/records/operations/index.js";
 import { startRecordServer, type RecordServer } from "../support/service.js";
+import { trusted } from "../../src/auth/actor.js";
 
 let server: RecordServer;
 let repo: number;
-const actor = { username: "importer" };
+const actor = trusted("importer");
 
 beforeAll(async () => {
   server = await startRecordServer();
@@ -48,7 +49,7 @@ describe("createMany", () => {
     );
     expect(results.map((result) => result.uri)).toEqual([0, 1, 2, 3].map(uri));
     const read = await Promise.all(
-      [0, 1, 2, 3].map((i) => server.ops.read("archival_object", { repoId: repo }, first + i)),
+      [0, 1, 2, 3].map((i) => server.ops.read("archival_object", { repoId: repo }, first + i, trusted("test"))),
     );
     expect(read.map((record) => [record.position, (record.parent as { ref?: string } | undefined)?.ref])).toEqual([
       [0, undefined],

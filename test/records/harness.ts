@@ -1,6 +1,7 @@
 // Record operations over a fresh in-memory engine, for operation-level tests (the store of
 // test/support/service.ts, with no HTTP in front), and the records they share.
 import { openTestStore, type TestStore } from "../support/service.js";
+import { trusted } from "../../src/auth/actor.js";
 
 export type RecordsHarness = TestStore;
 
@@ -8,7 +9,7 @@ export function openHarness(resolveMaxRefs = 1000): Promise<RecordsHarness> {
   return openTestStore({ dbName: "records", records: { resolveMaxRefs } });
 }
 
-export const admin = { username: "admin" };
+export const admin = trusted("admin");
 
 /** The fields a resource must have to be stored (identifier `id0`), plus `extra`: the smallest valid resource. */
 export function minimalResource(id0: string, extra: Record<string, unknown> = {}): Record<string, unknown> {

@@ -6,6 +6,7 @@ import type { JsonObject } from "../../src/registry/index.js";
 import { LOCK_VERSION_MISSING, LOCK_VERSION_STALE } from "../../src/records/operations/update.js";
 import type { PageEnvelope } from "../../src/records/types.js";
 import { admin, openHarness, type RecordsHarness } from "./harness.js";
+import { trusted } from "../../src/auth/actor.js";
 
 let h: RecordsHarness;
 let repoId: number;
@@ -51,7 +52,7 @@ describe("create and read", () => {
     const result = await h.ops.create("accession", { repoId }, accession({ content_description: null }), admin);
     expect(result).toMatchObject({ status: "Created", lock_version: 0, stale: true, warnings: [] });
     expect(result.uri).toBe(`/repositories/${repoId}/accessions/${result.id}`);
-    const record = await h.ops.read("accession", { repoId }, result.id);
+    const record = await h.ops.read("accession", { repoId }, result.id, admin);
     expect(record).toMatchObject({
       jsonmodel_type: "accession",
       uri: result.uri,
@@ -79,7 +80,7 @@ describe("create and read", () => {
     });
     const result = await h.ops.create("accession", { repoId }, input, admin);
     expect(result.stale).toBeNull();
-    const record = await h.ops.read("accession", { repoId }, result.id);
+    const record = await h.ops.read("accession", { repoId }, result.id, admin);
     expect(record).toMatchObject({ lock_version: 0, created_by: "admin", uri: result.uri });
   });
 
@@ -92,11 +93,11 @@ describe("create and read", () => {
 
   it("answers 404 with the type's name for a missing record and for a record of another repository", async () => {
     const mine = await h.ops.create("accession", { repoId }, accession(), admin);
-    expect((await failure(h.ops.read("accession", { repoId }, 999_999))).body).toEqual({
+    expect((await failure(h.ops.read("accession", { repoId }, 999_999, admin))).body).toEqual({
       error: "Accession not found",
     });
-    expect((await failure(h.ops.read("accession", { repoId: otherRepoId }, mine.id))).status).toBe(404);
-    expect((await failure(h.ops.read("accession", { repoId: 424_242 }, mine.id))).body).toEqual({
+    expect((await failure(h.ops.read("accession", { repoId: otherRepoId }, mine.id, admin))).status).toBe(404);
+    expect((await failure(h.ops.read("accession", { repoId: 424_242 }, mine.id, admin))).body).toEqual({
       error: "Repository not found",
     });
   });
@@ -164,7 +165,7 @@ describe("input rules", () => {
 describe("update", () => {
   it("needs the current lock_version, and replaces the editable fields in full", async () => {
     const created = await h.ops.create("accession", { repoId }, accession({ content_description: "first" }), admin);
-    const record = await h.ops.read("accession", { repoId }, created.id);
+    const record = await h.ops.read("accession", { repoId }, created.id, admin);
     const { content_description: _dropped, ...rest } = record;
     expect(
       (await failure(h.ops.update("accession", { repoId }, created.id, { ...rest, lock_version: undefined }, admin)))
@@ -175,10 +176,10 @@ describe("update", () => {
       { repoId },
       created.id,
       { ...rest, title: "Renamed" },
-      { username: "archivist" },
+      trusted("archivist"),
     );
     expect(updated).toMatchObject({ status: "Updated", id: created.id, lock_version: 1 });
-    const after = await h.ops.read("accession", { repoId }, created.id);
+    const after = await h.ops.read("accession", { repoId }, created.id, admin);
     expect(after).toMatchObject({
       title: "Renamed",
       lock_version: 1,
@@ -193,7 +194,7 @@ describe("update", () => {
 
   it("lets exactly one of two concurrent updates with the same lock_version win", async () => {
     const created = await h.ops.create("accession", { repoId }, accession(), admin);
-    const record = await h.ops.read("accession", { repoId }, created.id);
+    const record = await h.ops.read("accession", { repoId }, created.id, admin);
     const outcomes = await Promise.allSettled([
       h.ops.update("accession", { repoId }, created.id, { ...record, title: "A" }, admin),
       h.ops.update("accession", { repoId }, created.id, { ...record, title: "B" }, admin),
@@ -201,7 +202,7 @@ describe("update", () => {
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
     const rejected = outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult;
     expect((rejected.reason as ApiError).status).toBe(409);
-    expect((await h.ops.read("accession", { repoId }, created.id)).lock_version).toBe(1);
+    expect((await h.ops.read("accession", { repoId }, created.id, admin)).lock_version).toBe(1);
   });
 
   it("answers 404 for a missing record", async () => {
@@ -223,10 +224,10 @@ describe("delete", () => {
       admin,
     );
     expect(await h.ops.delete("accession", { repoId }, gone.id, admin)).toEqual({ status: "Deleted", id: gone.id });
-    const after = await h.ops.read("resource", { repoId }, holder.id);
+    const after = await h.ops.read("resource", { repoId }, holder.id, admin);
     expect(after.related_accessions).toEqual([{ ref: kept.uri }]);
     expect(after.lock_version).toBe(1);
-    expect((await failure(h.ops.read("accession", { repoId }, gone.id))).status).toBe(404);
+    expect((await failure(h.ops.read("accession", { repoId }, gone.id, admin))).status).toBe(404);
     expect((await failure(h.ops.delete("accession", { repoId }, gone.id, admin))).status).toBe(404);
   });
 
@@ -236,6 +237,7 @@ describe("delete", () => {
       "group",
       { repoId: repo.id },
       { mode: { kind: "idSet", ids: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20] } },
+      admin,
     )) as JsonObject[];
     expect(groups.map((g) => g.group_code).sort()).toEqual([
       "repository-advanced-data-entry",
@@ -249,7 +251,7 @@ describe("delete", () => {
     await h.ops.delete("repository", {}, repo.id, admin);
     expect(await h.connection.collection("accessions").countDocuments({ repo_id: repo.id })).toBe(0);
     expect(await h.connection.collection("groups").countDocuments({ repo_id: repo.id })).toBe(0);
-    expect((await failure(h.ops.read("accession", { repoId: repo.id }, inside.id))).status).toBe(404);
+    expect((await failure(h.ops.read("accession", { repoId: repo.id }, inside.id, admin))).status).toBe(404);
   });
 });
 
@@ -267,6 +269,7 @@ describe("list", () => {
       "accession",
       { repoId: listRepo },
       { mode: { kind: "page", page: 2, pageSize: 2 } },
+      admin,
     )) as PageEnvelope;
     expect(page).toMatchObject({ first_page: 1, last_page: 3, this_page: 2, total: 5 });
     expect(page.results.map((r) => r.title)).toEqual(["echo", "charlie"]);
@@ -274,6 +277,7 @@ describe("list", () => {
       "accession",
       { repoId: listRepo },
       { mode: { kind: "page", page: 9, pageSize: 2 } },
+      admin,
     )) as PageEnvelope;
     expect(beyond).toMatchObject({ last_page: 3, this_page: 9, total: 5, results: [] });
   });
@@ -283,12 +287,14 @@ describe("list", () => {
       "accession",
       { repoId: listRepo },
       { mode: { kind: "page", page: 1, pageSize: 10 }, sortField: "title", sortDirection: "asc" },
+      admin,
     )) as PageEnvelope;
     expect(asc.results.map((r) => r.title)).toEqual(["alpha", "bravo", "charlie", "delta", "echo"]);
     const desc = (await h.ops.list(
       "accession",
       { repoId: listRepo },
       { mode: { kind: "page", page: 1, pageSize: 10 }, sortField: "title", sortDirection: "desc" },
+      admin,
     )) as PageEnvelope;
     expect(desc.results.map((r) => r.title)).toEqual(["echo", "delta", "charlie", "bravo", "alpha"]);
   });
@@ -298,21 +304,27 @@ describe("list", () => {
       "accession",
       { repoId: listRepo },
       { mode: { kind: "idSet", ids: [ids[3], ids[0], 999_999] } },
+      admin,
     )) as JsonObject[];
     expect(set.map((r) => r.title)).toEqual(["delta", "charlie"]);
-    expect(await h.ops.list("accession", { repoId: listRepo }, { mode: { kind: "allIds" } })).toEqual(ids);
-    const empty = (await h.ops.list("accession", { repoId: otherRepoId }, { mode: { kind: "allIds" } })) as number[];
+    expect(await h.ops.list("accession", { repoId: listRepo }, { mode: { kind: "allIds" } }, admin)).toEqual(ids);
+    const empty = (await h.ops.list(
+      "accession",
+      { repoId: otherRepoId },
+      { mode: { kind: "allIds" } },
+      admin,
+    )) as number[];
     expect(empty.some((id) => ids.includes(id))).toBe(false);
   });
 
   it("filters by modified_since", async () => {
     const future = Math.floor(Date.now() / 1000) + 3600;
     expect(
-      await h.ops.list("accession", { repoId: listRepo }, { mode: { kind: "allIds" }, modifiedSince: future }),
+      await h.ops.list("accession", { repoId: listRepo }, { mode: { kind: "allIds" }, modifiedSince: future }, admin),
     ).toEqual([]);
-    expect(await h.ops.list("accession", { repoId: listRepo }, { mode: { kind: "allIds" }, modifiedSince: 0 })).toEqual(
-      ids,
-    );
+    expect(
+      await h.ops.list("accession", { repoId: listRepo }, { mode: { kind: "allIds" }, modifiedSince: 0 }, admin),
+    ).toEqual(ids);
   });
 });
 
@@ -340,11 +352,13 @@ describe("resolve[]", () => {
       admin,
     );
     const stop = countFinds("accessions");
-    const record = await h.ops.read("resource", { repoId }, holder.id, { resolve: ["related_accessions"] });
+    const record = await h.ops.read("resource", { repoId }, holder.id, admin, {
+      resolve: ["related_accessions"],
+    });
     expect(stop()).toBe(1);
     const related = record.related_accessions as Array<{ ref: string; _resolved: JsonObject }>;
     expect(related.map((r) => r._resolved.uri)).toEqual(targets.map((t) => t.uri));
-    expect(related[0]._resolved).toEqual(await h.ops.read("accession", { repoId }, targets[0].id));
+    expect(related[0]._resolved).toEqual(await h.ops.read("accession", { repoId }, targets[0].id, admin));
   });
 
   it("resolves the repository a record lives in, and nested keys (a::b)", async () => {
@@ -355,7 +369,7 @@ describe("resolve[]", () => {
       resource({ related_accessions: [{ ref: target.uri }] }),
       admin,
     );
-    const record = await h.ops.read("resource", { repoId }, holder.id, {
+    const record = await h.ops.read("resource", { repoId }, holder.id, admin, {
       resolve: ["repository", "related_accessions::repository"],
     });
     expect(record.repository).toMatchObject({
@@ -381,7 +395,7 @@ describe("resolve[]", () => {
         resource({ related_accessions: targets.map((t) => ({ ref: t.uri })) }),
         admin,
       );
-      const record = await bounded.ops.read("resource", { repoId: repo }, holder.id, {
+      const record = await bounded.ops.read("resource", { repoId: repo }, holder.id, admin, {
         resolve: ["related_accessions"],
       });
       expect(record._resolve_truncated).toBe(true);
@@ -400,6 +414,7 @@ describe("sorting is index-served", () => {
         "accession",
         { repoId },
         { mode: { kind: "page", page: 1, pageSize: 10 }, sortField: "content_description" },
+        admin,
       ),
     );
     expect(error.status).toBe(400);

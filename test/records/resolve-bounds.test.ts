@@ -9,8 +9,9 @@ import type { JsonObject } from "../../src/registry/index.js";
 import { DEFAULT_RESOLVE_MAX_BYTES } from "../../src/records/setup.js";
 import type { Json } from "./catalogue/fixtures.js";
 import { globalGrants, repositoryGrants, startRecordServer, type RecordServer } from "../support/service.js";
+import { trusted } from "../../src/auth/actor.js";
 
-const SYSTEM = { username: "system" };
+const SYSTEM = trusted("system");
 const TRUNCATED_BYTES = Buffer.byteLength(',"_resolve_truncated":true');
 const RESOLVED_KEY_BYTES = Buffer.byteLength(',"_resolved":');
 
@@ -215,7 +216,7 @@ describe("shared targets and RESOLVE_MAX_BYTES (H3)", () => {
     for (const link of links) expect(link._resolved).toEqual(own);
     expect(body).not.toHaveProperty("_resolve_truncated");
 
-    const record = await server.ops.read("accession", { repoId: repo }, idOf(holder), {
+    const record = await server.ops.read("accession", { repoId: repo }, idOf(holder), trusted("test"), {
       resolve: ["related_resources"],
     });
     const targets = new Set((record.related_resources as JsonObject[]).map((link) => link._resolved));
@@ -236,13 +237,13 @@ describe("shared targets and RESOLVE_MAX_BYTES (H3)", () => {
     }
     expect(resolvedValues(body)).toHaveLength(COPIES + COPIES * 3);
 
-    const record = await server.ops.read("accession", { repoId: repo }, idOf(holder), {
+    const record = await server.ops.read("accession", { repoId: repo }, idOf(holder), trusted("test"), {
       resolve: ["related_resources::related_accessions", "related_resources"],
     });
     const links = record.related_resources as JsonObject[];
     expect(new Set(links.map((link) => link._resolved)).size).toBe(1);
     // The same subtree reached by two paths is still one object.
-    const viaTwoPaths = await server.ops.read("accession", { repoId: repo }, idOf(holder), {
+    const viaTwoPaths = await server.ops.read("accession", { repoId: repo }, idOf(holder), trusted("test"), {
       resolve: ["related_resources::related_accessions", "related_resources::related_accessions::related_resources"],
     });
     expect(new Set((viaTwoPaths.related_resources as JsonObject[]).map((link) => link._resolved)).size).toBe(1);

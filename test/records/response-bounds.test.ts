@@ -5,9 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { minimalResource } from "../registry/samples.js";
 import { globalGrants, startRecordServer, type RecordServer } from "../support/service.js";
+import { trusted } from "../../src/auth/actor.js";
 
 type Json = Record<string, unknown>;
-const SYSTEM = { username: "system" };
+const SYSTEM = trusted("system");
 const NOTE = "n".repeat(20_000);
 
 let server: RecordServer;

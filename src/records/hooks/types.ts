@@ -3,14 +3,15 @@
 // name.
 import type { ClientSession } from "mongodb";
 import type { JsonObject } from "../../registry/index.js";
-import type { Actor, Scope } from "../types.js";
+import type { Scope, TrustedActor } from "../types.js";
 
 export interface CreatedRecord {
   type: string;
   id: number;
   scope: Scope;
   record: JsonObject;
-  actor: Actor;
+  /** On behalf of the create's actor, whose right to create was checked: what the hook writes is not. */
+  actor: TrustedActor;
   /** The create's transaction: what the hook writes with it is undone if anything later fails. */
   session: ClientSession;
 }
@@ -27,7 +28,8 @@ export interface RecordHooks {
     id: number;
     scope: Scope;
     record: JsonObject;
-    actor: Actor;
+    /** On behalf of the delete's actor, whose right to delete was checked. */
+    actor: TrustedActor;
     session: ClientSession;
   }): Promise<void>;
 }

@@ -10,4 +10,4 @@ export {
 } from "./list-params.js";
 export { RecordController, recordControllers, type RecordControllerClass } from "./record-controller.js";
 export { RecordEndpoints, type RecordRouteDeps } from "./record-endpoints.js";
-export { ANONYMOUS_ACTOR, authorize } from "./route-guard.js";
+export { authorize, requestActor } from "./route-guard.js";

@@ -51,8 +51,8 @@ export class RecordEndpoints {
   }
 
   async list(req: Request, res: Response): Promise<ListResult> {
-    const { scope } = await this.enter("read", req, res);
-    return this.deps.operations.list(this.type.name, scope, listParams(req, this.type));
+    const { scope, actor } = await this.enter("read", req, res);
+    return this.deps.operations.list(this.type.name, scope, listParams(req, this.type), actor);
   }
 
   async create(req: Request, res: Response): Promise<WriteResult> {
@@ -63,9 +63,9 @@ export class RecordEndpoints {
   }
 
   async read(req: Request, res: Response): Promise<JsonObject> {
-    const { scope } = await this.enter("read", req, res);
+    const { scope, actor } = await this.enter("read", req, res);
     const id = this.recordId(req);
-    return this.deps.operations.read(this.type.name, scope, id, { resolve: resolveParam(req) });
+    return this.deps.operations.read(this.type.name, scope, id, actor, { resolve: resolveParam(req) });
   }
 
   async update(req: Request, res: Response): Promise<WriteResult> {

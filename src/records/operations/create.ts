@@ -12,9 +12,9 @@ import { insertNodes } from "../trees/node-writes.js";
 import { isTreeNodeType } from "../trees/tree-links.js";
 import type { OperationDeps } from "../deps.js";
 import { linkProblemsOfMany } from "./links.js";
-import { recordType, requireRepository } from "./locate.js";
+import { permittedType, requireRepository } from "./locate.js";
 import { checkRecord, problemsOf, type PreparedRecord } from "./prepare.js";
-import type { Actor, Scope, WriteResult } from "../types.js";
+import { onBehalfOf, type Actor, type Scope, type WriteResult } from "../types.js";
 import { asDuplicateIdentifier } from "./write-errors.js";
 
 /** One record of a batch: its input and, when others in the batch link to it, the id it was given beforehand. */
@@ -105,7 +105,7 @@ export async function createRecords(
   present: ReadonlySet<string> = new Set(),
   session?: ClientSession,
 ): Promise<WriteResult[]> {
-  const type = recordType(deps, typeName, scope);
+  const type = permittedType(deps, typeName, scope, actor, "create");
   const prepared = await checkRecords(deps, type, scope, items, present, session);
 
   // Ids are allocated outside any transaction: a counter written inside one would make every
@@ -131,7 +131,14 @@ export async function createRecords(
       await deps.changes.written({ type: type.name, operation: "create", id: id as number, scope }, within);
     if (afterCreate === undefined || within === undefined) return;
     for (const [i, one] of prepared.entries())
-      await afterCreate({ type: type.name, id: ids[i] as number, scope, record: one.fields, actor, session: within });
+      await afterCreate({
+        type: type.name,
+        id: ids[i] as number,
+        scope,
+        record: one.fields,
+        actor: onBehalfOf(actor),
+        session: within,
+      });
   };
   if (session !== undefined || afterCreate === undefined) await write(session);
   else await deps.store.transaction(write);

@@ -10,22 +10,24 @@ import { deleteNode } from "../trees/node-writes.js";
 import { isTreeNodeType } from "../trees/tree-links.js";
 import type { OperationDeps } from "../deps.js";
 import { removeLinksTo } from "./links.js";
-import { findStored, recordFilter, recordType } from "./locate.js";
+import { findStored, permittedType, recordFilter, recordType } from "./locate.js";
 import { shapeRecord } from "./shape.js";
-import type { Actor, DeleteResult, Scope } from "../types.js";
+import { onBehalfOf, type Actor, type DeleteResult, type Scope } from "../types.js";
 
 /**
  * Deletes a record and whatever its links cascade to, in one transaction: a failure anywhere in
  * the cascade (a store error, a hook's refusal) leaves every record as it was. The driver retries
  * the whole of it on a transient conflict, so each attempt starts from a fresh `going` set.
  */
-export function deleteRecord(
+export async function deleteRecord(
   deps: OperationDeps,
   typeName: string,
   scope: Scope,
   id: number,
   actor: Actor,
 ): Promise<DeleteResult> {
+  // The records the cascade reaches go with the one asked for: only that one is checked.
+  permittedType(deps, typeName, scope, actor, "delete");
   return deps.store.transaction((session) =>
     deleteWithin(deps, { session, actor, now: deps.now(), going: new Set() }, typeName, scope, id),
   );
@@ -68,7 +70,7 @@ async function deleteWithin(
     id,
     scope,
     record: shapeRecord(deps.registry, type, existing),
-    actor,
+    actor: onBehalfOf(actor),
     session,
   });
 

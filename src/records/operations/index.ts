@@ -56,12 +56,12 @@ export class RecordOperations {
     await checkRecords(this.deps, recordType(this.deps, type, scope), scope, items, present);
   }
 
-  read(type: string, scope: Scope, id: number, options?: ReadOptions): Promise<JsonObject> {
-    return readRecord(this.deps, type, scope, id, options);
+  read(type: string, scope: Scope, id: number, actor: Actor, options?: ReadOptions): Promise<JsonObject> {
+    return readRecord(this.deps, type, scope, id, actor, options);
   }
 
-  list(type: string, scope: Scope, query: ListQuery): Promise<ListResult> {
-    return listRecords(this.deps, type, scope, query);
+  list(type: string, scope: Scope, query: ListQuery, actor: Actor): Promise<ListResult> {
+    return listRecords(this.deps, type, scope, query, actor);
   }
 
   update(type: string, scope: Scope, id: number, input: unknown, actor: Actor): Promise<WriteResult> {

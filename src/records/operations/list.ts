@@ -6,10 +6,10 @@ import { dictionary, type JsonObject, type RecordType } from "../../registry/ind
 import type { StoredRecord } from "../../storage/record-store.js";
 import type { OperationDeps } from "../deps.js";
 import { readWithin } from "./bounded-read.js";
-import { recordType, requireRepository } from "./locate.js";
+import { permittedType, requireRepository } from "./locate.js";
 import { resolveRefs } from "./resolve.js";
 import { shapeRecord } from "./shape.js";
-import type { ListQuery, ListResult, Scope } from "../types.js";
+import type { Actor, ListQuery, ListResult, Scope } from "../types.js";
 
 /** Fields a list can sort by without sorting the whole repository: those an index orders. */
 export function sortableFields(type: RecordType): string[] {
@@ -37,8 +37,9 @@ export async function listRecords(
   typeName: string,
   scope: Scope,
   query: ListQuery,
+  actor: Actor,
 ): Promise<ListResult> {
-  const type = recordType(deps, typeName, scope);
+  const type = permittedType(deps, typeName, scope, actor, "read");
   if (query.sortField !== undefined && !sortableFields(type).includes(query.sortField)) {
     throw badRequest({
       sort_field: [`Cannot sort by '${query.sortField}'; sortable fields: ${sortableFields(type).join(", ")}`],

@@ -3,16 +3,30 @@
 // (deleting a repository deletes its records first), so the repository is asked about only
 // when nothing was found, to say which of the two is missing.
 import type { ClientSession } from "mongodb";
+import { assertMay } from "../../auth/operation-access.js";
 import { ApiError, notFound } from "../../errors/api-error.js";
-import type { RecordType } from "../../registry/index.js";
+import type { RecordOperation, RecordType } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import type { OperationDeps } from "../deps.js";
-import type { Scope } from "../types.js";
+import type { Actor, Scope } from "../types.js";
 
 export function recordType(deps: OperationDeps, typeName: string, scope: Scope): RecordType {
   const type = deps.registry.get(typeName);
   if (type.scope === "repository" && scope.repoId === undefined)
     throw new ApiError(500, "a repository-scoped type needs a repository");
+  return type;
+}
+
+/** The type, once `actor` may perform `operation` on its records in `scope` (403 otherwise). */
+export function permittedType(
+  deps: OperationDeps,
+  typeName: string,
+  scope: Scope,
+  actor: Actor,
+  operation: RecordOperation,
+): RecordType {
+  const type = recordType(deps, typeName, scope);
+  assertMay(actor, type, operation, scope.repoId);
   return type;
 }
 

@@ -1,19 +1,20 @@
 // Read (docs/api.md §4, §6): one record as JSON, with resolve[].
 import type { JsonObject } from "../../registry/index.js";
 import type { OperationDeps } from "../deps.js";
-import { findStored, recordType } from "./locate.js";
+import { findStored, permittedType } from "./locate.js";
 import { resolveRefs } from "./resolve.js";
 import { shapeRecord } from "./shape.js";
-import type { ReadOptions, Scope } from "../types.js";
+import type { Actor, ReadOptions, Scope } from "../types.js";
 
 export async function readRecord(
   deps: OperationDeps,
   typeName: string,
   scope: Scope,
   id: number,
+  actor: Actor,
   options: ReadOptions = {},
 ): Promise<JsonObject> {
-  const type = recordType(deps, typeName, scope);
+  const type = permittedType(deps, typeName, scope, actor, "read");
   const record = shapeRecord(deps.registry, type, await findStored(deps, type, id, scope));
   if (await resolveRefs(deps, [record], options.resolve ?? [])) return { ...record, _resolve_truncated: true };
   return record;

@@ -1,11 +1,12 @@
 // Moving nodes explicitly (ArchivesSpace's `POST <node>/parent` and `POST <root or
 // node>/accept_children`): each request is one serialized transaction over every tree it
 // touches, so a move is all or nothing and readers never see it half done.
+import { assertMay } from "../../auth/operation-access.js";
 import { ApiError, badRequest, conflict, notFound } from "../../errors/api-error.js";
 import { TREE_PARENT_FIELD } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import type { OperationDeps } from "../deps.js";
-import { findStored, recordType } from "./locate.js";
+import { findStored, permittedType, recordType } from "./locate.js";
 import type { Actor, Scope, WriteResult } from "../types.js";
 import { asDuplicateIdentifier } from "./write-errors.js";
 import { moveNode, treeKeys, type TreeChange } from "../trees/placement.js";
@@ -113,6 +114,7 @@ export class TreeMoves {
     actor: Actor,
   ): Promise<WriteResult> {
     const type = treeNodeType(this.deps, typeName, scope);
+    assertMay(actor, type, "update", scope.repoId);
     const node = await findStored(this.deps, type, id, scope);
     let target: NodeLinks = { rootUri: nodeLinks(type, node).rootUri };
     if (parentId !== undefined) {
@@ -139,7 +141,7 @@ export class TreeMoves {
     position: number | undefined,
     actor: Actor,
   ): Promise<WriteResult> {
-    const holderType = recordType(this.deps, holderTypeName, scope);
+    const holderType = permittedType(this.deps, holderTypeName, scope, actor, "update");
     const nodeType = isTreeNodeType(holderType) ? holderType : this.deps.registry.treeNodeTypeOf(holderType.name);
     if (nodeType === undefined || !isTreeNodeType(nodeType))
       throw new ApiError(500, `${holderType.name} records hold no trees`);

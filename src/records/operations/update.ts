@@ -4,7 +4,7 @@ import { conflict } from "../../errors/api-error.js";
 import { replaceNode } from "../trees/node-writes.js";
 import { isTreeNodeType } from "../trees/tree-links.js";
 import type { OperationDeps } from "../deps.js";
-import { findStored, recordFilter, recordType } from "./locate.js";
+import { findStored, permittedType, recordFilter } from "./locate.js";
 import { prepareRecord } from "./prepare.js";
 import type { Actor, Scope, WriteResult } from "../types.js";
 import { asDuplicateIdentifier } from "./write-errors.js";
@@ -28,7 +28,7 @@ export async function updateRecord(
   input: unknown,
   actor: Actor,
 ): Promise<WriteResult> {
-  const type = recordType(deps, typeName, scope);
+  const type = permittedType(deps, typeName, scope, actor, "update");
   const lockVersion = lockVersionOf(input);
   if (lockVersion === undefined) throw conflict(LOCK_VERSION_MISSING);
   const existing = await findStored(deps, type, id, scope);

@@ -27,6 +27,7 @@ const ROOT_ONLY = [
   "x-permissions",
   "x-public-read",
   "x-list-unpaged",
+  "x-in-hidden-scope",
   "x-hidden-ids",
   "x-permission-codes",
   "x-indexes",
@@ -132,6 +133,15 @@ class SettingsReader {
     const value = this.schema["x-list-unpaged"];
     if (value === undefined) return false;
     if (value !== true) this.fail("x-list-unpaged must be true when present");
+    return true;
+  }
+
+  /** x-in-hidden-scope: true, or absent (false); only a repository-scoped type may say it. */
+  inHiddenScope(scope: RecordScope): boolean {
+    const value = this.schema["x-in-hidden-scope"];
+    if (value === undefined) return false;
+    if (value !== true) this.fail("x-in-hidden-scope must be true when present");
+    if (scope !== "repository") this.fail("x-in-hidden-scope is for a repository-scoped type");
     return true;
   }
 
@@ -276,6 +286,7 @@ export function readTypeSettings(schema: JsonObject, source: string): Settings {
     permissions,
     publicRead: reader.publicRead(permissions),
     listUnpaged: reader.listUnpaged(),
+    inHiddenScope: reader.inHiddenScope(scope),
     hiddenIds: reader.hiddenIds(),
     indexes: reader.indexes(),
     ...(tree === undefined ? {} : { tree }),

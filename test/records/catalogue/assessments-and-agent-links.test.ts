@@ -7,6 +7,7 @@ import { PERMISSIONS } from "../../../src/auth/permissions.js";
 import type { PageEnvelope } from "../../../src/records/operations/index.js";
 import { globalGrants, startRecordServer, type RecordServer } from "../../support/service.js";
 import type { Json } from "./fixtures.js";
+import { trusted } from "../../../src/auth/actor.js";
 
 let server: RecordServer;
 let token: string;
@@ -16,9 +17,8 @@ let surveyor: string;
 
 beforeAll(async () => {
   server = await startRecordServer();
-  repo = (await server.ops.create("repository", {}, { repo_code: "asm", name: "Assessments" }, { username: "system" }))
-    .id;
-  other = (await server.ops.create("repository", {}, { repo_code: "asm2", name: "Other" }, { username: "system" })).id;
+  repo = (await server.ops.create("repository", {}, { repo_code: "asm", name: "Assessments" }, trusted("system"))).id;
+  other = (await server.ops.create("repository", {}, { repo_code: "asm2", name: "Other" }, trusted("system"))).id;
   token = await server.login(
     "surveyor",
     globalGrants([

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { PageEnvelope } from "../../../src/records/operations/index.js";
 import { globalGrants, startRecordServer, type RecordServer } from "../../support/service.js";
 import { readRecordedResponse, type Json } from "./fixtures.js";
+import { trusted } from "../../../src/auth/actor.js";
 
 let server: RecordServer;
 let token: string;
@@ -13,7 +14,7 @@ let repo: number;
 
 beforeAll(async () => {
   server = await startRecordServer();
-  repo = (await server.ops.create("repository", {}, { repo_code: "dig", name: "Digital" }, { username: "system" })).id;
+  repo = (await server.ops.create("repository", {}, { repo_code: "dig", name: "Digital" }, trusted("system"))).id;
   token = await server.login(
     "cataloguer",
     globalGrants([
@@ -203,9 +204,8 @@ describe("uniqueness", () => {
     });
     await create(`/repositories/${repo}/top_containers`, { indicator: "3" });
     await create(`/repositories/${repo}/top_containers`, { indicator: "4" });
-    const other = (
-      await server.ops.create("repository", {}, { repo_code: "other", name: "Other" }, { username: "system" })
-    ).id;
+    const other = (await server.ops.create("repository", {}, { repo_code: "other", name: "Other" }, trusted("system")))
+      .id;
     await create(`/repositories/${other}/top_containers`, { indicator: "1", barcode: "39002" });
   });
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { PageEnvelope } from "../../../src/records/operations/index.js";
 import { globalGrants, startRecordServer, type RecordServer } from "../../support/service.js";
 import { readRecordedResponse, type Json } from "./fixtures.js";
+import { trusted } from "../../../src/auth/actor.js";
 
 let server: RecordServer;
 let token: string;
@@ -34,10 +35,9 @@ const CODES = [
 
 beforeAll(async () => {
   server = await startRecordServer();
-  repo = (await server.ops.create("repository", {}, { repo_code: "evt", name: "Events" }, { username: "system" })).id;
-  other = (
-    await server.ops.create("repository", {}, { repo_code: "elsewhere", name: "Elsewhere" }, { username: "system" })
-  ).id;
+  repo = (await server.ops.create("repository", {}, { repo_code: "evt", name: "Events" }, trusted("system"))).id;
+  other = (await server.ops.create("repository", {}, { repo_code: "elsewhere", name: "Elsewhere" }, trusted("system")))
+    .id;
   token = await server.login("archivist", globalGrants(CODES));
   person = await create("/agents/people", {
     names: [{ primary_name: "Keeper", rest_of_name: "Ada", name_order: "inverted" }],
@@ -428,7 +428,7 @@ describe("locations and top containers", () => {
   it("deleting a location profile leaves its locations without one; deleting a repository leaves its locations unowned", async () => {
     const profile = await create("/location_profiles", { name: `Drawer ${next()}` });
     const doomedRepo = (
-      await server.ops.create("repository", {}, { repo_code: `gone${serial}`, name: "Gone" }, { username: "system" })
+      await server.ops.create("repository", {}, { repo_code: `gone${serial}`, name: "Gone" }, trusted("system"))
     ).id;
     const location = await create("/locations", {
       building: "Wing",

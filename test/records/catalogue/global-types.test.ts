@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { PageEnvelope } from "../../../src/records/operations/index.js";
 import { globalGrants, startRecordServer, type RecordServer } from "../../support/service.js";
 import { AGENT_PATHS, readRecords, type Json } from "./fixtures.js";
+import { trusted } from "../../../src/auth/actor.js";
 
 const CATALOGUER = [
   "update_vocabulary_record",
@@ -319,12 +320,7 @@ describe("permissions", () => {
   });
 
   it("repositories alone are readable without a session (x-public-read)", async () => {
-    const { id } = await server.ops.create(
-      "repository",
-      {},
-      { repo_code: "open", name: "Open" },
-      { username: "admin" },
-    );
+    const { id } = await server.ops.create("repository", {}, { repo_code: "open", name: "Open" }, trusted("admin"));
     const list = await server.send("GET", "/repositories?page=1");
     expect(list.body).toMatchObject({ results: [expect.objectContaining({ repo_code: "open" })] });
     expect((await server.send("GET", `/repositories/${id}`)).body).toMatchObject({ name: "Open" });

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { globalGrants, startRecordServer, type RecordServer } from "../../support/service.js";
 import { AGENT_PATHS, mapRefs, readRecord, readRecords, type Json } from "./fixtures.js";
+import { trusted } from "../../../src/auth/actor.js";
 
 let server: RecordServer;
 let token: string;
@@ -15,8 +16,7 @@ let subject: string;
 
 beforeAll(async () => {
   server = await startRecordServer();
-  repo = (await server.ops.create("repository", {}, { repo_code: "cat", name: "Catalogue" }, { username: "system" }))
-    .id;
+  repo = (await server.ops.create("repository", {}, { repo_code: "cat", name: "Catalogue" }, trusted("system"))).id;
   token = await server.login(
     "cataloguer",
     globalGrants([

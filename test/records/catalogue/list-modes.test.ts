@@ -11,6 +11,7 @@ import { sortableFields } from "../../../src/records/operations/list.js";
 import { registry } from "../../../src/registry/index.js";
 import { globalGrants, startRecordServer, type RecordServer } from "../../support/service.js";
 import type { Json } from "./fixtures.js";
+import { trusted } from "../../../src/auth/actor.js";
 
 /** Words out of alphabetical order, so that a sort by a text field differs from id order. */
 const WORDS = ["Kestrel", "Alder", "Quince", "Birch", "Osprey", "Cedar", "Heron", "Dogwood", "Magpie", "Elm"];
@@ -92,7 +93,7 @@ async function get(path: string): Promise<unknown> {
 
 beforeAll(async () => {
   server = await startRecordServer();
-  const system = { username: "system" };
+  const system = trusted("system");
   const repoA = (await server.ops.create("repository", {}, { repo_code: "list_a", name: "A" }, system)).id;
   const repoB = (await server.ops.create("repository", {}, { repo_code: "list_b", name: "B" }, system)).id;
   token = await server.login("admin", globalGrants([...PERMISSIONS]));

@@ -3,6 +3,7 @@
 // may link the record it points into; deleting that record removes the entry.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { globalGrants, startRecordServer, type RecordServer } from "../../support/service.js";
+import { trusted } from "../../../src/auth/actor.js";
 
 type Json = Record<string, unknown>;
 
@@ -12,7 +13,7 @@ let repo: number;
 
 beforeAll(async () => {
   server = await startRecordServer();
-  repo = (await server.ops.create("repository", {}, { repo_code: "notes", name: "Notes" }, { username: "system" })).id;
+  repo = (await server.ops.create("repository", {}, { repo_code: "notes", name: "Notes" }, trusted("system"))).id;
   token = await server.login(
     "describer",
     globalGrants([

@@ -7,9 +7,10 @@ import { PERMISSIONS } from "../../../src/auth/permissions.js";
 import type { PageEnvelope } from "../../../src/records/operations/index.js";
 import { globalGrants, startRecordServer, type CommandLog, type RecordServer } from "../../support/service.js";
 import type { Json } from "./fixtures.js";
+import { trusted } from "../../../src/auth/actor.js";
 
 const DEFAULT_MAX_REFS = 1000; // RESOLVE_MAX_REFS's default, which startRecordServer uses
-const SYSTEM = { username: "system" };
+const SYSTEM = trusted("system");
 
 const idOf = (uri: string) => Number(uri.split("/").pop());
 const sorted = (ids: Iterable<number>) => [...ids].sort((a, b) => a - b);

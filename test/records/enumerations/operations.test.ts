@@ -15,9 +15,10 @@ import { openRecords } from "../../../src/records/setup.js";
 import { generate } from "../../../src/registry/build/generate.js";
 import { Registry } from "../../../src/registry/registry.js";
 import { removeTempDirs, schemaDirWith } from "../../registry/helpers.js";
+import { trusted } from "../../../src/auth/actor.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/gadget.schema.json", import.meta.url));
-const actor = { username: "tester" };
+const actor = trusted("tester");
 
 let registry: Registry;
 let engine: RunningEngine;

@@ -6,6 +6,7 @@ import { PERMISSIONS } from "../../../src/auth/permissions.js";
 import { LOCK_VERSION_MISSING, LOCK_VERSION_STALE } from "../../../src/records/operations/update.js";
 import { registry } from "../../../src/registry/index.js";
 import { startRecordServer, type RecordServer, type RequestOptions } from "../../support/service.js";
+import { trusted } from "../../../src/auth/actor.js";
 
 type Json = Record<string, unknown>;
 
@@ -27,7 +28,7 @@ let repoId: number;
 
 beforeAll(async () => {
   server = await startRecordServer();
-  repoId = (await server.ops.create("repository", {}, { repo_code: "main", name: "Main" }, { username: "system" })).id;
+  repoId = (await server.ops.create("repository", {}, { repo_code: "main", name: "Main" }, trusted("system"))).id;
   admin = await server.login("admin", { _archivesspace: [...PERMISSIONS] });
   viewer = await server.login("viewer", { [`/repositories/${repoId}`]: ["view_repository"] });
   repoArchivist = await server.login("archivist", {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { PERMISSIONS } from "../../../src/auth/permissions.js";
 import { rawRequest } from "./raw-request.js";
 import { globalGrants, SESSION_HEADER, startRecordServer, type RecordServer } from "../../support/service.js";
+import { trusted } from "../../../src/auth/actor.js";
 
 const BUILT_IN_NAMES = [
   "constructor",
@@ -23,9 +24,7 @@ let base: string;
 
 beforeAll(async () => {
   server = await startRecordServer();
-  const repoId = (
-    await server.ops.create("repository", {}, { repo_code: "keys", name: "Keys" }, { username: "system" })
-  ).id;
+  const repoId = (await server.ops.create("repository", {}, { repo_code: "keys", name: "Keys" }, trusted("system"))).id;
   token = await server.login("admin", globalGrants([...PERMISSIONS]));
   base = `/repositories/${repoId}/accessions`;
 });

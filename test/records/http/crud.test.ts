@@ -5,6 +5,7 @@ import { PERMISSIONS } from "../../../src/auth/permissions.js";
 import { LOCK_VERSION_MISSING, LOCK_VERSION_STALE } from "../../../src/records/operations/update.js";
 import { rawRequest } from "./raw-request.js";
 import { globalGrants, SESSION_HEADER, startRecordServer, type RecordServer } from "../../support/service.js";
+import { trusted } from "../../../src/auth/actor.js";
 
 let server: RecordServer;
 let token: string;
@@ -14,7 +15,7 @@ let base: string;
 
 beforeAll(async () => {
   server = await startRecordServer();
-  const system = { username: "system" };
+  const system = trusted("system");
   repoId = (await server.ops.create("repository", {}, { repo_code: "main", name: "Main" }, system)).id;
   otherRepoId = (await server.ops.create("repository", {}, { repo_code: "other", name: "Other" }, system)).id;
   token = await server.login("admin", globalGrants([...PERMISSIONS]));

@@ -13,6 +13,7 @@ import type { RegistryManifest } from "../../../src/registry/manifest.js";
 import { Registry } from "../../../src/registry/registry.js";
 import { fixturesDir, removeTempDirs, schemaDirWith, tempDir } from "../../registry/helpers.js";
 import { startRecordServer, type RecordServer } from "../../support/service.js";
+import { trusted } from "../../../src/auth/actor.js";
 
 let server: RecordServer;
 let token: string;
@@ -29,7 +30,7 @@ beforeAll(async () => {
   const manifest = isJsonObject(loaded) ? (loaded.manifest as unknown as RegistryManifest) : undefined;
   if (!manifest) throw new Error("generated registry.ts exports no manifest");
   server = await startRecordServer({ records: { registry: new Registry(manifest) } });
-  repo = (await server.ops.create("repository", {}, { repo_code: "w", name: "Widgets" }, { username: "admin" })).id;
+  repo = (await server.ops.create("repository", {}, { repo_code: "w", name: "Widgets" }, trusted("admin"))).id;
   token = await server.login("maker", {
     [`/repositories/${repo}`]: [
       "view_repository",

@@ -5,6 +5,7 @@ import { PERMISSIONS } from "../../../src/auth/permissions.js";
 import type { PageEnvelope } from "../../../src/records/operations/index.js";
 import { rawRequest } from "./raw-request.js";
 import { globalGrants, SESSION_HEADER, startRecordServer, type RecordServer } from "../../support/service.js";
+import { trusted } from "../../../src/auth/actor.js";
 
 const REQUIRED = "Parameter required but no value provided";
 const TITLES = [
@@ -33,7 +34,7 @@ const otherIds: number[] = [];
 
 beforeAll(async () => {
   server = await startRecordServer();
-  const system = { username: "system" };
+  const system = trusted("system");
   repoId = (await server.ops.create("repository", {}, { repo_code: "lists", name: "Lists" }, system)).id;
   otherRepoId = (await server.ops.create("repository", {}, { repo_code: "elsewhere", name: "Elsewhere" }, system)).id;
   token = await server.login("admin", globalGrants([...PERMISSIONS]));

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { PERMISSIONS } from "../../../src/auth/permissions.js";
 import { standardGroups } from "../../../src/repositories/standard-groups.js";
 import { globalGrants, repositoryGrants, startRecordServer, type RecordServer } from "../../support/service.js";
+import { trusted } from "../../../src/auth/actor.js";
 
 let server: RecordServer;
 let repoId: number;
@@ -20,7 +21,7 @@ function grantsOf(groupCode: string): string[] {
 
 beforeAll(async () => {
   server = await startRecordServer();
-  const system = { username: "system" };
+  const system = trusted("system");
   repoId = (await server.ops.create("repository", {}, { repo_code: "guarded", name: "Guarded" }, system)).id;
   otherRepoId = (await server.ops.create("repository", {}, { repo_code: "forbidden", name: "Forbidden" }, system)).id;
   base = `/repositories/${repoId}/accessions`;
@@ -141,7 +142,7 @@ describe("an archivist (repository-archivists grants)", () => {
 
 describe("a repository manager", () => {
   it("can delete, and a later editor shows in last_modified_by", async () => {
-    const id = (await server.ops.create("accession", { repoId }, accession(), { username: "system" })).id;
+    const id = (await server.ops.create("accession", { repoId }, accession(), trusted("system"))).id;
     expect(
       (await call("POST", `${base}/${id}`, tokens.manager, accession({ title: "Managed", lock_version: 0 }))).status,
     ).toBe(200);

@@ -3,6 +3,7 @@
 // node_from_root) have ArchivesSpace's shapes; moves are atomic and refuse cycles.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { globalGrants, startRecordServer, type RecordServer } from "../../support/service.js";
+import { trusted } from "../../../src/auth/actor.js";
 
 type Json = Record<string, unknown>;
 
@@ -14,7 +15,7 @@ let otherRepo: number;
 
 beforeAll(async () => {
   server = await startRecordServer();
-  const system = { username: "system" };
+  const system = trusted("system");
   repo = (await server.ops.create("repository", {}, { repo_code: "trees", name: "Trees" }, system)).id;
   otherRepo = (await server.ops.create("repository", {}, { repo_code: "other", name: "Other" }, system)).id;
   token = await server.login(
@@ -522,7 +523,7 @@ describe("concurrent writers and readers", () => {
 describe("a tree of 5,000 children", () => {
   it("is paged in waypoints of 200", async () => {
     const resource = await newResource();
-    const system = { username: "system" };
+    const system = trusted("system");
     for (let i = 0; i < 5000; i++) {
       await server.ops.create(
         "archival_object",

@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { MAX_ID_SET } from "../../../src/records/operations/index.js";
 import { minimalResource } from "../../registry/samples.js";
 import { globalGrants, startRecordServer, type RecordServer } from "../../support/service.js";
+import { trusted } from "../../../src/auth/actor.js";
 
 type Json = Record<string, unknown>;
-const SYSTEM = { username: "system" };
+const SYSTEM = trusted("system");
 const DEPTH = 30;
 
 let server: RecordServer;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { openApiDocument } from "../../../src/openapi/index.js";
 import { registry } from "../../../src/registry/index.js";
 import { globalGrants, startRecordServer, type RecordServer } from "../../support/service.js";
+import { trusted } from "../../../src/auth/actor.js";
 
 type Json = Record<string, unknown>;
 
@@ -13,8 +14,7 @@ let repo: number;
 
 beforeAll(async () => {
   server = await startRecordServer();
-  repo = (await server.ops.create("repository", {}, { repo_code: "forest", name: "Forest" }, { username: "system" }))
-    .id;
+  repo = (await server.ops.create("repository", {}, { repo_code: "forest", name: "Forest" }, trusted("system"))).id;
   token = await server.login(
     "keeper",
     globalGrants([

@@ -3,7 +3,7 @@ import type { Registry, RecordValidator } from "../registry/index.js";
 import type { RecordStore } from "../storage/record-store.js";
 import type { EnumerationCache } from "./enumerations/cache.js";
 import type { RecordChanges } from "./changes.js";
-import type { RecordHooks } from "./hooks/types.js";
+import type { HookTable } from "./hooks/hook-table.js";
 
 export interface OperationDeps {
   store: RecordStore;
@@ -11,8 +11,8 @@ export interface OperationDeps {
   validator: RecordValidator;
   /** The enumerations' current values (src/records/enumerations/): the validator reads them. */
   enumerations: EnumerationCache;
-  /** Hooks by record type name (only types that need them). */
-  hooks: Readonly<Record<string, RecordHooks>>;
+  /** Hooks by record type name (only types that need them); accounts/ adds the account types'. */
+  hooks: HookTable;
   /** Every committed write, told to its listeners (caches, and later search and feeds). */
   changes: RecordChanges;
   now: () => Date;

@@ -5,7 +5,7 @@ import { openEnumerations, type EnumerationCacheOptions } from "./enumerations/i
 import { RecordValidator, registry as generatedRegistry, type Registry } from "../registry/index.js";
 import { RecordStore } from "../storage/record-store.js";
 import { RecordChanges } from "./changes.js";
-import { recordHooks } from "./hooks/index.js";
+import { addRecordHooks, HookTable } from "./hooks/index.js";
 import { RecordOperations, type OperationDeps } from "./operations/index.js";
 
 /**
@@ -41,7 +41,7 @@ export async function openRecords(connection: Connection, options: RecordsOption
     registry,
     validator: new RecordValidator(registry, enumerations),
     enumerations,
-    hooks: {},
+    hooks: new HookTable(),
     changes: new RecordChanges(store),
     now,
     resolveMaxRefs: options.resolveMaxRefs,
@@ -49,10 +49,6 @@ export async function openRecords(connection: Connection, options: RecordsOption
     responseMaxBytes: options.responseMaxBytes ?? DEFAULT_RESPONSE_MAX_BYTES,
   };
   const operations = new RecordOperations(deps);
-  // The hooks reach the operations and deps that hold them, as they are when a hook runs.
-  deps.hooks = recordHooks(
-    () => operations,
-    () => deps,
-  );
+  addRecordHooks(deps.hooks, operations);
   return operations;
 }

@@ -3,7 +3,20 @@
 // return plain values and throw ApiError (errors/api-error.ts) for what a caller got wrong.
 import type { JsonObject } from "../registry/index.js";
 
+import type { ClientSession } from "mongodb";
+
 export { ANONYMOUS, onBehalfOf, trusted, type Actor, type TrustedActor, type UserActor } from "../auth/actor.js";
+
+/** How a create or an update is made, beyond its record. */
+export interface WriteOptions {
+  /** Inside that transaction: a hook's writes, undone with the write that ran it. */
+  session?: ClientSession;
+  /**
+   * The type's write parameters (x-write-parameters) the caller gave, by declared name: what the
+   * type's hooks take beside the record (a user's password).
+   */
+  parameters?: ReadonlyMap<string, string>;
+}
 
 /** Where a record lives: the repository id for repository-scoped types, nothing for global ones. */
 export interface Scope {

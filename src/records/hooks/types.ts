@@ -1,35 +1,77 @@
 // Behaviour a schema cannot express, as small named hooks per record type, each in a small file
-// of its own. Generic operations call whatever hooks a type registered; they never test a type
-// name.
+// of its own (or, for the account types, in accounts/). Generic operations call whatever hooks a
+// type registered (hook-table.ts); they never test a type name. A type may have several sets of
+// hooks (the user's group membership rule here, its password and administrator rules in
+// accounts/): they run in the order they were added.
 import type { ClientSession } from "mongodb";
 import type { JsonObject } from "../../registry/index.js";
-import type { Scope, TrustedActor } from "../types.js";
+import type { Actor, Scope, TrustedActor } from "../types.js";
 
-export interface CreatedRecord {
+/**
+ * The values of a type's write parameters (x-write-parameters) a request gave: keys are the
+ * declared names only, never a client's.
+ */
+export type WriteParameters = ReadonlyMap<string, string>;
+
+/** A create, update or delete about to be made, once its actor may make it (x-permissions). */
+export interface PendingWrite {
+  type: string;
+  operation: "create" | "update" | "delete";
+  scope: Scope;
+  /** Who asked, as checked: a hook refuses what the type's own rules forbid them (403). */
+  actor: Actor;
+  /** The record as stored now (update, delete). */
+  existing?: JsonObject;
+  /** The client's record (create, update), before validation. */
+  input: unknown;
+  parameters: WriteParameters;
+}
+
+/** A record just written, inside the write's transaction. */
+export interface WrittenRecord {
+  type: string;
+  id: number;
+  scope: Scope;
+  /** The record as stored (create: its fields; update: the replacement). */
+  record: JsonObject;
+  /** The record before (update). */
+  previous?: JsonObject;
+  /** On behalf of the write's actor, whose right to write was checked: what the hook writes is not. */
+  actor: TrustedActor;
+  /** The actor as it asked (its session token, say). */
+  caller: Actor;
+  parameters: WriteParameters;
+  /** The write's transaction: what the hook writes with it is undone if anything later fails. */
+  session: ClientSession;
+}
+
+/** A record about to be deleted, inside the delete's transaction. */
+export interface DeletingRecord {
   type: string;
   id: number;
   scope: Scope;
   record: JsonObject;
-  /** On behalf of the create's actor, whose right to create was checked: what the hook writes is not. */
+  /** On behalf of the delete's actor, whose right to delete was checked. */
   actor: TrustedActor;
-  /** The create's transaction: what the hook writes with it is undone if anything later fails. */
   session: ClientSession;
 }
 
 export interface RecordHooks {
+  /**
+   * Before validation, outside any transaction: the type's own rules of who may do what (throw a
+   * 403 ApiError), and the input to validate instead of the client's (normalised); undefined
+   * keeps it. Runs for every create, update and delete, whoever calls.
+   */
+  beforeWrite?(write: PendingWrite): Promise<unknown>;
   /** After a record is stored, in the same transaction (e.g. a repository creates its standard groups). */
-  afterCreate?(created: CreatedRecord): Promise<void>;
+  afterCreate?(created: WrittenRecord): Promise<void>;
+  /** After a record is replaced, in the same transaction. */
+  afterUpdate?(updated: WrittenRecord): Promise<void>;
   /**
    * Before a record is deleted, inside the delete's transaction (`session`: every write the hook
    * makes is undone with the delete if anything later fails); may throw a 409 ApiError to refuse.
    */
-  beforeDelete?(record: {
-    type: string;
-    id: number;
-    scope: Scope;
-    record: JsonObject;
-    /** On behalf of the delete's actor, whose right to delete was checked. */
-    actor: TrustedActor;
-    session: ClientSession;
-  }): Promise<void>;
+  beforeDelete?(deleting: DeletingRecord): Promise<void>;
+  /** What a read answers, from the record as shaped (e.g. a user with the permissions they hold now). */
+  afterRead?(record: JsonObject, actor: Actor): Promise<JsonObject>;
 }

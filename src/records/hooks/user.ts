@@ -56,14 +56,14 @@ async function removeFromAllGroups(
   }
 }
 
-export function userHooks(deps: () => OperationDeps): RecordHooks {
+export function userHooks(deps: OperationDeps): RecordHooks {
   return {
     async afterCreate({ record, actor, session }) {
       // The schema requires a string username.
-      await removeFromAllGroups(deps(), String(record.username), actor, session);
+      await removeFromAllGroups(deps, String(record.username), actor, session);
     },
     async beforeDelete({ record, actor, session }) {
-      await removeFromAllGroups(deps(), String(record.username), actor, session);
+      await removeFromAllGroups(deps, String(record.username), actor, session);
     },
   };
 }

@@ -14,7 +14,7 @@ import type { OperationDeps } from "../deps.js";
 import { linkProblemsOfMany } from "./links.js";
 import { permittedType, requireRepository } from "./locate.js";
 import { checkRecord, problemsOf, type PreparedRecord } from "./prepare.js";
-import { onBehalfOf, type Actor, type Scope, type WriteResult } from "../types.js";
+import { onBehalfOf, type Actor, type Scope, type WriteOptions, type WriteResult } from "../types.js";
 import { asDuplicateIdentifier } from "./write-errors.js";
 
 /** One record of a batch: its input and, when others in the batch link to it, the id it was given beforehand. */
@@ -92,9 +92,11 @@ export async function checkRecords(
   });
 }
 
+const NO_PARAMETERS: ReadonlyMap<string, string> = new Map();
+
 /**
- * Creates the records in order, all checked before any is written (see checkRecords).
- * `session`: inside that transaction (a hook creating records with its own).
+ * Creates the records in order, all checked before any is written (see checkRecords), each as
+ * the type's beforeWrite hooks would have it.
  */
 export async function createRecords(
   deps: OperationDeps,
@@ -103,10 +105,16 @@ export async function createRecords(
   items: readonly NewRecord[],
   actor: Actor,
   present: ReadonlySet<string> = new Set(),
-  session?: ClientSession,
+  { session, parameters = NO_PARAMETERS }: WriteOptions = {},
 ): Promise<WriteResult[]> {
   const type = permittedType(deps, typeName, scope, actor, "create");
-  const prepared = await checkRecords(deps, type, scope, items, present, session);
+  const hooks = deps.hooks.of(type.name);
+  const inputs: NewRecord[] = [];
+  for (const item of items) {
+    const pending = { type: type.name, operation: "create" as const, scope, actor, input: item.input, parameters };
+    inputs.push(hooks?.beforeWrite ? { ...item, input: await hooks.beforeWrite(pending) } : item);
+  }
+  const prepared = await checkRecords(deps, type, scope, inputs, present, session);
 
   // Ids are allocated outside any transaction: a counter written inside one would make every
   // concurrent create of the type conflict.
@@ -115,7 +123,7 @@ export async function createRecords(
   const ids = items.map((item) => item.id ?? next++);
   const now = deps.now();
   const docs = prepared.map((one, i) => storedRecord(type, scope, ids[i] as number, one.fields, actor, now));
-  const afterCreate = deps.hooks[type.name]?.afterCreate;
+  const afterCreate = hooks?.afterCreate;
   // Run again from the start if the driver retries the transaction: the inserts are undone,
   // and the _ids the driver gave the documents are free to use again.
   const write = async (within: ClientSession | undefined) => {
@@ -137,6 +145,8 @@ export async function createRecords(
         scope,
         record: one.fields,
         actor: onBehalfOf(actor),
+        caller: actor,
+        parameters,
         session: within,
       });
   };
@@ -165,9 +175,9 @@ export async function createRecord(
   scope: Scope,
   input: unknown,
   actor: Actor,
-  session?: ClientSession,
+  options: WriteOptions = {},
 ): Promise<WriteResult> {
-  const [result] = await createRecords(deps, typeName, scope, [{ input }], actor, new Set(), session);
+  const [result] = await createRecords(deps, typeName, scope, [{ input }], actor, new Set(), options);
   if (result === undefined) throw new Error("a batch of one created nothing");
   return result;
 }

@@ -26,8 +26,22 @@ export async function deleteRecord(
   id: number,
   actor: Actor,
 ): Promise<DeleteResult> {
-  // The records the cascade reaches go with the one asked for: only that one is checked.
-  permittedType(deps, typeName, scope, actor, "delete");
+  // The records the cascade reaches go with the one asked for: only that one is checked, by the
+  // type's permissions and its own rules.
+  const type = permittedType(deps, typeName, scope, actor, "delete");
+  const beforeWrite = deps.hooks.of(type.name)?.beforeWrite;
+  if (beforeWrite !== undefined) {
+    const existing = shapeRecord(deps.registry, type, await findStored(deps, type, id, scope));
+    await beforeWrite({
+      type: type.name,
+      operation: "delete",
+      scope,
+      actor,
+      existing,
+      input: undefined,
+      parameters: new Map(),
+    });
+  }
   return deps.store.transaction((session) =>
     deleteWithin(deps, { session, actor, now: deps.now(), going: new Set() }, typeName, scope, id),
   );
@@ -65,7 +79,7 @@ async function deleteWithin(
         `Cannot delete ${uri}: ${deps.registry.uriFor(referrer, blocker.id, blocker.repo_id)} refers to it`,
       );
   }
-  await deps.hooks[type.name]?.beforeDelete?.({
+  await deps.hooks.of(type.name)?.beforeDelete?.({
     type: type.name,
     id,
     scope,

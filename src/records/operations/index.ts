@@ -1,7 +1,6 @@
 // The record operations, one file each, behind one object that HTTP controllers, account
 // routes and importers share: validation, links, ids and audit fields are the same however
 // a record arrives.
-import type { ClientSession } from "mongodb";
 import type { JsonObject } from "../../registry/index.js";
 import { TreeMoves } from "./tree-moves.js";
 import { TreeViews } from "./tree-views.js";
@@ -12,7 +11,16 @@ import { listRecords } from "./list.js";
 import { recordType } from "./locate.js";
 import { readRecord } from "./read.js";
 import { shapeRecord } from "./shape.js";
-import type { Actor, DeleteResult, ListQuery, ListResult, ReadOptions, Scope, WriteResult } from "../types.js";
+import type {
+  Actor,
+  DeleteResult,
+  ListQuery,
+  ListResult,
+  ReadOptions,
+  Scope,
+  WriteOptions,
+  WriteResult,
+} from "../types.js";
 import { updateRecord } from "./update.js";
 
 export { BatchRecordError, type NewRecord } from "./create.js";
@@ -30,9 +38,8 @@ export class RecordOperations {
     this.treeMoves = new TreeMoves(deps);
   }
 
-  /** `session`: inside that transaction (a hook's writes, undone with the write that ran it). */
-  create(type: string, scope: Scope, input: unknown, actor: Actor, session?: ClientSession): Promise<WriteResult> {
-    return createRecord(this.deps, type, scope, input, actor, session);
+  create(type: string, scope: Scope, input: unknown, actor: Actor, options?: WriteOptions): Promise<WriteResult> {
+    return createRecord(this.deps, type, scope, input, actor, options);
   }
 
   /** Several records of one type, checked as a whole before any is written (see createRecords). */
@@ -64,8 +71,15 @@ export class RecordOperations {
     return listRecords(this.deps, type, scope, query, actor);
   }
 
-  update(type: string, scope: Scope, id: number, input: unknown, actor: Actor): Promise<WriteResult> {
-    return updateRecord(this.deps, type, scope, id, input, actor);
+  update(
+    type: string,
+    scope: Scope,
+    id: number,
+    input: unknown,
+    actor: Actor,
+    options?: Pick<WriteOptions, "parameters">,
+  ): Promise<WriteResult> {
+    return updateRecord(this.deps, type, scope, id, input, actor, options);
   }
 
   delete(type: string, scope: Scope, id: number, actor: Actor): Promise<DeleteResult> {

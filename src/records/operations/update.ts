@@ -1,12 +1,14 @@
 // Update (docs/api.md §4): a full replacement of the client-editable fields, conditional on
 // the lock_version the client read, so of two concurrent updates exactly one wins.
+import type { ClientSession } from "mongodb";
 import { conflict } from "../../errors/api-error.js";
 import { replaceNode } from "../trees/node-writes.js";
 import { isTreeNodeType } from "../trees/tree-links.js";
 import type { OperationDeps } from "../deps.js";
 import { findStored, permittedType, recordFilter } from "./locate.js";
 import { prepareRecord } from "./prepare.js";
-import type { Actor, Scope, WriteResult } from "../types.js";
+import { shapeRecord } from "./shape.js";
+import { onBehalfOf, type Actor, type Scope, type WriteOptions, type WriteResult } from "../types.js";
 import { asDuplicateIdentifier } from "./write-errors.js";
 
 export const LOCK_VERSION_MISSING = "You must provide a lock_version in your request";
@@ -27,12 +29,26 @@ export async function updateRecord(
   id: number,
   input: unknown,
   actor: Actor,
+  { parameters = new Map() }: Pick<WriteOptions, "parameters"> = {},
 ): Promise<WriteResult> {
   const type = permittedType(deps, typeName, scope, actor, "update");
   const lockVersion = lockVersionOf(input);
   if (lockVersion === undefined) throw conflict(LOCK_VERSION_MISSING);
   const existing = await findStored(deps, type, id, scope);
-  const { fields, stale } = await prepareRecord(deps, type, scope, input, existing);
+  const hooks = deps.hooks.of(type.name);
+  const previous = hooks === undefined ? undefined : shapeRecord(deps.registry, type, existing);
+  const checkedInput = hooks?.beforeWrite
+    ? await hooks.beforeWrite({
+        type: type.name,
+        operation: "update",
+        scope,
+        actor,
+        existing: previous,
+        input,
+        parameters,
+      })
+    : input;
+  const { fields, stale } = await prepareRecord(deps, type, scope, checkedInput, existing);
   const now = deps.now();
   const replacement = {
     ...fields,
@@ -44,6 +60,23 @@ export async function updateRecord(
     system_mtime: now,
     user_mtime: now,
   };
+  const afterUpdate = hooks?.afterUpdate;
+  // What the type's afterUpdate hook writes is one transaction with the replacement.
+  const after =
+    afterUpdate === undefined
+      ? undefined
+      : (session: ClientSession) =>
+          afterUpdate({
+            type: type.name,
+            id,
+            scope,
+            record: fields,
+            previous,
+            actor: onBehalfOf(actor),
+            caller: actor,
+            parameters,
+            session,
+          });
   let written: boolean;
   let moved = false;
   try {
@@ -58,16 +91,19 @@ export async function updateRecord(
         existing,
         lockVersion,
         replacement,
+        after,
       );
       written = position !== undefined;
       moved = written && position !== fields[type.tree.position];
     } else {
-      written =
-        (
-          await deps.store
-            .collection(type.name)
-            .replaceOne({ ...recordFilter(type, id, scope), lock_version: lockVersion }, replacement)
-        ).matchedCount > 0;
+      const replace = async (session?: ClientSession) => {
+        const { matchedCount } = await deps.store
+          .collection(type.name)
+          .replaceOne({ ...recordFilter(type, id, scope), lock_version: lockVersion }, replacement, { session });
+        if (matchedCount > 0 && session !== undefined) await after?.(session);
+        return matchedCount > 0;
+      };
+      written = after === undefined ? await replace() : await deps.store.transaction(replace);
     }
   } catch (error) {
     throw asDuplicateIdentifier(deps, type.name, error);

@@ -67,6 +67,8 @@ export async function replaceNode(
   existing: StoredRecord,
   lockVersion: number,
   replacement: StoredRecord,
+  /** Run in the same transaction once the node is replaced (the type's afterUpdate hook). */
+  after?: (session: ClientSession) => Promise<void>,
 ): Promise<number | undefined> {
   const target = nodeLinks(type, replacement);
   const collection = deps.store.collection(type.name);
@@ -84,6 +86,7 @@ export async function replaceNode(
       requestedPosition(type, replacement) ?? keptPosition(type, current, target),
     );
     await collection.replaceOne({ _id: current._id }, placed(type, replacement, placement), { session });
+    await after?.(session);
     return placement.position;
   });
 }

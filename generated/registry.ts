@@ -27,6 +27,8 @@ export const manifest: RegistryManifest = {
       "publicRead": false,
       "listUnpaged": false,
       "inHiddenScope": false,
+      "writeParameters": [],
+      "listFilters": [],
       "hiddenIds": [],
       "indexes": [
         {
@@ -1151,6 +1153,8 @@ export const manifest: RegistryManifest = {
       "publicRead": false,
       "listUnpaged": false,
       "inHiddenScope": false,
+      "writeParameters": [],
+      "listFilters": [],
       "hiddenIds": [],
       "indexes": [],
       "schema": {
@@ -2043,6 +2047,8 @@ export const manifest: RegistryManifest = {
       "publicRead": false,
       "listUnpaged": false,
       "inHiddenScope": false,
+      "writeParameters": [],
+      "listFilters": [],
       "hiddenIds": [],
       "indexes": [],
       "schema": {
@@ -2923,6 +2929,8 @@ export const manifest: RegistryManifest = {
       "publicRead": false,
       "listUnpaged": false,
       "inHiddenScope": false,
+      "writeParameters": [],
+      "listFilters": [],
       "hiddenIds": [],
       "indexes": [],
       "schema": {
@@ -3827,6 +3835,8 @@ export const manifest: RegistryManifest = {
       "publicRead": false,
       "listUnpaged": false,
       "inHiddenScope": false,
+      "writeParameters": [],
+      "listFilters": [],
       "hiddenIds": [],
       "indexes": [],
       "schema": {
@@ -4714,6 +4724,8 @@ export const manifest: RegistryManifest = {
       "publicRead": false,
       "listUnpaged": false,
       "inHiddenScope": false,
+      "writeParameters": [],
+      "listFilters": [],
       "hiddenIds": [],
       "indexes": [
         {
@@ -6580,6 +6592,8 @@ export const manifest: RegistryManifest = {
       "publicRead": false,
       "listUnpaged": false,
       "inHiddenScope": false,
+      "writeParameters": [],
+      "listFilters": [],
       "hiddenIds": [],
       "indexes": [
         {
@@ -6858,6 +6872,8 @@ export const manifest: RegistryManifest = {
       "publicRead": false,
       "listUnpaged": false,
       "inHiddenScope": false,
+      "writeParameters": [],
+      "listFilters": [],
       "hiddenIds": [],
       "indexes": [
         {
@@ -7066,6 +7082,8 @@ export const manifest: RegistryManifest = {
       "publicRead": false,
       "listUnpaged": false,
       "inHiddenScope": false,
+      "writeParameters": [],
+      "listFilters": [],
       "hiddenIds": [],
       "indexes": [
         {
@@ -7318,6 +7336,8 @@ export const manifest: RegistryManifest = {
       "publicRead": false,
       "listUnpaged": false,
       "inHiddenScope": false,
+      "writeParameters": [],
+      "listFilters": [],
       "hiddenIds": [],
       "indexes": [
         {
@@ -7483,6 +7503,8 @@ export const manifest: RegistryManifest = {
       "publicRead": false,
       "listUnpaged": false,
       "inHiddenScope": false,
+      "writeParameters": [],
+      "listFilters": [],
       "hiddenIds": [],
       "indexes": [
         {
@@ -8639,6 +8661,8 @@ export const manifest: RegistryManifest = {
       "publicRead": false,
       "listUnpaged": false,
       "inHiddenScope": false,
+      "writeParameters": [],
+      "listFilters": [],
       "hiddenIds": [],
       "indexes": [
         {
@@ -9746,6 +9770,8 @@ export const manifest: RegistryManifest = {
       "publicRead": false,
       "listUnpaged": false,
       "inHiddenScope": false,
+      "writeParameters": [],
+      "listFilters": [],
       "hiddenIds": [],
       "indexes": [
         {
@@ -10279,14 +10305,19 @@ export const manifest: RegistryManifest = {
         "delete": "manage_repository"
       },
       "publicRead": false,
-      "listUnpaged": false,
+      "listUnpaged": true,
       "inHiddenScope": true,
+      "writeParameters": [],
+      "listFilters": [
+        "group_code"
+      ],
       "hiddenIds": [],
       "indexes": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Group",
-        "$comment": "ArchivesSpace common/schemas/group.rb. A group belongs to one repository; its code is unique there.",
+        "$comment": "ArchivesSpace common/schemas/group.rb. A group belongs to one repository; its code is unique there. Its rules beyond this schema are the group's hooks in src/accounts/group-hooks.ts.",
+        "description": "A repository's group: its members hold what it grants in that repository (in the global repository: everywhere). Member usernames are trimmed, lower-cased and de-duplicated; every member must be an existing user the caller may add, and every granted code a known permission of the right level (400 otherwise). Only an administrator changes an administrator's groups, or a group granting `administer_system`. A change applies to the members' sessions at once.",
         "type": "object",
         "x-record-type": "group",
         "x-collection": "groups",
@@ -10300,6 +10331,10 @@ export const manifest: RegistryManifest = {
           }
         ],
         "x-in-hidden-scope": true,
+        "x-list-unpaged": true,
+        "x-list-filters": [
+          "group_code"
+        ],
         "x-permissions": {
           "read": "manage_repository",
           "create": "manage_repository",
@@ -10403,6 +10438,8 @@ export const manifest: RegistryManifest = {
       "publicRead": false,
       "listUnpaged": false,
       "inHiddenScope": false,
+      "writeParameters": [],
+      "listFilters": [],
       "hiddenIds": [],
       "indexes": [
         {
@@ -10725,6 +10762,8 @@ export const manifest: RegistryManifest = {
       "publicRead": false,
       "listUnpaged": false,
       "inHiddenScope": false,
+      "writeParameters": [],
+      "listFilters": [],
       "hiddenIds": [],
       "indexes": [
         {
@@ -10866,6 +10905,8 @@ export const manifest: RegistryManifest = {
       "publicRead": true,
       "listUnpaged": true,
       "inHiddenScope": false,
+      "writeParameters": [],
+      "listFilters": [],
       "hiddenIds": [
         1
       ],
@@ -11024,6 +11065,8 @@ export const manifest: RegistryManifest = {
       "publicRead": false,
       "listUnpaged": false,
       "inHiddenScope": false,
+      "writeParameters": [],
+      "listFilters": [],
       "hiddenIds": [],
       "indexes": [
         {
@@ -13029,6 +13072,8 @@ export const manifest: RegistryManifest = {
       "publicRead": false,
       "listUnpaged": false,
       "inHiddenScope": false,
+      "writeParameters": [],
+      "listFilters": [],
       "hiddenIds": [],
       "indexes": [],
       "schema": {
@@ -13319,6 +13364,8 @@ export const manifest: RegistryManifest = {
       "publicRead": false,
       "listUnpaged": false,
       "inHiddenScope": false,
+      "writeParameters": [],
+      "listFilters": [],
       "hiddenIds": [],
       "indexes": [
         {
@@ -13637,6 +13684,15 @@ export const manifest: RegistryManifest = {
       "publicRead": false,
       "listUnpaged": false,
       "inHiddenScope": false,
+      "writeParameters": [
+        {
+          "name": "password",
+          "create": "required",
+          "update": "optional",
+          "description": "The password, stored apart from the record (as a scrypt hash) and never shown. A new one ends the user's other sessions."
+        }
+      ],
+      "listFilters": [],
       "hiddenIds": [],
       "indexes": [
         {
@@ -13648,7 +13704,8 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "User",
-        "$comment": "ArchivesSpace common/schemas/user.rb. There is no password field: it travels as a parameter and is stored apart from the record (api-contract §8), so a password in the body is an unknown property.",
+        "$comment": "ArchivesSpace common/schemas/user.rb. There is no password field: it travels as a parameter (x-write-parameters) and is stored apart from the record, so a password in the body is an unknown property. The account rules (administrators, passwords, sessions, permissions on read) are the user's hooks in src/accounts/user-hooks.ts.",
+        "description": "A user account. Only an administrator may create, change, deactivate, delete or reset the password of an administrator (`is_admin`, or `administer_system` through a group), or make one. Usernames are trimmed and lower-cased, and cannot change. A read of an active user carries `permissions`: permission codes by repository uri (`_archivesspace` for global ones). The `admin` user cannot be deleted (409).",
         "type": "object",
         "x-record-type": "user",
         "x-collection": "users",
@@ -13674,6 +13731,13 @@ export const manifest: RegistryManifest = {
             }
           }
         ],
+        "x-write-parameters": {
+          "password": {
+            "create": "required",
+            "update": "optional",
+            "description": "The password, stored apart from the record (as a scrypt hash) and never shown. A new one ends the user's other sessions."
+          }
+        },
         "properties": {
           "uri": {
             "type": "string",
@@ -13845,6 +13909,8 @@ export const manifest: RegistryManifest = {
       "publicRead": false,
       "listUnpaged": false,
       "inHiddenScope": false,
+      "writeParameters": [],
+      "listFilters": [],
       "hiddenIds": [],
       "indexes": [
         {

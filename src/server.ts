@@ -12,7 +12,7 @@ import { PlatformExpress } from "@tsed/platform-express";
 import type { PlatformBuilder } from "@tsed/platform-http";
 import type { Application, RequestHandler } from "express";
 import { Configuration } from "@tsed/di";
-import { ACCOUNT_RECORD_TYPES, type Accounts } from "./accounts/index.js";
+import type { Accounts } from "./accounts/index.js";
 import { sessionMiddleware } from "./auth/session-middleware.js";
 import { enumerationController } from "./records/enumerations/index.js";
 import { exportController } from "./exporters/index.js";
@@ -51,14 +51,11 @@ export async function createServer(config: Config, services?: ServerServices): P
   if (services) middlewares.push(sessionMiddleware(services.sessions, { names: config.auth.sessionHeaders }));
   middlewares.push(...bodyParsers(parsers));
   if (services) {
-    const recordTypes = services.operations.deps.registry.types.filter(
-      (type) => !ACCOUNT_RECORD_TYPES.includes(type.name),
-    );
     controllers.push(
       ...services.accounts.controllers,
       ...recordControllers(
         { operations: services.operations, accessControl: services.accounts.accessControl },
-        recordTypes,
+        services.operations.deps.registry.types,
       ),
       enumerationController(services.operations.deps, services.accounts.accessControl),
       exportController({ operations: services.operations, access: services.accounts.accessControl }),

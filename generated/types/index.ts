@@ -1097,6 +1097,9 @@ export interface EventLinkedRecord {
   };
   role: string;
 }
+/**
+ * A repository's group: its members hold what it grants in that repository (in the global repository: everywhere). Member usernames are trimmed, lower-cased and de-duplicated; every member must be an existing user the caller may add, and every granted code a known permission of the right level (400 otherwise). Only an administrator changes an administrator's groups, or a group granting `administer_system`. A change applies to the members' sessions at once.
+ */
 export interface Group {
   uri?: string;
   jsonmodel_type?: string;
@@ -1431,6 +1434,9 @@ export interface ContainerLocation {
   end_date?: string;
   note?: string;
 }
+/**
+ * A user account. Only an administrator may create, change, deactivate, delete or reset the password of an administrator (`is_admin`, or `administer_system` through a group), or make one. Usernames are trimmed and lower-cased, and cannot change. A read of an active user carries `permissions`: permission codes by repository uri (`_archivesspace` for global ones). The `admin` user cannot be deleted (409).
+ */
 export interface User {
   uri?: string;
   jsonmodel_type?: string;

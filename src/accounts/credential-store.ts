@@ -1,6 +1,7 @@
 // Passwords live apart from the user record (docs/api.md §8), in `user_credentials`, keyed
 // by the normalised username, as scrypt hashes: a user record, however it is read or listed,
 // can never carry a password or its hash.
+import type { ClientSession } from "mongodb";
 import type { Collection, Connection } from "mongoose";
 import { hashPassword, verifyPassword } from "../auth/passwords.js";
 import { duplicateKeyPattern } from "../storage/record-store.js";
@@ -23,12 +24,13 @@ export class CredentialStore {
     this.collection = connection.collection<CredentialRecord>(CREDENTIALS_COLLECTION);
   }
 
-  async set(username: string, password: string): Promise<void> {
+  /** `session`: inside that transaction (the user write that sets it). */
+  async set(username: string, password: string, session?: ClientSession): Promise<void> {
     const password_hash = await hashPassword(password);
     await this.collection.updateOne(
       { _id: normaliseUsername(username) },
       { $set: { password_hash } },
-      { upsert: true },
+      { upsert: true, session },
     );
   }
 
@@ -54,8 +56,8 @@ export class CredentialStore {
     return verifyPassword(password, stored.password_hash);
   }
 
-  async remove(username: string): Promise<void> {
-    await this.collection.deleteOne({ _id: normaliseUsername(username) });
+  async remove(username: string, session?: ClientSession): Promise<void> {
+    await this.collection.deleteOne({ _id: normaliseUsername(username) }, { session });
   }
 
   private decoyHash(): Promise<string> {

@@ -14,7 +14,8 @@ import { ADMINISTER_SYSTEM, GLOBAL_REPOSITORY_ID, permissionLevel } from "../aut
 import { ApiError, accessDenied, badRequest } from "../errors/api-error.js";
 import type { RecordStore } from "../storage/record-store.js";
 import type { AccountAccessControl } from "./access-control.js";
-import { isAdministrator, type Caller } from "../auth/caller.js";
+import type { Actor } from "../auth/actor.js";
+import { isAdministrator } from "../auth/caller.js";
 import { normaliseUsername } from "./usernames.js";
 
 /** The group as it was before the write (update, delete). */
@@ -26,7 +27,8 @@ export interface GroupBefore {
 export interface GroupWriteContext {
   store: RecordStore;
   access: AccountAccessControl;
-  caller: Caller;
+  /** Who writes, as the operation checked them. */
+  caller: Actor;
   repoId: number;
   /** Undefined on create. */
   before?: GroupBefore;

@@ -1,154 +1,16 @@
-// How the account routes (*-controller.ts) are described in /openapi.json: login, logout,
-// current-user, and the routes of the user and group types. Those two types are served by
-// controllers of their own rather than the generic record controller, so their routes start from
-// the generic five the registry describes and say where they differ (a password parameter, bare
-// lists, no resolve[]). Everything the registry knows (paths, permissions, schemas) still comes
-// from the registry.
+// How the session routes (session-controller.ts) are described in /openapi.json: login, logout
+// and current-user. Users and groups are record types: the registry describes their routes.
 import {
   booleanParameter,
   commonResponses,
-  conflictResponse,
   jsonResponse,
   responseRef,
   type DocumentContext,
-  type Operation,
-  type Parameter,
   type Schema,
   type Tag,
 } from "../http/api-description.js";
 import type { RouteOperation } from "../http/described-route.js";
-import {
-  accessNote,
-  RECORD_READ,
-  recordOperations,
-  recordRouteOperation,
-  tidyResponses,
-  type RecordOperationName,
-  type RecordOperationSet,
-} from "../openapi/record-paths.js";
 import { PARAMETER_REQUIRED } from "../records/http/request-params.js";
-import type { RecordType } from "../registry/registry.js";
-
-type Adjustment = (operations: RecordOperationSet, type: RecordType, ctx: DocumentContext) => void;
-type RouteDescriptions = Readonly<Record<RecordOperationName, (ctx: DocumentContext) => RouteOperation>>;
-
-const NO_RESOLVE = "It takes no `resolve[]`.";
-const BAD_ID = "A path id that is not a positive whole number answers 400 naming it.";
-
-function passwordParameter(required: boolean, description: string): Parameter {
-  return { name: "password", in: "query", required, description, schema: { type: "string", minLength: 1 } };
-}
-
-function appendDescription(operation: Operation, text: string): void {
-  operation.description = operation.description === undefined ? text : `${operation.description} ${text}`;
-}
-
-/** Item routes of the account types read their ids with idParam: a bad one is a 400, and no resolve[]. */
-function accountItemRoutes(operations: RecordOperationSet, type: RecordType): void {
-  delete operations.read.parameters;
-  operations.read.description = `${accessNote(type, "read")} ${RECORD_READ}`;
-  for (const operation of [operations.read, operations.update, operations.delete]) {
-    operation.responses["400"] = responseRef("BadRequest");
-    appendDescription(operation, BAD_ID);
-    tidyResponses(operation);
-  }
-  appendDescription(operations.read, NO_RESOLVE);
-}
-
-/** A list route that answers every record as a bare array, with no paging. */
-function bareList(
-  operations: RecordOperationSet,
-  type: RecordType,
-  ctx: DocumentContext,
-  description: string,
-  parameters: Parameter[],
-): void {
-  const list = operations.list;
-  list.description = description;
-  list.parameters = parameters;
-  list.responses["200"] = jsonResponse(`Every ${type.title} record, in id order.`, {
-    type: "array",
-    items: ctx.recordRef(type.name),
-  });
-  tidyResponses(list);
-}
-
-/** How the user routes differ from the generic five. */
-const adjustUserRoutes: Adjustment = (operations, type, ctx) => {
-  accountItemRoutes(operations, type);
-  operations.create.parameters = [
-    passwordParameter(true, "The new user's password; it is stored apart from the record and never shown."),
-  ];
-  appendDescription(
-    operations.create,
-    `Answers 400 \`{"error":{"password":["${PARAMETER_REQUIRED}"]}}\` without a password. A username already in use is a 400. ` +
-      "Only an administrator may create an administrator (`is_admin: true`).",
-  );
-  operations.update.parameters = [passwordParameter(false, "A new password.")];
-  appendDescription(
-    operations.update,
-    "Usernames cannot be changed. Changing an administrator, or making one, needs an administrator. " +
-      "A password change or a deactivation ends the user's other sessions.",
-  );
-  appendDescription(
-    operations.read,
-    "An active user carries `permissions`: permission codes by repository uri (`_archivesspace` for global ones).",
-  );
-  appendDescription(
-    operations.delete,
-    "Deleting an administrator needs an administrator; the user's sessions end. The `admin` user cannot be deleted (409).",
-  );
-  operations.delete.responses["409"] = conflictResponse(
-    ctx,
-    "The `admin` user cannot be deleted.",
-    "The admin user cannot be deleted",
-  );
-  tidyResponses(operations.delete);
-};
-
-/** How the group routes differ from the generic five. */
-const adjustGroupRoutes: Adjustment = (operations, type, ctx) => {
-  accountItemRoutes(operations, type);
-  bareList(
-    operations,
-    type,
-    ctx,
-    `${accessNote(type, "read")} ` +
-      "A bare array of the repository's groups in id order, with no paging; `group_code` narrows it to that group. " +
-      "Each group has `group_code`, `description`, `member_usernames`, `grants_permissions`, `uri` and `lock_version`.",
-    [{ name: "group_code", in: "query", description: "Only the group with this code.", schema: { type: "string" } }],
-  );
-  for (const operation of [operations.create, operations.update]) {
-    appendDescription(
-      operation,
-      "Member usernames are normalised (trimmed, lower case) and de-duplicated; every member must be an existing user and every granted code " +
-        "a known permission (400 otherwise). A membership change applies to the members' existing sessions at once.",
-    );
-  }
-  appendDescription(operations.delete, "Its members lose what it granted at once.");
-};
-
-/** The five routes of an account type: the registry's description of each, adjusted. */
-function accountRouteDescriptions(typeName: string, adjust: Adjustment): RouteDescriptions {
-  const describe =
-    (name: RecordOperationName) =>
-    (ctx: DocumentContext): RouteOperation => {
-      const type = ctx.registry.get(typeName);
-      const operations = recordOperations(ctx, type);
-      adjust(operations, type, ctx);
-      return recordRouteOperation(ctx, type, name, operations[name]);
-    };
-  return {
-    list: describe("list"),
-    create: describe("create"),
-    read: describe("read"),
-    update: describe("update"),
-    delete: describe("delete"),
-  };
-}
-
-export const describeUserRoute = accountRouteDescriptions("user", adjustUserRoutes);
-export const describeGroupRoute = accountRouteDescriptions("group", adjustGroupRoutes);
 
 const SESSION: Tag = { name: "session", description: "Login, logout and the current user." };
 

@@ -14,12 +14,12 @@ import { callerOf } from "../auth/caller.js";
 import type { CredentialStore } from "./credential-store.js";
 import { LoginThrottled, type LoginThrottle } from "./login-throttle.js";
 import { booleanParam, requiredParam } from "../records/http/request-params.js";
-import type { UserAccounts } from "./user-accounts.js";
+import type { RecordOperations } from "../records/operations/index.js";
 import { describeSessionRoute as describe } from "./route-descriptions.js";
 import { normaliseUsername } from "./usernames.js";
 
 export interface SessionControllerDeps {
-  users: UserAccounts;
+  operations: RecordOperations;
   credentials: CredentialStore;
   sessions: SessionStore;
   access: AccountAccessControl;
@@ -31,12 +31,16 @@ const loginFailed = () => new ApiError(403, "Login failed");
 
 /** The Ts.ED controller of login, logout and current-user, to mount at "/" before the user routes. */
 export function sessionController({
-  users,
+  operations,
   credentials,
   sessions,
   access,
   throttle,
 }: SessionControllerDeps): new () => unknown {
+  // The stored user, as the API shows it; the session's own user needs no permission to read itself.
+  const findUser = async (username: string): Promise<JsonObject | undefined> =>
+    (await operations.find("user", { username: normaliseUsername(username) }, 1))[0];
+
   const login = async (req: Request, res: Response): Promise<JsonObject> => {
     const password = requiredParam(req, "password", { jsonBody: true });
     const expiring = booleanParam(req, "expiring", true, { jsonBody: true });
@@ -52,7 +56,7 @@ export function sessionController({
     }
     // The password is checked even for an unknown user, so both take the same time.
     const passwordMatches = await credentials.verify(username, password);
-    const user = await users.findByUsername(username);
+    const user = await findUser(username);
     const permissions =
       passwordMatches && user && user.is_active_user !== false ? await access.permissionsOf(username) : undefined;
     if (!permissions) {
@@ -88,7 +92,7 @@ export function sessionController({
     currentUser(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (_req, res) => {
         const caller = await callerOf(access, res);
-        const user = await users.findByUsername(caller.username);
+        const user = await findUser(caller.username);
         if (!user) throw new ApiError(403, "Access denied");
         return { ...user, permissions: caller.permissions };
       });

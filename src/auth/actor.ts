@@ -8,6 +8,8 @@ export interface UserActor {
   kind: "user";
   username: string;
   permissions: PermissionMap;
+  /** The session token the request carried (a user changing their own password keeps it). */
+  token?: string;
 }
 
 /** Nobody logged in: may only read types marked x-public-read. */

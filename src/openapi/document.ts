@@ -154,8 +154,6 @@ export function openApiDocument(registry: Registry, version: string, options: Op
   const recordPathSets: Paths = {};
   const trees = new TreePaths(ctx);
   for (const type of registry.types) {
-    // A type served by a controller of its own is described by it.
-    if (paths[openApiPath(type.collectionPath)] !== undefined) continue;
     mergePaths(recordPathSets, recordPaths(ctx, type, recordOperations(ctx, type)));
     const nodes = registry.treeNodeTypeOf(type.name);
     if (nodes !== undefined) mergePaths(recordPathSets, trees.root(type, nodes));

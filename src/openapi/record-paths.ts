@@ -27,16 +27,14 @@ import {
   type Schema,
   type Tag,
 } from "../http/api-description.js";
-import type { RouteOperation } from "../http/described-route.js";
 
-export const RECORD_OPERATIONS = ["list", "create", "read", "update", "delete"] as const;
-export type RecordOperationName = (typeof RECORD_OPERATIONS)[number];
+export type RecordOperationName = "list" | "create" | "read" | "update" | "delete";
 
-/** The five operations of one type, open to adjustment before they are placed on paths. */
+/** The five operations of one type. */
 export type RecordOperationSet = Record<RecordOperationName, Operation>;
 
 /** Which registry permission each operation needs. */
-export const PERMISSION_OF: Readonly<Record<RecordOperationName, RecordOperation>> = lookupTable({
+const PERMISSION_OF: Readonly<Record<RecordOperationName, RecordOperation>> = lookupTable({
   list: "read",
   create: "create",
   read: "read",
@@ -45,7 +43,7 @@ export const PERMISSION_OF: Readonly<Record<RecordOperationName, RecordOperation
 });
 
 /** What a read answers, in words. */
-export const RECORD_READ = "The record with its server-maintained fields; fields with no value are omitted.";
+const RECORD_READ = "The record with its server-maintained fields; fields with no value are omitted.";
 
 const FIELD_NAME = "[a-z_][a-z0-9_]*";
 
@@ -114,7 +112,26 @@ function listParameters(type: RecordType): Parameter[] {
       schema: { type: "string", enum: ["asc", "desc"] },
     },
     resolveParameter,
+    ...type.listFilters.map((field): Parameter => ({
+      name: field,
+      in: "query",
+      description: `Only records whose \`${field}\` is this text.`,
+      schema: { type: "string" },
+    })),
   ];
+}
+
+/** The type's write parameters (x-write-parameters) a create or an update takes; undefined for none. */
+function writeParameters(type: RecordType, write: "create" | "update"): Parameter[] | undefined {
+  const taken = type.writeParameters.filter((parameter) => parameter[write] !== undefined);
+  if (taken.length === 0) return undefined;
+  return taken.map((parameter) => ({
+    name: parameter.name,
+    in: "query",
+    required: parameter[write] === "required",
+    description: `${parameter.description} From the query string or a form body (the body being the record).`,
+    schema: { type: "string", minLength: 1 },
+  }));
 }
 
 /** The list answer: an envelope (page), records (id_set) or ids (all_ids). */
@@ -209,6 +226,8 @@ function sortResponses(responses: Record<string, Response | Reference>): Record<
   return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 }
 
+const withParameters = (parameters: Parameter[] | undefined) => (parameters === undefined ? {} : { parameters });
+
 /** The five operations of a type, as its generic routes serve them. */
 export function recordOperations(ctx: DocumentContext, type: RecordType): RecordOperationSet {
   const repositoryTitle = ctx.registry.scopeHolder?.title ?? "Repository";
@@ -246,6 +265,7 @@ export function recordOperations(ctx: DocumentContext, type: RecordType): Record
       summary: `Create ${a(type.title)} record`,
       description: `${accessNote(type, "create")} Answers 200 (never 201) with the new record's id, uri and lock_version 0.`,
       tags,
+      ...withParameters(writeParameters(type, "create")),
       requestBody: recordBody(ctx, type, false),
       responses: {
         "200": jsonResponse("Created.", writeResultSchema(ctx, "Created")),
@@ -273,6 +293,7 @@ export function recordOperations(ctx: DocumentContext, type: RecordType): Record
       summary: `Update ${a(type.title)} record`,
       description: `${accessNote(type, "update")} A full replacement of the client-editable fields; \`lock_version\` must be the stored one.`,
       tags,
+      ...withParameters(writeParameters(type, "update")),
       requestBody: recordBody(ctx, type, true),
       responses: {
         "200": jsonResponse("Updated: lock_version is the new one.", writeResultSchema(ctx, "Updated")),
@@ -335,18 +356,6 @@ export function recordTag(type: RecordType): Tag {
   return { name: type.name, description: `${type.title} records, at \`${openApiPath(type.collectionPath)}\`.` };
 }
 
-/** One of the five, as a controller of the type's own describes its route (src/http/described-route.ts). */
-export function recordRouteOperation(
-  ctx: DocumentContext,
-  type: RecordType,
-  name: RecordOperationName,
-  operation: Operation,
-): RouteOperation {
-  const { tags: _tags, ...rest } = operation;
-  const path = name === "list" || name === "create" ? type.collectionPath : type.itemPath;
-  return { ...rest, tag: recordTag(type), pathParameters: pathParameters(ctx, type, path) };
-}
-
 /** The type's collection and item paths with their operations. */
 export function recordPaths(ctx: DocumentContext, type: RecordType, operations: RecordOperationSet): Paths {
   const withParameters = (expressPath: string): { parameters?: Parameter[] } => {
@@ -366,9 +375,4 @@ export function recordPaths(ctx: DocumentContext, type: RecordType, operations: 
       delete: operations.delete,
     },
   };
-}
-
-/** Re-sorts an operation's responses by status after an adjustment. */
-export function tidyResponses(operation: Operation): void {
-  operation.responses = sortResponses(operation.responses);
 }

@@ -51,6 +51,8 @@ export type ListMode =
 
 export interface ListQuery {
   mode: ListMode;
+  /** Only records whose field holds the value (x-list-filters: declared text fields). */
+  filters?: ReadonlyArray<{ field: string; value: string }>;
   /** Records left out whatever the mode (x-hidden-ids). */
   excludeIds?: readonly number[];
   /** Epoch seconds: only records with system_mtime at or after it. */

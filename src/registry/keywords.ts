@@ -35,6 +35,25 @@ const settingsKeywords: KeywordDefinition[] = [
   { keyword: "x-list-unpaged", schemaType: "boolean", metaSchema: { const: true } },
   { keyword: "x-in-hidden-scope", schemaType: "boolean", metaSchema: { const: true } },
   {
+    keyword: "x-write-parameters",
+    schemaType: "object",
+    metaSchema: {
+      type: "object",
+      propertyNames: { pattern: "^[a-z][a-z0-9_]*$" },
+      additionalProperties: {
+        type: "object",
+        properties: {
+          create: { enum: ["required", "optional"] },
+          update: { enum: ["required", "optional"] },
+          description: { type: "string", minLength: 1 },
+        },
+        required: ["description"],
+        additionalProperties: false,
+      },
+    },
+  },
+  { keyword: "x-list-filters", schemaType: "array", metaSchema: FIELD_LIST },
+  {
     keyword: "x-hidden-ids",
     schemaType: "array",
     metaSchema: { type: "array", uniqueItems: true, items: { type: "integer", minimum: 1 } },

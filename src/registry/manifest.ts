@@ -54,6 +54,20 @@ export interface TreeSettings {
  */
 export type PermissionSettings = Readonly<Record<RecordOperation, string | null>>;
 
+/** Whether a write takes a parameter: it must be given, it may be, or (absent) it is not read. */
+export type ParameterUse = "required" | "optional";
+
+/**
+ * x-write-parameters: a value a create or an update takes beside the record, from the query
+ * string or a form body, handed to the type's hooks (a user's password, which no record holds).
+ */
+export interface WriteParameterSettings {
+  readonly name: string;
+  readonly create?: ParameterUse;
+  readonly update?: ParameterUse;
+  readonly description: string;
+}
+
 export interface RecordTypeManifest {
   /** x-record-type: the jsonmodel_type name. */
   readonly name: string;
@@ -78,6 +92,13 @@ export interface RecordTypeManifest {
    * repository-scoped types are refused there, whoever writes.
    */
   readonly inHiddenScope: boolean;
+  /** x-write-parameters, in declaration order (none: `[]`). */
+  readonly writeParameters: readonly WriteParameterSettings[];
+  /**
+   * x-list-filters: top-level text fields a list may be narrowed by, `field=value` (a group by
+   * its group_code, as ArchivesSpace lists them).
+   */
+  readonly listFilters: readonly string[];
   /**
    * x-hidden-ids: records the API never serves (read, listed, changed or deleted: 404), though
    * they exist for the server's own use (the hidden global repository, id 1).

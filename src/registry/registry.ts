@@ -15,6 +15,7 @@ import type {
   RecordTypeManifest,
   TreeSettings,
   UniqueSettings,
+  WriteParameterSettings,
 } from "./manifest.js";
 import { findRefPaths, type RefPath } from "./ref-paths.js";
 import { UriPattern, type ParsedUri } from "./uri-patterns.js";
@@ -41,6 +42,10 @@ export interface RecordType {
   readonly listUnpaged: boolean;
   /** Whether records of the type may be written into a hidden repository (x-in-hidden-scope). */
   readonly inHiddenScope: boolean;
+  /** What creates and updates take beside the record (x-write-parameters). */
+  readonly writeParameters: readonly WriteParameterSettings[];
+  /** Fields a list may be narrowed by (x-list-filters). */
+  readonly listFilters: readonly string[];
   /** Ids of records the API never serves (x-hidden-ids). */
   readonly hiddenIds: readonly number[];
   readonly refPaths: readonly RefPath[];
@@ -167,6 +172,8 @@ function describeType(entry: RecordTypeManifest, pattern: UriPattern): RecordTyp
     publicRead: entry.publicRead,
     listUnpaged: entry.listUnpaged,
     inHiddenScope: entry.inHiddenScope,
+    writeParameters: entry.writeParameters,
+    listFilters: entry.listFilters,
     hiddenIds: entry.hiddenIds,
     refPaths,
     indexes,

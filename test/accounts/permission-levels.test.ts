@@ -4,7 +4,6 @@
 // ArchivesSpace) but deleted only with a global grant; the hidden repository 1 takes no records.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { call, login, startAccountsApp, type AccountsApp } from "./harness.js";
-import { trusted } from "../../src/auth/actor.js";
 
 let app: AccountsApp;
 let admin: string;
@@ -116,16 +115,19 @@ describe("a repository's group grants only repository-level permissions", () => 
   it("a global-level code a repository's group already holds in the store grants nothing", async () => {
     const managers = await groupOf(2, "repository-managers");
     const id = Number(String(managers.uri).split("/").pop());
-    // Written past the routes, as a store from before levels were checked may hold it.
-    await app.operations.update(
-      "group",
-      { repoId: 2 },
-      id,
+    // Written straight to the store (the group rules refuse it), as a store from before levels
+    // were checked may hold it.
+    await app.operations.deps.store.collection("group").updateOne(
+      { id, repo_id: 2 },
       {
-        ...managers,
-        grants_permissions: [...(managers.grants_permissions as string[]), "delete_agent_record", "administer_system"],
+        $set: {
+          grants_permissions: [
+            ...(managers.grants_permissions as string[]),
+            "delete_agent_record",
+            "administer_system",
+          ],
+        },
       },
-      trusted("admin"),
     );
     await app.accounts.accessControl.invalidate();
     const me = await call(app, "/users/current-user", { token: tokens.get("manager")! });

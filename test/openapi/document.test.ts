@@ -3,7 +3,6 @@
 // security from the permissions, and schemas that mean what the registry's schemas mean.
 import { afterAll, describe, expect, it } from "@jest/globals";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { ACCOUNT_RECORD_TYPES } from "../../src/accounts/index.js";
 import { DEFAULT_SESSION_HEADERS, openApiDocument, type OpenApiDocument } from "../../src/openapi/document.js";
 import type { Operation, Parameter, Reference, Response } from "../../src/http/api-description.js";
 import { sortableFields } from "../../src/records/operations/list.js";
@@ -64,12 +63,9 @@ describe("the generated document", () => {
   it("is the same every time it is built, and holds the registry's part as built", () => {
     expect(JSON.parse(JSON.stringify(registryOnly))).toEqual(registryOnly);
     expect(openApiDocument(registry, ARCA_VERSION)).toEqual(registryOnly);
-    const accountPaths = ACCOUNT_RECORD_TYPES.flatMap((name) => {
-      const type = registry.get(name);
-      return [openApi(type.collectionPath), openApi(type.itemPath)];
-    });
-    const recordPaths = Object.keys(registryOnly.paths).filter((path) => !accountPaths.includes(path));
-    expect(recordPaths.length).toBeGreaterThan(50);
+    // Every record type's routes, users and groups included, are the registry's.
+    const recordPaths = Object.keys(registryOnly.paths);
+    expect(recordPaths).toEqual(expect.arrayContaining(["/users", "/users/{id}", "/repositories/{repo_id}/groups"]));
     for (const path of recordPaths) expect([path, document.paths[path]]).toEqual([path, registryOnly.paths[path]]);
   });
 
@@ -183,10 +179,9 @@ describe("every record type", () => {
     }
   });
 
-  it("lists with the three modes' parameters, except where its account route takes none", () => {
-    const paged = registry.types.filter((type) => type.name !== "group");
-    expect(paged.map((type) => type.name)).toEqual(expect.arrayContaining(["accession", "resource", "user"]));
-    for (const type of paged) {
+  it("lists with the three modes' parameters, and the filters its schema declares", () => {
+    expect(registry.types.map((type) => type.name)).toEqual(expect.arrayContaining(["accession", "resource", "user"]));
+    for (const type of registry.types) {
       const list = operation(openApi(type.collectionPath), "get");
       expect(list.parameters?.map((parameter) => parameter.name)).toEqual([
         "page",
@@ -198,6 +193,7 @@ describe("every record type", () => {
         "sort_field",
         "sort_direction",
         "resolve[]",
+        ...type.listFilters,
       ]);
       expect(list.parameters?.find((parameter) => parameter.name === "sort_field")?.schema).toEqual({
         type: "string",
@@ -205,9 +201,9 @@ describe("every record type", () => {
       });
       const answer = jsonSchemaOf(list, "200") as { oneOf: unknown[] };
       expect(answer.oneOf).toHaveLength(3);
-      expect(operation(openApi(type.itemPath), "get").parameters?.map((parameter) => parameter.name)).toEqual(
-        ACCOUNT_RECORD_TYPES.includes(type.name) ? undefined : ["resolve[]"],
-      );
+      expect(operation(openApi(type.itemPath), "get").parameters?.map((parameter) => parameter.name)).toEqual([
+        "resolve[]",
+      ]);
     }
     // GET /repositories with no mode answers every repository (x-list-unpaged); the hidden one is never served.
     expect(operation("/repositories", "get").description).toContain(
@@ -217,25 +213,15 @@ describe("every record type", () => {
     expect(operation("/repositories/{repo_id}/accessions", "get").description).toContain(
       "With none, 400 naming all three.",
     );
-    // GET /repositories/:id/groups answers a bare list, as its route does.
-    expect(operation("/repositories/{repo_id}/groups", "get").parameters?.map((parameter) => parameter.name)).toEqual([
-      "group_code",
-    ]);
-    expect(jsonSchemaOf(operation("/repositories/{repo_id}/groups", "get"), "200")).toEqual({
-      type: "array",
-      items: { $ref: "#/components/schemas/Group" },
-    });
+    // GET /repositories/:id/groups answers every group with no mode (x-list-unpaged), narrowed by group_code.
+    expect(operation("/repositories/{repo_id}/groups", "get").description).toContain(
+      "With none, every record as a bare array, in id order",
+    );
+    expect(registry.get("group").listFilters).toEqual(["group_code"]);
   });
 
-  it("describes the account types' routes as their own controllers do, not as the generic ones", () => {
-    for (const name of ACCOUNT_RECORD_TYPES) {
-      const type = registry.get(name);
-      for (const path of [openApi(type.collectionPath), openApi(type.itemPath)]) {
-        expect(document.paths[path]).toBeDefined();
-        expect(document.paths[path]).not.toEqual(registryOnly.paths[path]);
-      }
-    }
-    expect(registryOnly.paths["/users"]?.post?.parameters).toBeUndefined();
+  it("describes the write parameters a type's schema declares (a user's password)", () => {
+    expect(operation("/repositories/{repo_id}/accessions", "post").parameters).toBeUndefined();
     expect(operation("/users", "post").parameters).toEqual([
       expect.objectContaining({ name: "password", in: "query", required: true }),
     ]);

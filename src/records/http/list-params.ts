@@ -112,8 +112,15 @@ export function throwIfAny(errors: ParamErrors): void {
  * higher-precedence mode makes unused: a bad value is a client mistake wherever it is.
  * @throws ApiError 400 naming each bad parameter, or all three modes when none is given
  */
-export function parseListQuery(values: ParameterValues, { unpaged = false }: { unpaged?: boolean } = {}): ListQuery {
+export function parseListQuery(
+  values: ParameterValues,
+  { unpaged = false, filterFields = [] }: { unpaged?: boolean; filterFields?: readonly string[] } = {},
+): ListQuery {
   const reader = new ParamReader(values);
+  const filters = filterFields.flatMap((field) => {
+    const value = reader.scalar(field);
+    return value === undefined ? [] : [{ field, value }];
+  });
   const page = reader.wholeNumber("page", 1);
   const pageSize = readPageSize(reader);
   const ids = readIdSet(reader);
@@ -137,6 +144,7 @@ export function parseListQuery(values: ParameterValues, { unpaged = false }: { u
     ...(sortField !== undefined && { sortField }),
     ...(sortDirection !== undefined && { sortDirection }),
     ...(resolve !== undefined && { resolve }),
+    ...(filters.length > 0 && { filters }),
   };
 }
 
@@ -185,11 +193,11 @@ export function requestParameters(req: Request): ParameterValues {
 }
 
 /**
- * The ListQuery of a list request of `type`, with its rule for a request naming no mode (x-list-unpaged) and its
- * hidden records (x-hidden-ids). @throws ApiError 400
+ * The ListQuery of a list request of `type`, with its rule for a request naming no mode (x-list-unpaged), its
+ * filters (x-list-filters) and its hidden records (x-hidden-ids). @throws ApiError 400
  */
 export function listParams(req: Request, type: RecordType): ListQuery {
-  const query = parseListQuery(requestParameters(req), { unpaged: type.listUnpaged });
+  const query = parseListQuery(requestParameters(req), { unpaged: type.listUnpaged, filterFields: type.listFilters });
   return type.hiddenIds.length === 0 ? query : { ...query, excludeIds: type.hiddenIds };
 }
 

@@ -7,6 +7,7 @@ import { notFound } from "../../errors/api-error.js";
 import type { JsonObject, RecordOperation, RecordType } from "../../registry/index.js";
 import type { Actor, DeleteResult, ListResult, RecordOperations, Scope, WriteResult } from "../operations/index.js";
 import { listParams, resolveParam } from "./list-params.js";
+import { requiredParam, scalarParam } from "./request-params.js";
 import { authorize } from "./route-guard.js";
 
 export interface RecordRouteDeps {
@@ -15,6 +16,18 @@ export interface RecordRouteDeps {
 }
 
 const POSITIVE_ID = /^[1-9][0-9]*$/;
+
+/** The type's write parameters (x-write-parameters) a create or an update request gave. @throws ApiError 400 */
+function writeParameters(req: Request, type: RecordType, write: "create" | "update"): ReadonlyMap<string, string> {
+  const values = new Map<string, string>();
+  for (const parameter of type.writeParameters) {
+    const use = parameter[write];
+    if (use === undefined) continue;
+    const value = use === "required" ? requiredParam(req, parameter.name) : scalarParam(req, parameter.name);
+    if (value !== undefined) values.set(parameter.name, value);
+  }
+  return values;
+}
 
 /** A path segment as a record id; undefined when no record could ever have it. */
 function positiveId(text: unknown): number | undefined {
@@ -59,7 +72,8 @@ export class RecordEndpoints {
     const { scope, actor } = await this.enter("create", req, res);
     // An absent body (none sent, or an empty one) goes to the operation as is: its validation
     // answers the 400, so HTTP and importers refuse a missing record in the same words.
-    return this.deps.operations.create(this.type.name, scope, req.body as unknown, actor);
+    const parameters = writeParameters(req, this.type, "create");
+    return this.deps.operations.create(this.type.name, scope, req.body as unknown, actor, { parameters });
   }
 
   async read(req: Request, res: Response): Promise<JsonObject> {
@@ -71,7 +85,8 @@ export class RecordEndpoints {
   async update(req: Request, res: Response): Promise<WriteResult> {
     const { scope, actor } = await this.enter("update", req, res);
     const id = this.recordId(req);
-    return this.deps.operations.update(this.type.name, scope, id, req.body as unknown, actor);
+    const parameters = writeParameters(req, this.type, "update");
+    return this.deps.operations.update(this.type.name, scope, id, req.body as unknown, actor, { parameters });
   }
 
   async delete(req: Request, res: Response): Promise<DeleteResult> {

@@ -18,7 +18,7 @@ export async function requestActor(accessControl: AccessControl, res: Response):
   if (!principal) return ANONYMOUS;
   const permissions = await accessControl.permissionsOf(principal.username);
   if (permissions === undefined) return ANONYMOUS;
-  return { kind: "user", username: principal.username, permissions };
+  return { kind: "user", username: principal.username, permissions, token: principal.token };
 }
 
 /**

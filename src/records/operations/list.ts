@@ -49,6 +49,10 @@ export async function listRecords(
   const filter: Record<string, unknown> = type.scope === "repository" ? { repo_id: scope.repoId } : {};
   if (query.modifiedSince !== undefined) filter.system_mtime = { $gte: new Date(query.modifiedSince * 1000) };
   if (query.excludeIds !== undefined && query.excludeIds.length > 0) filter.id = { $nin: query.excludeIds };
+  // Fields the schema declares (x-list-filters), each matched as text: never an operator.
+  for (const { field, value } of query.filters ?? []) {
+    if (type.listFilters.includes(field)) filter[field] = { $eq: value };
+  }
   const direction = query.sortDirection === "desc" ? -1 : 1;
   const sort: Record<string, 1 | -1> =
     query.sortField && query.sortField !== "id" ? { [query.sortField]: direction, id: direction } : { id: direction };

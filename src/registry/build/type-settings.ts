@@ -7,11 +7,13 @@ import type {
   ExtraIndexSettings,
   IdentifierSettings,
   IndexDirection,
+  ParameterUse,
   PermissionSettings,
   RecordScope,
   RecordTypeManifest,
   TreeSettings,
   UniqueSettings,
+  WriteParameterSettings,
 } from "../manifest.js";
 import { resolveLocalRef, subschemasOf } from "../schema-walk.js";
 
@@ -28,6 +30,8 @@ const ROOT_ONLY = [
   "x-public-read",
   "x-list-unpaged",
   "x-in-hidden-scope",
+  "x-write-parameters",
+  "x-list-filters",
   "x-hidden-ids",
   "x-permission-codes",
   "x-indexes",
@@ -143,6 +147,43 @@ class SettingsReader {
     if (value !== true) this.fail("x-in-hidden-scope must be true when present");
     if (scope !== "repository") this.fail("x-in-hidden-scope is for a repository-scoped type");
     return true;
+  }
+
+  /** x-write-parameters: names that are no field of the record, each taken by a create or an update. */
+  writeParameters(): WriteParameterSettings[] {
+    const value = this.schema["x-write-parameters"];
+    if (value === undefined) return [];
+    if (!isJsonObject(value)) this.fail("x-write-parameters must be an object");
+    const properties = isJsonObject(this.schema.properties) ? this.schema.properties : {};
+    return Object.entries(value).map(([name, entry]) => {
+      const where = `x-write-parameters.${name}`;
+      // A parameter named as a field would make the record's field and the parameter two answers to one name.
+      if (Object.hasOwn(properties, name)) this.fail(`${where}: "${name}" is a property of the record`);
+      if (!isJsonObject(entry) || typeof entry.description !== "string") this.fail(`${where} needs a description`);
+      const use = (key: "create" | "update"): { create?: ParameterUse } | { update?: ParameterUse } => {
+        const given = entry[key];
+        if (given === undefined) return {};
+        if (given !== "required" && given !== "optional") this.fail(`${where}.${key} must be "required" or "optional"`);
+        return { [key]: given };
+      };
+      if (entry.create === undefined && entry.update === undefined)
+        this.fail(`${where}: say which writes take it (create, update)`);
+      return { name, ...use("create"), ...use("update"), description: entry.description };
+    });
+  }
+
+  /** x-list-filters: declared top-level text fields. */
+  listFilters(): string[] {
+    const value = this.schema["x-list-filters"];
+    if (value === undefined) return [];
+    const fields = this.fields(value, "x-list-filters");
+    const properties = isJsonObject(this.schema.properties) ? this.schema.properties : {};
+    for (const field of fields) {
+      const property = properties[field];
+      if (!isJsonObject(property) || property.type !== "string")
+        this.fail(`x-list-filters: "${field}" must be a text property of this schema`);
+    }
+    return fields;
   }
 
   /** x-hidden-ids: ids of records the API never serves (positive whole numbers), or none. */
@@ -287,6 +328,8 @@ export function readTypeSettings(schema: JsonObject, source: string): Settings {
     publicRead: reader.publicRead(permissions),
     listUnpaged: reader.listUnpaged(),
     inHiddenScope: reader.inHiddenScope(scope),
+    writeParameters: reader.writeParameters(),
+    listFilters: reader.listFilters(),
     hiddenIds: reader.hiddenIds(),
     indexes: reader.indexes(),
     ...(tree === undefined ? {} : { tree }),

@@ -212,7 +212,7 @@ describe("a user's agent record", () => {
     const agent = await create("/agents/people", {
       names: [{ primary_name: "Archivist", rest_of_name: "Ann", name_order: "inverted" }],
     });
-    const user = await create("/users", {
+    const user = await create("/users?password=pw", {
       username: `ann${(serial += 1)}`,
       name: "Ann Archivist",
       agent_record: { ref: agent },
@@ -230,10 +230,16 @@ describe("a user's agent record", () => {
   it("must name an existing person or software agent", async () => {
     const corporate = await create("/agents/corporate_entities", { names: [{ primary_name: "Not a user" }] });
     expect(
-      Object.keys(await errorOf("/users", { username: "corp", name: "Corp", agent_record: { ref: corporate } })),
+      Object.keys(
+        await errorOf("/users?password=pw", { username: "corp", name: "Corp", agent_record: { ref: corporate } }),
+      ),
     ).toEqual(["agent_record/ref"]);
     expect(
-      await errorOf("/users", { username: "ghost", name: "Ghost", agent_record: { ref: "/agents/software/9999" } }),
+      await errorOf("/users?password=pw", {
+        username: "ghost",
+        name: "Ghost",
+        agent_record: { ref: "/agents/software/9999" },
+      }),
     ).toEqual({
       "agent_record/ref": ["Reference to /agents/software/9999 does not exist"],
     });

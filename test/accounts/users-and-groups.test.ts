@@ -142,6 +142,35 @@ describe("repositories", () => {
   });
 });
 
+describe("users and groups on the generic record routes", () => {
+  it("a path id no user or group could have is the 404 of every record route", async () => {
+    for (const path of ["/users/abc", "/users/0", "/repositories/1/groups/abc", "/repositories/1/groups/0"]) {
+      expect([path, (await call(app, path, { token: admin })).status]).toEqual([path, 404]);
+    }
+    expect(await call(app, "/users/abc", { token: admin })).toMatchObject({ body: { error: "User not found" } });
+  });
+
+  it("groups list as a bare array with no mode, narrowed by group_code; a page and all ids too", async () => {
+    const all = await call(app, "/repositories/1/groups", { token: admin });
+    expect(all.body.map((group) => group.group_code)).toContain("administrators");
+    expect((await call(app, "/repositories/1/groups?group_code=nothing-so-named", { token: admin })).body).toEqual([]);
+    const page = await call(app, "/repositories/1/groups?page=1&group_code=administrators", { token: admin });
+    expect(page.body).toMatchObject({ total: 1, results: [expect.objectContaining({ group_code: "administrators" })] });
+    expect((await call(app, "/repositories/1/groups?all_ids=true", { token: admin })).body).toHaveLength(
+      all.body.length,
+    );
+  });
+
+  it("users list with the record modes; reading one shows its permissions", async () => {
+    const page = await call(app, "/users?page=1", { token: admin });
+    expect(page.body).toMatchObject({ first_page: 1, results: expect.arrayContaining([expect.anything()]) });
+    expect((await call(app, "/users/1", { token: admin })).body).toMatchObject({
+      username: "admin",
+      permissions: { _archivesspace: expect.arrayContaining(["administer_system"]) },
+    });
+  });
+});
+
 describe("users", () => {
   it("an admin creates a user; a user record never carries a password", async () => {
     const created = await call(app, "/users?password=viewer-pw", {

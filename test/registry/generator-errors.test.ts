@@ -119,6 +119,30 @@ describe("generate() refuses", () => {
       );
   });
 
+  it("x-write-parameters naming a record field, without a description, taken by no write, or with a bad use", async () => {
+    const refusals: Array<[unknown, RegExp]> = [
+      [{ name: { create: "required", description: "x" } }, /x-write-parameters\.name: "name" is a property/],
+      [{ secret: { create: "required" } }, /x-write-parameters/],
+      [{ secret: { description: "x" } }, /x-write-parameters\.secret: say which writes take it/],
+      [{ secret: { update: "sometimes", description: "x" } }, /x-write-parameters/],
+    ];
+    for (const [value, message] of refusals)
+      expect(await generationError({ thing: thing({ "x-write-parameters": value }) })).toMatch(message);
+  });
+
+  it("x-list-filters naming no text property; x-in-hidden-scope on a type no repository holds", async () => {
+    expect(await generationError({ thing: thing({ "x-list-filters": ["nope"] }) })).toMatch(
+      /x-list-filters: "nope" must be a text property/,
+    );
+    expect(
+      await generationError({ thing: thing({ "x-list-filters": ["count"] }, { count: { type: "integer" } }) }),
+    ).toMatch(/x-list-filters: "count" must be a text property/);
+    expect(await generationError({ thing: thing({ "x-in-hidden-scope": false }) })).toMatch(/x-in-hidden-scope/);
+    expect(await generationError({ thing: thing({ "x-scope": "global", "x-in-hidden-scope": true }) })).toMatch(
+      /x-in-hidden-scope is for a repository-scoped type/,
+    );
+  });
+
   describe("permission codes", () => {
     it("an x-permissions code that is neither ArchivesSpace's nor declared, naming the schema and the operation", async () => {
       const typo = thing({

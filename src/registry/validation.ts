@@ -24,6 +24,7 @@ interface CompiledType {
 
 export class RecordValidator {
   private readonly compiled = new Map<string, CompiledType>();
+  private readonly ajv: ReturnType<typeof createRecordAjv>;
 
   /**
    * Compiles every type's schema now, so a bad schema fails at start-up, not on a request.
@@ -31,10 +32,10 @@ export class RecordValidator {
    * default the seed values the schemas declare.
    */
   constructor(registry: Registry, enumerations?: EnumerationValues) {
-    const ajv = createRecordAjv(
+    const ajv = (this.ajv = createRecordAjv(
       registry,
       enumerations ?? { valuesOf: (name) => registry.enumerations.get(name)?.values },
-    );
+    ));
     for (const type of registry.types) {
       this.compiled.set(type.name, {
         check: ajv.compile(type.schema),
@@ -61,6 +62,19 @@ export class RecordValidator {
     const doc = strip(input);
     if (check(doc)) return { ok: true, doc };
     return { ok: false, errors: toFieldErrors(check.errors ?? [], schema) };
+  }
+
+  /**
+   * A check of a body that is not a record (an enumeration's), by the same rules and with the
+   * same error shape as records: compiled once, by the records' Ajv.
+   */
+  compile(schema: JsonObject): (input: unknown) => ValidationResult {
+    const check = this.ajv.compile(schema);
+    return (input) => {
+      if (!isJsonObject(input)) return { ok: false, errors: notAnObject(input) };
+      const doc = structuredClone(input) as Record<string, JsonValue>;
+      return check(doc) ? { ok: true, doc } : { ok: false, errors: toFieldErrors(check.errors ?? [], schema) };
+    };
   }
 
   /** A copy of `doc` without the fields the type's schema marks readOnly, at any depth. */

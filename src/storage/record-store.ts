@@ -20,6 +20,21 @@ export type StoredRecord = BsonDocument & StorageFields;
 export type CommitCallback = () => void | Promise<void>;
 
 const COUNTERS = "arca_counters";
+
+/**
+ * The first of `count` consecutive new ids of a sequence (a record type's, or an enumeration's
+ * and its values'): one atomic counter write, so ids are never handed out twice nor reused.
+ */
+export async function nextIds(connection: Connection, sequence: string, count: number): Promise<number> {
+  const counters = connection.collection<{ _id: string; seq: number }>(COUNTERS);
+  const result = await counters.findOneAndUpdate(
+    { _id: sequence },
+    { $inc: { seq: count } },
+    { upsert: true, returnDocument: "after" },
+  );
+  if (!result) throw new Error(`id counter for ${sequence} did not answer`);
+  return result.seq - count + 1;
+}
 /** One document per serialization key (see `serialized`). */
 const LOCKS = "arca_locks";
 
@@ -125,15 +140,8 @@ export class RecordStore {
   }
 
   /** The first of `count` consecutive new ids of a type (one counter write for a whole batch). */
-  async nextIds(type: string, count: number): Promise<number> {
-    const counters = this.connection.collection<{ _id: string; seq: number }>(COUNTERS);
-    const result = await counters.findOneAndUpdate(
-      { _id: type },
-      { $inc: { seq: count } },
-      { upsert: true, returnDocument: "after" },
-    );
-    if (!result) throw new Error(`id counter for ${type} did not answer`);
-    return result.seq - count + 1;
+  nextIds(type: string, count: number): Promise<number> {
+    return nextIds(this.connection, type, count);
   }
 
   /**

@@ -80,7 +80,10 @@ describe("every EAD 2002 file imports", () => {
 
   it("every file in ead2002/ (with 'whatever' added to the extent types, as an administrator would)", async () => {
     const enumerations = enumerationOperations(t.server.ops.deps);
-    const current = (await enumerations.readByName("extent_extent_type")) as Json & { uri: string; values: string[] };
+    const current = (await enumerations.readByName("extent_extent_type", actor)) as Json & {
+      uri: string;
+      values: string[];
+    };
     await enumerations.update(idOf(current.uri), { ...current, values: [...current.values, "whatever"] }, actor);
     for (const file of readdirSync(DATA).sort()) {
       const summary = await t.importEad(`${DATA}/${file}`);

@@ -11,8 +11,7 @@ import { enumerationController as controller } from "./controller.js";
 import { EnumerationStore } from "./store.js";
 
 export { EnumerationCache, type EnumerationCacheOptions } from "./cache.js";
-export { EnumerationOperations } from "./operations.js";
-export { UPDATE_ENUMERATION } from "./route-descriptions.js";
+export { EnumerationOperations, UPDATE_ENUMERATION } from "./operations.js";
 export { ENUMERATIONS_COLLECTION, EnumerationStore } from "./store.js";
 
 /**
@@ -37,6 +36,7 @@ export async function openEnumerations(
 export function enumerationOperations(deps: OperationDeps): EnumerationOperations {
   return new EnumerationOperations({
     registry: deps.registry,
+    validator: deps.validator,
     records: deps.store,
     cache: deps.enumerations,
     now: deps.now,

@@ -2,11 +2,11 @@
 // are required, `default_value` must be one of the values, `lock_version` is read for updates.
 // What the server shows (uri, enumeration_values, readonly_values, audit fields, ...) is
 // ignored, so a client can send back what it read; anything else is a 400 naming the field.
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { badRequest } from "../../errors/api-error.js";
 import { assertSafeKeys } from "../operations/input-safety.js";
 import { isJsonObject, type JsonObject } from "../../registry/json.js";
-import { fieldErrors, notAnObject, toFieldErrors } from "../../registry/validation-errors.js";
+import type { RecordValidator } from "../../registry/validation.js";
+import { fieldErrors, notAnObject } from "../../registry/validation-errors.js";
 
 export interface EnumerationInput {
   name: string;
@@ -44,9 +44,6 @@ const INPUT_SCHEMA: JsonObject = {
   additionalProperties: false,
 };
 
-const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true });
-const check = ajv.compile(INPUT_SCHEMA);
-
 /** The schema of an enumeration body, for the OpenAPI document. */
 export const enumerationInputSchema: JsonObject = {
   ...INPUT_SCHEMA,
@@ -62,16 +59,27 @@ function listedTwice(values: readonly string[]): string[] {
   return values.filter((value, i) => values.indexOf(value) !== i).filter((value, i, all) => all.indexOf(value) === i);
 }
 
-/** @throws ApiError 400 with every problem by field */
-export function parseEnumerationInput(raw: unknown): EnumerationInput {
-  assertSafeKeys(raw);
-  if (!isJsonObject(raw)) throw badRequest(notAnObject(raw));
-  // A null field is an absent one, as in records.
-  const input = Object.fromEntries(
-    Object.entries(raw).filter(([key, value]) => value !== null && !SERVER_FIELDS.includes(key)),
-  );
-  if (!check(input)) throw badRequest(toFieldErrors(check.errors ?? [], INPUT_SCHEMA));
-  const parsed = input as unknown as EnumerationInput;
+/**
+ * The reader of enumeration bodies, checked by the records' validator (its Ajv, its error shape).
+ * The reader throws ApiError 400 with every problem by field.
+ */
+export function enumerationInputReader(validator: RecordValidator): (raw: unknown) => EnumerationInput {
+  const check = validator.compile(INPUT_SCHEMA);
+  return (raw) => {
+    assertSafeKeys(raw);
+    if (!isJsonObject(raw)) throw badRequest(notAnObject(raw));
+    // A null field is an absent one, as in records.
+    const input = Object.fromEntries(
+      Object.entries(raw).filter(([key, value]) => value !== null && !SERVER_FIELDS.includes(key)),
+    );
+    const checked = check(input);
+    if (!checked.ok) throw badRequest(checked.errors);
+    return withListRules(checked.doc as unknown as EnumerationInput);
+  };
+}
+
+/** What the schema cannot say: each value once, and the default one of them. */
+function withListRules(parsed: EnumerationInput): EnumerationInput {
   const errors = fieldErrors();
   const twice = listedTwice(parsed.values);
   if (twice.length > 0) errors.values = twice.map((value) => `Value '${value}' is listed more than once`);

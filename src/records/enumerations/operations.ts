@@ -4,31 +4,55 @@
 // A value is removed only when no record holds it (409 naming one that does) and it is not
 // read-only (a value the schemas rely on: 409). Every write invalidates the values cache, so
 // the next record write in this process validates against the new list.
-import { badRequest, conflict, notFound } from "../../errors/api-error.js";
+import { hasPermissionAnywhere } from "../../auth/permissions.js";
+import { accessDenied, badRequest, conflict, notFound } from "../../errors/api-error.js";
 import type { Actor, WriteResult } from "../types.js";
-import { LOCK_VERSION_MISSING, LOCK_VERSION_STALE } from "../operations/update.js";
+import { createStamp, updateStamp } from "../operations/stamps.js";
+import { LOCK_VERSION_MISSING, LOCK_VERSION_STALE, lockVersionOf } from "../operations/update.js";
 import type { JsonObject } from "../../registry/json.js";
 import type { Registry } from "../../registry/registry.js";
+import type { RecordValidator } from "../../registry/validation.js";
 import type { RecordStore } from "../../storage/record-store.js";
 import type { EnumerationCache } from "./cache.js";
-import { parseEnumerationInput } from "./input.js";
+import { enumerationInputReader, type EnumerationInput } from "./input.js";
 import { enumerationUri, shapeEnumeration, shapeEnumerationValue } from "./shape.js";
 import type { StoredEnumeration, StoredValue } from "./store.js";
 import { findValueUser } from "./usage.js";
+
+/** The permission code every enumeration write needs (ArchivesSpace's). */
+export const UPDATE_ENUMERATION = "update_enumeration_record";
 
 export const ENUMERATION_NOT_FOUND = "Enumeration";
 export const ENUMERATION_VALUE_NOT_FOUND = "Enumeration value";
 
 export interface EnumerationDeps {
   registry: Registry;
+  /** The records' validator: enumeration bodies are checked by its Ajv, with its error shape. */
+  validator: RecordValidator;
   /** The records, searched for a value before it is removed. */
   records: RecordStore;
   cache: EnumerationCache;
   now: () => Date;
 }
 
+/**
+ * Reading takes someone logged in; writing takes update_enumeration_record, held globally or in
+ * any repository: enumerations are shared by every repository, as agents and subjects are, and the
+ * standard repository groups grant it, as in ArchivesSpace. Trusted code may do either.
+ * @throws ApiError 403
+ */
+function assertMay(actor: Actor, write: boolean): void {
+  if (actor.kind === "trusted") return;
+  if (actor.kind === "anonymous") throw accessDenied();
+  if (write && !hasPermissionAnywhere(actor.permissions, UPDATE_ENUMERATION)) throw accessDenied();
+}
+
 export class EnumerationOperations {
-  constructor(private readonly deps: EnumerationDeps) {}
+  private readonly parse: (raw: unknown) => EnumerationInput;
+
+  constructor(private readonly deps: EnumerationDeps) {
+    this.parse = enumerationInputReader(deps.validator);
+  }
 
   private get store() {
     return this.deps.cache.store;
@@ -39,23 +63,27 @@ export class EnumerationOperations {
   }
 
   /** Every enumeration, in id order. */
-  async list(): Promise<JsonObject[]> {
+  async list(actor: Actor): Promise<JsonObject[]> {
+    assertMay(actor, false);
     return (await this.store.all()).map((doc) => this.shape(doc));
   }
 
-  async read(id: number): Promise<JsonObject> {
+  async read(id: number, actor: Actor): Promise<JsonObject> {
+    assertMay(actor, false);
     const doc = await this.store.byId(id);
     if (!doc) throw notFound(ENUMERATION_NOT_FOUND);
     return this.shape(doc);
   }
 
-  async readByName(name: string): Promise<JsonObject> {
+  async readByName(name: string, actor: Actor): Promise<JsonObject> {
+    assertMay(actor, false);
     const doc = await this.store.byName(name);
     if (!doc) throw notFound(ENUMERATION_NOT_FOUND);
     return this.shape(doc);
   }
 
-  async readValue(valueId: number): Promise<JsonObject> {
+  async readValue(valueId: number, actor: Actor): Promise<JsonObject> {
+    assertMay(actor, false);
     const doc = await this.store.byValueId(valueId);
     const value = doc ? shapeEnumerationValue(doc, valueId, this.deps.registry.enumerations.get(doc.name)) : undefined;
     if (!value) throw notFound(ENUMERATION_VALUE_NOT_FOUND);
@@ -63,7 +91,8 @@ export class EnumerationOperations {
   }
 
   async create(raw: unknown, actor: Actor): Promise<WriteResult> {
-    const input = parseEnumerationInput(raw);
+    assertMay(actor, true);
+    const input = this.parse(raw);
     const now = this.deps.now();
     const [id] = await this.store.enumerationIds(1);
     const valueIds = await this.store.valueIds(input.values.length);
@@ -74,11 +103,7 @@ export class EnumerationOperations {
       values: input.values.map((value, i) => ({ id: valueIds[i]!, value })),
       seeded: [],
       lock_version: 0,
-      created_by: actor.username,
-      last_modified_by: actor.username,
-      create_time: now,
-      system_mtime: now,
-      user_mtime: now,
+      ...createStamp(actor, now),
     };
     if (!(await this.store.insert(doc))) throw badRequest({ name: ["That name is already in use"] });
     this.deps.cache.invalidate();
@@ -86,11 +111,12 @@ export class EnumerationOperations {
   }
 
   async update(id: number, raw: unknown, actor: Actor): Promise<WriteResult> {
+    assertMay(actor, true);
     const lockVersion = lockVersionOf(raw);
     if (lockVersion === undefined) throw conflict(LOCK_VERSION_MISSING);
     const existing = await this.store.byId(id);
     if (!existing) throw notFound(ENUMERATION_NOT_FOUND);
-    const input = parseEnumerationInput(raw);
+    const input = this.parse(raw);
     if (input.name !== existing.name)
       throw badRequest({ name: [`An enumeration's name cannot be changed (this one is ${existing.name})`] });
     if (lockVersion !== existing.lock_version) throw conflict(LOCK_VERSION_STALE);
@@ -109,7 +135,7 @@ export class EnumerationOperations {
       (value) => kept.get(value) ?? { id: addedIds[added.indexOf(value)]!, value },
     );
     const change = { values, ...(input.default_value === undefined ? {} : { default_value: input.default_value }) };
-    if (!(await this.store.update(id, lockVersion, change, actor.username, this.deps.now())))
+    if (!(await this.store.update(id, lockVersion, change, updateStamp(actor, this.deps.now()))))
       throw conflict(LOCK_VERSION_STALE);
     this.deps.cache.invalidate();
     return { status: "Updated", id, lock_version: lockVersion + 1, stale: null, uri: enumerationUri(id), warnings: [] };
@@ -127,12 +153,4 @@ export class EnumerationOperations {
         throw conflict(`Can't remove the value '${value}' of ${name}: it is in use by ${user.uri} (${user.path})`);
     }
   }
-}
-
-function lockVersionOf(input: unknown): number | undefined {
-  const value =
-    input && typeof input === "object" && !Array.isArray(input)
-      ? (input as Record<string, unknown>).lock_version
-      : undefined;
-  return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
 }

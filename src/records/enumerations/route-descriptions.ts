@@ -17,9 +17,7 @@ import {
 import type { RouteOperation } from "../../http/described-route.js";
 import { LOCK_VERSION_MISSING, LOCK_VERSION_STALE } from "../operations/update.js";
 import { enumerationInputSchema } from "./input.js";
-
-/** The permission code every enumeration write needs (ArchivesSpace's). */
-export const UPDATE_ENUMERATION = "update_enumeration_record";
+import { UPDATE_ENUMERATION } from "./operations.js";
 
 const ENUMERATION: Tag = {
   name: "enumeration",

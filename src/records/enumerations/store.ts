@@ -10,12 +10,12 @@
 // start. A read-only value (one the schemas rely on) missing from the store is always put back.
 import type { Collection, Connection } from "mongoose";
 import type { EnumerationSeed } from "../../registry/enumerations.js";
-import { duplicateKeyPattern } from "../../storage/record-store.js";
+import { duplicateKeyPattern, nextIds } from "../../storage/record-store.js";
+import { createStamp, type UpdateStamp } from "../operations/stamps.js";
+import { trusted } from "../types.js";
 
 export const ENUMERATIONS_COLLECTION = "arca_enumerations";
-// The record store's counters (src/storage/record-store.ts: one `{_id, seq}` per sequence),
-// incremented here by more than one at a time: seeding hundreds of values takes one write.
-const COUNTERS_COLLECTION = "arca_counters";
+// Sequences of the record store's counters: seeding hundreds of values takes one write.
 const ENUMERATION_SEQUENCE = "enumeration";
 const VALUE_SEQUENCE = "enumeration_value";
 
@@ -46,7 +46,8 @@ export interface EnumerationChange {
   default_value?: string;
 }
 
-const SEED_ACTOR = "admin";
+// Start-up seeds what the schemas declare, as the admin.
+const SEED_ACTOR = trusted("admin");
 
 export class EnumerationStore {
   private readonly collection: Collection<StoredEnumeration>;
@@ -64,14 +65,8 @@ export class EnumerationStore {
   /** `count` fresh ids of a sequence, in ascending order. */
   private async reserveIds(sequence: string, count: number): Promise<number[]> {
     if (count === 0) return [];
-    const counters = this.connection.collection<{ _id: string; seq: number }>(COUNTERS_COLLECTION);
-    const result = await counters.findOneAndUpdate(
-      { _id: sequence },
-      { $inc: { seq: count } },
-      { upsert: true, returnDocument: "after" },
-    );
-    if (!result) throw new Error(`id counter for ${sequence} did not answer`);
-    return Array.from({ length: count }, (_, i) => result.seq - count + 1 + i);
+    const first = await nextIds(this.connection, sequence, count);
+    return Array.from({ length: count }, (_, i) => first + i);
   }
 
   enumerationIds(count: number): Promise<number[]> {
@@ -119,14 +114,8 @@ export class EnumerationStore {
   }
 
   /** Replaces the values (and default) if the stored lock_version is still `lockVersion`. @returns false otherwise. */
-  async update(id: number, lockVersion: number, change: EnumerationChange, actor: string, now: Date): Promise<boolean> {
-    const set: Partial<StoredEnumeration> = {
-      values: change.values,
-      lock_version: lockVersion + 1,
-      last_modified_by: actor,
-      system_mtime: now,
-      user_mtime: now,
-    };
+  async update(id: number, lockVersion: number, change: EnumerationChange, stamp: UpdateStamp): Promise<boolean> {
+    const set: Partial<StoredEnumeration> = { values: change.values, lock_version: lockVersion + 1, ...stamp };
     if (change.default_value !== undefined) set.default_value = change.default_value;
     const unset = change.default_value === undefined ? { $unset: { default_value: "" as const } } : {};
     const result = await this.collection.updateOne({ id, lock_version: lockVersion }, { $set: set, ...unset });
@@ -151,11 +140,7 @@ export class EnumerationStore {
       values: seed.values.map((value) => ({ id: valueIds.shift()!, value })),
       seeded: [...seed.values],
       lock_version: 0,
-      created_by: SEED_ACTOR,
-      last_modified_by: SEED_ACTOR,
-      create_time: now,
-      system_mtime: now,
-      user_mtime: now,
+      ...createStamp(SEED_ACTOR, now),
     }));
     try {
       await this.collection.insertMany(docs, { ordered: false });

@@ -15,6 +15,7 @@ import { linkProblemsOfMany } from "./links.js";
 import { permittedType, requireRepository } from "./locate.js";
 import { checkRecord, problemsOf, type PreparedRecord } from "./prepare.js";
 import { onBehalfOf, type Actor, type Scope, type WriteOptions, type WriteResult } from "../types.js";
+import { createStamp } from "./stamps.js";
 import { asDuplicateIdentifier } from "./write-errors.js";
 
 /** One record of a batch: its input and, when others in the batch link to it, the id it was given beforehand. */
@@ -46,11 +47,7 @@ function storedRecord(
     id,
     ...(type.scope === "repository" ? { repo_id: scope.repoId } : {}),
     lock_version: 0,
-    created_by: actor.username,
-    last_modified_by: actor.username,
-    create_time: now,
-    system_mtime: now,
-    user_mtime: now,
+    ...createStamp(actor, now),
   };
 }
 

@@ -9,12 +9,14 @@ import { findStored, permittedType, recordFilter } from "./locate.js";
 import { prepareRecord } from "./prepare.js";
 import { shapeRecord } from "./shape.js";
 import { onBehalfOf, type Actor, type Scope, type WriteOptions, type WriteResult } from "../types.js";
+import { updateStamp } from "./stamps.js";
 import { asDuplicateIdentifier } from "./write-errors.js";
 
 export const LOCK_VERSION_MISSING = "You must provide a lock_version in your request";
 export const LOCK_VERSION_STALE = "The record you tried to update has been modified since you fetched it.";
 
-function lockVersionOf(input: unknown): number | undefined {
+/** The client's `lock_version`: a whole number, or undefined. */
+export function lockVersionOf(input: unknown): number | undefined {
   const value =
     input && typeof input === "object" && !Array.isArray(input)
       ? (input as Record<string, unknown>).lock_version
@@ -56,9 +58,7 @@ export async function updateRecord(
     lock_version: lockVersion + 1,
     created_by: existing.created_by,
     create_time: existing.create_time,
-    last_modified_by: actor.username,
-    system_mtime: now,
-    user_mtime: now,
+    ...updateStamp(actor, now),
   };
   const afterUpdate = hooks?.afterUpdate;
   // What the type's afterUpdate hook writes is one transaction with the replacement.

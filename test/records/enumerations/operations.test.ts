@@ -15,7 +15,7 @@ import { openRecords } from "../../../src/records/setup.js";
 import { generate } from "../../../src/registry/build/generate.js";
 import { Registry } from "../../../src/registry/registry.js";
 import { removeTempDirs, schemaDirWith } from "../../registry/helpers.js";
-import { trusted } from "../../../src/auth/actor.js";
+import { ANONYMOUS, trusted } from "../../../src/auth/actor.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/gadget.schema.json", import.meta.url));
 const actor = trusted("tester");
@@ -46,7 +46,7 @@ afterAll(async () => {
 type Enumeration = { uri: string; values: string[]; lock_version: number; name: string } & Record<string, unknown>;
 
 async function setValues(name: string, values: string[]) {
-  const current = (await enumerations.readByName(name)) as Enumeration;
+  const current = (await enumerations.readByName(name, actor)) as Enumeration;
   return enumerations.update(Number(current.uri.split("/").pop()), { ...current, values }, actor);
 }
 
@@ -110,12 +110,12 @@ describe("the registry", () => {
   });
 
   it("seeds a schema-only type's enumerations", async () => {
-    expect(await enumerations.readByName("gadget_knob_kind")).toMatchObject({
+    expect(await enumerations.readByName("gadget_knob_kind", actor)).toMatchObject({
       values: ["round", "fluted"],
       relationships: ["gadget/parts/*/kind"],
       editable: true,
     });
-    expect(await enumerations.readByName("gadget_size")).toMatchObject({ editable: false });
+    expect(await enumerations.readByName("gadget_size", actor)).toMatchObject({ editable: false });
   });
 });
 
@@ -171,6 +171,30 @@ describe("removing a value", () => {
     expect(await errorOf(setValues("gadget_size", ["s", "m", "l", "xl"]))).toEqual(message);
     expect(await errorOf(setValues("gadget_size", ["s", "m"]))).toEqual(message);
     expect((await setValues("gadget_size", ["l", "m", "s"])).status).toBe("Updated");
-    expect((await enumerations.readByName("gadget_size")).values).toEqual(["l", "m", "s"]);
+    expect((await enumerations.readByName("gadget_size", actor)).values).toEqual(["l", "m", "s"]);
+  });
+});
+
+describe("who may", () => {
+  const user = (permissions: Record<string, string[]>) => ({ kind: "user" as const, username: "u", permissions });
+  const status = async (promise: Promise<unknown>) =>
+    promise.then(
+      () => 200,
+      (error: { status?: number }) => error.status,
+    );
+
+  it("reads with anyone logged in, writes with update_enumeration_record held anywhere, and nobody anonymous", async () => {
+    const current = (await enumerations.readByName("gadget_knob_kind", actor)) as Enumeration;
+    const id = Number(current.uri.split("/").pop());
+    expect(await status(enumerations.list(ANONYMOUS))).toBe(403);
+    expect(await status(enumerations.readByName("gadget_knob_kind", ANONYMOUS))).toBe(403);
+    const plain = user({});
+    expect(await status(enumerations.read(id, plain))).toBe(200);
+    expect(await status(enumerations.update(id, current, plain))).toBe(403);
+    expect(await status(enumerations.create({ name: "probe_list", values: ["a"] }, plain))).toBe(403);
+    const archivist = user({ [`/repositories/${repoId}`]: ["update_enumeration_record"] });
+    const updated = await enumerations.update(id, current, archivist);
+    expect(updated).toMatchObject({ status: "Updated", lock_version: current.lock_version + 1 });
+    expect(await enumerations.read(id, archivist)).toMatchObject({ last_modified_by: "u" });
   });
 });

@@ -5,6 +5,8 @@ import mongoose, { type Connection } from "mongoose";
 import { startEngine, type RunningEngine } from "../../../src/embedded-mongo/index.js";
 import { EnumerationCache, EnumerationStore } from "../../../src/records/enumerations/index.js";
 import type { EnumerationSeed } from "../../../src/registry/enumerations.js";
+import { trusted } from "../../../src/auth/actor.js";
+import { updateStamp } from "../../../src/records/operations/stamps.js";
 
 let engine: RunningEngine;
 let connection: Connection;
@@ -61,7 +63,12 @@ describe("seeding", () => {
     // An administrator removes "green" and adds "teal".
     const teal = (await store.valueIds(1))[0]!;
     expect(
-      await store.update(stored.id, 0, { values: [stored.values[0]!, { id: teal, value: "teal" }] }, "admin", when),
+      await store.update(
+        stored.id,
+        0,
+        { values: [stored.values[0]!, { id: teal, value: "teal" }] },
+        updateStamp(trusted("admin"), when),
+      ),
     ).toBe(true);
 
     await store.seed([seed("colour", ["red", "green", "blue"])], when);
@@ -76,7 +83,7 @@ describe("seeding", () => {
     const store = await freshStore();
     await store.seed([seed("colour", ["red", "green"])], when);
     const stored = (await store.byName("colour"))!;
-    await store.update(stored.id, 0, { values: [stored.values[0]!] }, "admin", when);
+    await store.update(stored.id, 0, { values: [stored.values[0]!] }, updateStamp(trusted("admin"), when));
     await store.seed([seed("colour", ["red", "green"], ["green"])], when);
     expect((await store.byName("colour"))!.values.map((value) => value.value)).toEqual(["red", "green"]);
   });
@@ -106,8 +113,7 @@ describe("the values cache", () => {
       doc.id,
       doc.lock_version,
       { values: [...doc.values, { id: blue!, value: "blue" }] },
-      "admin",
-      when,
+      updateStamp(trusted("admin"), when),
     );
     mine.invalidate();
     await Promise.all([mine.ready(), theirs.ready()]);

@@ -4,8 +4,7 @@
 // written in the same transaction as the user.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { trusted, type UserActor } from "../../src/auth/actor.js";
-import type { ApiError } from "../../src/errors/api-error.js";
-import { startService, type Service } from "../support/service.js";
+import { refusal, startService, type Service } from "../support/service.js";
 
 let app: Service;
 beforeAll(async () => {
@@ -14,15 +13,6 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 const userManager: UserActor = { kind: "user", username: "usermgr", permissions: { _archivesspace: ["manage_users"] } };
-
-async function refusal(promise: Promise<unknown>): Promise<{ status: number; detail: unknown }> {
-  try {
-    await promise;
-  } catch (error) {
-    return { status: (error as ApiError).status, detail: (error as ApiError).detail };
-  }
-  throw new Error("expected a refusal");
-}
 
 const userCount = () => app.ops.deps.store.collection("user").countDocuments();
 

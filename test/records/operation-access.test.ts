@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { ANONYMOUS, trusted, type UserActor } from "../../src/auth/actor.js";
 import { HIDDEN_REPOSITORY_MESSAGE } from "../../src/auth/hidden-repository.js";
-import type { ApiError } from "../../src/errors/api-error.js";
+import { refusal } from "../support/service.js";
 import { admin, openHarness, type RecordsHarness } from "./harness.js";
 
 let h: RecordsHarness;
@@ -14,15 +14,6 @@ let accessionId: number;
 
 const user = (permissions: Record<string, string[]>): UserActor => ({ kind: "user", username: "someone", permissions });
 const accession = (n: number) => ({ title: `Accession ${n}`, id_0: "OA", id_1: String(n) });
-
-async function refusal(promise: Promise<unknown>): Promise<{ status: number; detail: unknown }> {
-  try {
-    await promise;
-  } catch (error) {
-    return { status: (error as ApiError).status, detail: (error as ApiError).detail };
-  }
-  throw new Error("expected a refusal");
-}
 
 beforeAll(async () => {
   h = await openHarness();

@@ -344,3 +344,17 @@ export function globalGrants(codes: string[]): PermissionMap {
 export function repositoryGrants(repoId: number, codes: string[]): PermissionMap {
   return { [`/repositories/${repoId}`]: codes };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Refusals of the operations.
+
+/** The status and detail of the ApiError `promise` rejects with; fails the test when it resolves. */
+export async function refusal(promise: Promise<unknown>): Promise<{ status: number; detail: unknown }> {
+  try {
+    await promise;
+  } catch (error) {
+    const { status, detail } = error as { status: number; detail: unknown };
+    return { status, detail };
+  }
+  throw new Error("expected the operation to be refused");
+}

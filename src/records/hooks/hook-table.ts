@@ -5,36 +5,42 @@ import type { JsonObject } from "../../registry/index.js";
 import type { Actor } from "../types.js";
 import type { RecordHooks } from "./types.js";
 
+/** The hooks of one kind the sets have, in order. */
+function present<T>(sets: readonly RecordHooks[], pick: (set: RecordHooks) => T | undefined): T[] {
+  return sets.flatMap((set) => {
+    const hook = pick(set);
+    return hook === undefined ? [] : [hook];
+  });
+}
+
+/** One hook running each of `hooks` in turn; none when there are none. */
+function inTurn<E>(hooks: ReadonlyArray<(event: E) => Promise<void>>): ((event: E) => Promise<void>) | undefined {
+  if (hooks.length === 0) return undefined;
+  return async (event) => {
+    for (const hook of hooks) await hook(event);
+  };
+}
+
 function compose(sets: readonly RecordHooks[]): RecordHooks {
-  const having = (kind: keyof RecordHooks) => sets.filter((set) => set[kind] !== undefined);
   const composed: RecordHooks = {};
-  const beforeWrite = having("beforeWrite");
+  const beforeWrite = present(sets, (set) => set.beforeWrite);
   if (beforeWrite.length > 0)
     composed.beforeWrite = async (write) => {
       let input = write.input;
-      for (const set of beforeWrite) input = (await set.beforeWrite!({ ...write, input })) ?? input;
+      for (const hook of beforeWrite) input = (await hook({ ...write, input })) ?? input;
       return input;
     };
-  const afterCreate = having("afterCreate");
-  if (afterCreate.length > 0)
-    composed.afterCreate = async (created) => {
-      for (const set of afterCreate) await set.afterCreate!(created);
-    };
-  const afterUpdate = having("afterUpdate");
-  if (afterUpdate.length > 0)
-    composed.afterUpdate = async (updated) => {
-      for (const set of afterUpdate) await set.afterUpdate!(updated);
-    };
-  const beforeDelete = having("beforeDelete");
-  if (beforeDelete.length > 0)
-    composed.beforeDelete = async (deleting) => {
-      for (const set of beforeDelete) await set.beforeDelete!(deleting);
-    };
-  const afterRead = having("afterRead");
+  const afterCreate = inTurn(present(sets, (set) => set.afterCreate));
+  if (afterCreate) composed.afterCreate = afterCreate;
+  const afterUpdate = inTurn(present(sets, (set) => set.afterUpdate));
+  if (afterUpdate) composed.afterUpdate = afterUpdate;
+  const beforeDelete = inTurn(present(sets, (set) => set.beforeDelete));
+  if (beforeDelete) composed.beforeDelete = beforeDelete;
+  const afterRead = present(sets, (set) => set.afterRead);
   if (afterRead.length > 0)
     composed.afterRead = async (record: JsonObject, actor: Actor) => {
       let shaped = record;
-      for (const set of afterRead) shaped = await set.afterRead!(shaped, actor);
+      for (const hook of afterRead) shaped = await hook(shaped, actor);
       return shaped;
     };
   return composed;

@@ -1,6 +1,5 @@
 // What every part of an EAD export works with: the writer, the options, the linked records
 // loaded for the current batch, and document-wide counters.
-import type { JsonObject } from "../registry/index.js";
 import type { LinkedRecords } from "./linked-records.js";
 import { writeMixed } from "./mixed-content.js";
 import type { XmlWriter } from "./xml-writer.js";
@@ -26,6 +25,12 @@ export const DEFAULT_EXPORT_OPTIONS: EadExportOptions = {
   numberedCs: false,
 };
 
+/** Anything an export may leave out: a record, a note, a link, a file version. */
+export interface Publishable {
+  publish?: boolean;
+  suppressed?: boolean;
+}
+
 export class EadContext {
   private containerCount = 0;
 
@@ -40,14 +45,14 @@ export class EadContext {
   }
 
   /** Whether a record, note or link is exported: `publish: false` ones only when unpublished ones are asked for. */
-  shown(item: JsonObject | undefined): item is JsonObject {
+  shown<T extends Publishable>(item: T | undefined): item is T {
     return (
       item !== undefined && item.suppressed !== true && (item.publish !== false || this.options.includeUnpublished)
     );
   }
 
   /** `audience="internal"` for an unpublished item (shown only with include_unpublished). */
-  audience(item: JsonObject): string | undefined {
+  audience(item: Publishable): string | undefined {
     return item.publish === false ? "internal" : undefined;
   }
 

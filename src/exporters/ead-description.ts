@@ -2,8 +2,14 @@
 // <did> (title, identifier, origination, extents, dates, did notes, languages, containers and,
 // asked for, digital objects), its other notes, and its <controlaccess>. The records it links
 // to come from the context's LinkedRecords, loaded beforehand for its whole batch.
-import type { JsonObject } from "../registry/index.js";
-import { isJsonObject } from "../registry/json.js";
+import type {
+  ArchivalDate,
+  DigitalObject,
+  FileVersion,
+  LinkedAgent,
+  NoteLangmaterial,
+  Subject,
+} from "../../generated/types/index.js";
 import type { EadContext } from "./ead-context.js";
 import { writeDescriptiveNotes, writeDidNotes } from "./ead-notes.js";
 import {
@@ -11,21 +17,20 @@ import {
   agentName,
   displayName,
   enumerationWords,
-  list,
   physdescStructuredType,
   str,
-  strings,
   subjectElement,
   termTexts,
 } from "./ead-terms.js";
+import type { DescribedRecord, LinkedAgentRecord } from "./export-records.js";
 
 export type DescribedKind = "archdesc" | "component";
 
 /** The identifier EAD shows: a resource's id_0..id_3 joined with '.', a component's component_id. */
-export function unitId(record: JsonObject, kind: DescribedKind): string | undefined {
-  if (kind === "component") return str(record.component_id);
-  const parts = ["id_0", "id_1", "id_2", "id_3"]
-    .map((field) => str(record[field]))
+export function unitId(record: DescribedRecord): string | undefined {
+  if (!("id_0" in record)) return str(record.component_id);
+  const parts = [record.id_0, record.id_1, record.id_2, record.id_3]
+    .map(str)
     .filter((part): part is string => part !== undefined);
   return parts.length === 0 ? undefined : parts.join(".");
 }
@@ -33,7 +38,7 @@ export function unitId(record: JsonObject, kind: DescribedKind): string | undefi
 /** Everything inside <archdesc> or <c> except the components below it. */
 export function writeDescription(
   ctx: EadContext,
-  record: JsonObject,
+  record: DescribedRecord,
   kind: DescribedKind,
   repositoryName?: string,
 ): void {
@@ -45,10 +50,10 @@ export function writeDescription(
     xml.close("repository");
   }
   ctx.prose("unittitle", str(record.title));
-  xml.optional("unitid", unitId(record, kind));
+  xml.optional("unitid", unitId(record));
   if (ctx.options.includeUris) xml.optional("unitid", str(record.uri), { type: "aspace_uri" });
   if (ctx.options.includeUnpublished) {
-    for (const external of list(record.external_ids))
+    for (const external of record.external_ids ?? [])
       xml.optional("unitid", str(external.external_id), { audience: "internal", type: str(external.source) });
   }
   writeOrigination(ctx, record);
@@ -66,30 +71,39 @@ export function writeDescription(
 }
 
 /** Creators and sources: `<origination label="Creator">` with the agent's name element. */
-function writeOrigination(ctx: EadContext, record: JsonObject): void {
-  for (const link of list(record.linked_agents)) {
-    const role = str(link.role);
+function writeOrigination(ctx: EadContext, record: DescribedRecord): void {
+  for (const link of record.linked_agents ?? []) {
+    const role = link.role;
     if (role !== "creator" && role !== "source") continue;
-    const agent = ctx.linked.get(str(link.ref));
-    if (!ctx.shown(agent)) continue;
-    ctx.xml.open("origination", { label: role === "creator" ? "Creator" : "source", audience: ctx.audience(agent) });
+    const agent = ctx.linked.agent(link.ref);
+    if (agent === undefined || !ctx.shown(agent.record)) continue;
+    ctx.xml.open("origination", {
+      label: role === "creator" ? "Creator" : "source",
+      audience: ctx.audience(agent.record),
+    });
     ctx.accessTerm(agentElement(agent), agentAttributes(ctx, agent, link), [{ text: agentName(agent) }]);
     ctx.xml.close("origination");
   }
 }
 
-function agentAttributes(ctx: EadContext, agent: JsonObject, link: JsonObject): Record<string, string | undefined> {
-  const name = displayName(agent) ?? {};
+function agentAttributes(
+  ctx: EadContext,
+  agent: LinkedAgentRecord,
+  link: LinkedAgent,
+): Record<string, string | undefined> {
+  const name = displayName(agent);
   const relator = str(link.relator);
+  const source = str(name?.source);
+  const rules = str(name?.rules);
   return ctx.ead3
-    ? { relator, source: str(name.source), rules: str(name.rules), identifier: str(name.authority_id) }
-    : { role: relator, source: str(name.source), rules: str(name.rules), authfilenumber: str(name.authority_id) };
+    ? { relator, source, rules, identifier: str(name?.authority_id) }
+    : { role: relator, source, rules, authfilenumber: str(name?.authority_id) };
 }
 
-function writeExtents(ctx: EadContext, record: JsonObject): void {
+function writeExtents(ctx: EadContext, record: DescribedRecord): void {
   const xml = ctx.xml;
-  for (const extent of list(record.extents)) {
-    if (!ctx.shown(extent)) continue;
+  // Extents have no publish of their own: they are shown with their record.
+  for (const extent of record.extents ?? []) {
     const number = str(extent.number);
     const type = str(extent.extent_type);
     const summary = str(extent.container_summary);
@@ -97,16 +111,15 @@ function writeExtents(ctx: EadContext, record: JsonObject): void {
       xml.open("physdescstructured", {
         coverage: str(extent.portion) ?? "whole",
         physdescstructuredtype: physdescStructuredType(type),
-        audience: ctx.audience(extent),
       });
       xml.element("quantity", {}, number ?? "");
       xml.element("unittype", {}, type === undefined ? "" : enumerationWords(type));
       ctx.prose("physfacet", str(extent.physical_details));
       xml.optional("dimensions", str(extent.dimensions));
       xml.close("physdescstructured");
-      ctx.prose("physdesc", summary, { localtype: "container_summary", audience: ctx.audience(extent) });
+      ctx.prose("physdesc", summary, { localtype: "container_summary" });
     } else {
-      xml.open("physdesc", { altrender: str(extent.portion), audience: ctx.audience(extent) });
+      xml.open("physdesc", { altrender: str(extent.portion) });
       if (number !== undefined && type !== undefined)
         xml.element("extent", { altrender: "materialtype spaceoccupied" }, `${number} ${enumerationWords(type)}`);
       ctx.prose("extent", summary, { altrender: "carrier" });
@@ -118,14 +131,14 @@ function writeExtents(ctx: EadContext, record: JsonObject): void {
 }
 
 /** `bulk` or `inclusive`; none for a single date (its @normal or <datesingle> says it), which reads back as single. */
-function dateType(date: JsonObject): string | undefined {
+function dateType(date: ArchivalDate): string | undefined {
   const type = str(date.date_type);
   if (type === "bulk") return "bulk";
   if (type === "single") return undefined;
   return "inclusive";
 }
 
-function dateText(date: JsonObject): string {
+function dateText(date: ArchivalDate): string {
   const begin = str(date.begin);
   const end = str(date.end);
   return (
@@ -133,10 +146,10 @@ function dateText(date: JsonObject): string {
   );
 }
 
-function writeDates(ctx: EadContext, record: JsonObject): void {
+function writeDates(ctx: EadContext, record: DescribedRecord): void {
   const xml = ctx.xml;
-  for (const date of list(record.dates)) {
-    if (!ctx.shown(date)) continue;
+  // Dates have no publish of their own: they are shown with their record.
+  for (const date of record.dates ?? []) {
     const begin = str(date.begin);
     const end = str(date.end);
     const common = {
@@ -144,7 +157,6 @@ function writeDates(ctx: EadContext, record: JsonObject): void {
       era: str(date.era),
       calendar: str(date.calendar),
       datechar: str(date.label),
-      audience: ctx.audience(date),
     };
     if (!ctx.ead3) {
       const normal =
@@ -176,11 +188,13 @@ function writeDates(ctx: EadContext, record: JsonObject): void {
   }
 }
 
-function writeLanguages(ctx: EadContext, record: JsonObject): void {
+function writeLanguages(ctx: EadContext, record: DescribedRecord): void {
   const xml = ctx.xml;
-  const materials = list(record.lang_materials);
-  const languages = materials.map((material) => material.language_and_script).filter(isJsonObject);
-  const notes = materials.flatMap((material) => list(material.notes)).filter((note) => ctx.shown(note));
+  const materials = record.lang_materials ?? [];
+  const languages = materials.flatMap((material) =>
+    material.language_and_script === undefined ? [] : [material.language_and_script],
+  );
+  const notes = materials.flatMap((material) => material.notes ?? []).filter((note) => ctx.shown(note));
   if (languages.length > 0) {
     xml.open("langmaterial");
     for (const language of languages) {
@@ -205,16 +219,16 @@ function writeLanguages(ctx: EadContext, record: JsonObject): void {
         xml.element("language");
         writeLanguageNote(ctx, note);
       } else {
-        ctx.lines(strings(note.content));
+        ctx.lines(note.content);
       }
       xml.close("langmaterial");
     }
   }
 }
 
-function writeLanguageNote(ctx: EadContext, note: JsonObject): void {
+function writeLanguageNote(ctx: EadContext, note: NoteLangmaterial): void {
   ctx.xml.open("descriptivenote");
-  for (const text of strings(note.content)) ctx.paragraphs(text);
+  for (const text of note.content) ctx.paragraphs(text);
   ctx.xml.close("descriptivenote");
 }
 
@@ -223,12 +237,12 @@ function writeLanguageNote(ctx: EadContext, note: JsonObject): void {
  * barcode in EAD 2002's label as ArchivesSpace writes it, `@containerid` in EAD3), then the
  * sub container levels, each naming the one above in @parent.
  */
-function writeContainers(ctx: EadContext, record: JsonObject): void {
+function writeContainers(ctx: EadContext, record: DescribedRecord): void {
   const xml = ctx.xml;
-  for (const instance of list(record.instances)) {
+  for (const instance of record.instances ?? []) {
     const sub = instance.sub_container;
-    if (!isJsonObject(sub)) continue;
-    const top = ctx.linked.get(str((sub.top_container as JsonObject | undefined)?.ref));
+    if (sub === undefined) continue;
+    const top = ctx.linked.topContainer(sub.top_container.ref);
     if (top === undefined) continue;
     const instanceType = str(instance.instance_type);
     const barcode = str(top.barcode);
@@ -245,9 +259,11 @@ function writeContainers(ctx: EadContext, record: JsonObject): void {
           },
       str(top.indicator) ?? "",
     );
-    for (const level of [2, 3]) {
-      const type = str(sub[`type_${level}`]);
-      const indicator = str(sub[`indicator_${level}`]);
+    const levels = [
+      { type: str(sub.type_2), indicator: str(sub.indicator_2) },
+      { type: str(sub.type_3), indicator: str(sub.indicator_3) },
+    ];
+    for (const { type, indicator } of levels) {
       if (type === undefined && indicator === undefined) continue;
       const parent = id;
       id = ctx.containerId();
@@ -257,21 +273,22 @@ function writeContainers(ctx: EadContext, record: JsonObject): void {
 }
 
 /** The text ArchivesSpace gives a digital object in EAD: its title, then its first date. */
-function digitalObjectText(object: JsonObject): string {
+function digitalObjectText(object: DigitalObject): string {
   const title = str(object.title) ?? "";
-  const [date] = list(object.dates);
+  const [date] = object.dates ?? [];
   if (date === undefined) return title;
   const when = dateText(date);
   return when === "" ? title : `${title}: ${when}`;
 }
 
-function writeDigitalObjects(ctx: EadContext, record: JsonObject): void {
+function writeDigitalObjects(ctx: EadContext, record: DescribedRecord): void {
   if (!ctx.options.includeDaos) return;
   const xml = ctx.xml;
-  for (const instance of list(record.instances)) {
-    const object = ctx.linked.get(str((instance.digital_object as JsonObject | undefined)?.ref));
+  for (const instance of record.instances ?? []) {
+    const object =
+      instance.digital_object === undefined ? undefined : ctx.linked.digitalObject(instance.digital_object.ref);
     if (!ctx.shown(object)) continue;
-    const versions = list(object.file_versions).filter((version) => ctx.shown(version));
+    const versions = (object.file_versions ?? []).filter((version) => ctx.shown(version));
     const title = str(object.title);
     const description = digitalObjectText(object);
     if (ctx.ead3) {
@@ -281,7 +298,7 @@ function writeDigitalObjects(ctx: EadContext, record: JsonObject): void {
         otherdaotype: daotype,
         linktitle: title,
       };
-      const dao = (href: string | undefined, version: JsonObject | undefined) => {
+      const dao = (href: string | undefined, version: FileVersion | undefined) => {
         xml.open("dao", {
           ...common,
           href,
@@ -338,19 +355,19 @@ function writeDigitalObjects(ctx: EadContext, record: JsonObject): void {
 }
 
 /** Subjects (by their first term's type) and agents linked as subjects. */
-function writeControlAccess(ctx: EadContext, record: JsonObject): void {
+function writeControlAccess(ctx: EadContext, record: DescribedRecord): void {
   const xml = ctx.xml;
-  const subjects: Array<{ element: string; subject: JsonObject }> = [];
-  for (const link of list(record.subjects)) {
-    const subject = ctx.linked.get(str(link.ref));
+  const subjects: Array<{ element: string; subject: Subject }> = [];
+  for (const link of record.subjects ?? []) {
+    const subject = ctx.linked.subject(link.ref);
     const element = subject === undefined ? undefined : subjectElement(subject);
-    if (element !== undefined && ctx.shown(subject)) subjects.push({ element, subject: subject as JsonObject });
+    if (element !== undefined && ctx.shown(subject)) subjects.push({ element, subject });
   }
-  const agents: Array<{ link: JsonObject; agent: JsonObject }> = [];
-  for (const link of list(record.linked_agents)) {
-    if (str(link.role) !== "subject") continue;
-    const agent = ctx.linked.get(str(link.ref));
-    if (ctx.shown(agent)) agents.push({ link, agent });
+  const agents: Array<{ link: LinkedAgent; agent: LinkedAgentRecord }> = [];
+  for (const link of record.linked_agents ?? []) {
+    if (link.role !== "subject") continue;
+    const agent = ctx.linked.agent(link.ref);
+    if (agent !== undefined && ctx.shown(agent.record)) agents.push({ link, agent });
   }
   if (subjects.length === 0 && agents.length === 0) return;
   xml.open("controlaccess");
@@ -358,12 +375,13 @@ function writeControlAccess(ctx: EadContext, record: JsonObject): void {
     const attributes = ctx.ead3
       ? { source: str(subject.source), identifier: str(subject.authority_id) }
       : { source: str(subject.source), authfilenumber: str(subject.authority_id) };
-    const parts = list(subject.terms).map((term) => ({ text: str(term.term) ?? "", localtype: str(term.term_type) }));
+    const parts = subject.terms.map((term) => ({ text: str(term.term) ?? "", localtype: str(term.term_type) }));
     ctx.accessTerm(element, attributes, parts);
   }
   for (const { link, agent } of agents) {
     const parts = [{ text: agentName(agent) }, ...termTexts(link).map((text) => ({ text }))];
-    ctx.accessTerm(agentElement(agent), { ...agentAttributes(ctx, agent, link), audience: ctx.audience(agent) }, parts);
+    const attributes = { ...agentAttributes(ctx, agent, link), audience: ctx.audience(agent.record) };
+    ctx.accessTerm(agentElement(agent), attributes, parts);
   }
   xml.close("controlaccess");
 }

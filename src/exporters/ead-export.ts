@@ -11,7 +11,7 @@
 // The export reads without a snapshot (a long export would outlive a transaction): a node
 // moved while the export runs may be missed or shown twice. Unpublished records (and their
 // subtrees), notes and links are left out unless `includeUnpublished`; suppressed ones always.
-import type { JsonObject } from "../registry/index.js";
+import type { ArchivalObject, Repository, Resource } from "../../generated/types/index.js";
 import { TREE_PARENT_FIELD } from "../registry/index.js";
 import { onBehalfOf, type Actor, type RecordOperations, type Scope } from "../records/operations/index.js";
 import { shapeRecord } from "../records/operations/shape.js";
@@ -20,6 +20,7 @@ import { EadContext, type EadExportOptions } from "./ead-context.js";
 import { writeDescription } from "./ead-description.js";
 import { writeHeader } from "./ead-header.js";
 import { str, xmlId } from "./ead-terms.js";
+import { asRecord } from "./export-records.js";
 import { LinkedRecords } from "./linked-records.js";
 import { XmlWriter, type XmlSink } from "./xml-writer.js";
 
@@ -38,10 +39,12 @@ const EAD3_ROOT = { xmlns: "http://ead3.archivists.org/schema/" };
 
 const RESOURCE = "resource";
 const REPOSITORY = "repository";
+// What the resources' trees are made of (the resource's x-tree node type).
+const ARCHIVAL_OBJECT = "archival_object";
 
 /** A resource found and ready to be written (what can fail with a 404 has been read). */
 export interface PreparedEadExport {
-  resource: JsonObject;
+  resource: Resource;
   /** Writes the whole document to `sink`. @throws SinkClosedError when the sink goes away first. */
   writeTo(sink: XmlSink): Promise<void>;
 }
@@ -60,9 +63,9 @@ export class EadExporter {
     actor: Actor,
   ): Promise<PreparedEadExport> {
     const scope: Scope = { repoId };
-    const resource = await this.operations.read(RESOURCE, scope, resourceId, actor);
+    const resource = asRecord(RESOURCE, await this.operations.read(RESOURCE, scope, resourceId, actor));
     // Whoever may read the resource may name its repository in the document.
-    const repository = await this.operations.read(REPOSITORY, {}, repoId, onBehalfOf(actor));
+    const repository = asRecord(REPOSITORY, await this.operations.read(REPOSITORY, {}, repoId, onBehalfOf(actor)));
     return {
       resource,
       writeTo: (sink) => new EadDocument(this.operations, scope, resource, repository, options, sink).write(),
@@ -80,8 +83,8 @@ class EadDocument {
   constructor(
     private readonly operations: RecordOperations,
     private readonly scope: Scope,
-    private readonly resource: JsonObject,
-    private readonly repository: JsonObject,
+    private readonly resource: Resource,
+    private readonly repository: Repository,
     private readonly options: EadExportOptions,
     sink: XmlSink,
   ) {
@@ -101,7 +104,7 @@ class EadDocument {
     writeDescription(ctx, resource, "archdesc", str(this.repository.name));
     xml.open("dsc");
     await xml.yieldIfFull();
-    await this.writeChildren(resource.uri as string, 1);
+    await this.writeChildren(String(resource.uri), 1);
     xml.close("dsc");
     xml.close("archdesc");
     xml.close("ead");
@@ -125,9 +128,9 @@ class EadDocument {
       if (stored.length === 0) return;
       after = stored.at(-1)?.[position] as number;
       const batch = stored
-        .map((doc) => shapeRecord(this.operations.deps.registry, this.nodes, doc))
+        .map((doc) => asRecord(ARCHIVAL_OBJECT, shapeRecord(this.operations.deps.registry, this.nodes, doc)))
         .filter((record) => this.ctx.shown(record));
-      const holders = await this.parentsAmong(batch.map((record) => record.uri as string));
+      const holders = await this.parentsAmong(batch.map((record) => String(record.uri)));
       await this.linked.load(batch);
       let generation = this.linked.generation;
       for (const [index, record] of batch.entries()) {
@@ -136,13 +139,13 @@ class EadDocument {
           await this.linked.load(batch.slice(index));
           generation = this.linked.generation;
         }
-        await this.writeComponent(record, depth, holders.has(record.uri as string));
+        await this.writeComponent(record, depth, holders.has(String(record.uri)));
       }
       if (stored.length < EXPORT_BATCH_SIZE) return;
     }
   }
 
-  private async writeComponent(record: JsonObject, depth: number, hasChildren: boolean): Promise<void> {
+  private async writeComponent(record: ArchivalObject, depth: number, hasChildren: boolean): Promise<void> {
     const { xml, ctx } = this;
     const name = this.options.numberedCs ? `c${String(depth).padStart(2, "0")}` : "c";
     xml.open(name, {
@@ -153,7 +156,7 @@ class EadDocument {
     });
     writeDescription(ctx, record, "component");
     await xml.yieldIfFull();
-    if (hasChildren) await this.writeChildren(record.uri as string, depth + 1);
+    if (hasChildren) await this.writeChildren(String(record.uri), depth + 1);
     xml.close(name);
   }
 

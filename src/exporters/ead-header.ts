@@ -1,20 +1,20 @@
 // The finding aid's own description: EAD 2002's <eadheader> or EAD3's <control>, from the
 // resource's finding_aid_* fields and its repository.
-import type { JsonObject } from "../registry/index.js";
+import type { Repository, Resource } from "../../generated/types/index.js";
 import type { EadContext } from "./ead-context.js";
 import { unitId } from "./ead-description.js";
-import { list, str } from "./ead-terms.js";
+import { str } from "./ead-terms.js";
 
-export function writeHeader(ctx: EadContext, resource: JsonObject, repository: JsonObject, now: Date): void {
+export function writeHeader(ctx: EadContext, resource: Resource, repository: Repository, now: Date): void {
   if (ctx.ead3) writeControl(ctx, resource, repository, now);
   else writeEadHeader(ctx, resource, repository, now);
 }
 
-function titleProper(resource: JsonObject): string {
+function titleProper(resource: Resource): string {
   return str(resource.finding_aid_title) ?? str(resource.title) ?? "";
 }
 
-function writeEadHeader(ctx: EadContext, resource: JsonObject, repository: JsonObject, now: Date): void {
+function writeEadHeader(ctx: EadContext, resource: Resource, repository: Repository, now: Date): void {
   const xml = ctx.xml;
   xml.open("eadheader", {
     findaidstatus: str(resource.finding_aid_status),
@@ -39,7 +39,7 @@ function writeEadHeader(ctx: EadContext, resource: JsonObject, repository: JsonO
   xml.open("titleproper");
   const findingAidTitle = str(resource.finding_aid_title);
   ctx.content(findingAidTitle ?? str(resource.title) ?? "");
-  const num = unitId(resource, "archdesc");
+  const num = unitId(resource);
   if (findingAidTitle === undefined && num !== undefined) {
     xml.text(" ");
     xml.element("num", {}, num);
@@ -81,7 +81,7 @@ function writeEadHeader(ctx: EadContext, resource: JsonObject, repository: JsonO
   xml.optional("descrules", str(resource.finding_aid_description_rules));
   xml.close("profiledesc");
 
-  const revisions = list(resource.revision_statements).filter((revision) => ctx.shown(revision));
+  const revisions = (resource.revision_statements ?? []).filter((revision) => ctx.shown(revision));
   if (revisions.length > 0) {
     xml.open("revisiondesc");
     for (const revision of revisions) {
@@ -95,7 +95,7 @@ function writeEadHeader(ctx: EadContext, resource: JsonObject, repository: JsonO
   xml.close("eadheader");
 }
 
-function writeControl(ctx: EadContext, resource: JsonObject, repository: JsonObject, now: Date): void {
+function writeControl(ctx: EadContext, resource: Resource, repository: Repository, now: Date): void {
   const xml = ctx.xml;
   xml.open("control", {
     repositoryencoding: "iso15511",
@@ -118,7 +118,7 @@ function writeControl(ctx: EadContext, resource: JsonObject, repository: JsonObj
   xml.open("publicationstmt");
   xml.optional("publisher", str(repository.name));
   xml.optional("date", str(resource.finding_aid_date));
-  xml.optional("num", unitId(resource, "archdesc"));
+  xml.optional("num", unitId(resource));
   xml.close("publicationstmt");
   blockOf(ctx, "seriesstmt", str(resource.finding_aid_series_statement));
   const note = str(resource.finding_aid_note);
@@ -158,7 +158,7 @@ function writeControl(ctx: EadContext, resource: JsonObject, repository: JsonObj
   }
   xml.open("maintenancehistory");
   maintenanceEvent(ctx, "derived", now.toISOString(), "machine", "Arca", "This finding aid was produced using Arca.");
-  for (const revision of list(resource.revision_statements)) {
+  for (const revision of resource.revision_statements ?? []) {
     if (!ctx.shown(revision)) continue;
     maintenanceEvent(
       ctx,
@@ -202,7 +202,7 @@ function blockOf(ctx: EadContext, name: string, text: string | undefined): void 
 }
 
 /** ArchivesSpace's main agency code: the country, a dash, the repository's org_code. */
-function mainAgencyCode(repository: JsonObject): string | undefined {
+function mainAgencyCode(repository: Repository): string | undefined {
   const org = str(repository.org_code);
   if (org === undefined) return undefined;
   const country = str(repository.country);

@@ -3,9 +3,12 @@
 // (<scopecontent>, <bioghist>, ...: head from the note's label, paragraphs and structured
 // subnotes in order), <bibliography> and <index>. An unpublished note is left out unless
 // include_unpublished, then marked audience="internal". A note's persistent_id is its @id.
-import type { JsonObject } from "../registry/index.js";
+import type { Note, NoteBibliography, NoteIndex, NoteMultipart } from "../../generated/types/index.js";
 import type { EadContext } from "./ead-context.js";
-import { ACCESS_ELEMENTS, ead3Numeration, INDEX_ITEM_ELEMENTS, list, str, strings, xmlId } from "./ead-terms.js";
+import { ACCESS_ELEMENTS, ead3Numeration, INDEX_ITEM_ELEMENTS, str, xmlId } from "./ead-terms.js";
+import type { DescribedRecord } from "./export-records.js";
+
+type Subnote = NonNullable<NoteMultipart["subnotes"]>[number];
 
 /** Note types that live in <did>. */
 const DID_NOTE_TYPES: ReadonlySet<string> = new Set([
@@ -30,7 +33,7 @@ const MIXED_CONTENT_TYPES: ReadonlySet<string> = new Set([
   "legalstatus",
 ]);
 
-function noteAttributes(ctx: EadContext, note: JsonObject, withLabel = false): Record<string, string | undefined> {
+function noteAttributes(ctx: EadContext, note: Note, withLabel = false): Record<string, string | undefined> {
   return {
     id: xmlId(str(note.persistent_id)),
     label: withLabel ? str(note.label) : undefined,
@@ -39,33 +42,28 @@ function noteAttributes(ctx: EadContext, note: JsonObject, withLabel = false): R
 }
 
 /** The plain text of a multipart note's text subnotes (for a mixed-content element). */
-function subnoteTexts(ctx: EadContext, note: JsonObject): string[] {
-  return list(note.subnotes)
-    .filter((subnote) => subnote.jsonmodel_type === "note_text" && ctx.shown(subnote))
-    .map((subnote) => str(subnote.content))
-    .filter((text): text is string => text !== undefined);
+function subnoteTexts(ctx: EadContext, note: NoteMultipart): string[] {
+  return (note.subnotes ?? []).flatMap((subnote) => {
+    const text = subnote.jsonmodel_type === "note_text" && ctx.shown(subnote) ? str(subnote.content) : undefined;
+    return text === undefined ? [] : [text];
+  });
 }
 
-function noteTexts(ctx: EadContext, note: JsonObject): string[] {
-  return note.jsonmodel_type === "note_multipart" ? subnoteTexts(ctx, note) : strings(note.content);
-}
-
-function isDidNote(note: JsonObject): boolean {
-  const type = str(note.type);
+function isDidNote(note: Note): boolean {
   return (
     (note.jsonmodel_type === "note_singlepart" || note.jsonmodel_type === "note_multipart") &&
-    type !== undefined &&
-    DID_NOTE_TYPES.has(type)
+    DID_NOTE_TYPES.has(note.type)
   );
 }
 
 /** The did notes of `record`, in order. */
-export function writeDidNotes(ctx: EadContext, record: JsonObject): void {
+export function writeDidNotes(ctx: EadContext, record: DescribedRecord): void {
   const xml = ctx.xml;
-  for (const note of list(record.notes)) {
+  for (const note of record.notes ?? []) {
+    if (note.jsonmodel_type !== "note_singlepart" && note.jsonmodel_type !== "note_multipart") continue;
     if (!isDidNote(note) || !ctx.shown(note)) continue;
-    const type = str(note.type) as string;
-    const texts = noteTexts(ctx, note);
+    const type = note.type;
+    const texts = note.jsonmodel_type === "note_multipart" ? subnoteTexts(ctx, note) : note.content;
     if (type === "physfacet" || type === "dimensions") {
       // Children of <physdesc> in both versions.
       xml.open("physdesc", { audience: ctx.audience(note) });
@@ -89,8 +87,8 @@ export function writeDidNotes(ctx: EadContext, record: JsonObject): void {
 }
 
 /** Every other note of `record` (multipart, bibliography, index), in order. */
-export function writeDescriptiveNotes(ctx: EadContext, record: JsonObject): void {
-  for (const note of list(record.notes)) {
+export function writeDescriptiveNotes(ctx: EadContext, record: DescribedRecord): void {
+  for (const note of record.notes ?? []) {
     if (isDidNote(note) || !ctx.shown(note)) continue;
     switch (note.jsonmodel_type) {
       case "note_multipart":
@@ -109,11 +107,11 @@ export function writeDescriptiveNotes(ctx: EadContext, record: JsonObject): void
   }
 }
 
-function head(ctx: EadContext, note: JsonObject): void {
+function head(ctx: EadContext, note: Note): void {
   ctx.prose("head", str(note.label));
 }
 
-function writeMultipart(ctx: EadContext, note: JsonObject): void {
+function writeMultipart(ctx: EadContext, note: NoteMultipart): void {
   const xml = ctx.xml;
   const type = str(note.type);
   if (type === undefined) return;
@@ -134,53 +132,53 @@ function writeMultipart(ctx: EadContext, note: JsonObject): void {
   xml.close(type);
 }
 
-function writeSubnotes(ctx: EadContext, note: JsonObject): void {
+function writeSubnotes(ctx: EadContext, note: NoteMultipart): void {
+  for (const subnote of note.subnotes ?? []) if (ctx.shown(subnote)) writeSubnote(ctx, subnote);
+}
+
+function writeSubnote(ctx: EadContext, subnote: Subnote): void {
   const xml = ctx.xml;
-  for (const subnote of list(note.subnotes)) {
-    if (!ctx.shown(subnote)) continue;
-    const audience = ctx.audience(subnote);
-    const title = str(subnote.title);
-    switch (subnote.jsonmodel_type) {
-      case "note_text":
-        ctx.paragraphs(str(subnote.content), { audience });
-        break;
-      case "note_chronology":
-        xml.open("chronlist", { audience });
-        ctx.prose("head", title);
-        for (const item of list(subnote.items)) writeChronItem(ctx, item);
-        xml.close("chronlist");
-        break;
-      case "note_orderedlist": {
-        const numeration = str(subnote.enumeration);
-        const attributes = ctx.ead3
-          ? { listtype: "ordered", numeration: ead3Numeration(numeration), audience }
-          : { type: "ordered", numeration: numeration === "null" ? undefined : numeration, audience };
-        xml.open("list", attributes);
-        ctx.prose("head", title);
-        for (const item of strings(subnote.items)) ctx.proseElement("item", item);
-        xml.close("list");
-        break;
-      }
-      case "note_definedlist":
-        xml.open("list", ctx.ead3 ? { listtype: "deflist", audience } : { type: "deflist", audience });
-        ctx.prose("head", title);
-        for (const item of list(subnote.items)) {
-          xml.open("defitem");
-          ctx.proseElement("label", str(item.label));
-          ctx.proseElement("item", str(item.value));
-          xml.close("defitem");
-        }
-        xml.close("list");
-        break;
-      default:
-        break;
+  const audience = ctx.audience(subnote);
+  switch (subnote.jsonmodel_type) {
+    case "note_text":
+      ctx.paragraphs(str(subnote.content), { audience });
+      break;
+    case "note_chronology":
+      xml.open("chronlist", { audience });
+      ctx.prose("head", str(subnote.title));
+      for (const item of subnote.items ?? []) writeChronItem(ctx, item);
+      xml.close("chronlist");
+      break;
+    case "note_orderedlist": {
+      const numeration = str(subnote.enumeration);
+      const attributes = ctx.ead3
+        ? { listtype: "ordered", numeration: ead3Numeration(numeration), audience }
+        : { type: "ordered", numeration: numeration === "null" ? undefined : numeration, audience };
+      xml.open("list", attributes);
+      ctx.prose("head", str(subnote.title));
+      for (const item of subnote.items ?? []) ctx.proseElement("item", item);
+      xml.close("list");
+      break;
     }
+    case "note_definedlist":
+      xml.open("list", ctx.ead3 ? { listtype: "deflist", audience } : { type: "deflist", audience });
+      ctx.prose("head", str(subnote.title));
+      for (const item of subnote.items ?? []) {
+        xml.open("defitem");
+        ctx.proseElement("label", str(item.label));
+        ctx.proseElement("item", str(item.value));
+        xml.close("defitem");
+      }
+      xml.close("list");
+      break;
   }
 }
 
-function writeChronItem(ctx: EadContext, item: JsonObject): void {
+type ChronItem = NonNullable<Extract<Subnote, { jsonmodel_type: "note_chronology" }>["items"]>[number];
+
+function writeChronItem(ctx: EadContext, item: ChronItem): void {
   const xml = ctx.xml;
-  const events = strings(item.events);
+  const events = item.events ?? [];
   xml.open("chronitem");
   // The date is required in both versions, even when the item has none.
   xml.element(ctx.ead3 ? "datesingle" : "date", {}, str(item.event_date) ?? "");
@@ -193,21 +191,21 @@ function writeChronItem(ctx: EadContext, item: JsonObject): void {
   xml.close("chronitem");
 }
 
-function writeBibliography(ctx: EadContext, note: JsonObject): void {
+function writeBibliography(ctx: EadContext, note: NoteBibliography): void {
   const xml = ctx.xml;
   xml.open("bibliography", noteAttributes(ctx, note));
   head(ctx, note);
-  for (const paragraph of strings(note.content)) ctx.paragraphs(paragraph);
-  for (const item of strings(note.items)) ctx.prose("bibref", item);
+  for (const paragraph of note.content) ctx.paragraphs(paragraph);
+  for (const item of note.items ?? []) ctx.prose("bibref", item);
   xml.close("bibliography");
 }
 
-function writeIndex(ctx: EadContext, note: JsonObject): void {
+function writeIndex(ctx: EadContext, note: NoteIndex): void {
   const xml = ctx.xml;
   xml.open("index", noteAttributes(ctx, note));
   head(ctx, note);
-  for (const paragraph of strings(note.content)) ctx.paragraphs(paragraph);
-  for (const item of list(note.items)) {
+  for (const paragraph of note.content) ctx.paragraphs(paragraph);
+  for (const item of note.items ?? []) {
     const element = INDEX_ITEM_ELEMENTS[str(item.type) ?? ""];
     const value = str(item.value);
     if (element === undefined) continue;

@@ -2,26 +2,25 @@
 // element a subject or agent becomes, an agent's display name, and the words of an extent
 // type. These follow ArchivesSpace's exporter (backend/app/exporters/lib/export_helpers.rb),
 // so what ArchivesSpace's importer and ours read back is what it wrote.
+import type {
+  NameCorporateEntity,
+  NameFamily,
+  NamePerson,
+  NameSoftware,
+  Subject,
+  Term,
+} from "../../generated/types/index.js";
 import { lookupTable } from "../registry/dictionary.js";
-import type { JsonObject, JsonValue } from "../registry/index.js";
-import { isJsonObject } from "../registry/json.js";
+import type { LinkedAgentRecord, LinkedRecord } from "./export-records.js";
 
-export function str(value: JsonValue | undefined): string | undefined {
-  return typeof value === "string" && value !== "" ? value : undefined;
-}
-
-export function list(value: JsonValue | undefined): JsonObject[] {
-  return Array.isArray(value) ? value.filter(isJsonObject) : [];
-}
-
-export function strings(value: JsonValue | undefined): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+/** A text field's value; an empty one counts as none. */
+export function str(value: string | undefined): string | undefined {
+  return value !== undefined && value !== "" ? value : undefined;
 }
 
 /** The access element of a subject, from its first term's type; undefined: not shown. */
-export function subjectElement(subject: JsonObject): string | undefined {
-  const [first] = list(subject.terms);
-  switch (str(first?.term_type)) {
+export function subjectElement(subject: Subject): string | undefined {
+  switch (str(subject.terms[0].term_type)) {
     case "function":
       return "function";
     case "genre_form":
@@ -43,9 +42,20 @@ export function subjectElement(subject: JsonObject): string | undefined {
   }
 }
 
+const AGENT_TYPES: ReadonlySet<LinkedRecord["type"]> = new Set([
+  "agent_person",
+  "agent_family",
+  "agent_corporate_entity",
+  "agent_software",
+]);
+
+export function isAgent(linked: LinkedRecord): linked is LinkedAgentRecord {
+  return AGENT_TYPES.has(linked.type);
+}
+
 /** The name element of an agent, from its type. */
-export function agentElement(agent: JsonObject): string {
-  switch (str(agent.jsonmodel_type)) {
+export function agentElement(agent: LinkedAgentRecord): string {
+  switch (agent.type) {
     case "agent_person":
       return "persname";
     case "agent_family":
@@ -57,69 +67,82 @@ export function agentElement(agent: JsonObject): string {
   }
 }
 
-/** The agent's display name record: the one marked for display, else the authorized one, else the first. */
-export function displayName(agent: JsonObject): JsonObject | undefined {
-  const names = list(agent.names);
-  return (
-    names.find((name) => name.is_display_name === true) ?? names.find((name) => name.authorized === true) ?? names[0]
-  );
+export type AgentName = NamePerson | NameFamily | NameCorporateEntity | NameSoftware;
+
+/** The name marked for display, else the authorized one, else the first. */
+function preferred<N extends AgentName>(names: readonly N[]): N | undefined {
+  return names.find((name) => name.is_display_name === true) ?? names.find((name) => name.authorized) ?? names[0];
+}
+
+/** The agent's display name record. */
+export function displayName(agent: LinkedAgentRecord): AgentName | undefined {
+  return preferred<AgentName>(agent.record.names);
 }
 
 function joined(parts: Array<string | undefined>, separator: string): string {
   return parts.filter((part): part is string => part !== undefined && part.trim() !== "").join(separator);
 }
 
+/** A name's core followed by its dates and qualifier, as ArchivesSpace's sort names read. */
+function withDatesAndQualifier(name: AgentName, core: string): string {
+  const qualifier = str(name.qualifier);
+  return joined([core, str(name.dates), qualifier === undefined ? undefined : `(${qualifier})`], ", ");
+}
+
+function personName(name: NamePerson): string {
+  const primary = str(name.primary_name);
+  const rest = str(name.rest_of_name);
+  const core = str(name.name_order) === "direct" ? joined([rest, primary], " ") : joined([primary, rest], ", ");
+  const fuller = str(name.fuller_form);
+  return joined(
+    [
+      core,
+      str(name.prefix),
+      str(name.suffix),
+      str(name.title),
+      str(name.number),
+      fuller === undefined ? undefined : `(${fuller})`,
+    ],
+    ", ",
+  );
+}
+
+/** The display name built from its parts, by the agent's type, the way ArchivesSpace builds it. */
+function builtName(agent: LinkedAgentRecord): string {
+  switch (agent.type) {
+    case "agent_person": {
+      const name = preferred(agent.record.names);
+      return name === undefined ? "" : personName(name);
+    }
+    case "agent_corporate_entity": {
+      const name = preferred(agent.record.names);
+      const parts = [name?.primary_name, name?.subordinate_name_1, name?.subordinate_name_2, name?.number];
+      return joined(parts.map(str), ". ");
+    }
+    case "agent_family": {
+      const name = preferred(agent.record.names);
+      return joined([str(name?.family_name), str(name?.prefix)], ", ");
+    }
+    case "agent_software": {
+      const name = preferred(agent.record.names);
+      return joined([str(name?.software_name), str(name?.version), str(name?.manufacturer)], " ");
+    }
+  }
+}
+
 /**
  * How an agent's name reads in EAD: its sort name when it has one (ArchivesSpace computes it;
  * here it is stored as sent), else one built from the name's parts the way ArchivesSpace's is.
  */
-export function agentName(agent: JsonObject): string {
+export function agentName(agent: LinkedAgentRecord): string {
   const name = displayName(agent);
   if (name === undefined) return "";
-  const sortName = str(name.sort_name);
-  if (sortName !== undefined) return sortName;
-  const qualifier = str(name.qualifier);
-  const dates = str(name.dates);
-  const tail = (core: string) => joined([core, dates, qualifier === undefined ? undefined : `(${qualifier})`], ", ");
-  switch (str(agent.jsonmodel_type)) {
-    case "agent_person": {
-      const primary = str(name.primary_name);
-      const rest = str(name.rest_of_name);
-      const core = str(name.name_order) === "direct" ? joined([rest, primary], " ") : joined([primary, rest], ", ");
-      const fuller = str(name.fuller_form);
-      return tail(
-        joined(
-          [
-            core,
-            str(name.prefix),
-            str(name.suffix),
-            str(name.title),
-            str(name.number),
-            fuller === undefined ? undefined : `(${fuller})`,
-          ],
-          ", ",
-        ),
-      );
-    }
-    case "agent_corporate_entity":
-      return tail(
-        joined(
-          [str(name.primary_name), str(name.subordinate_name_1), str(name.subordinate_name_2), str(name.number)],
-          ". ",
-        ),
-      );
-    case "agent_family":
-      return tail(joined([str(name.family_name), str(name.prefix)], ", "));
-    default:
-      return tail(joined([str(name.software_name), str(name.version), str(name.manufacturer)], " "));
-  }
+  return str(name.sort_name) ?? withDatesAndQualifier(name, builtName(agent));
 }
 
 /** Terms of a subject or a linked agent, in order. */
-export function termTexts(holder: JsonObject): string[] {
-  return list(holder.terms)
-    .map((term) => str(term.term))
-    .filter((term): term is string => term !== undefined);
+export function termTexts(holder: { terms?: readonly Term[] }): string[] {
+  return (holder.terms ?? []).map((term) => str(term.term)).filter((term): term is string => term !== undefined);
 }
 
 /** `linear_feet` -> `linear feet`: the words of an enumeration value, as EAD text. */

@@ -3,47 +3,36 @@
 // (dao). They are loaded for a whole batch of records at once, one store query per target
 // type, and kept in a bounded cache: the same box or agent recurs across thousands of
 // components, and is fetched once.
-import type { JsonObject, JsonValue } from "../registry/index.js";
-import { isJsonObject } from "../registry/json.js";
+import type { DigitalObject, Subject, TopContainer } from "../../generated/types/index.js";
 import type { OperationDeps } from "../records/deps.js";
 import { shapeRecord } from "../records/operations/shape.js";
+import { isAgent } from "./ead-terms.js";
+import { linkedRecord, type DescribedRecord, type LinkedAgentRecord, type LinkedRecord } from "./export-records.js";
 
 /** Past this many cached records the cache starts again (memory stays bounded on huge trees). */
 const CACHE_LIMIT = 20_000;
 
-function refOf(value: JsonValue | undefined): string | undefined {
-  return isJsonObject(value) && typeof value.ref === "string" ? value.ref : undefined;
-}
-
-function objects(value: JsonValue | undefined): JsonObject[] {
-  return Array.isArray(value) ? value.filter(isJsonObject) : [];
-}
-
 /** The uris of the records `record` shows inline in EAD. */
-export function linkedUris(record: JsonObject): string[] {
-  const uris: string[] = [];
-  const add = (uri: string | undefined) => {
-    if (uri !== undefined) uris.push(uri);
-  };
-  for (const link of objects(record.linked_agents)) add(refOf(link));
-  for (const link of objects(record.subjects)) add(refOf(link));
-  for (const instance of objects(record.instances)) {
-    add(refOf(instance.digital_object));
-    const sub = instance.sub_container;
-    if (isJsonObject(sub)) add(refOf(sub.top_container));
-  }
-  return uris;
+export function linkedUris(record: DescribedRecord): string[] {
+  return [
+    ...(record.linked_agents ?? []).map((link) => link.ref),
+    ...(record.subjects ?? []).map((link) => link.ref),
+    ...(record.instances ?? []).flatMap((instance) => [
+      ...(instance.digital_object ? [instance.digital_object.ref] : []),
+      ...(instance.sub_container ? [instance.sub_container.top_container.ref] : []),
+    ]),
+  ];
 }
 
 export class LinkedRecords {
-  private readonly cache = new Map<string, JsonObject>();
+  private readonly cache = new Map<string, LinkedRecord>();
   /** Moves on each time the cache is emptied: records loaded before may need loading again. */
   generation = 0;
 
   constructor(private readonly deps: OperationDeps) {}
 
   /** Loads every record the given records link to that is not cached yet: one query per target type. */
-  async load(records: readonly JsonObject[]): Promise<void> {
+  async load(records: readonly DescribedRecord[]): Promise<void> {
     const wanted = new Set<string>();
     for (const record of records) for (const uri of linkedUris(record)) if (!this.cache.has(uri)) wanted.add(uri);
     if (wanted.size === 0) return;
@@ -67,13 +56,30 @@ export class LinkedRecords {
       if (group.repoId !== undefined) filter.repo_id = group.repoId;
       for (const stored of await this.deps.store.collection(type.name).find(filter).toArray()) {
         const shaped = shapeRecord(this.deps.registry, type, stored);
-        this.cache.set(shaped.uri as string, shaped);
+        const linked = linkedRecord(type.name, shaped);
+        if (linked !== undefined) this.cache.set(shaped.uri as string, linked);
       }
     }
   }
 
-  /** A loaded record; undefined for a broken link (the target is gone). */
-  get(uri: string | undefined): JsonObject | undefined {
-    return uri === undefined ? undefined : this.cache.get(uri);
+  /** A loaded agent; undefined for a broken link (the target is gone) or a link to something else. */
+  agent(uri: string): LinkedAgentRecord | undefined {
+    const linked = this.cache.get(uri);
+    return linked !== undefined && isAgent(linked) ? linked : undefined;
+  }
+
+  subject(uri: string): Subject | undefined {
+    const linked = this.cache.get(uri);
+    return linked?.type === "subject" ? linked.record : undefined;
+  }
+
+  topContainer(uri: string): TopContainer | undefined {
+    const linked = this.cache.get(uri);
+    return linked?.type === "top_container" ? linked.record : undefined;
+  }
+
+  digitalObject(uri: string): DigitalObject | undefined {
+    const linked = this.cache.get(uri);
+    return linked?.type === "digital_object" ? linked.record : undefined;
   }
 }

@@ -1,6 +1,7 @@
-// Who performs an operation, and so what the operation lets them do. Every write and every
-// record read names one, and the operation itself checks it (operation-access.ts): there is no
-// way to reach the store that skips the check by forgetting it, only the explicit `trusted`.
+// Who performs an operation, and so what the operation lets them do. Every write, and every read
+// or list of records, names one, and the operation itself checks it (operation-access.ts): there
+// is no way past the check by forgetting it, only the explicit `trusted`. (Tree views are checked
+// at their routes, by the same rule.)
 import type { PermissionMap } from "./permissions.js";
 
 /** A logged-in user: the operation checks their permissions against the type's x-permissions. */

@@ -18,6 +18,9 @@ export interface WriteOptions {
   parameters?: ReadonlyMap<string, string>;
 }
 
+/** A write given no parameters. */
+export const NO_PARAMETERS: ReadonlyMap<string, string> = new Map();
+
 /** Where a record lives: the repository id for repository-scoped types, nothing for global ones. */
 export interface Scope {
   repoId?: number;

@@ -14,7 +14,7 @@ import type { OperationDeps } from "../deps.js";
 import { linkProblemsOfMany } from "./links.js";
 import { permittedType, requireRepository } from "./locate.js";
 import { checkRecord, problemsOf, type PreparedRecord } from "./prepare.js";
-import { onBehalfOf, type Actor, type Scope, type WriteOptions, type WriteResult } from "../types.js";
+import { NO_PARAMETERS, onBehalfOf, type Actor, type Scope, type WriteOptions, type WriteResult } from "../types.js";
 import { createStamp } from "./stamps.js";
 import { asDuplicateIdentifier } from "./write-errors.js";
 
@@ -88,8 +88,6 @@ export async function checkRecords(
     return one.prepared;
   });
 }
-
-const NO_PARAMETERS: ReadonlyMap<string, string> = new Map();
 
 /**
  * Creates the records in order, all checked before any is written (see checkRecords), each as

@@ -12,7 +12,7 @@ import type { OperationDeps } from "../deps.js";
 import { removeLinksTo } from "./links.js";
 import { findStored, permittedType, recordFilter, recordType } from "./locate.js";
 import { shapeRecord } from "./shape.js";
-import { onBehalfOf, type Actor, type DeleteResult, type Scope } from "../types.js";
+import { NO_PARAMETERS, onBehalfOf, type Actor, type DeleteResult, type Scope } from "../types.js";
 
 /**
  * Deletes a record and whatever its links cascade to, in one transaction: a failure anywhere in
@@ -39,7 +39,7 @@ export async function deleteRecord(
       actor,
       existing,
       input: undefined,
-      parameters: new Map(),
+      parameters: NO_PARAMETERS,
     });
   }
   return deps.store.transaction((session) =>

@@ -8,7 +8,7 @@ import type { OperationDeps } from "../deps.js";
 import { findStored, permittedType, recordFilter } from "./locate.js";
 import { prepareRecord } from "./prepare.js";
 import { shapeRecord } from "./shape.js";
-import { onBehalfOf, type Actor, type Scope, type WriteOptions, type WriteResult } from "../types.js";
+import { NO_PARAMETERS, onBehalfOf, type Actor, type Scope, type WriteOptions, type WriteResult } from "../types.js";
 import { updateStamp } from "./stamps.js";
 import { asDuplicateIdentifier } from "./write-errors.js";
 
@@ -31,7 +31,7 @@ export async function updateRecord(
   id: number,
   input: unknown,
   actor: Actor,
-  { parameters = new Map() }: Pick<WriteOptions, "parameters"> = {},
+  { parameters = NO_PARAMETERS }: Pick<WriteOptions, "parameters"> = {},
 ): Promise<WriteResult> {
   const type = permittedType(deps, typeName, scope, actor, "update");
   const lockVersion = lockVersionOf(input);

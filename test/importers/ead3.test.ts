@@ -343,4 +343,59 @@ describe("EAD3 elements the NCSU files do not use", () => {
       file_versions: [expect.objectContaining({ use_statement: "application-pdf" })],
     });
   });
+
+  it("physdescset: the space occupied is the extent, a carrier its container summary; none known: kept as notes", async () => {
+    const guide = (code: string, set: string, component = "") => `<?xml version="1.0" encoding="UTF-8"?>
+<ead xmlns="http://ead3.archivists.org/schema/">
+  <control><recordid>${code}</recordid><filedesc><titlestmt><titleproper>Guide</titleproper></titlestmt></filedesc>
+    <maintenancestatus value="new"/><maintenanceagency><agencyname>A</agencyname></maintenanceagency></control>
+  <archdesc level="collection">
+    <did><unittitle>${code}</unittitle><unitid>${code}</unitid><unitdate>1900</unitdate>
+      <langmaterial><language langcode="eng"/></langmaterial>${set}</did>
+    <dsc><c01 level="file"><did><unittitle>One</unittitle><unitdate>1901</unitdate>${component}</did></c01></dsc>
+  </archdesc>
+</ead>`;
+    const carrierFirst = `<physdescset>
+        <physdescstructured physdescstructuredtype="carrier" coverage="whole"><quantity>1</quantity><unittype>box</unittype></physdescstructured>
+        <physdescstructured physdescstructuredtype="spaceoccupied" coverage="whole"><quantity>.40</quantity><unittype>cubic feet</unittype><physfacet>bound</physfacet></physdescstructured>
+        <descriptivenote><p>In the annex.</p></descriptivenote>
+      </physdescset>`;
+    const set = await t.importEad(textInput("set1.xml", guide("SET.1", carrierFirst)), { format: "ead3" });
+    expect([set.outcome, set.errors, set.warnings]).toEqual(["imported", [], []]);
+    const resource = await t.get(set.uris.find((uri) => uri.includes("/resources/")) as string);
+    expect(resource.extents).toEqual([
+      expect.objectContaining({
+        portion: "whole",
+        number: ".40",
+        extent_type: "cubic_feet",
+        physical_details: "bound",
+        container_summary: "1 box; In the annex.",
+      }),
+    ]);
+    expect(notesOf(resource).filter((n) => n.type === "physdesc")).toEqual([]);
+
+    // Within a component too; and a set whose units name no extent type: each kept as a note, with a warning.
+    const unknown = `<physdescset>
+        <physdescstructured physdescstructuredtype="carrier"><quantity>2</quantity><unittype>boxes</unittype></physdescstructured>
+        <physdescstructured physdescstructuredtype="materialtype"><quantity>30</quantity><unittype>items</unittype></physdescstructured>
+      </physdescset>`;
+    const known = `<physdescstructured physdescstructuredtype="spaceoccupied"><quantity>1</quantity><unittype>linear feet</unittype></physdescstructured>`;
+    const mixed = await t.importEad(textInput("set2.xml", guide("SET.2", known, unknown)), { format: "ead3" });
+    expect([mixed.outcome, mixed.errors]).toEqual(["imported", []]);
+    expect(mixed.warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(/^extent '2 boxes' has the type 'boxes', which is not in the extent_extent_type list/),
+      expect.stringMatching(/^extent '30 items' has the type 'items', which is not in the extent_extent_type list/),
+    ]);
+    const tree = await walkTree(
+      t,
+      (await t.get(mixed.uris.find((uri) => uri.includes("/resources/")) as string)).uri as string,
+    );
+    const component = await t.get(tree[0]!.uri as string);
+    expect(component.extents ?? []).toEqual([]);
+    expect(
+      notesOf(component)
+        .filter((n) => n.type === "physdesc")
+        .map((n) => n.content),
+    ).toEqual([["2 boxes"], ["30 items"]]);
+  });
 });

@@ -97,7 +97,7 @@ export function describe(
     }
     dateElements.push(...childrenNamed(did, "unitdate", "unitdatestructured"));
     put(record, "dates", datesOf(ctx, dateElements));
-    const extents = extentsOf(ctx, childrenNamed(did, "physdesc", "physdescstructured"));
+    const extents = extentsOf(ctx, childrenNamed(did, "physdesc", "physdescstructured", "physdescset"));
     put(record, "extents", extents.extents);
     notes.push(...extents.notes);
     for (const note of extents.notes)
@@ -124,6 +124,7 @@ export function describe(
           "unitdatestructured",
           "physdesc",
           "physdescstructured",
+          "physdescset",
           "container",
           ...IGNORED,
         ].includes(child.name)

@@ -1,5 +1,7 @@
 // Extents from <physdesc> (EAD 2002: <extent> children, or plain text such as "1.75 linear feet
-// (4 boxes)") and EAD3 <physdescstructured>. As ArchivesSpace reads them: a physdesc's first
+// (4 boxes)"), EAD3 <physdescstructured> and EAD3 <physdescset> (several structured descriptions
+// of one thing: ".40 cubic feet" space occupied and "1 box" carrier, recorded as one extent
+// with the others as its container summary). As ArchivesSpace reads them: a physdesc's first
 // extent gives number and type, its further extents the container summary, its <physfacet> and
 // <dimensions> the physical details and dimensions. A physdesc with no extent becomes notes.
 // An extent whose type is not in the extent type list cannot be an extent: it is kept as a
@@ -144,15 +146,24 @@ export function physdesc(ctx: EadContext, element: XmlElement): ExtentsAndNotes 
   return result;
 }
 
-/** EAD3 <physdescstructured>: quantity, unittype, physfacet, dimensions, descriptivenote. */
-export function physdescstructured(ctx: EadContext, element: XmlElement): ExtentsAndNotes {
+/** A structured description's quantity and unit as written, and its extent type when the unit names one. */
+function structuredParts(
+  ctx: EadContext,
+  element: XmlElement,
+): { quantity: string; unit: string; text: string; type: string | undefined } {
   const quantity = plain(childrenNamed(element, "quantity")[0] ?? { ...element, children: [] });
   const unitElement = childrenNamed(element, "unittype")[0];
   const unit = unitElement === undefined ? "" : plain(unitElement);
-  const type = unit === "" ? undefined : extentType(ctx, unit);
-  const text = `${quantity} ${unit}`.trim();
-  if (quantity === "" || !/^\d+(?:[.,]\d+)?$|^\.\d+$/.test(quantity) || type === undefined) {
-    const notes = [unmappable(ctx, element, text, type === undefined && /^\d/.test(quantity) ? unit : undefined)];
+  const numeric = /^\d+(?:[.,]\d+)?$|^\.\d+$/.test(quantity);
+  const type = unit === "" || !numeric ? undefined : extentType(ctx, unit);
+  return { quantity, unit, text: `${quantity} ${unit}`.trim(), type };
+}
+
+/** EAD3 <physdescstructured>: quantity, unittype, physfacet, dimensions, descriptivenote. */
+export function physdescstructured(ctx: EadContext, element: XmlElement): ExtentsAndNotes {
+  const { quantity, unit, text, type } = structuredParts(ctx, element);
+  if (type === undefined) {
+    const notes = [unmappable(ctx, element, text, /^\d/.test(quantity) ? unit : undefined)];
     for (const child of childrenNamed(element, "physfacet"))
       notes.push(singlepartNote("physfacet", [markup(child, { breaks: true })], child));
     for (const child of childrenNamed(element, "dimensions"))
@@ -191,6 +202,37 @@ export function physdescstructured(ctx: EadContext, element: XmlElement): Extent
 }
 
 /**
+ * EAD3 <physdescset>: one extent from the description whose unit is an extent type (space occupied
+ * first: ".40 cubic feet"), the others ("1 box", a carrier) and the set's descriptive note its
+ * container summary, as ArchivesSpace records such a set. A set none of whose units is an extent
+ * type is read as its descriptions one by one (each kept as a note, with a warning).
+ */
+export function physdescset(ctx: EadContext, element: XmlElement): ExtentsAndNotes {
+  const members = childrenNamed(element, "physdescstructured").map((member) => ({
+    member,
+    parts: structuredParts(ctx, member),
+  }));
+  const usable = members.filter(({ parts }) => parts.type !== undefined);
+  const chosen = usable.find(({ member }) => member.attributes.physdescstructuredtype === "spaceoccupied") ?? usable[0];
+  if (chosen === undefined)
+    return extentsOf(
+      ctx,
+      members.map(({ member }) => member),
+    );
+  const read = physdescstructured(ctx, chosen.member);
+  const [extent] = read.extents;
+  if (extent !== undefined) {
+    const summary = [
+      extent.container_summary,
+      ...members.filter((one) => one !== chosen).map(({ parts }) => parts.text),
+      ...childrenNamed(element, "descriptivenote").map((child) => markup(child)),
+    ].filter((part): part is string => part !== undefined && part !== "");
+    put(extent, "container_summary", summary.join("; "));
+  }
+  return read;
+}
+
+/**
  * All extents and extent notes of a <did>, in order. An EAD3 <physdesc localtype="container_summary">
  * right after a structured extent is that extent's container summary (as Arca's and
  * ArchivesSpace's EAD3 exports write it).
@@ -199,8 +241,8 @@ export function extentsOf(ctx: EadContext, elements: readonly XmlElement[]): Ext
   const result: ExtentsAndNotes = { extents: [], notes: [] };
   let previousStructured: Extent | undefined;
   for (const element of elements) {
-    if (element.name === "physdescstructured") {
-      const read = physdescstructured(ctx, element);
+    if (element.name === "physdescstructured" || element.name === "physdescset") {
+      const read = element.name === "physdescset" ? physdescset(ctx, element) : physdescstructured(ctx, element);
       result.extents.push(...read.extents);
       result.notes.push(...read.notes);
       previousStructured = read.extents[0];

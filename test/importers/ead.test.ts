@@ -706,7 +706,8 @@ describe("importing again, dry runs, failures", () => {
   it("a file whose 5th component is invalid writes nothing, and the error names the component", async () => {
     const components = Array.from({ length: 8 }, (_, i) =>
       i === 4
-        ? `<c01 level="file" id="five"><did><container type="Box">5</container></did></c01>`
+        ? // A title over the schema's 8,192 characters: an error no import can recover from.
+          `<c01 level="file" id="five"><did><unittitle>${"x".repeat(8200)}</unittitle><container type="Box">5</container></did></c01>`
         : `<c01 level="file" id="c${i + 1}"><did><unittitle>Component ${i + 1}</unittitle><container type="Box">${i + 1}</container></did><controlaccess><persname>Halfway, Person ${i + 1}</persname></controlaccess></c01>`,
     );
     const xml = `<?xml version="1.0"?>\n<ead xmlns="urn:isbn:1-931666-22-9"><eadheader><eadid>halfway</eadid></eadheader>\n<archdesc level="collection"><did><unittitle>Halfway</unittitle><unitid>H.1</unitid><unitdate normal="1900/1910">1900-1910</unitdate><physdesc><extent>1 linear feet</extent></physdesc></did>\n<dsc>\n${components.join("\n")}\n</dsc></archdesc></ead>`;

@@ -344,6 +344,35 @@ describe("EAD3 elements the NCSU files do not use", () => {
     });
   });
 
+  it("a second <dsc> of container-only components (physical holdings) imports, each titled from its containers", async () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<ead xmlns="http://ead3.archivists.org/schema/">
+  <control><recordid>HOLD.1</recordid><filedesc><titlestmt><titleproper>Guide</titleproper></titlestmt></filedesc>
+    <maintenancestatus value="new"/><maintenanceagency><agencyname>A</agencyname></maintenanceagency></control>
+  <archdesc level="collection">
+    <did><unittitle>Holdings</unittitle><unitid>HOLD.1</unitid><unitdate>1900-1950</unitdate>
+      <langmaterial><language langcode="eng"/></langmaterial>
+      <physdescstructured physdescstructuredtype="spaceoccupied"><quantity>2</quantity><unittype>linear feet</unittype></physdescstructured></did>
+    <dsc><c01 level="series"><did><unittitle>Letters</unittitle></did></c01></dsc>
+    <dsc localtype="physical-holdings">
+      <c01><did><container localtype="box">B-001076</container><unitid localtype="barcode">39015012345678</unitid></did></c01>
+      <c01 level="file"><did><unitid>HOLD.1.2</unitid></did></c01>
+    </dsc>
+  </archdesc>
+</ead>`;
+    const summary = await t.importEad(textInput("holdings.xml", xml), { format: "ead3" });
+    expect([summary.outcome, summary.errors]).toEqual(["imported", []]);
+    expect(summary.created.archival_object).toBe(3);
+    expect(summary.warnings.map((w) => [w.message, w.line])).toEqual([
+      ["a component with neither title nor date: titled 'Box B-001076' from what it carries", 11],
+      ["a component with neither title nor date: titled 'HOLD.1.2' from what it carries", 12],
+    ]);
+    const resource = await t.get(summary.uris.find((uri) => uri.includes("/resources/")) as string);
+    const titles = (await walkTree(t, resource.uri as string)).map((node) => node.title);
+    // Every <dsc>, in document order.
+    expect(titles).toEqual(["Letters", "Box B-001076", "HOLD.1.2"]);
+  });
+
   it("physdescset: the space occupied is the extent, a carrier its container summary; none known: kept as notes", async () => {
     const guide = (code: string, set: string, component = "") => `<?xml version="1.0" encoding="UTF-8"?>
 <ead xmlns="http://ead3.archivists.org/schema/">

@@ -319,6 +319,26 @@ function undeterminedLanguage(): LangMaterial {
   };
 }
 
+/**
+ * The title of a component that has neither title nor date (a physical-holdings <dsc> often
+ * gives only containers and a barcode): from its containers ("Box B-001076, Folder 3"), else its
+ * unitid, else its level, so the component is kept rather than the finding aid refused.
+ */
+function derivedTitle(did: XmlElement | undefined, level: string | undefined): string {
+  const containers = (did === undefined ? [] : childrenNamed(did, "container")).flatMap((container) => {
+    const indicator = plain(container);
+    if (indicator === "") return [];
+    const type = attribute(container, "type") ?? attribute(container, "localtype");
+    const label = type === undefined ? "" : `${type.charAt(0).toUpperCase()}${type.slice(1).replace(/_/g, " ")} `;
+    return [`${label}${indicator}`];
+  });
+  if (containers.length > 0) return containers.join(", ");
+  const unitid = did === undefined ? undefined : childrenNamed(did, "unitid")[0];
+  const id = unitid === undefined ? "" : plain(unitid);
+  if (id !== "") return id;
+  return level === undefined ? "Untitled" : `${level.charAt(0).toUpperCase()}${level.slice(1)}`;
+}
+
 /** An archival object: a component, under the resource and its parent component. */
 export function componentRecord(
   ctx: EadContext,
@@ -341,6 +361,13 @@ export function componentRecord(
   if (id !== undefined) record.component_id = plain(id);
   put(record, "external_ids", external);
   if (did === undefined) ctx.warn(`a component without <did>: it has no title, identifier or date`, at(unit.element));
+  if (record.title === undefined && (record.dates ?? []).length === 0) {
+    record.title = derivedTitle(did, record.level);
+    ctx.warn(
+      `a component with neither title nor date: titled '${record.title}' from what it carries`,
+      at(unit.element),
+    );
+  }
   const { level, ...rest } = record;
   return {
     ...rest,

@@ -373,6 +373,31 @@ describe("EAD3 elements the NCSU files do not use", () => {
     expect(titles).toEqual(["Letters", "Box B-001076", "HOLD.1.2"]);
   });
 
+  it("a date's free-text certainty maps to the date_certainty it means (circa: approximate)", async () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<ead xmlns="http://ead3.archivists.org/schema/">
+  <control><recordid>CIRCA.1</recordid><filedesc><titlestmt><titleproper>Guide</titleproper></titlestmt></filedesc>
+    <maintenancestatus value="new"/><maintenanceagency><agencyname>A</agencyname></maintenanceagency></control>
+  <archdesc level="collection">
+    <did><unittitle>Circa</unittitle><unitid>CIRCA.1</unitid>
+      <unitdatestructured certainty="circa"><datesingle standarddate="1905">circa 1905</datesingle></unitdatestructured>
+      <unitdatestructured certainty="Uncertain"><daterange><fromdate>1910</fromdate><todate>1920</todate></daterange></unitdatestructured>
+      <langmaterial><language langcode="eng"/></langmaterial>
+      <physdescstructured physdescstructuredtype="spaceoccupied"><quantity>1</quantity><unittype>linear feet</unittype></physdescstructured></did>
+    <dsc><c01 level="file"><did><unittitle>One</unittitle><unitdate certainty="ca.">1906</unitdate></did></c01></dsc>
+  </archdesc>
+</ead>`;
+    const summary = await t.importEad(textInput("circa.xml", xml), { format: "ead3" });
+    expect([summary.outcome, summary.errors, summary.warnings]).toEqual(["imported", [], []]);
+    const resource = await t.get(summary.uris.find((uri) => uri.includes("/resources/")) as string);
+    expect((resource.dates as Json[]).map((date) => [date.begin, date.certainty])).toEqual([
+      ["1905", "approximate"],
+      ["1910", "questionable"],
+    ]);
+    const [node] = await walkTree(t, resource.uri as string);
+    expect(((await t.get(node!.uri as string)).dates as Json[])[0]).toMatchObject({ certainty: "approximate" });
+  });
+
   it("physdescset: the space occupied is the extent, a carrier its container summary; none known: kept as notes", async () => {
     const guide = (code: string, set: string, component = "") => `<?xml version="1.0" encoding="UTF-8"?>
 <ead xmlns="http://ead3.archivists.org/schema/">

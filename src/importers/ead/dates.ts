@@ -156,11 +156,40 @@ function labelOf(ctx: EadContext, element: XmlElement): string {
   );
 }
 
+/**
+ * Certainties finding aids write (EAD3's @certainty is free text) for the date_certainty values
+ * they mean: "circa 1905" is an approximate date.
+ */
+const CERTAINTY_SYNONYMS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    circa: "approximate",
+    ca: "approximate",
+    "ca.": "approximate",
+    "c.": "approximate",
+    about: "approximate",
+    approx: "approximate",
+    "approx.": "approximate",
+    approximately: "approximate",
+    estimated: "approximate",
+    probable: "inferred",
+    probably: "inferred",
+    supplied: "inferred",
+    uncertain: "questionable",
+    doubtful: "questionable",
+    "?": "questionable",
+  }),
+);
+
 /** The attributes every date element shares besides its label: certainty, era, calendar. */
 function common(ctx: EadContext, element: XmlElement, date: ArchivalDate): void {
   const where = at(element);
   const certainty = attribute(element, "certainty");
-  if (certainty !== undefined) put(date, "certainty", ctx.pick("date_certainty", certainty, "date certainty", where));
+  if (certainty !== undefined)
+    put(
+      date,
+      "certainty",
+      ctx.pick("date_certainty", certainty, "date certainty", where, { synonyms: CERTAINTY_SYNONYMS }),
+    );
   const era = attribute(element, "era");
   if (era !== undefined) put(date, "era", ctx.pick("date_era", era, "date era", where));
   const calendar = attribute(element, "calendar");

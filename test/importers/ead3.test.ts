@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { readdirSync } from "node:fs";
 import type { ImportSummary } from "../../src/importers/pending.js";
-import { startEadServer, textInput, walkTree, type EadTestServer, type Json } from "./ead-server.js";
+import { enumerationOperations } from "../../src/records/enumerations/index.js";
+import { actor, idOf, startEadServer, textInput, walkTree, type EadTestServer, type Json } from "./ead-server.js";
 
 const DATA = "/work/shared/data/ead3";
 
@@ -451,5 +452,40 @@ describe("EAD3 elements the NCSU files do not use", () => {
         .filter((n) => n.type === "physdesc")
         .map((n) => n.content),
     ).toEqual([["2 boxes"], ["30 items"]]);
+  });
+
+  it("a unit in another number or spelling is the extent type the list holds (boxes, once an administrator adds it)", async () => {
+    const enumerations = enumerationOperations(t.server.ops.deps);
+    const current = (await enumerations.readByName("extent_extent_type", actor)) as Json & {
+      uri: string;
+      values: string[];
+    };
+    // The list as an administrator may have it; the rest of this file's tests ran before this one.
+    const withBoxes = await enumerations.update(
+      idOf(current.uri),
+      { ...current, values: [...current.values, "boxes"] },
+      actor,
+    );
+    expect(withBoxes.status).toBe("Updated");
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<ead xmlns="http://ead3.archivists.org/schema/">
+  <control><recordid>UNITS.1</recordid><filedesc><titlestmt><titleproper>Guide</titleproper></titlestmt></filedesc>
+    <maintenancestatus value="new"/><maintenanceagency><agencyname>A</agencyname></maintenanceagency></control>
+  <archdesc level="collection">
+    <did><unittitle>Units</unittitle><unitid>UNITS.1</unitid><unitdate>1900</unitdate>
+      <langmaterial><language langcode="eng"/></langmaterial>
+      <physdescstructured physdescstructuredtype="carrier"><quantity>1</quantity><unittype>Box</unittype></physdescstructured></did>
+    <dsc><c01 level="file"><did><unittitle>One</unittitle><unitdate>1901</unitdate>
+      <physdescstructured physdescstructuredtype="spaceoccupied"><quantity>.5</quantity><unittype>Lin. Ft.</unittype></physdescstructured></did></c01></dsc>
+  </archdesc>
+</ead>`;
+    const summary = await t.importEad(textInput("units.xml", xml), { format: "ead3" });
+    expect([summary.outcome, summary.errors, summary.warnings]).toEqual(["imported", [], []]);
+    const resource = await t.get(summary.uris.find((uri) => uri.includes("/resources/")) as string);
+    expect(resource.extents).toEqual([expect.objectContaining({ number: "1", extent_type: "boxes" })]);
+    const [node] = await walkTree(t, resource.uri as string);
+    expect((await t.get(node!.uri as string)).extents).toEqual([
+      expect.objectContaining({ number: ".5", extent_type: "linear_feet" }),
+    ]);
   });
 });

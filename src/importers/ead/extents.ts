@@ -8,45 +8,11 @@
 // physdesc note, with a warning.
 import type { Extent, Note } from "../../../generated/types/index.js";
 import type { XmlElement } from "../xml/xml-reader.js";
+import { extentUnitCandidates } from "../extent-units.js";
 import { put } from "../record-draft.js";
 import { at, comparable, type EadContext } from "./context.js";
 import { singlepartNote, multipartTextNote } from "./notes.js";
 import { attribute, childrenNamed, elementChildren, hasOwnText, markup, plain } from "./text.js";
-
-/** Spellings of extent types the list holds under another name. */
-const EXTENT_SYNONYMS: ReadonlyMap<string, string> = new Map(
-  Object.entries({
-    linear_foot: "linear_feet",
-    linear_ft: "linear_feet",
-    "linear_ft.": "linear_feet",
-    "lin._ft.": "linear_feet",
-    lin_ft: "linear_feet",
-    cubic_foot: "cubic_feet",
-    cubic_ft: "cubic_feet",
-    "cubic_ft.": "cubic_feet",
-    "cu._ft.": "cubic_feet",
-    gb: "gigabytes",
-    gigabyte: "gigabytes",
-    mb: "megabytes",
-    megabyte: "megabytes",
-    tb: "terabytes",
-    terabyte: "terabytes",
-    volume: "volumes",
-    "vols.": "volumes",
-    vols: "volumes",
-    "v.": "volumes",
-    leaf: "leaves",
-    sheet: "sheets",
-    reel: "reels",
-    cassette: "cassettes",
-    audiocassettes: "cassettes",
-    audiocassette: "cassettes",
-    photographic_print: "photographic_prints",
-    photographic_slide: "photographic_slides",
-    slides: "photographic_slides",
-    file: "files",
-  }),
-);
 
 export interface ExtentsAndNotes {
   extents: Extent[];
@@ -64,11 +30,13 @@ export function splitExtent(text: string): { number: string; unit: string; rest?
     : { number: match[1].replace(",", "."), unit: unit[1], rest: unit[2] };
 }
 
+/** The extent type a unit stands for (extent-units.ts), if the list holds it. */
 function extentType(ctx: EadContext, unit: string): string | undefined {
-  return (
-    ctx.match("extent_extent_type", unit, EXTENT_SYNONYMS) ??
-    ctx.match("extent_extent_type", unit.replace(/\.$/, ""), EXTENT_SYNONYMS)
-  );
+  for (const candidate of extentUnitCandidates(unit)) {
+    const type = ctx.match("extent_extent_type", candidate);
+    if (type !== undefined) return type;
+  }
+  return undefined;
 }
 
 function unmappable(ctx: EadContext, element: XmlElement, text: string, unit: string | undefined): Note {

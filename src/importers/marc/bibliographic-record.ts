@@ -14,6 +14,7 @@ import type {
   Resource,
 } from "../../../generated/types/index.js";
 import { lookupTable } from "../../registry/dictionary.js";
+import { extentUnitCandidates } from "../extent-units.js";
 import { ImportError, type PendingRecord, type SourceLocation } from "../pending.js";
 import { nonEmpty, untyped } from "../record-draft.js";
 import { archivalDate, yearSpan } from "../source-dates.js";
@@ -51,24 +52,6 @@ const NAME_TAGS = new Set(["100", "110", "111", "600", "610", "611", "700", "710
 
 /** Leader/07 (bibliographic level) -> archival_record_level. */
 const LEVELS: Readonly<Record<string, string>> = lookupTable({ c: "collection", a: "item", m: "item" });
-
-const EXTENT_SYNONYMS: Readonly<Record<string, string>> = lookupTable({
-  "linear ft": "linear_feet",
-  "linear ft.": "linear_feet",
-  "linear foot": "linear_feet",
-  "lin. ft.": "linear_feet",
-  "cubic ft": "cubic_feet",
-  "cubic ft.": "cubic_feet",
-  "cubic foot": "cubic_feet",
-  "cu. ft.": "cubic_feet",
-  volume: "volumes",
-  "v.": "volumes",
-  reel: "reels",
-  sheet: "sheets",
-  leaf: "leaves",
-  cassette: "cassettes",
-  file: "files",
-});
 
 /** Which subfields of which fields the mapping reads; the rest of a handled field is listed as not imported. */
 class Coverage {
@@ -320,7 +303,9 @@ function extentsOf(
     const match = /^([\d.,]+)\s*(.*)$/.exec(statement);
     const number = match?.[1]?.replace(/[.,]$/, "");
     const typeText = withoutEndPunctuation([match?.[2] ?? "", ...values(field, "f")].join(" ").trim());
-    const type = mapping.values.match("extent_extent_type", EXTENT_SYNONYMS[typeText.toLowerCase()] ?? typeText);
+    const type = extentUnitCandidates(typeText)
+      .map((candidate) => mapping.values.match("extent_extent_type", candidate))
+      .find((found) => found !== undefined);
     if (number === undefined || number === "" || type === undefined) {
       const text = noteText(field.subfields.map((subfield) => subfield.value).join(" "));
       mapping.warn(

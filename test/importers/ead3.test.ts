@@ -20,6 +20,23 @@ afterAll(() => t.stop());
 const resourceOf = (file: string): Promise<Json> =>
   t.get(imported.get(file)?.uris.find((uri) => uri.includes("/resources/")) as string);
 const notesOf = (record: Json): Json[] => (record.notes as Json[] | undefined) ?? [];
+
+/** A small EAD3 finding aid: `did` ends the collection's <did> (after its title, id, date and language), then `dscs`. */
+function ead3Guide(code: string, did: string, dscs: string): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<ead xmlns="http://ead3.archivists.org/schema/">
+  <control><recordid>${code}</recordid><filedesc><titlestmt><titleproper>Guide</titleproper></titlestmt></filedesc>
+    <maintenancestatus value="new"/><maintenanceagency><agencyname>A</agencyname></maintenanceagency></control>
+  <archdesc level="collection">
+    <did><unittitle>${code}</unittitle><unitid>${code}</unitid>
+      <langmaterial><language langcode="eng"/></langmaterial>${did}</did>
+    ${dscs}
+  </archdesc>
+</ead>`;
+}
+
+/** The line of `text` in `xml`, from 1. */
+const lineOf = (xml: string, text: string): number => xml.split("\n").findIndex((line) => line.includes(text)) + 1;
 const names = async (links: Json[]): Promise<Array<[string, string, string]>> =>
   Promise.all(
     links.map(
@@ -346,27 +363,22 @@ describe("EAD3 elements the NCSU files do not use", () => {
   });
 
   it("a second <dsc> of container-only components (physical holdings) imports, each titled from its containers", async () => {
-    const xml = `<?xml version="1.0" encoding="UTF-8"?>
-<ead xmlns="http://ead3.archivists.org/schema/">
-  <control><recordid>HOLD.1</recordid><filedesc><titlestmt><titleproper>Guide</titleproper></titlestmt></filedesc>
-    <maintenancestatus value="new"/><maintenanceagency><agencyname>A</agencyname></maintenanceagency></control>
-  <archdesc level="collection">
-    <did><unittitle>Holdings</unittitle><unitid>HOLD.1</unitid><unitdate>1900-1950</unitdate>
-      <langmaterial><language langcode="eng"/></langmaterial>
-      <physdescstructured physdescstructuredtype="spaceoccupied"><quantity>2</quantity><unittype>linear feet</unittype></physdescstructured></did>
-    <dsc><c01 level="series"><did><unittitle>Letters</unittitle></did></c01></dsc>
+    const xml = ead3Guide(
+      "HOLD.1",
+      `<unitdate>1900-1950</unitdate>
+      <physdescstructured physdescstructuredtype="spaceoccupied"><quantity>2</quantity><unittype>linear feet</unittype></physdescstructured>`,
+      `<dsc><c01 level="series"><did><unittitle>Letters</unittitle></did></c01></dsc>
     <dsc localtype="physical-holdings">
       <c01><did><container localtype="box">B-001076</container><unitid localtype="barcode">39015012345678</unitid></did></c01>
       <c01 level="file"><did><unitid>HOLD.1.2</unitid></did></c01>
-    </dsc>
-  </archdesc>
-</ead>`;
+    </dsc>`,
+    );
     const summary = await t.importEad(textInput("holdings.xml", xml), { format: "ead3" });
     expect([summary.outcome, summary.errors]).toEqual(["imported", []]);
     expect(summary.created.archival_object).toBe(3);
     expect(summary.warnings.map((w) => [w.message, w.line])).toEqual([
-      ["a component with neither title nor date: titled 'Box B-001076' from what it carries", 11],
-      ["a component with neither title nor date: titled 'HOLD.1.2' from what it carries", 12],
+      ["a component with neither title nor date: titled 'Box B-001076' from what it carries", lineOf(xml, "B-001076")],
+      ["a component with neither title nor date: titled 'HOLD.1.2' from what it carries", lineOf(xml, "HOLD.1.2<")],
     ]);
     const resource = await t.get(summary.uris.find((uri) => uri.includes("/resources/")) as string);
     const titles = (await walkTree(t, resource.uri as string)).map((node) => node.title);
@@ -375,19 +387,13 @@ describe("EAD3 elements the NCSU files do not use", () => {
   });
 
   it("a date's free-text certainty maps to the date_certainty it means (circa: approximate)", async () => {
-    const xml = `<?xml version="1.0" encoding="UTF-8"?>
-<ead xmlns="http://ead3.archivists.org/schema/">
-  <control><recordid>CIRCA.1</recordid><filedesc><titlestmt><titleproper>Guide</titleproper></titlestmt></filedesc>
-    <maintenancestatus value="new"/><maintenanceagency><agencyname>A</agencyname></maintenanceagency></control>
-  <archdesc level="collection">
-    <did><unittitle>Circa</unittitle><unitid>CIRCA.1</unitid>
-      <unitdatestructured certainty="circa"><datesingle standarddate="1905">circa 1905</datesingle></unitdatestructured>
+    const xml = ead3Guide(
+      "CIRCA.1",
+      `<unitdatestructured certainty="circa"><datesingle standarddate="1905">circa 1905</datesingle></unitdatestructured>
       <unitdatestructured certainty="Uncertain"><daterange><fromdate>1910</fromdate><todate>1920</todate></daterange></unitdatestructured>
-      <langmaterial><language langcode="eng"/></langmaterial>
-      <physdescstructured physdescstructuredtype="spaceoccupied"><quantity>1</quantity><unittype>linear feet</unittype></physdescstructured></did>
-    <dsc><c01 level="file"><did><unittitle>One</unittitle><unitdate certainty="ca.">1906</unitdate></did></c01></dsc>
-  </archdesc>
-</ead>`;
+      <physdescstructured physdescstructuredtype="spaceoccupied"><quantity>1</quantity><unittype>linear feet</unittype></physdescstructured>`,
+      `<dsc><c01 level="file"><did><unittitle>One</unittitle><unitdate certainty="ca.">1906</unitdate></did></c01></dsc>`,
+    );
     const summary = await t.importEad(textInput("circa.xml", xml), { format: "ead3" });
     expect([summary.outcome, summary.errors, summary.warnings]).toEqual(["imported", [], []]);
     const resource = await t.get(summary.uris.find((uri) => uri.includes("/resources/")) as string);
@@ -400,16 +406,12 @@ describe("EAD3 elements the NCSU files do not use", () => {
   });
 
   it("physdescset: the space occupied is the extent, a carrier its container summary; none known: kept as notes", async () => {
-    const guide = (code: string, set: string, component = "") => `<?xml version="1.0" encoding="UTF-8"?>
-<ead xmlns="http://ead3.archivists.org/schema/">
-  <control><recordid>${code}</recordid><filedesc><titlestmt><titleproper>Guide</titleproper></titlestmt></filedesc>
-    <maintenancestatus value="new"/><maintenanceagency><agencyname>A</agencyname></maintenanceagency></control>
-  <archdesc level="collection">
-    <did><unittitle>${code}</unittitle><unitid>${code}</unitid><unitdate>1900</unitdate>
-      <langmaterial><language langcode="eng"/></langmaterial>${set}</did>
-    <dsc><c01 level="file"><did><unittitle>One</unittitle><unitdate>1901</unitdate>${component}</did></c01></dsc>
-  </archdesc>
-</ead>`;
+    const guide = (code: string, set: string, component = "") =>
+      ead3Guide(
+        code,
+        `<unitdate>1900</unitdate>${set}`,
+        `<dsc><c01 level="file"><did><unittitle>One</unittitle><unitdate>1901</unitdate>${component}</did></c01></dsc>`,
+      );
     const carrierFirst = `<physdescset>
         <physdescstructured physdescstructuredtype="carrier" coverage="whole"><quantity>1</quantity><unittype>box</unittype></physdescstructured>
         <physdescstructured physdescstructuredtype="spaceoccupied" coverage="whole"><quantity>.40</quantity><unittype>cubic feet</unittype><physfacet>bound</physfacet></physdescstructured>
@@ -467,18 +469,13 @@ describe("EAD3 elements the NCSU files do not use", () => {
       actor,
     );
     expect(withBoxes.status).toBe("Updated");
-    const xml = `<?xml version="1.0" encoding="UTF-8"?>
-<ead xmlns="http://ead3.archivists.org/schema/">
-  <control><recordid>UNITS.1</recordid><filedesc><titlestmt><titleproper>Guide</titleproper></titlestmt></filedesc>
-    <maintenancestatus value="new"/><maintenanceagency><agencyname>A</agencyname></maintenanceagency></control>
-  <archdesc level="collection">
-    <did><unittitle>Units</unittitle><unitid>UNITS.1</unitid><unitdate>1900</unitdate>
-      <langmaterial><language langcode="eng"/></langmaterial>
-      <physdescstructured physdescstructuredtype="carrier"><quantity>1</quantity><unittype>Box</unittype></physdescstructured></did>
-    <dsc><c01 level="file"><did><unittitle>One</unittitle><unitdate>1901</unitdate>
-      <physdescstructured physdescstructuredtype="spaceoccupied"><quantity>.5</quantity><unittype>Lin. Ft.</unittype></physdescstructured></did></c01></dsc>
-  </archdesc>
-</ead>`;
+    const xml = ead3Guide(
+      "UNITS.1",
+      `<unitdate>1900</unitdate>
+      <physdescstructured physdescstructuredtype="carrier"><quantity>1</quantity><unittype>Box</unittype></physdescstructured>`,
+      `<dsc><c01 level="file"><did><unittitle>One</unittitle><unitdate>1901</unitdate>
+      <physdescstructured physdescstructuredtype="spaceoccupied"><quantity>.5</quantity><unittype>Lin. Ft.</unittype></physdescstructured></did></c01></dsc>`,
+    );
     const summary = await t.importEad(textInput("units.xml", xml), { format: "ead3" });
     expect([summary.outcome, summary.errors, summary.warnings]).toEqual(["imported", [], []]);
     const resource = await t.get(summary.uris.find((uri) => uri.includes("/resources/")) as string);

@@ -21,7 +21,7 @@ const resourceOf = (file: string): Promise<Json> =>
   t.get(imported.get(file)?.uris.find((uri) => uri.includes("/resources/")) as string);
 const notesOf = (record: Json): Json[] => (record.notes as Json[] | undefined) ?? [];
 
-/** A small EAD3 finding aid: `did` ends the collection's <did> (after its title, id, date and language), then `dscs`. */
+/** A small EAD3 finding aid: `did` ends the collection's <did> (after title, id and language), then `dscs`. */
 function ead3Guide(code: string, did: string, dscs: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <ead xmlns="http://ead3.archivists.org/schema/">

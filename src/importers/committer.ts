@@ -12,6 +12,7 @@ import { linksAt } from "../records/operations/links.js";
 import { BatchRecordError, type Actor, type NewRecord, type RecordOperations } from "../records/operations/index.js";
 import { ApiError } from "../errors/api-error.js";
 import { beginImport, sweepImports, undoBatches, type JournalTicket, type WrittenBatch } from "./journal.js";
+import { FidelityTally, type FidelityCounts, type FidelityReport } from "./fidelity.js";
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from "./limits.js";
 import { boundedMessage, MessageList } from "./messages.js";
 import {
@@ -79,6 +80,8 @@ class FilePass {
   /** What this pass wrote, in order (for undoing it). */
   readonly written: WrittenBatch[] = [];
   readonly principal: string[] = [];
+  /** What the source held (the parser's census) and what this pass created or reused. */
+  readonly fidelity = new FidelityTally();
   private provisional = PROVISIONAL_ID_BASE;
   /** The check pass's uris of records of the file so far (they exist only there). */
   private readonly provisionalUris = new Set<string>();
@@ -147,6 +150,7 @@ class FilePass {
       if (match !== undefined) {
         this.uris.set(pending.key, match);
         this.reused[type] = (this.reused[type] ?? 0) + 1;
+        this.fidelity.brought(pending.brings);
         continue;
       }
       fresh.push(pending);
@@ -181,6 +185,7 @@ class FilePass {
       throw error;
     }
     this.created[type] = (this.created[type] ?? 0) + fresh.length;
+    for (const pending of fresh) this.fidelity.brought(pending.brings);
     // The nodes of trees are only counted; the rest (resources, agents, ...) are listed.
     if (this.ops.deps.registry.get(type).tree === null)
       for (const pending of fresh) this.principal.push(this.uris.get(pending.key) as string);
@@ -221,6 +226,7 @@ async function runPass(
   let batch: Batch | undefined;
   const context = {
     warn: (message: string, source: SourceLocation) => warnings?.add(locate(input.name, source, message)),
+    found: (counts: FidelityCounts) => pass.fidelity.found(counts),
   };
   for await (const pending of parser.parse(input, context)) {
     if (batch !== undefined && (batch.type !== pending.type || batch.records.length >= batchSize)) {
@@ -232,6 +238,8 @@ async function runPass(
   if (batch !== undefined) await pass.flush(batch);
 }
 
+type Checked = Pick<ImportSummary, "created" | "reused"> & { records: number; fidelity?: FidelityReport };
+
 /** Pass 1: the whole file checked, nothing written. Only its counts outlive it (not its keys and uris). */
 async function checkPass(
   ops: RecordOperations,
@@ -240,10 +248,10 @@ async function checkPass(
   options: ImportOptions,
   batchSize: number,
   warnings: MessageList,
-): Promise<Pick<ImportSummary, "created" | "reused"> & { records: number }> {
+): Promise<Checked> {
   const check = new FilePass(ops, options, false);
   await runPass(parser, input, check, batchSize, warnings);
-  return { created: check.created, reused: check.reused, records: check.records };
+  return { created: check.created, reused: check.reused, records: check.records, fidelity: check.fidelity.report() };
 }
 
 /** Imports one file: all of it or nothing. Errors about the file are in the summary, never thrown. */
@@ -286,13 +294,14 @@ export async function importFile(
   // An earlier import (of this file or any) whose process died is undone first: its records
   // would otherwise make this one "skipped", or collide with it.
   await sweepImports(ops, limits.journalLeaseSeconds);
-  let checked: Pick<ImportSummary, "created" | "reused"> & { records: number };
+  let checked: Checked;
   try {
     checked = await checkPass(ops, parser, input, options, batchSize, warnings);
   } catch (error) {
     return fail(error);
   }
-  if (options.dryRun === true) return { ...summary(), created: checked.created, reused: checked.reused };
+  if (options.dryRun === true)
+    return { ...summary(), created: checked.created, reused: checked.reused, fidelity: checked.fidelity };
 
   const ticket = await beginImport(ops, {
     repoId: options.repoId,
@@ -320,5 +329,11 @@ export async function importFile(
     );
   }
   await ticket.close();
-  return { ...summary(), created: write.created, reused: write.reused, uris: write.principal };
+  return {
+    ...summary(),
+    created: write.created,
+    reused: write.reused,
+    uris: write.principal,
+    fidelity: write.fidelity.report(),
+  };
 }

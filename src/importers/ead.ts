@@ -14,7 +14,8 @@
 // the import writes them in batches of one type.
 import { registry } from "../registry/index.js";
 import type { EnumerationValues } from "../registry/enumerations.js";
-import type { Resource } from "../../generated/types/index.js";
+import type { ArchivalObject, Resource } from "../../generated/types/index.js";
+import type { FidelityCounts } from "./fidelity.js";
 import { at, EadContext } from "./ead/context.js";
 import { componentRecord, resourceRecord, type DescribedUnit } from "./ead/description.js";
 import { findingAidFields } from "./ead/header.js";
@@ -61,6 +62,16 @@ function grouped(records: PendingRecord[]): PendingRecord[] {
     .map((record, i) => ({ record, i }))
     .sort((a, b) => rank(a.record.type) - rank(b.record.type) || a.i - b.i)
     .map(({ record }) => record);
+}
+
+/** What a resource or archival object brings into the archive, for the fidelity report. */
+function unitBrings(ctx: EadContext, record: Resource | ArchivalObject, isComponent: boolean): FidelityCounts {
+  return {
+    components: isComponent ? 1 : 0,
+    notes: ctx.fromSource(record.notes),
+    dates: ctx.fromSource(record.dates),
+    extents: ctx.fromSource(record.extents),
+  };
 }
 
 interface Collection {
@@ -140,6 +151,7 @@ export class EadParser implements FormatParser {
     const collection = await readCollection(input, ctx, this.options.limits);
     const findingAid = findingAidFields(ctx, collection.header);
     ctx.fileIdentity = findingAid.ead_id ?? input.name;
+    ctx.found(ctx.census.unit(collection.archdesc, false));
     const resource = resourceRecord(ctx, collection.archdesc, findingAid);
     yield* grouped(ctx.takeNeeded());
     const resourceKey = ctx.nextKey("resource");
@@ -150,6 +162,7 @@ export class EadParser implements FormatParser {
       source: at(collection.archdesc.element),
       match: this.resourceMatch(resource),
       onMatch: "skip-file",
+      brings: unitBrings(ctx, resource, false),
     });
     yield* this.components(input, ctx, resourceKey);
   }
@@ -182,12 +195,21 @@ export class EadParser implements FormatParser {
 
     const handOn = (frame: Frame): void => {
       frame.done = true;
+      ctx.found(ctx.census.unit(frame.unit, true));
       const record = componentRecord(ctx, frame.unit, resourceKey, frame.parentKey);
       frame.unit.children = [];
       // Only the component being read holds parts (its parent was handed on when it started).
       builder.release();
       needed.push(...ctx.takeNeeded());
-      ready.push(untyped({ key: frame.key, type: "archival_object", record, source: at(frame.unit.element) }));
+      ready.push(
+        untyped({
+          key: frame.key,
+          type: "archival_object",
+          record,
+          source: at(frame.unit.element),
+          brings: unitBrings(ctx, record, true),
+        }),
+      );
     };
     const window = (): PendingRecord[] => {
       const out = [...grouped(needed), ...ready];

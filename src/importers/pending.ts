@@ -4,6 +4,7 @@
 // uris, reuses records that already exist, and writes through the record operations.
 import type { Readable } from "node:stream";
 import type { JsonObject } from "../registry/index.js";
+import type { FidelityCounts, FidelityReport } from "./fidelity.js";
 
 export const IMPORT_FORMATS = ["ead", "ead3", "marcxml", "eac", "csv", "aspace-json"] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -43,6 +44,11 @@ export interface PendingRecord {
    * write nothing for the whole file and say so.
    */
   onMatch?: "reuse" | "skip-file";
+  /**
+   * What the record brings into the archive once created or reused, for the fidelity report (fidelity.ts): a
+   * component with its notes, dates and extents, an agent, a top container. Absent: nothing counted.
+   */
+  brings?: FidelityCounts;
 }
 
 /** A message about the source, where it is. */
@@ -74,6 +80,8 @@ export interface ImportInput {
 /** What a parser may tell the import besides records. */
 export interface ParseContext {
   warn(message: string, source: SourceLocation): void;
+  /** A parser that takes a census of its source tells what it found, for the fidelity report (fidelity.ts). */
+  found?(counts: FidelityCounts): void;
 }
 
 /**
@@ -102,4 +110,9 @@ export interface ImportSummary {
   uris: string[];
   warnings: ImportMessage[];
   errors: ImportMessage[];
+  /**
+   * Per category of description, what the source held and what was created or reused (formats that take a census
+   * of their source: EAD and EAD3). Absent for a failed or skipped file.
+   */
+  fidelity?: FidelityReport;
 }

@@ -17,6 +17,7 @@ import {
   type Tag,
 } from "../http/api-description.js";
 import type { RouteOperation } from "../http/described-route.js";
+import { FIDELITY_CATEGORIES } from "./fidelity.js";
 import { IMPORT_FORMATS, type ImportMessage, type ImportSummary } from "./pending.js";
 
 export const IMPORT_PERMISSION = "import_records";
@@ -44,6 +45,23 @@ const counts = {
   description: "Records per record type.",
 } as const satisfies Schema;
 
+const fidelityLine = {
+  type: "object",
+  required: ["source", "imported"],
+  properties: {
+    source: { type: "integer", minimum: 0, description: "Found in the source." },
+    imported: { type: "integer", minimum: 0, description: "Created or reused by the import." },
+  },
+} as const satisfies Schema;
+
+const fidelity = {
+  type: "object",
+  description:
+    "Per category of description, what the source held and what was created or reused (EAD and EAD3). " +
+    "Absent for a failed or skipped file.",
+  properties: Object.fromEntries(FIDELITY_CATEGORIES.map((category) => [category, fidelityLine])),
+} as const satisfies Schema;
+
 const summary = {
   type: "object",
   description: "What the import did (or, dry, would do) with the file.",
@@ -65,6 +83,7 @@ const summary = {
     },
     warnings: { type: "array", items: message },
     errors: { type: "array", items: message },
+    fidelity,
   },
 } as const satisfies Schema;
 

@@ -113,15 +113,19 @@ describe("mc00019.xml: GI Bill Oral Histories", () => {
         expression: "2003-2004",
       }),
     ]);
+    // The plain <physdesc> after the structured one is its container summary, as ArchivesSpace's EAD3 export writes it.
     expect(resource.extents).toEqual([
-      expect.objectContaining({ portion: "whole", number: "1", extent_type: "linear_feet" }),
+      expect.objectContaining({
+        portion: "whole",
+        number: "1",
+        extent_type: "linear_feet",
+        container_summary: "2 cassette boxes and 1 archival half box",
+      }),
     ]);
     expect(resource.lang_materials).toEqual([
       expect.objectContaining({ language_and_script: expect.objectContaining({ language: "eng" }) }),
     ]);
-    expect(notesOf(resource).find((n) => n.type === "physdesc")).toMatchObject({
-      content: ["2 cassette boxes and 1 archival half box"],
-    });
+    expect(notesOf(resource).find((n) => n.type === "physdesc")).toBeUndefined();
     expect(notesOf(resource).filter((n) => n.type === "abstract")).toHaveLength(2);
     expect(notesOf(resource).find((n) => n.type === "processinfo")).toMatchObject({
       subnotes: [{ content: "Processed by Will Andersen, 2007 February\n\nEncoded by Will Andersen, 2007 February" }],
@@ -196,7 +200,13 @@ describe("mc00092.xml: Robert O. Tilman Papers", () => {
     expect(resource.dates).toEqual([
       expect.objectContaining({ date_type: "inclusive", begin: "1950", end: "1987", expression: "1950s-1980s" }),
     ]);
-    expect(resource.extents).toEqual([expect.objectContaining({ number: "25.25", extent_type: "linear_feet" })]);
+    expect(resource.extents).toEqual([
+      expect.objectContaining({
+        number: "25.25",
+        extent_type: "linear_feet",
+        container_summary: "28 archival boxes, 3 archival half boxes, 7 cartons",
+      }),
+    ]);
     expect(await names((resource.linked_agents as Json[]).filter((link) => link.role === "creator"))).toEqual([
       ["creator", "agent_person", "Tilman, Robert O."],
     ]);
@@ -270,7 +280,7 @@ describe("EAD3 elements the NCSU files do not use", () => {
     expect([summary.outcome, summary.errors]).toEqual(["imported", []]);
     expect(summary.warnings.map((w) => w.message)).toEqual([
       expect.stringMatching(
-        /^extent '3 boxes' has the type 'boxes', which is not in the extent_extent_type list .*: kept as a physdesc note$/,
+        /^the extent unit 'boxes' is not in the extent_extent_type list: '3 boxes' is recorded as 3 other_unmapped, its text kept as the container summary/,
       ),
     ]);
     const resource = await t.get(summary.uris.find((uri) => uri.includes("/resources/")) as string);
@@ -304,8 +314,15 @@ describe("EAD3 elements the NCSU files do not use", () => {
         dimensions: "30 cm",
         container_summary: "4 boxes",
       }),
+      // An extent statement is never a note: a unit the list lacks is other_unmapped, the text its summary.
+      expect.objectContaining({
+        portion: "part",
+        number: "3",
+        extent_type: "other_unmapped",
+        container_summary: "3 boxes",
+      }),
     ]);
-    expect(notesOf(resource).find((n) => n.type === "physdesc")).toMatchObject({ content: ["3 boxes"] });
+    expect(notesOf(resource).find((n) => n.type === "physdesc")).toBeUndefined();
     expect(resource.lang_materials).toEqual([
       expect.objectContaining({ language_and_script: expect.objectContaining({ language: "fre", script: "Latn" }) }),
       expect.objectContaining({ notes: [expect.objectContaining({ content: ["Mostly French."] })] }),
@@ -405,7 +422,7 @@ describe("EAD3 elements the NCSU files do not use", () => {
     expect(((await t.get(node!.uri as string)).dates as Json[])[0]).toMatchObject({ certainty: "approximate" });
   });
 
-  it("physdescset: the space occupied is the extent, a carrier its container summary; none known: kept as notes", async () => {
+  it("physdescset: the space occupied is the extent, a carrier its container summary; none known: the first, other_unmapped", async () => {
     const guide = (code: string, set: string, component = "") =>
       ead3Guide(
         code,
@@ -431,7 +448,8 @@ describe("EAD3 elements the NCSU files do not use", () => {
     ]);
     expect(notesOf(resource).filter((n) => n.type === "physdesc")).toEqual([]);
 
-    // Within a component too; and a set whose units name no extent type: each kept as a note, with a warning.
+    // Within a component too; and a set whose units name no extent type: one extent all the same, of its first
+    // description, other_unmapped, the rest its container summary, with a warning.
     const unknown = `<physdescset>
         <physdescstructured physdescstructuredtype="carrier"><quantity>2</quantity><unittype>boxes</unittype></physdescstructured>
         <physdescstructured physdescstructuredtype="materialtype"><quantity>30</quantity><unittype>items</unittype></physdescstructured>
@@ -440,20 +458,19 @@ describe("EAD3 elements the NCSU files do not use", () => {
     const mixed = await t.importEad(textInput("set2.xml", guide("SET.2", known, unknown)), { format: "ead3" });
     expect([mixed.outcome, mixed.errors]).toEqual(["imported", []]);
     expect(mixed.warnings.map((w) => w.message)).toEqual([
-      expect.stringMatching(/^extent '2 boxes' has the type 'boxes', which is not in the extent_extent_type list/),
-      expect.stringMatching(/^extent '30 items' has the type 'items', which is not in the extent_extent_type list/),
+      expect.stringMatching(
+        /^the extent unit 'boxes' is not in the extent_extent_type list: '2 boxes' is recorded as 2 other_unmapped/,
+      ),
     ]);
     const tree = await walkTree(
       t,
       (await t.get(mixed.uris.find((uri) => uri.includes("/resources/")) as string)).uri as string,
     );
     const component = await t.get(tree[0]!.uri as string);
-    expect(component.extents ?? []).toEqual([]);
-    expect(
-      notesOf(component)
-        .filter((n) => n.type === "physdesc")
-        .map((n) => n.content),
-    ).toEqual([["2 boxes"], ["30 items"]]);
+    expect(component.extents).toEqual([
+      expect.objectContaining({ number: "2", extent_type: "other_unmapped", container_summary: "2 boxes; 30 items" }),
+    ]);
+    expect(notesOf(component).filter((n) => n.type === "physdesc")).toEqual([]);
   });
 
   it("a unit in another number or spelling is the extent type the list holds (boxes, once an administrator adds it)", async () => {

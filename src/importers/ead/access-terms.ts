@@ -139,6 +139,9 @@ function nameOf(ctx: EadContext, type: AgentType, element: XmlElement): NameDraf
   return name;
 }
 
+/** A name as compared within a file: its letters and digits, lower case. */
+export const sameName = (name: string): string => name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+
 /** The key of the agent an access element names (its pending record handed on the first time). */
 function agentKey(ctx: EadContext, type: AgentType, element: XmlElement): string | undefined {
   const name = nameOf(ctx, type, element);
@@ -148,7 +151,9 @@ function agentKey(ctx: EadContext, type: AgentType, element: XmlElement): string
   }
   const sort = name.sort_name ?? "";
   const authorityId = str(name.authority_id);
-  const identity = JSON.stringify(["agent", type, sort, authorityId ?? null]);
+  // Punctuation and spacing do not tell names apart within a file: an <origination>'s
+  // "Slytherin Salazar d. circa 1100" in loose parts is the <controlaccess>'s "Slytherin, Salazar, d. circa 1100".
+  const identity = JSON.stringify(["agent", type, sameName(sort), authorityId ?? null]);
   const known = ctx.known.get(identity);
   if (known !== undefined) return known;
   const key = ctx.nextKey(type);

@@ -2,10 +2,13 @@
 // enumeration lists source values are matched against, the vocabulary subjects go in, and the
 // keys of the records the file has already handed on (one agent, subject, top container per
 // distinct one).
+import { lookupTable } from "../../registry/dictionary.js";
 import type { EnumerationValues } from "../../registry/enumerations.js";
+import type { FidelityCategory, FidelityCounts } from "../fidelity.js";
 import type { ParseContext, PendingRecord, SourceLocation } from "../pending.js";
 import { untyped, type RecordTypeName, type TypedPendingRecord } from "../record-draft.js";
 import type { XmlElement } from "../xml/xml-reader.js";
+import { SourceCensus } from "./census.js";
 
 /** Where an element is, for messages. */
 export const at = (element: XmlElement): SourceLocation => ({
@@ -23,6 +26,16 @@ export const comparable = (value: string): string =>
     .toLowerCase()
     .replace(/[\s\-_/]+/g, "_");
 
+/** The fidelity category each record a unit links to counts in. */
+const NEEDED_CATEGORY: Readonly<Record<string, FidelityCategory>> = lookupTable({
+  agent_person: "agents",
+  agent_family: "agents",
+  agent_corporate_entity: "agents",
+  subject: "subjects",
+  top_container: "containers",
+  digital_object: "digital_objects",
+});
+
 export class EadContext {
   /** Records the file needs before the record being built (agents, subjects, containers, digital objects). */
   private readonly needed: PendingRecord[] = [];
@@ -30,6 +43,10 @@ export class EadContext {
   private readonly counters = new Map<string, number>();
   /** Keys of records already handed on, by an identity each kind defines. */
   readonly known = new Map<string, string>();
+  /** Sub-records the import made up to fill a gap (a collection's missing date): not counted as imported. */
+  private readonly placeholders = new WeakSet<object>();
+  /** What the source holds, counted apart from the mapping (census.ts). */
+  readonly census = new SourceCensus();
 
   constructor(
     private readonly parse: ParseContext,
@@ -58,9 +75,26 @@ export class EadContext {
     return `ead:${kind}:${n}`;
   }
 
+  /** Marks a sub-record as made up to fill a gap. */
+  placeholder<T extends object>(subrecord: T): T {
+    this.placeholders.add(subrecord);
+    return subrecord;
+  }
+
+  /** How many of `subrecords` come from the source (are not placeholders). */
+  fromSource(subrecords: readonly object[] | undefined): number {
+    return (subrecords ?? []).filter((subrecord) => !this.placeholders.has(subrecord)).length;
+  }
+
+  /** Tells the import what the source holds (the census of a unit). */
+  found(counts: FidelityCounts): void {
+    this.parse.found?.(counts);
+  }
+
   /** Hands on a record the one being built links to: it goes out before that one. */
   need<K extends RecordTypeName>(record: TypedPendingRecord<K>): void {
-    this.needed.push(untyped(record));
+    const category = NEEDED_CATEGORY[record.type];
+    this.needed.push(untyped(category === undefined ? record : { ...record, brings: { [category]: 1 } }));
   }
 
   /** The records needed since the last call. */

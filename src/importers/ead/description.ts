@@ -3,7 +3,9 @@
 // subjects, instances. The records these link to (agents, subjects, top containers, digital
 // objects) are handed to the context as they are met, to go out before this record.
 import type {
+  ArchivalDate,
   ArchivalObject,
+  Extent,
   ExternalId,
   Instance,
   LangMaterial,
@@ -19,7 +21,7 @@ import { put, type Draft } from "../record-draft.js";
 import { at, publishOf, type EadContext } from "./context.js";
 import type { FindingAidFields } from "./header.js";
 import { datesOf } from "./dates.js";
-import { extentsOf } from "./extents.js";
+import { extentsOf, OTHER_UNMAPPED } from "./extents.js";
 import { containerInstances, digitalObjectInstance } from "./instances.js";
 import { langMaterials } from "./languages.js";
 import { NOTE_ELEMENTS, isEmptyNote, multipartNotes, multipartTextNote, notesOf, singlepartNote } from "./notes.js";
@@ -244,58 +246,18 @@ export function resourceRecord(ctx: EadContext, unit: DescribedUnit, findingAid:
     );
     record.lang_materials = [undeterminedLanguage()];
   }
-  // ArchivesSpace's importers file what they cannot map under "other_unmapped" (its allow_other_unmapped):
-  // a resource must have an extent, so an unknown type keeps the number and the text rather than fail.
-  const unmapped = extentProblems
-    .map((text) => ({ text, number: /^\s*(\d+(?:[.,]\d+)?)/.exec(text)?.[1] }))
-    .find((read) => read.number !== undefined);
-  if (
-    record.extents === undefined &&
-    unmapped !== undefined &&
-    ctx.values("extent_extent_type").includes(OTHER_UNMAPPED)
-  ) {
-    record.extents = [
-      {
-        jsonmodel_type: "extent",
-        portion: "whole",
-        number: (unmapped.number as string).replace(",", "."),
-        extent_type: OTHER_UNMAPPED,
-        container_summary: unmapped.text,
-      },
-    ];
-    ctx.warn(
-      `the collection's extent '${unmapped.text}' has no known type: recorded as ${unmapped.number} ${OTHER_UNMAPPED} (the text kept as its container summary)`,
-      at(did),
-    );
-  }
   // The header's fields win over the archdesc's (its own field names: header.ts sets them).
   const { title, id_0, level, dates = [], extents = [], lang_materials = [], ...rest } = { ...record, ...findingAid };
-  const [extent, ...moreExtents] = extents;
-  if (extent === undefined) {
-    const read =
-      extentProblems.length > 0
-        ? ` (read: ${extentProblems.map((text) => `'${text}'`).join(", ")}; an extent type can be added to the extent_extent_type list at /config/enumerations)`
-        : "";
-    throw new ImportError(
-      `the collection has no extent with a number and a known extent type, which a resource must have${read}`,
-      at(did),
-    );
-  }
-  const [date, ...moreDates] = dates;
-  if (date === undefined)
-    throw new ImportError("the collection has no <unitdate>, which a resource must have", at(did));
-  if (title === undefined)
-    throw new ImportError("the collection has no <unittitle>, which a resource must have", at(did));
-  if (id_0 === undefined)
-    throw new ImportError(
-      "the collection has no <unitid> and the finding aid no EAD id, one of which a resource must have",
-      at(did),
-    );
+  // What a resource must have and the finding aid lacks is a gap to fill and say, not a reason to refuse the file.
+  const [extent = missingExtent(ctx, did, extentProblems), ...moreExtents] = extents;
+  const [date = missingDate(ctx, did), ...moreDates] = dates;
+  const resourceTitle = title ?? fallback(ctx, did, "<unittitle>", "title", findingAid.finding_aid_title ?? id_0);
+  const resourceId = id_0 ?? fallback(ctx, did, "<unitid> or EAD id", "identifier", ctx.fileIdentity.slice(0, 50));
   const [language = undeterminedLanguage(), ...moreLanguages] = lang_materials;
   return {
     ...rest,
-    title,
-    id_0,
+    title: resourceTitle,
+    id_0: resourceId,
     level: level ?? "otherlevel",
     dates: [date, ...moreDates],
     extents: [extent, ...moreExtents],
@@ -305,8 +267,40 @@ export function resourceRecord(ctx: EadContext, unit: DescribedUnit, findingAid:
   };
 }
 
-/** ArchivesSpace's enumeration value for what an import cannot map. */
-const OTHER_UNMAPPED = "other_unmapped";
+/** A collection without an extent statement with a number: other_unmapped 0, its text (if any) kept, said. */
+function missingExtent(ctx: EadContext, did: XmlElement, read: string[]): Extent {
+  if (!ctx.values("extent_extent_type").includes(OTHER_UNMAPPED))
+    throw new ImportError(
+      "the collection has no extent with a number, which a resource must have, and the extent type list has no " +
+        `'${OTHER_UNMAPPED}' to record it as`,
+      at(did),
+    );
+  const text = read.join("; ");
+  ctx.warn(
+    `the collection has no extent with a number${text === "" ? "" : ` (read: '${text}')`}: recorded as 0 ${OTHER_UNMAPPED}, to be corrected`,
+    at(did),
+  );
+  return ctx.placeholder({
+    jsonmodel_type: "extent",
+    portion: "whole",
+    number: "0",
+    extent_type: OTHER_UNMAPPED,
+    ...(text !== "" && { container_summary: text }),
+  });
+}
+
+/** A collection without a date: "undated", as archivists write it, said. */
+function missingDate(ctx: EadContext, did: XmlElement): ArchivalDate {
+  ctx.warn("the collection has no <unitdate>: its date is recorded as 'undated'", at(did));
+  return ctx.placeholder({ jsonmodel_type: "date", date_type: "single", label: "creation", expression: "undated" });
+}
+
+/** A value a resource must have, taken from elsewhere in the finding aid, said. */
+function fallback(ctx: EadContext, did: XmlElement, element: string, field: string, value: string | undefined): string {
+  const chosen = value ?? "Untitled";
+  ctx.warn(`the collection has no ${element}: its ${field} is '${chosen}'`, at(did));
+  return chosen;
+}
 
 /** The identifier fields a unitid too long for one is split into, at its dots. */
 const ID_FIELDS = ["id_0", "id_1", "id_2", "id_3"] as const;

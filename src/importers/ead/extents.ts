@@ -4,11 +4,14 @@
 // with the others as its container summary). As ArchivesSpace reads them: a physdesc's first
 // extent gives number and type, its further extents the container summary, its <physfacet> and
 // <dimensions> the physical details and dimensions. A physdesc with no extent becomes notes.
-// An extent whose type is not in the extent type list cannot be an extent: it is kept as a
-// physdesc note, with a warning.
+// An extent with a number whose unit is not in the extent type list is still an extent (an
+// archive's extent statements are never dropped into notes): of the type of the unit's head word
+// when the list has it ("3 archival boxes" is boxes when an administrator added boxes), else
+// ArchivesSpace's other_unmapped, the text kept as its container summary, with a warning.
+// Only a statement with no number at all becomes a note.
 import type { Extent, Note } from "../../../generated/types/index.js";
 import type { XmlElement } from "../xml/xml-reader.js";
-import { extentUnitCandidates } from "../extent-units.js";
+import { extentUnitCandidates, unitKey } from "../extent-units.js";
 import { put } from "../record-draft.js";
 import { at, comparable, type EadContext } from "./context.js";
 import { singlepartNote, multipartTextNote } from "./notes.js";
@@ -39,13 +42,57 @@ function extentType(ctx: EadContext, unit: string): string | undefined {
   return undefined;
 }
 
-function unmappable(ctx: EadContext, element: XmlElement, text: string, unit: string | undefined): Note {
-  const why =
-    unit === undefined
-      ? "does not start with a number"
-      : `has the type '${unit}', which is not in the extent_extent_type list (${ctx.values("extent_extent_type").join(", ")})`;
-  ctx.warn(`extent '${text}' ${why}: kept as a physdesc note`, at(element));
+/** ArchivesSpace's enumeration value for what an import cannot map. */
+export const OTHER_UNMAPPED = "other_unmapped";
+
+/** The head word of a unit phrase: "archival half boxes" in "2 archival half boxes and 1 folder" is boxes. */
+const headWord = (unit: string): string =>
+  unit
+    .split(/\s+(?:and|&|plus)\s+|[,;(]/)[0]
+    .trim()
+    .split(/\s+/)
+    .at(-1) ?? "";
+
+/**
+ * An extent whose unit the list lacks: of its head word's type if the list has that, else other_unmapped; the text
+ * as its container summary. Undefined (then the caller keeps a note) only when the list has neither.
+ */
+function looseExtent(
+  ctx: EadContext,
+  element: XmlElement,
+  read: { number: string; unit: string; text: string; portion: "whole" | "part" },
+): Extent | undefined {
+  const head = headWord(read.unit);
+  const type =
+    (head === unitKey(read.unit) ? undefined : extentType(ctx, head)) ??
+    (ctx.values("extent_extent_type").includes(OTHER_UNMAPPED) ? OTHER_UNMAPPED : undefined);
+  if (type === undefined) return undefined;
+  ctx.warnOnce(
+    `extent unit ${read.unit}`,
+    `the extent unit '${read.unit}' is not in the extent_extent_type list: '${read.text}' is recorded as ${read.number} ${type}, its text kept as the container summary (an extent type can be added at /config/enumerations)`,
+    at(element),
+  );
+  return {
+    jsonmodel_type: "extent",
+    portion: read.portion,
+    number: read.number,
+    extent_type: type,
+    container_summary: read.text,
+  };
+}
+
+/** An extent statement with no number: a physdesc note. */
+function unnumbered(ctx: EadContext, element: XmlElement, text: string): Note {
+  ctx.warn(`extent '${text}' does not start with a number: kept as a physdesc note`, at(element));
   return singlepartNote("physdesc", [text], element);
+}
+
+const portionOf = (value: string | undefined): "whole" | "part" =>
+  value !== undefined && comparable(value) === "part" ? "part" : "whole";
+
+/** A <physdesc> of text only (no <extent>, <physfacet>, <dimensions>): a summary when it follows a structured one. */
+export function isSummaryText(physdesc: XmlElement): boolean {
+  return childrenNamed(physdesc, "extent", "physfacet", "dimensions").length === 0 && plain(physdesc) !== "";
 }
 
 /** One EAD 2002 (or EAD3 unstructured) <physdesc>. */
@@ -61,21 +108,17 @@ export function physdesc(ctx: EadContext, element: XmlElement): ExtentsAndNotes 
     const text = plain(child);
     if (text === "") continue;
     const parts = splitExtent(text);
-    const type = parts === undefined ? undefined : extentType(ctx, parts.unit);
-    if (extent === undefined && parts !== undefined && type !== undefined) {
-      extent = {
-        jsonmodel_type: "extent",
-        portion: portion !== undefined && comparable(portion) === "part" ? "part" : "whole",
-        number: parts.number,
-        extent_type: type,
-      };
-      if (parts.rest !== undefined) summaries.push(parts.rest);
-    } else if (extent !== undefined || parts === undefined) {
-      // ArchivesSpace's reading: the extents after the first are its container summary.
-      if (extent !== undefined) summaries.push(text);
-      else result.notes.push(unmappable(ctx, child, text, undefined));
-    } else {
-      result.notes.push(unmappable(ctx, child, text, parts.unit));
+    // ArchivesSpace's reading: the extents after the first are its container summary.
+    if (extent !== undefined) summaries.push(text);
+    else if (parts === undefined) result.notes.push(unnumbered(ctx, child, text));
+    else {
+      const type = extentType(ctx, parts.unit);
+      extent =
+        type === undefined
+          ? looseExtent(ctx, child, { ...parts, text, portion: portionOf(portion) })
+          : { jsonmodel_type: "extent", portion: portionOf(portion), number: parts.number, extent_type: type };
+      if (extent === undefined) result.notes.push(singlepartNote("physdesc", [text], child));
+      else if (type !== undefined && parts.rest !== undefined) summaries.push(parts.rest);
     }
   }
   // Plain text "1.75 linear feet (4 boxes)" in a physdesc without <extent>.
@@ -92,10 +135,12 @@ export function physdesc(ctx: EadContext, element: XmlElement): ExtentsAndNotes 
     if (parts !== undefined && type !== undefined) {
       extent = { jsonmodel_type: "extent", portion: "whole", number: parts.number, extent_type: type };
       if (parts.rest !== undefined) summaries.push(parts.rest);
+    } else if (parts !== undefined) {
+      extent = looseExtent(ctx, element, { ...parts, text, portion: portionOf(portion) });
     }
   }
   if (extent !== undefined) {
-    put(extent, "container_summary", summaries.join("; "));
+    put(extent, "container_summary", [extent.container_summary ?? "", ...summaries].filter(Boolean).join("; "));
     put(extent, "physical_details", physfacet.map((child) => markup(child)).join("; "));
     put(extent, "dimensions", dimensions.map((child) => plain(child)).join("; "));
     result.extents.push(extent);
@@ -118,32 +163,36 @@ export function physdesc(ctx: EadContext, element: XmlElement): ExtentsAndNotes 
 function structuredParts(
   ctx: EadContext,
   element: XmlElement,
-): { quantity: string; unit: string; text: string; type: string | undefined } {
+): { quantity: string; unit: string; text: string; type: string | undefined; numeric: boolean } {
   const quantity = plain(childrenNamed(element, "quantity")[0] ?? { ...element, children: [] });
   const unitElement = childrenNamed(element, "unittype")[0];
   const unit = unitElement === undefined ? "" : plain(unitElement);
   const numeric = /^\d+(?:[.,]\d+)?$|^\.\d+$/.test(quantity);
   const type = unit === "" || !numeric ? undefined : extentType(ctx, unit);
-  return { quantity, unit, text: `${quantity} ${unit}`.trim(), type };
+  return { quantity, unit, text: `${quantity} ${unit}`.trim(), type, numeric };
 }
 
 /** EAD3 <physdescstructured>: quantity, unittype, physfacet, dimensions, descriptivenote. */
 export function physdescstructured(ctx: EadContext, element: XmlElement): ExtentsAndNotes {
-  const { quantity, unit, text, type } = structuredParts(ctx, element);
-  if (type === undefined) {
-    const notes = [unmappable(ctx, element, text, /^\d/.test(quantity) ? unit : undefined)];
+  const { quantity, unit, text, type, numeric } = structuredParts(ctx, element);
+  const coverage = portionOf(attribute(element, "coverage"));
+  const loose =
+    type === undefined && numeric
+      ? looseExtent(ctx, element, { number: quantity.replace(",", "."), unit, text, portion: coverage })
+      : undefined;
+  if (type === undefined && loose === undefined) {
+    const notes = [numeric ? singlepartNote("physdesc", [text], element) : unnumbered(ctx, element, text)];
     for (const child of childrenNamed(element, "physfacet"))
       notes.push(singlepartNote("physfacet", [markup(child, { breaks: true })], child));
     for (const child of childrenNamed(element, "dimensions"))
       notes.push(multipartTextNote("dimensions", markup(child, { breaks: true }), child));
     return { extents: [], notes };
   }
-  const coverage = attribute(element, "coverage");
-  const extent: Extent = {
+  const extent: Extent = loose ?? {
     jsonmodel_type: "extent",
-    portion: coverage === "part" ? "part" : "whole",
+    portion: coverage,
     number: quantity.replace(",", "."),
-    extent_type: type,
+    extent_type: type as string,
   };
   put(
     extent,
@@ -162,8 +211,8 @@ export function physdescstructured(ctx: EadContext, element: XmlElement): Extent
   put(
     extent,
     "container_summary",
-    childrenNamed(element, "descriptivenote")
-      .map((child) => markup(child))
+    [extent.container_summary ?? "", ...childrenNamed(element, "descriptivenote").map((child) => markup(child))]
+      .filter(Boolean)
       .join("; "),
   );
   return { extents: [extent], notes: [] };
@@ -181,7 +230,10 @@ export function physdescset(ctx: EadContext, element: XmlElement): ExtentsAndNot
     parts: structuredParts(ctx, member),
   }));
   const usable = members.filter(({ parts }) => parts.type !== undefined);
-  const chosen = usable.find(({ member }) => member.attributes.physdescstructuredtype === "spaceoccupied") ?? usable[0];
+  const chosen =
+    usable.find(({ member }) => member.attributes.physdescstructuredtype === "spaceoccupied") ??
+    usable[0] ??
+    members.find(({ parts }) => parts.numeric);
   if (chosen === undefined)
     return extentsOf(
       ctx,
@@ -201,9 +253,9 @@ export function physdescset(ctx: EadContext, element: XmlElement): ExtentsAndNot
 }
 
 /**
- * All extents and extent notes of a <did>, in order. An EAD3 <physdesc localtype="container_summary">
- * right after a structured extent is that extent's container summary (as Arca's and
- * ArchivesSpace's EAD3 exports write it).
+ * All extents and extent notes of a <did>, in order. An EAD3 <physdesc> of plain text right after a structured
+ * extent is that extent's container summary (Arca's and ArchivesSpace's EAD3 exports write it so, with
+ * localtype="container_summary"; NCSU's files without: `25.25 linear feet` then `28 archival boxes, 7 cartons`).
  */
 export function extentsOf(ctx: EadContext, elements: readonly XmlElement[]): ExtentsAndNotes {
   const result: ExtentsAndNotes = { extents: [], notes: [] };
@@ -219,8 +271,8 @@ export function extentsOf(ctx: EadContext, elements: readonly XmlElement[]): Ext
     if (element.name !== "physdesc") continue;
     if (
       previousStructured !== undefined &&
-      element.attributes.localtype === "container_summary" &&
-      previousStructured.container_summary === undefined
+      previousStructured.container_summary === undefined &&
+      isSummaryText(element)
     ) {
       put(previousStructured, "container_summary", markup(element));
       previousStructured = undefined;

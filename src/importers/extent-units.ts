@@ -13,7 +13,31 @@
 //   cassette, audiocassette(s)                         cassettes
 //   photograph(s), photographic print, print(s)        photographic_prints
 //   slide(s), photographic slide                       photographic_slides
+//
+// Quantities are read as people write them: "2.5", ".40", "2,5" (a decimal comma), "1,200" (a
+// thousands separator), "1 1/2" and "1/2", after "ca.", "circa", "approx.", "about" or
+// "approximately" (then the quantity is approximate).
 import { lookupTable } from "../registry/dictionary.js";
+
+const APPROXIMATE = /^(?:approximately|approx\.?|circa|ca\.?|c\.|about|around|some)\s*/i;
+const QUANTITY = /^(?:(\d+)\s+(\d+)\/(\d+)|(\d+)\/(\d+)|(\d{1,3}(?:,\d{3})+)(?![\d.,])|(\d+(?:[.,]\d+)?|\.\d+))/;
+
+/** A quantity at the start of `text` as a decimal string, and what follows it; undefined when there is none. */
+export function readQuantity(text: string): { number: string; rest: string; approximate: boolean } | undefined {
+  const trimmed = text.trim();
+  const prefix = APPROXIMATE.exec(trimmed);
+  const body = prefix === null ? trimmed : trimmed.slice(prefix[0].length);
+  const match = QUANTITY.exec(body);
+  if (match === null) return undefined;
+  const [read, whole, numerator, denominator, loneNumerator, loneDenominator, thousands, decimal] = match;
+  let number: string;
+  if (whole !== undefined) number = String(Number(whole) + Number(numerator) / Number(denominator));
+  else if (loneNumerator !== undefined) number = String(Number(loneNumerator) / Number(loneDenominator));
+  else if (thousands !== undefined) number = thousands.replace(/,/g, "");
+  else number = decimal.replace(",", ".");
+  if (!Number.isFinite(Number(number))) return undefined;
+  return { number, rest: body.slice(read.length).trim(), approximate: prefix !== null };
+}
 
 /** A unit as this table keys it: lower case, one space between words, no closing period. */
 export function unitKey(unit: string): string {

@@ -1,7 +1,7 @@
 // The one table of extent units every importer reads (src/importers/extent-units.ts): a unit
 // as written, the type the table gives it, and its other number.
 import { describe, expect, it } from "@jest/globals";
-import { extentUnitCandidates, unitKey } from "../../src/importers/extent-units.js";
+import { extentUnitCandidates, readQuantity, unitKey } from "../../src/importers/extent-units.js";
 
 describe("extent units", () => {
   it("ignore case, spacing, separators and a closing period", () => {
@@ -35,5 +35,27 @@ describe("extent units", () => {
   it("keys are the table's own: no prototype name is a unit", () => {
     expect(extentUnitCandidates("constructor")).toEqual(["constructor", "constructors"]);
     expect(extentUnitCandidates("__proto__")).toEqual(["proto", "protos"]);
+  });
+
+  it.each([
+    ["2.5 linear feet", "2.5", "linear feet", false],
+    [".40 cubic feet", ".40", "cubic feet", false],
+    ["2,5 linear feet", "2.5", "linear feet", false],
+    ["1,200 items", "1200", "items", false],
+    ["12,345,678 leaves", "12345678", "leaves", false],
+    ["1 1/2 linear feet", "1.5", "linear feet", false],
+    ["1/2 linear foot", "0.5", "linear foot", false],
+    ["ca. 300 items", "300", "items", true],
+    ["circa 3 boxes", "3", "boxes", true],
+    ["approximately 40 photographs", "40", "photographs", true],
+    ["7", "7", "", false],
+  ])("read the quantity of %s", (text, number, rest, approximate) => {
+    expect(readQuantity(text)).toEqual({ number, rest, approximate });
+  });
+
+  it("no quantity: text that does not start with one", () => {
+    expect(readQuantity("Photographs")).toBeUndefined();
+    expect(readQuantity("ca. many boxes")).toBeUndefined();
+    expect(readQuantity("")).toBeUndefined();
   });
 });

@@ -38,6 +38,13 @@ export const SUBJECT_ELEMENTS: Readonly<Record<string, string>> = lookupTable({
 const str = (value: unknown): string | undefined =>
   typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 
+/** How finding aids write the name sources of ArchivesSpace's list: LC's authority file is `naf` there. */
+const NAME_SOURCE_SYNONYMS: ReadonlyMap<string, string> = new Map([
+  ["lcnaf", "naf"],
+  ["lcnamesauthority", "naf"],
+  ["lc", "naf"],
+]);
+
 /** EAD3 <part localtype> values and the name field each fills, by agent type. */
 const PART_FIELDS: Record<AgentType, Readonly<Record<string, NameTextField>>> = lookupTable({
   agent_person: lookupTable({
@@ -133,7 +140,8 @@ function nameOf(ctx: EadContext, type: AgentType, element: XmlElement): NameDraf
   const rules = attribute(element, "rules");
   if (rules !== undefined) put(name, "rules", ctx.pick("name_rule", rules, "name rules", where));
   const source = attribute(element, "source");
-  if (source !== undefined) put(name, "source", ctx.pick("name_source", source, "name source", where));
+  if (source !== undefined)
+    put(name, "source", ctx.pick("name_source", source, "name source", where, { synonyms: NAME_SOURCE_SYNONYMS }));
   put(name, "authority_id", attribute(element, "authfilenumber") ?? attribute(element, "identifier"));
   name.sort_name = sortName(type, name);
   return name;

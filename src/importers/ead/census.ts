@@ -19,6 +19,7 @@
 // - containers: each distinct top container: the first <container> of a <did> and each later one
 //   with an @id and no @parent (the others are its folders); by @containerid, else type and indicator.
 // - digital objects: each <dao> outside a group, <daogrp> and <daoset> with a link or a title.
+import { readQuantity } from "../extent-units.js";
 import type { FidelityCounts } from "../fidelity.js";
 import type { XmlElement } from "../xml/xml-reader.js";
 import { AGENT_ELEMENTS, sameName, SUBJECT_ELEMENTS } from "./access-terms.js";
@@ -34,7 +35,6 @@ interface Unit {
 
 const DID_NOTES = new Set(["abstract", "physloc", "materialspec", "note", "didnote", "dimensions"]);
 const DAO_ELEMENTS = new Set(["dao", "daogrp", "daoset"]);
-const NUMBER_FIRST = /^\s*(?:\d|\.\d)/;
 
 const normal = (text: string): string => text.replace(/\s+/g, " ").trim().toLowerCase();
 
@@ -258,17 +258,16 @@ function structuredSummaries(did: XmlElement): Set<XmlElement> {
   return summaries;
 }
 
-/** Whether a <physdesc> states an extent: an <extent> or its own text starting with a number. */
+/** Whether a <physdesc> states an extent: an <extent> or its own text that is a quantity and a unit. */
 function statesExtent(physdesc: XmlElement): boolean {
+  const quantityAndUnit = (text: string): boolean => (readQuantity(text)?.rest ?? "") !== "";
   const extents = childrenNamed(physdesc, "extent");
-  if (extents.length > 0) return extents.some((extent) => NUMBER_FIRST.test(plain(extent)));
-  return (
-    hasOwnText(physdesc) &&
-    NUMBER_FIRST.test(plain({ ...physdesc, children: physdesc.children.filter((part) => typeof part === "string") }))
-  );
+  if (extents.length > 0) return extents.some((extent) => quantityAndUnit(plain(extent)));
+  const ownText = plain({ ...physdesc, children: physdesc.children.filter((part) => typeof part === "string") });
+  return hasOwnText(physdesc) && quantityAndUnit(ownText);
 }
 
 function numericQuantity(structured: XmlElement): boolean {
   const quantity = childrenNamed(structured, "quantity")[0];
-  return quantity !== undefined && /^(?:\d+(?:[.,]\d+)?|\.\d+)$/.test(plain(quantity));
+  return quantity !== undefined && readQuantity(plain(quantity))?.rest === "";
 }

@@ -262,15 +262,37 @@ export function unitdate(ctx: EadContext, element: XmlElement): ArchivalDate | u
   return assemble(ctx, element, element.attributes.type ?? element.attributes.unitdatetype, range, expression);
 }
 
-/** A <fromdate>, <todate> or <datesingle>: its @standarddate, else its text. */
-function structuredValue(element: XmlElement | undefined): { value?: string; text?: string } {
+/**
+ * A <fromdate>, <todate> or <datesingle>: its @standarddate, else its @notbefore/@notafter (the
+ * bound nearer the side it stands for: a <fromdate> begins not before, a <todate> ends not after),
+ * else its text. `bounded`: the value is a bound, not the date itself.
+ */
+function structuredValue(
+  element: XmlElement | undefined,
+  side: "begin" | "end",
+): { value?: string; text?: string; bounded?: boolean } {
   if (element === undefined) return {};
-  const standard = attribute(element, "standarddate");
   const text = plain(element) || undefined;
+  const standard = normalDate(attribute(element, "standarddate") ?? "");
+  if (standard !== undefined) return { value: standard, text };
+  const [near, far] = side === "begin" ? ["notbefore", "notafter"] : ["notafter", "notbefore"];
+  const bound = normalDate(attribute(element, near) ?? "") ?? normalDate(attribute(element, far) ?? "");
+  if (bound !== undefined) return { value: bound, text, bounded: true };
   return {
-    value: normalDate(standard ?? text ?? "") ?? (text === undefined ? undefined : parseExpression(text)?.begin),
-    text: text ?? standard,
+    value: normalDate(text ?? "") ?? (text === undefined ? undefined : parseExpression(text)?.begin),
+    text: text ?? attribute(element, "standarddate"),
   };
+}
+
+/** The written text of a structured date's parts, when it says more than their values do. */
+function writtenText(parts: Array<{ value?: string; text?: string }>): string | undefined {
+  const says = parts.some((part) => part.text !== undefined && part.text !== part.value);
+  return says
+    ? parts
+        .map((part) => part.text ?? part.value)
+        .filter(Boolean)
+        .join("-")
+    : undefined;
 }
 
 /** EAD3 <unitdatestructured>: one date per <datesingle> or <daterange> (a <dateset> holds several). */
@@ -285,17 +307,18 @@ export function unitdatestructured(ctx: EadContext, element: XmlElement): Archiv
     let range: DateRange;
     let text: string | undefined;
     if (part.name === "datesingle") {
-      const single = structuredValue(part);
-      range = { begin: single.value };
-      text = single.value === undefined ? single.text : undefined;
+      const single = structuredValue(part, "begin");
+      // Known only between bounds (<datesingle notbefore="1900" notafter="1910">): that span, approximate.
+      const latest = single.bounded ? normalDate(attribute(part, "notafter") ?? "") : undefined;
+      range = { begin: single.value, ...(latest !== undefined && latest !== single.value && { end: latest }) };
+      if (single.bounded) range.certainty = "approximate";
+      text = writtenText([single]);
     } else {
-      const from = structuredValue(childrenNamed(part, "fromdate")[0]);
-      const to = structuredValue(childrenNamed(part, "todate")[0]);
+      const from = structuredValue(childrenNamed(part, "fromdate")[0], "begin");
+      const to = structuredValue(childrenNamed(part, "todate")[0], "end");
       range = { begin: from.value ?? to.value, end: to.value };
-      text =
-        from.value === undefined || (to.text !== undefined && to.value === undefined)
-          ? [from.text, to.text].filter(Boolean).join("-")
-          : undefined;
+      if (from.bounded || to.bounded) range.certainty = "approximate";
+      text = writtenText([from, to]);
     }
     const date = assemble(
       ctx,
@@ -334,8 +357,8 @@ export function datesOf(ctx: EadContext, elements: readonly XmlElement[]): Archi
   const stating = (date: ArchivalDate): string =>
     JSON.stringify([date.begin ?? null, date.end ?? date.begin ?? null, date.date_type === "bulk"]);
   const unpaired = new Map<string, ArchivalDate[]>();
+  const twinned = new Set<ArchivalDate>();
   for (const date of structured) {
-    if (date.expression !== undefined) continue;
     const same = unpaired.get(stating(date));
     if (same === undefined) unpaired.set(stating(date), [date]);
     else same.push(date);
@@ -343,13 +366,16 @@ export function datesOf(ctx: EadContext, elements: readonly XmlElement[]): Archi
   const kept: ArchivalDate[] = [];
   for (const date of plainDates) {
     const twin = date.begin === undefined ? undefined : unpaired.get(stating(date))?.shift();
-    if (twin !== undefined) put(twin, "expression", date.expression);
-    else kept.push(date);
+    // The structured date's own written text ("materials may slightly pre-date 0950") says more than the plain one.
+    if (twin !== undefined) {
+      twinned.add(twin);
+      if (twin.expression === undefined) put(twin, "expression", date.expression);
+    } else kept.push(date);
   }
   // A text beside a structured date that says it differently ("1950s-1980s" and 1950/1987):
   // when such texts and structured dates pair up one to one, in order, each pair is one date.
   const texts = kept.filter((date) => fromText.has(date));
-  const bare = structured.filter((date) => date.expression === undefined);
+  const bare = structured.filter((date) => date.expression === undefined && !twinned.has(date));
   if (texts.length > 0 && texts.length === bare.length && texts.every((date, i) => sameKind(date, bare[i]))) {
     texts.forEach((date, i) => put(bare[i], "expression", date.expression));
     const paired = new Set(texts);

@@ -11,7 +11,7 @@
 // Only a statement with no number at all becomes a note.
 import type { Extent, Note } from "../../../generated/types/index.js";
 import type { XmlElement } from "../xml/xml-reader.js";
-import { extentUnitCandidates, unitKey } from "../extent-units.js";
+import { extentUnitCandidates, readQuantity, unitKey } from "../extent-units.js";
 import { put } from "../record-draft.js";
 import { at, comparable, type EadContext } from "./context.js";
 import { singlepartNote, multipartTextNote } from "./notes.js";
@@ -22,15 +22,20 @@ export interface ExtentsAndNotes {
   notes: Note[];
 }
 
-/** "5.0 Linear feet" -> number and the rest; undefined when the text does not start with a number. */
+/** "5.0 Linear feet" -> number and the rest; undefined when the text does not start with a quantity (extent-units). */
 export function splitExtent(text: string): { number: string; unit: string; rest?: string } | undefined {
-  const match = /^(\d+(?:[.,]\d+)?|\.\d+)\s*(.*)$/.exec(text.trim());
-  if (match === null || match[2] === "") return undefined;
-  // "1.75 linear feet (4 boxes)": the parenthesis is a container summary.
-  const unit = /^(.*?)\s*(\(.*\))$/.exec(match[2]);
-  return unit === null || unit[1] === ""
-    ? { number: match[1].replace(",", "."), unit: match[2] }
-    : { number: match[1].replace(",", "."), unit: unit[1], rest: unit[2] };
+  const read = readQuantity(text);
+  if (read === undefined || read.rest === "") return undefined;
+  // "1.75 linear feet (4 boxes)": the parenthesis is a container summary. An approximate quantity ("ca. 3
+  // linear feet") keeps its statement there too, since an extent's number cannot say "about".
+  const unit = /^(.*?)\s*(\(.*\))$/.exec(read.rest);
+  const parenthesis = unit === null || unit[1] === "" ? undefined : unit[2];
+  const rest = read.approximate ? text.trim() : parenthesis;
+  return {
+    number: read.number,
+    unit: unit === null || parenthesis === undefined ? read.rest : unit[1],
+    ...(rest !== undefined && { rest }),
+  };
 }
 
 /** The extent type a unit stands for (extent-units.ts), if the list holds it. */
@@ -45,26 +50,28 @@ function extentType(ctx: EadContext, unit: string): string | undefined {
 /** ArchivesSpace's enumeration value for what an import cannot map. */
 export const OTHER_UNMAPPED = "other_unmapped";
 
-/** The head word of a unit phrase: "archival half boxes" in "2 archival half boxes and 1 folder" is boxes. */
-const headWord = (unit: string): string =>
-  unit
-    .split(/\s+(?:and|&|plus)\s+|[,;(]/)[0]
-    .trim()
-    .split(/\s+/)
-    .at(-1) ?? "";
+/** The first phrase of a unit: "linear feet" in "linear feet and 1 oversize box", "boxes" in "boxes, 3 folders". */
+const firstPhrase = (unit: string): string => unit.split(/\s+(?:and|&|plus|in)\s+|[,;(:]/)[0].trim();
+
+/** The head word of a unit phrase: "boxes" in "archival half boxes". */
+const headWord = (phrase: string): string => phrase.split(/\s+/).at(-1) ?? "";
 
 /**
- * An extent whose unit the list lacks: of its head word's type if the list has that, else other_unmapped; the text
- * as its container summary. Undefined (then the caller keeps a note) only when the list has neither.
+ * An extent whose unit the list lacks: of its first phrase's type, else that phrase's head word's, if the list has
+ * one, else other_unmapped; the whole text as its container summary. Undefined (then the caller keeps a note) only
+ * when the list has none of these.
  */
 function looseExtent(
   ctx: EadContext,
   element: XmlElement,
   read: { number: string; unit: string; text: string; portion: "whole" | "part" },
 ): Extent | undefined {
-  const head = headWord(read.unit);
+  const phrase = firstPhrase(read.unit);
   const type =
-    (head === unitKey(read.unit) ? undefined : extentType(ctx, head)) ??
+    [phrase, headWord(phrase)]
+      .filter((candidate) => candidate !== "" && unitKey(candidate) !== unitKey(read.unit))
+      .map((candidate) => extentType(ctx, candidate))
+      .find((found) => found !== undefined) ??
     (ctx.values("extent_extent_type").includes(OTHER_UNMAPPED) ? OTHER_UNMAPPED : undefined);
   if (type === undefined) return undefined;
   ctx.warnOnce(
@@ -163,23 +170,22 @@ export function physdesc(ctx: EadContext, element: XmlElement): ExtentsAndNotes 
 function structuredParts(
   ctx: EadContext,
   element: XmlElement,
-): { quantity: string; unit: string; text: string; type: string | undefined; numeric: boolean } {
+): { quantity: string; number?: string; unit: string; text: string; type: string | undefined; numeric: boolean } {
   const quantity = plain(childrenNamed(element, "quantity")[0] ?? { ...element, children: [] });
   const unitElement = childrenNamed(element, "unittype")[0];
   const unit = unitElement === undefined ? "" : plain(unitElement);
-  const numeric = /^\d+(?:[.,]\d+)?$|^\.\d+$/.test(quantity);
+  const read = readQuantity(quantity);
+  const numeric = read !== undefined && read.rest === "";
   const type = unit === "" || !numeric ? undefined : extentType(ctx, unit);
-  return { quantity, unit, text: `${quantity} ${unit}`.trim(), type, numeric };
+  return { quantity, number: read?.number, unit, text: `${quantity} ${unit}`.trim(), type, numeric };
 }
 
 /** EAD3 <physdescstructured>: quantity, unittype, physfacet, dimensions, descriptivenote. */
 export function physdescstructured(ctx: EadContext, element: XmlElement): ExtentsAndNotes {
-  const { quantity, unit, text, type, numeric } = structuredParts(ctx, element);
+  const { quantity, number = quantity, unit, text, type, numeric } = structuredParts(ctx, element);
   const coverage = portionOf(attribute(element, "coverage"));
   const loose =
-    type === undefined && numeric
-      ? looseExtent(ctx, element, { number: quantity.replace(",", "."), unit, text, portion: coverage })
-      : undefined;
+    type === undefined && numeric ? looseExtent(ctx, element, { number, unit, text, portion: coverage }) : undefined;
   if (type === undefined && loose === undefined) {
     const notes = [numeric ? singlepartNote("physdesc", [text], element) : unnumbered(ctx, element, text)];
     for (const child of childrenNamed(element, "physfacet"))
@@ -191,7 +197,7 @@ export function physdescstructured(ctx: EadContext, element: XmlElement): Extent
   const extent: Extent = loose ?? {
     jsonmodel_type: "extent",
     portion: coverage,
-    number: quantity.replace(",", "."),
+    number,
     extent_type: type as string,
   };
   put(

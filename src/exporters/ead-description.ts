@@ -196,7 +196,8 @@ function writeLanguages(ctx: EadContext, record: DescribedRecord): void {
   );
   const notes = materials.flatMap((material) => material.notes ?? []).filter((note) => ctx.shown(note));
   if (languages.length > 0) {
-    xml.open("langmaterial");
+    // EAD3 writes the notes inside this one element: it carries their label.
+    xml.open("langmaterial", { label: ctx.ead3 ? notes.map((note) => str(note.label)).find(Boolean) : undefined });
     for (const language of languages) {
       const code = str(language.language);
       const script = str(language.script);

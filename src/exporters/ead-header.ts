@@ -74,8 +74,9 @@ function writeEadHeader(ctx: EadContext, resource: Resource, repository: Reposit
   const languageNote = str(resource.finding_aid_language_note);
   if (language !== undefined || languageNote !== undefined) {
     xml.open("langusage");
-    if (languageNote !== undefined) xml.text(languageNote);
-    else xml.element("language", { langcode: language, scriptcode: str(resource.finding_aid_script) }, language);
+    if (languageNote !== undefined) xml.text(`${languageNote} `);
+    if (language !== undefined)
+      xml.element("language", { langcode: language, scriptcode: str(resource.finding_aid_script) }, language);
     xml.close("langusage");
   }
   xml.optional("descrules", str(resource.finding_aid_description_rules));

@@ -6,7 +6,7 @@
 // between tags is escaped (a loose `&` stays a character), attribute values are decoded and
 // escaped again, and namespace prefixes are dropped, so the output is well-formed whatever the
 // string holds. EAD 2002: the link attributes of linking elements (href, show, ...) get the
-// root's declared `xlink:` prefix back, and a <part> is unwrapped (its text kept). EAD3:
+// root's declared `xlink:` prefix back, and a <part> or <geographiccoordinates> is unwrapped (its text kept). EAD3:
 // <extref>/<extptr> become <ref>/<ptr> (title/role as linktitle/linkrole), and access terms'
 // text goes in <part>.
 import { dictionary, lookupTable } from "../registry/dictionary.js";
@@ -26,10 +26,12 @@ const INLINE_ELEMENTS: ReadonlySet<string> = new Set([
   "extptr",
   "extref",
   "famname",
+  "footnote",
   "foreign",
   "function",
   "genreform",
   "geogname",
+  "geographiccoordinates",
   "item",
   "lb",
   "list",
@@ -132,7 +134,8 @@ function tokenize(value: string, ead3: boolean): Token[] | undefined {
 }
 
 function renamed(name: string, ead3: boolean): string | undefined {
-  if (!ead3) return name === "part" ? undefined : name;
+  // EAD 2002 has neither <part> nor <geographiccoordinates>: their text is kept without them.
+  if (!ead3) return name === "part" || name === "geographiccoordinates" ? undefined : name;
   if (name === "extref") return "ref";
   if (name === "extptr") return "ptr";
   return name;

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
 import { importFile } from "../../src/importers/committer.js";
 import { ead3Parser, eadParser } from "../../src/importers/ead.js";
 import type { JsonObject, JsonValue } from "../../src/registry/index.js";
@@ -224,10 +225,13 @@ const CASES: Array<{ file: string; format: "ead" | "ead3"; depth?: number; count
     file: `${DATA}/ead2002/${name}.xml`,
     format: "ead" as const,
   })),
-  ...["mc00022", "mc00042", "mc00092", "mc00185", "mc00212"].map((name) => ({
+  ...["mc00022", "mc00042", "mc00092", "mc00185", "mc00212", "EAD3test", "S.0001_valid"].map((name) => ({
     file: `${DATA}/ead3/${name}.xml`,
     format: "ead3" as const,
   })),
+  // The import tests' fixtures written from the tag libraries (physical holdings, physdescset, daoset, daogrp...).
+  { file: fileURLToPath(new URL("../importers/fixtures/ead3-holdings.xml", import.meta.url)), format: "ead3" },
+  { file: fileURLToPath(new URL("../importers/fixtures/ead2002-legacy.xml", import.meta.url)), format: "ead" },
 ];
 
 describe.each(CASES)("$file", ({ file, format, depth, count }) => {

@@ -205,11 +205,10 @@ function assemble(
 ): ArchivalDate | undefined {
   if (range?.begin === undefined && expression === undefined) return undefined;
   let type = dateTypeOf(ctx, declaredType, element) ?? (range?.bulk ? "bulk" : undefined);
+  // No type given: a date that states one point ("1905", or text such as "June 30" that reads as no range) is single.
   if (type === undefined)
     type =
-      range?.begin !== undefined &&
-      (range.end === undefined || range.end === range.begin) &&
-      !/[-–/]/.test(expression ?? "")
+      (range?.end === undefined || range.end === range.begin) && !/[-–/]|\bto\b/.test(expression ?? "")
         ? "single"
         : "inclusive";
   if (type === "single" && range?.end !== undefined && range.end !== range.begin) type = "inclusive";

@@ -87,6 +87,9 @@ export function describe(
   level(ctx, unit.element, record);
   put(record, "publish", publishOf(unit.element));
 
+  // Notes of the <did> that EAD writes outside one (a further title, a <note>: general notes) come after those it
+  // writes inside, so an export read back keeps the order.
+  const outsideDid: Note[] = [];
   if (did !== undefined) {
     const titles = childrenNamed(did, "unittitle");
     const dateElements: XmlElement[] = [];
@@ -95,7 +98,7 @@ export function describe(
       const text = markup(title, { skip: (child) => child.name === "unitdate" || child.name === "unitdatestructured" });
       if (text === "") continue;
       if (record.title === undefined) record.title = text;
-      else if (i > 0) notes.push(titleNote(text, title));
+      else if (i > 0) outsideDid.push(titleNote(text, title));
     }
     dateElements.push(...childrenNamed(did, "unitdate", "unitdatestructured"));
     put(record, "dates", datesOf(ctx, dateElements));
@@ -115,7 +118,7 @@ export function describe(
         const text = markup(child, { breaks: true });
         if (text !== "") notes.push(singlepartNote(child.name, [text], child));
       } else if (child.name === "note" || child.name === "didnote") {
-        notes.push(...multipartNotes(ctx, child, "odd"));
+        outsideDid.push(...multipartNotes(ctx, child, "odd"));
       } else if (child.name === "dimensions") {
         notes.push(...multipartNotes(ctx, child, "dimensions"));
       } else if (
@@ -136,6 +139,7 @@ export function describe(
     }
   }
 
+  notes.push(...outsideDid);
   for (const child of unit.children) collect(ctx, child, { notes, agents, subjects, instances });
   put(record, "lang_materials", langs);
   put(

@@ -145,7 +145,8 @@ function eadheader(ctx: EadContext, header: XmlElement, record: FindingAidFields
       const script = language === undefined ? undefined : attribute(language, "scriptcode");
       if (script !== undefined && /^[A-Za-z]{4}$/.test(script))
         record.finding_aid_script = script[0].toUpperCase() + script.slice(1).toLowerCase();
-      put(record, "finding_aid_language_note", markup(langusage));
+      // The note is what the <langusage> says besides its <language> (which the two fields above hold).
+      put(record, "finding_aid_language_note", markup(langusage, { skip: (child) => child.name === "language" }));
     }
     const descrules = childrenNamed(profile, "descrules")[0];
     rules(ctx, descrules === undefined ? undefined : plain(descrules), descrules ?? profile, record);

@@ -111,7 +111,11 @@ export function langMaterials(element: XmlElement): LangMaterial[] {
     skip: (child) => child.name === "descriptivenote",
     unwrap: (child) => child.name === "language" || child.name === "languageset" || child.name === "script",
   });
-  const languageText = languages.map(({ language }) => plain(language)).join(" ");
+  const languageText = languages
+    .map(({ language, script }) =>
+      script === language || script === undefined ? plain(language) : `${plain(language)} ${plain(script)}`,
+    )
+    .join(" ");
   const saysMore = prose.replace(/[\s.,;]+/g, "") !== languageText.replace(/[\s.,;]+/g, "");
   if (prose !== "" && (saysMore || uncoded)) notes.unshift(prose);
   for (const text of notes.filter(Boolean)) {

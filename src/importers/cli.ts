@@ -1,11 +1,14 @@
-// npm run import -- --repo 2 [--format ead|ead3|marcxml|eac|csv|aspace-json] [--dry-run] [--user admin] <files...>
+// npm run import -- --repo 2 [--format ead|ead3|marcxml|eac|csv|aspace-json] [--dry-run] [--user admin]
+//                    [--report FILE] <files...>
 //
 // Imports files into a repository through the record operations, each file all or nothing,
 // and prints a summary per file (records created and reused per type, warnings and errors
 // located in the source). The store is the service's: MONGODB_URI, or the embedded engine a
 // running Arca started on DATA_DIR (shared over its socket), or else the engine started here.
 // ArchivesSpace JSON files given together are one batch: their records may link to each other.
-// Exit status: 0 when every file was imported (or skipped as imported before), 1 otherwise.
+// --report FILE writes every warning with its place, the errors and the fidelity report of each
+// file as CSV (import-report.ts). Exit status: 0 when every file was imported (or skipped as
+// imported before), 1 otherwise.
 import { createReadStream } from "node:fs";
 import { basename } from "node:path";
 import { PassThrough, type Readable } from "node:stream";
@@ -18,10 +21,14 @@ import { openRecords } from "../records/setup.js";
 import { attachToRunningEngine, openStore } from "../storage/store.js";
 import { importFile } from "./committer.js";
 import { detectFileFormat, isImportFormat, parserFor, supportedFormats } from "./formats.js";
-import type { ImportFormat, ImportInput, ImportSummary } from "./pending.js";
+import { FIDELITY_CATEGORIES, shortfalls } from "./fidelity.js";
+import { ImportReport } from "./import-report.js";
+import type { ImportFormat, ImportInput, ImportMessage, ImportSummary } from "./pending.js";
 import { describeRecovery, recoverImports } from "./recovery.js";
 
-const USAGE = "usage: npm run import -- --repo <id> [--format <format>] [--dry-run] [--user <username>] <files...>";
+const USAGE =
+  "usage: npm run import -- --repo <id> [--format <format>] [--dry-run] [--user <username>] " +
+  "[--report <file.csv>] <files...>";
 
 function fail(message: string): never {
   process.stderr.write(`arca import: ${message}\n${USAGE}\n`);
@@ -86,6 +93,15 @@ function report(summary: ImportSummary, seconds: number): void {
   }
   const where = (m: { file: string; line?: number; column?: number; path?: string }) =>
     [m.file, m.line, m.column].filter((part) => part !== undefined).join(":") + (m.path ? ` ${m.path}` : "");
+  if (summary.fidelity !== undefined) {
+    const lines = FIDELITY_CATEGORIES.flatMap((category) => {
+      const line = summary.fidelity?.[category];
+      return line === undefined ? [] : [`${category.replace("_", " ")} ${line.imported}/${line.source}`];
+    });
+    const short = shortfalls(summary.fidelity);
+    out.write(`  fidelity (imported/in the source): ${lines.join(", ")}\n`);
+    if (short.length > 0) out.write(`  short of the source: ${short.join(", ")}\n`);
+  }
   for (const warning of summary.warnings) out.write(`  warning: ${where(warning)}: ${warning.message}\n`);
   for (const error of summary.errors) out.write(`  error: ${where(error)}: ${error.message}\n`);
 }
@@ -98,6 +114,7 @@ async function main(): Promise<void> {
       format: { type: "string" },
       "dry-run": { type: "boolean", default: false },
       user: { type: "string", default: "admin" },
+      report: { type: "string" },
       help: { type: "boolean", default: false },
     },
   });
@@ -135,6 +152,7 @@ async function main(): Promise<void> {
   const store = (await attachToRunningEngine(config.store)) ?? (await openStore(config.store));
   process.stderr.write(`arca import: store: ${store.description}\n`);
   let failed = 0;
+  const reportFile = values.report === undefined ? undefined : new ImportReport(values.report);
   try {
     const operations = await openRecords(store.connection, config.records);
     await operations
@@ -151,12 +169,15 @@ async function main(): Promise<void> {
         actor: trusted(values.user ?? "admin"),
         dryRun: values["dry-run"],
         onProgress: progress(input.name),
+        ...(reportFile !== undefined && { onWarning: (warning: ImportMessage) => reportFile.warning(warning) }),
       });
+      reportFile?.finished(summary);
       if (process.stderr.isTTY) process.stderr.write("\r\u001b[K");
       report(summary, (performance.now() - started) / 1000);
       if (summary.outcome === "failed") failed += 1;
     }
   } finally {
+    await reportFile?.close();
     await store.close();
   }
   process.exitCode = failed > 0 ? 1 : 0;

@@ -14,7 +14,7 @@ import { ApiError } from "../errors/api-error.js";
 import { beginImport, sweepImports, undoBatches, type JournalTicket, type WrittenBatch } from "./journal.js";
 import { FidelityTally, type FidelityCounts, type FidelityReport } from "./fidelity.js";
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from "./limits.js";
-import { boundedMessage, MessageList } from "./messages.js";
+import { boundedMessage, MAX_MESSAGES, MessageList } from "./messages.js";
 import {
   ImportError,
   type FormatParser,
@@ -37,6 +37,11 @@ export interface ImportOptions {
    * counted.
    */
   onProgress?(progress: { pass: "check" | "write"; records: number; total?: number }): void;
+  /**
+   * Told of every warning as it is found, the summary's count bound aside (a report file of them all: `npm run
+   * import -- --report FILE`).
+   */
+  onWarning?(warning: ImportMessage): void;
   /** The config's import settings (the journal's lease); default their defaults. */
   limits?: ImportLimits;
 }
@@ -265,7 +270,7 @@ export async function importFile(
   const limits = options.limits ?? DEFAULT_IMPORT_LIMITS;
   // Both passes see the enumerations as stored (parsers map values against them).
   await ops.deps.enumerations.ready();
-  const warnings = new MessageList("warnings");
+  const warnings = new MessageList("warnings", MAX_MESSAGES, options.onWarning);
   const summary = (): ImportSummary => ({
     file: boundedMessage({ message: "", file: input.name }).file,
     format: parser.format,

@@ -34,10 +34,14 @@ export class MessageList {
     /** "warnings" or "errors", for the closing message. */
     private readonly kind: string,
     private readonly max = MAX_MESSAGES,
+    /** Told of every message, past the count too (each cut to its length): `npm run import --report`. */
+    private readonly onAdd?: (message: ImportMessage) => void,
   ) {}
 
   add(message: ImportMessage): void {
-    if (this.items.length < this.max) this.items.push(boundedMessage(message));
+    const bounded = boundedMessage(message);
+    this.onAdd?.(bounded);
+    if (this.items.length < this.max) this.items.push(bounded);
     else this.left += 1;
   }
 

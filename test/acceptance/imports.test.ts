@@ -274,6 +274,27 @@ describe("npm run import (the command, beside the running server)", () => {
       /broken\.json \(aspace-json\): failed.*\n {2}error: broken\.json:1:\d+: malformed JSON: "}" where "]" closes what is open/,
     );
 
+    // --report: every warning with its place and the fidelity report, as CSV; the summary's fidelity line.
+    const reportPath = join(dataDir, "report.csv");
+    const fixture = resolve("test/importers/fixtures/ead3-holdings.xml");
+    const reported = await run(
+      process.execPath,
+      [resolve("dist/src/importers/cli.js"), "--repo", String(repo), "--report", reportPath, fixture],
+      { env },
+    );
+    expect(reported.stdout).toContain(
+      "  fidelity (imported/in the source): components 8/8, agents 4/4, subjects 7/7, notes 16/16, dates 8/8, " +
+        "extents 4/4, containers 4/4, digital objects 2/2\n",
+    );
+    const rows = (await import("node:fs/promises").then((fs) => fs.readFile(reportPath, "utf8"))).split("\r\n");
+    expect(rows[0]).toBe("file,kind,line,column,path,message");
+    expect(rows).toContain(
+      "ead3-holdings.xml,warning,110,7,/ead/archdesc/dsc[2]/c," +
+        "a component with neither title nor date: titled 'Box B-001076' from what it carries",
+    );
+    expect(rows).toContain('ead3-holdings.xml,fidelity,,,components,"source 8, imported 8"');
+    expect(rows.filter((row) => row.includes(",fidelity,"))).toHaveLength(8);
+
     // The hidden global repository takes no records, from the command either.
     const hidden = await run(
       process.execPath,

@@ -87,6 +87,28 @@ describe("every EAD 2002 file imports", () => {
     expect(summary.fidelity?.extents).toEqual({ source: 3, imported: 3 });
   });
 
+  it("a collection with no <did> at all imports: title, identifier, date, extent and language filled and said", async () => {
+    const xml = `<ead xmlns="urn:isbn:1-931666-22-9"><eadheader><eadid>nodid-1</eadid><filedesc><titlestmt>
+      <titleproper>Guide to the No-Did Papers</titleproper></titlestmt></filedesc></eadheader>
+      <archdesc level="collection"><scopecontent><p>Letters.</p></scopecontent>
+      <dsc><c01 level="file"><did><unittitle>Letter</unittitle></did></c01></dsc></archdesc></ead>`;
+    const summary = await t.importEad(
+      { name: "nodid.xml", open: () => Readable.from([Buffer.from(xml)]) },
+      { repoId: await t.newRepository("nodid") },
+    );
+    expect([summary.outcome, summary.errors, summary.created.archival_object]).toEqual(["imported", [], 1]);
+    expect(summary.warnings.map((warning) => [warning.path, warning.message])).toEqual(
+      expect.arrayContaining([
+        ["/ead/archdesc", "the collection has no <unittitle>: its title is 'Guide to the No-Did Papers'"],
+        ["/ead/archdesc", "<archdesc> has no <unitid>: the resource identifier is the EAD id 'nodid-1'"],
+        ["/ead/archdesc", "the collection has no <unitdate>: its date is recorded as 'undated'"],
+        ["/ead/archdesc", "the collection has no extent with a number: recorded as 0 other_unmapped, to be corrected"],
+      ]),
+    );
+    const resource = await t.get(summary.uris.find((uri) => uri.includes("/resources/")) as string);
+    expect(resource).toMatchObject({ title: "Guide to the No-Did Papers", id_0: "nodid-1" });
+  });
+
   it("every file in ead2002/ (with 'whatever' added to the extent types, as an administrator would)", async () => {
     const enumerations = enumerationOperations(t.server.ops.deps);
     const current = (await enumerations.readByName("extent_extent_type", actor)) as Json & {

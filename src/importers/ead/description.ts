@@ -217,14 +217,11 @@ function identifiers(did: XmlElement | undefined): { id?: XmlElement; external: 
 /** The resource: archdesc with the finding aid fields of the header. */
 export function resourceRecord(ctx: EadContext, unit: DescribedUnit, findingAid: FindingAidFields): Resource {
   const record: Draft<Resource> = {};
-  const { did, extentProblems } = describe(ctx, unit, record);
-  const where = at(unit.element);
-  if (did === undefined)
-    throw new ImportError(
-      "<archdesc> has no <did>: there is no title, identifier or date to describe the resource with",
-      where,
-    );
-  const { id, external } = identifiers(did);
+  const described = describe(ctx, unit, record);
+  const { extentProblems } = described;
+  // Without a <did> the collection has none of what a resource must have: each gap is filled and said below.
+  const did = described.did ?? unit.element;
+  const { id, external } = identifiers(described.did);
   const identifier = id === undefined ? undefined : plain(id);
   if (identifier !== undefined) {
     if (identifier.length <= 50) record.id_0 = identifier;

@@ -38,8 +38,17 @@ const DAO_ELEMENTS = new Set(["dao", "daogrp", "daoset"]);
 
 const normal = (text: string): string => text.replace(/\s+/g, " ").trim().toLowerCase();
 
-/** Whether an element holds any text at all. */
-const hasText = (element: XmlElement): boolean => plain(element) !== "";
+/** Whether an element holds any text at all: stops at the first (the census runs on every component). */
+function hasText(element: XmlElement): boolean {
+  const stack: Array<XmlElement | string> = [...element.children];
+  while (stack.length > 0) {
+    const child = stack.pop() as XmlElement | string;
+    if (typeof child === "string") {
+      if (child.trim() !== "") return true;
+    } else stack.push(...child.children);
+  }
+  return false;
+}
 
 /** Every descendant of `root` (not itself) that `wanted` accepts, without entering `skip`ped ones; no recursion. */
 function descendants(

@@ -376,3 +376,20 @@ export function componentRecord(
     ...(parentKey !== undefined && { parent: { ref: parentKey } }),
   };
 }
+
+/**
+ * The resource with the <archdesc> description met after its <dsc> (EAD 2002 allows it; wnyu.xml has a
+ * <relatedmaterial> there) added: each element described once, as describe() does those before the <dsc>, its notes,
+ * agents, subjects (each once) and digital objects after the ones the resource has. The reader hands the resource on
+ * when its <dsc> starts and this once <archdesc> ends, so the file is read once.
+ */
+export function withLaterDescription(ctx: EadContext, resource: Resource, later: readonly XmlElement[]): Resource {
+  const into: Collected = { notes: [], agents: [], subjects: [...(resource.subjects ?? [])], instances: [] };
+  for (const child of later) collect(ctx, child, into);
+  const record: Resource = { ...resource };
+  put(record, "notes", [...(resource.notes ?? []), ...into.notes.filter((note) => !isEmptyNote(note))]);
+  put(record, "linked_agents", [...(resource.linked_agents ?? []), ...into.agents]);
+  put(record, "subjects", into.subjects);
+  put(record, "instances", [...(resource.instances ?? []), ...into.instances]);
+  return record;
+}

@@ -10,6 +10,7 @@
 // file as CSV (import-report.ts). Exit status: 0 when every file was imported (or skipped as
 // imported before), 1 otherwise.
 import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { PassThrough, type Readable } from "node:stream";
 import { parseArgs } from "node:util";
@@ -19,7 +20,7 @@ import { loadConfig } from "../config.js";
 import { messageOf } from "../registry/errors.js";
 import { openRecords } from "../records/setup.js";
 import { attachToRunningEngine, openStore } from "../storage/store.js";
-import { importFile } from "./committer.js";
+import { importFile, type ImportProgress } from "./committer.js";
 import { detectFileFormat, isImportFormat, parserFor, supportedFormats } from "./formats.js";
 import { FIDELITY_CATEGORIES, shortfalls } from "./fidelity.js";
 import { ImportReport } from "./import-report.js";
@@ -54,24 +55,27 @@ function together(paths: readonly string[]): ImportInput {
 }
 
 /**
- * Progress on a terminal, rewritten in place: a count while checking, a bar while writing; nothing when not a terminal.
+ * Progress on a terminal, rewritten in place: records so far and, when the file's size is known, a bar of how much of
+ * it has been read (an import reads a file once, so there is no record total to count towards); nothing when not a
+ * terminal.
  */
-function progress(file: string): (update: { pass: string; records: number; total?: number }) => void {
+function progress(file: string, dryRun: boolean): (update: ImportProgress) => void {
   if (!process.stderr.isTTY) return () => undefined;
   let last = 0;
-  return ({ pass, records, total }) => {
+  return ({ records, bytes, size }) => {
     const now = Date.now();
     if (now - last < 100) return;
     last = now;
-    const count = records.toLocaleString("en-US");
-    if (pass === "check" || total === undefined || total === 0) {
-      process.stderr.write(`\r${file}: checking ${count} records`);
+    const count = `${records.toLocaleString("en-US")} records ${dryRun ? "checked" : "imported"}`;
+    if (size === undefined || size === 0) {
+      process.stderr.write(`\r${file}: ${count}`);
       return;
     }
     const width = 30;
-    const done = Math.min(width, Math.round((records / total) * width));
+    const share = Math.min(1, bytes / size);
+    const done = Math.round(share * width);
     process.stderr.write(
-      `\r${file}: writing [${"#".repeat(done)}${".".repeat(width - done)}] ${count} / ${total.toLocaleString("en-US")} records`,
+      `\r${file}: [${"#".repeat(done)}${".".repeat(width - done)}] ${Math.floor(share * 100)} % read, ${count}`,
     );
   };
 }
@@ -144,7 +148,10 @@ async function main(): Promise<void> {
       (asked as ImportFormat | undefined) ?? (await detectFileFormat(path).catch(() => fail(`cannot read ${path}`)));
     if (format === undefined) fail(`cannot tell the format of ${path}: give --format`);
     if (format === "aspace-json") batch.push(path);
-    else jobs.push({ format, input: { name: basename(path), open: () => createReadStream(path) } });
+    else {
+      const { size } = await stat(path).catch(() => fail(`cannot read ${path}`));
+      jobs.push({ format, input: { name: basename(path), open: () => createReadStream(path), size } });
+    }
   }
   if (batch.length > 0) jobs.unshift({ format: "aspace-json", input: together(batch) });
 
@@ -168,7 +175,7 @@ async function main(): Promise<void> {
         // Whoever runs the command line already holds the store.
         actor: trusted(values.user ?? "admin"),
         dryRun: values["dry-run"],
-        onProgress: progress(input.name),
+        onProgress: progress(input.name, values["dry-run"] === true),
         ...(reportFile !== undefined && { onWarning: (warning: ImportMessage) => reportFile.warning(warning) }),
       });
       reportFile?.finished(summary);

@@ -1,18 +1,25 @@
-// Writes one file's pending records through the record operations, all or nothing. Two passes
-// over the stream: the first checks everything (schema, links, enumerations, what already
-// exists) and writes nothing; only a clean file gets the second, which writes in batches of
-// one type (createMany: one id-counter write, one insert, trees placed in one transaction).
-// Should a write still fail (a store error, a concurrent duplicate), what the file created so
-// far is deleted again; should the process die while writing, the import journal (journal.ts)
-// lets the next sweep delete it. Memory stays flat: each pass streams, keeping only keys and
-// uris. Warnings and errors are bounded in count and length (messages.ts).
+// Writes one file's pending records through the record operations, all or nothing, in one
+// pass over the stream: records are written in batches of one type as the parser hands them on
+// (createMany: one id-counter write, one insert, trees placed in one transaction), each batch
+// noted in the import journal (journal.ts) before it is written. The file is never read twice:
+// whatever is wrong with it (malformed XML half-way, an invalid record, a broken link, a file
+// imported before) is found where the parser reaches it, and what the file had written by then
+// is deleted again (FilePass.undo), so nothing of a failed file stays; should the process die
+// mid-import, the journal lets the next sweep delete it. A dry run is the same pass checking
+// instead of writing (checkMany, with provisional ids), so it writes nothing at all. A parser
+// may re-state a record it handed on before (PendingRecord.restates): the stored record is
+// replaced, or in a dry run the re-stated one checked. Progress cannot know a record total in
+// advance: it reports the records so far and the bytes of the file read (and the file's size
+// when the input knows it). Memory stays flat: the pass streams, keeping only keys and uris.
+// Warnings and errors are bounded in count and length (messages.ts).
+import { pipeline, Transform } from "node:stream";
 import type { JsonObject, JsonValue } from "../registry/index.js";
 import { dictionary } from "../registry/dictionary.js";
 import { linksAt } from "../records/operations/links.js";
 import { BatchRecordError, type Actor, type NewRecord, type RecordOperations } from "../records/operations/index.js";
 import { ApiError } from "../errors/api-error.js";
 import { beginImport, sweepImports, undoBatches, type JournalTicket, type WrittenBatch } from "./journal.js";
-import { FidelityTally, type FidelityCounts, type FidelityReport } from "./fidelity.js";
+import { FidelityTally, type FidelityCounts } from "./fidelity.js";
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from "./limits.js";
 import { boundedMessage, MAX_MESSAGES, MessageList } from "./messages.js";
 import {
@@ -32,11 +39,8 @@ export interface ImportOptions {
   dryRun?: boolean;
   /** Records per write batch (default 1,000). */
   batchSize?: number;
-  /**
-   * Called as records are checked and written (pass 1 then 2), for progress bars; `total` (pass 2) is what pass 1
-   * counted.
-   */
-  onProgress?(progress: { pass: "check" | "write"; records: number; total?: number }): void;
+  /** Called after each batch is written (or, dry, checked), for progress bars. */
+  onProgress?(progress: ImportProgress): void;
   /**
    * Told of every warning as it is found, the summary's count bound aside (a report file of them all: `npm run
    * import -- --report FILE`).
@@ -46,6 +50,19 @@ export interface ImportOptions {
   limits?: ImportLimits;
 }
 
+/**
+ * How far an import is. There is no record total: the file is read once, so the records are counted as they come;
+ * the bytes read against the file's size tell how far through it the import is.
+ */
+export interface ImportProgress {
+  /** Records handed on so far and written, reused or (dry) checked. */
+  records: number;
+  /** Bytes of the file read so far (the parser reads a chunk or so ahead of the records). */
+  bytes: number;
+  /** The file's length in bytes, when the input says (ImportInput.size). */
+  size?: number;
+}
+
 /** The file was imported before (a `skip-file` match): nothing is written. */
 class AlreadyImported extends Error {
   constructor(readonly uri: string) {
@@ -53,7 +70,7 @@ class AlreadyImported extends Error {
   }
 }
 
-/** Pass 1 stands in for ids it cannot allocate with ids no record will have for ages. */
+/** A dry run stands in for ids it does not allocate with ids no record will have for ages. */
 const PROVISIONAL_ID_BASE = 2 ** 50;
 
 function locate(file: string, source: SourceLocation, message: string): ImportMessage {
@@ -77,7 +94,7 @@ interface Batch {
 }
 
 class FilePass {
-  /** Pending key -> the uri it stands for (real, existing, or provisional in the check pass). */
+  /** Pending key -> the uri it stands for (real, existing, or provisional in a dry run). */
   readonly uris = new Map<string, string>();
   // Counts by record type: the types are the parsers', but an aspace-json file names its own.
   readonly created: Record<string, number> = dictionary();
@@ -88,22 +105,17 @@ class FilePass {
   /** What the source held (the parser's census) and what this pass created or reused. */
   readonly fidelity = new FidelityTally();
   private provisional = PROVISIONAL_ID_BASE;
-  /** The check pass's uris of records of the file so far (they exist only there). */
+  /** A dry run's uris of records of the file so far (they exist only there). */
   private readonly provisionalUris = new Set<string>();
-  private seen = 0;
-
-  /** The records this pass has gone through. */
-  get records(): number {
-    return this.seen;
-  }
+  /** The lock_version of each record the pass has re-stated (one it created starts at 0). */
+  private readonly restated = new Map<string, number>();
 
   constructor(
     private readonly ops: RecordOperations,
     private readonly options: ImportOptions,
+    /** Writes (a real import), or only checks (a dry run). */
     private readonly writing: boolean,
-    /** The records the check pass went through (the writing pass's progress total). */
-    private readonly total?: number,
-    /** The writing pass's journal entry: each batch is noted in it before it is written. */
+    /** A writing pass's journal entry: each batch is noted in it before it is written. */
     private readonly ticket?: JournalTicket,
   ) {}
 
@@ -171,7 +183,7 @@ class FilePass {
       if (!this.writing) this.provisionalUris.add(uri);
     });
     const items: NewRecord[] = fresh.map((pending, i) => ({ id: first + i, input: this.resolved(pending) }));
-    // In the check pass, records of earlier batches exist only as provisional uris.
+    // In a dry run, records of earlier batches exist only as provisional uris.
     const present = this.writing ? new Set<string>() : this.provisionalUris;
     try {
       if (this.writing) {
@@ -194,12 +206,50 @@ class FilePass {
     // The nodes of trees are only counted; the rest (resources, agents, ...) are listed.
     if (this.ops.deps.registry.get(type).tree === null)
       for (const pending of fresh) this.principal.push(this.uris.get(pending.key) as string);
-    this.seen += batch.records.length;
-    this.options.onProgress?.({
-      pass: this.writing ? "write" : "check",
-      records: this.seen,
-      ...(this.total !== undefined && { total: this.total }),
-    });
+  }
+
+  /** Whether this pass created the record (written in one of its batches, or dry, given a provisional uri). */
+  private createdHere(uri: string): boolean {
+    if (!this.writing) return this.provisionalUris.has(uri);
+    const parsed = this.ops.deps.registry.parseUri(uri);
+    return (
+      parsed !== undefined &&
+      this.written.some(
+        (batch) => batch.type === parsed.type && parsed.id >= batch.first && parsed.id < batch.first + batch.count,
+      )
+    );
+  }
+
+  /**
+   * A record re-stated whole (PendingRecord.restates): the stored one replaced, or in a dry run the new statement
+   * checked. Only a record this file created: replacing an existing one could not be undone.
+   */
+  async restate(pending: PendingRecord): Promise<void> {
+    const uri = this.uris.get(pending.key);
+    const parsed = uri === undefined ? undefined : this.ops.deps.registry.parseUri(uri);
+    if (uri === undefined || parsed === undefined || parsed.type !== pending.type || !this.createdHere(uri))
+      throw new ImportError(
+        `${pending.type} ${pending.key} re-states a record the file did not create before it`,
+        pending.source,
+      );
+    const scope = this.scopeOf(pending.type);
+    const record = this.resolved(pending);
+    try {
+      if (this.writing) {
+        // The lock_version the record has as this file left it: should anyone else have changed it since, the
+        // update is refused and the import undone rather than their change overwritten.
+        const lockVersion = this.restated.get(pending.key) ?? 0;
+        const input = { ...record, lock_version: lockVersion };
+        const result = await this.ops.update(pending.type, scope, parsed.id, input, this.options.actor);
+        this.restated.set(pending.key, result.lock_version);
+      } else {
+        await this.ops.checkMany(pending.type, scope, [{ id: parsed.id, input: record }], this.provisionalUris);
+      }
+      this.fidelity.brought(pending.brings);
+    } catch (error) {
+      if (error instanceof ApiError) throw this.recordError(pending, error);
+      throw error;
+    }
   }
 
   private recordError(pending: PendingRecord | undefined, error: ApiError): ImportError {
@@ -221,42 +271,95 @@ class FilePass {
   }
 }
 
+/** The input, its bytes counted as the parser reads them. */
+function counted(input: ImportInput): { input: ImportInput; bytes(): number } {
+  let bytes = 0;
+  return {
+    bytes: () => bytes,
+    input: {
+      ...input,
+      open() {
+        // Chunks pass as they are (object mode: a string stays a string); an error or a destroy on either side
+        // reaches the other.
+        const counter = new Transform({
+          objectMode: true,
+          transform(chunk: Uint8Array | string, _encoding, done) {
+            bytes += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.length;
+            done(null, chunk);
+          },
+        });
+        return pipeline(input.open(), counter, () => undefined);
+      },
+    },
+  };
+}
+
+/**
+ * The one pass over the file: records batched by type as they come, each batch written (or checked) when full. While
+ * one batch is written the next is read: the store works on the one while the parser reads the other (they share
+ * nothing: a batch's links are resolved when it is written, after the batch before it). Batches are still written
+ * one at a time, in order.
+ */
 async function runPass(
   parser: FormatParser,
   input: ImportInput,
   pass: FilePass,
-  batchSize: number,
-  warnings: MessageList | undefined,
+  options: ImportOptions,
+  warnings: MessageList,
 ): Promise<void> {
+  const batchSize = options.batchSize ?? 1000;
+  const reading = counted(input);
+  let records = 0;
   let batch: Batch | undefined;
+  /** The batch being written, if any. */
+  let writing: Promise<void> = Promise.resolve();
   const context = {
-    warn: (message: string, source: SourceLocation) => warnings?.add(locate(input.name, source, message)),
+    warn: (message: string, source: SourceLocation) => warnings.add(locate(input.name, source, message)),
     found: (counts: FidelityCounts) => pass.fidelity.found(counts),
   };
-  for await (const pending of parser.parse(input, context)) {
-    if (batch !== undefined && (batch.type !== pending.type || batch.records.length >= batchSize)) {
-      await pass.flush(batch);
-      batch = undefined;
+  const progress = (handled: number): void => {
+    records += handled;
+    options.onProgress?.({
+      records,
+      bytes: reading.bytes(),
+      ...(input.size !== undefined && { size: input.size }),
+    });
+  };
+  /** Hands the batch read so far to the pass, once the one before it is written. */
+  const send = async (): Promise<void> => {
+    if (batch === undefined) return;
+    const full = batch;
+    batch = undefined;
+    await writing;
+    writing = pass.flush(full).then(() => progress(full.records.length));
+    // Seen at the next await of it (the next batch, the end of the file, a failure).
+    writing.catch(() => undefined);
+  };
+  try {
+    for await (const pending of parser.parse(options.onProgress === undefined ? input : reading.input, context)) {
+      if (pending.restates === true) {
+        // After the records handed on before it: the record it re-states may be in the batch being read.
+        await send();
+        await writing;
+        await pass.restate(pending);
+        progress(1);
+        continue;
+      }
+      if (batch !== undefined && (batch.type !== pending.type || batch.records.length >= batchSize)) await send();
+      (batch ??= { type: pending.type, records: [] }).records.push(pending);
     }
-    (batch ??= { type: pending.type, records: [] }).records.push(pending);
+    await send();
+  } catch (error) {
+    // No write is left running when the pass ends (an undo must see every batch it began), and a failed write is
+    // what is reported: it is about records before the one the parser had reached.
+    throw (
+      (await writing.then(
+        () => undefined,
+        (failure: unknown) => failure,
+      )) ?? error
+    );
   }
-  if (batch !== undefined) await pass.flush(batch);
-}
-
-type Checked = Pick<ImportSummary, "created" | "reused"> & { records: number; fidelity?: FidelityReport };
-
-/** Pass 1: the whole file checked, nothing written. Only its counts outlive it (not its keys and uris). */
-async function checkPass(
-  ops: RecordOperations,
-  parser: FormatParser,
-  input: ImportInput,
-  options: ImportOptions,
-  batchSize: number,
-  warnings: MessageList,
-): Promise<Checked> {
-  const check = new FilePass(ops, options, false);
-  await runPass(parser, input, check, batchSize, warnings);
-  return { created: check.created, reused: check.reused, records: check.records, fidelity: check.fidelity.report() };
+  await writing;
 }
 
 /** Imports one file: all of it or nothing. Errors about the file are in the summary, never thrown. */
@@ -266,9 +369,8 @@ export async function importFile(
   input: ImportInput,
   options: ImportOptions,
 ): Promise<ImportSummary> {
-  const batchSize = options.batchSize ?? 1000;
   const limits = options.limits ?? DEFAULT_IMPORT_LIMITS;
-  // Both passes see the enumerations as stored (parsers map values against them).
+  // The pass sees the enumerations as stored (parsers map values against them).
   await ops.deps.enumerations.ready();
   const warnings = new MessageList("warnings", MAX_MESSAGES, options.onWarning);
   const summary = (): ImportSummary => ({
@@ -299,14 +401,15 @@ export async function importFile(
   // An earlier import (of this file or any) whose process died is undone first: its records
   // would otherwise make this one "skipped", or collide with it.
   await sweepImports(ops, limits.journalLeaseSeconds);
-  let checked: Checked;
-  try {
-    checked = await checkPass(ops, parser, input, options, batchSize, warnings);
-  } catch (error) {
-    return fail(error);
+  if (options.dryRun === true) {
+    const check = new FilePass(ops, options, false);
+    try {
+      await runPass(parser, input, check, options, warnings);
+    } catch (error) {
+      return fail(error);
+    }
+    return { ...summary(), created: check.created, reused: check.reused, fidelity: check.fidelity.report() };
   }
-  if (options.dryRun === true)
-    return { ...summary(), created: checked.created, reused: checked.reused, fidelity: checked.fidelity };
 
   const ticket = await beginImport(ops, {
     repoId: options.repoId,
@@ -315,10 +418,11 @@ export async function importFile(
     username: options.actor.username,
     leaseSeconds: limits.journalLeaseSeconds,
   });
-  const write = new FilePass(ops, options, true, checked.records, ticket);
+  const write = new FilePass(ops, options, true, ticket);
   try {
-    await runPass(parser, input, write, batchSize, undefined);
+    await runPass(parser, input, write, options, warnings);
   } catch (error) {
+    // Whatever stopped the file (a problem in it, a file imported before, the store), what it wrote goes.
     try {
       await write.undo();
     } catch (undoError) {

@@ -3,27 +3,38 @@
 // and digital objects they name. Both versions are read by one parser (the elements that
 // differ are told apart by name: <eadheader>/<control>, <physdesc>/<physdescstructured>, ...).
 //
-// The file is read twice, streaming both times. The first read takes the header and
-// everything of <archdesc> but its <dsc> (EAD 2002 allows description after the <dsc>: wnyu.xml
-// has a <relatedmaterial> there), so the resource is whole before any component, and a
-// malformed file fails before anything is handed on. The second read hands on the components
-// as it reaches them: a component is complete when its first child component starts (EAD puts
-// a component's own description before its children) or when it ends, and only the open
-// components' own description is held. Components are handed on in windows of a few hundred,
-// each preceded by the agents, subjects, containers and digital objects the window needs, so
-// the import writes them in batches of one type.
+// The file is read once, streaming. The header and <archdesc>'s description are held until the
+// first <dsc> starts (EAD puts the <did>, with everything a resource must have, first), and the
+// resource is handed on then, so components can link to it. The components are handed on as the
+// reader reaches them: a component is complete when its first child component starts (EAD puts a
+// component's own description before its children) or when it ends, and only the open
+// components' own description is held. Every <dsc> of the <archdesc> is read, in document order.
+// EAD 2002 also allows description after a <dsc> (wnyu.xml has a <relatedmaterial> there): it is
+// held, and once <archdesc> ends the resource is handed on again, whole, re-stating the first
+// (PendingRecord.restates), so the import replaces what it wrote. Components are handed on in
+// windows of a few hundred, each preceded by the agents, subjects, containers and digital
+// objects the window needs, so the import writes them in batches of one type. Whatever is wrong
+// with the file (malformed XML, a resource without an extent) is found where the reader reaches
+// it; the import undoes what was written before (committer.ts).
 import { registry } from "../registry/index.js";
 import type { EnumerationValues } from "../registry/enumerations.js";
 import type { ArchivalObject, Resource } from "../../generated/types/index.js";
 import type { FidelityCounts } from "./fidelity.js";
 import { at, EadContext } from "./ead/context.js";
-import { componentRecord, resourceRecord, type DescribedUnit } from "./ead/description.js";
+import { componentRecord, resourceRecord, withLaterDescription, type DescribedUnit } from "./ead/description.js";
 import { findingAidFields } from "./ead/header.js";
-import { ImportError, type FormatParser, type ImportInput, type ParseContext, type PendingRecord } from "./pending.js";
+import {
+  ImportError,
+  type FormatParser,
+  type ImportInput,
+  type ParseContext,
+  type PendingRecord,
+  type SourceLocation,
+} from "./pending.js";
 import { untyped } from "./record-draft.js";
 import { ElementBuilder, emptyElement } from "./xml/element-builder.js";
 import type { XmlLimits } from "./xml/xml-limits.js";
-import { xmlEventBatches, type XmlElement } from "./xml/xml-reader.js";
+import { xmlEventBatches, type XmlElement, type XmlEvent, type XmlOpenEvent } from "./xml/xml-reader.js";
 
 export interface EadParserOptions {
   /** The vocabulary subjects go in (default `/vocabularies/1`). */
@@ -64,6 +75,19 @@ function grouped(records: PendingRecord[]): PendingRecord[] {
     .map(({ record }) => record);
 }
 
+interface Frame {
+  unit: DescribedUnit;
+  key: string;
+  parentKey?: string;
+  depth: number;
+  /** Handed on (its first child component started): what follows belongs to its children. */
+  done: boolean;
+  /** The record as handed on, for a later statement (the import resolves its links in place: it holds uris then). */
+  record?: ArchivalObject;
+  /** Its description met after its child components, for that later statement. */
+  later: XmlElement[];
+}
+
 /** What a resource or archival object brings into the archive, for the fidelity report. */
 function unitBrings(ctx: EadContext, record: Resource | ArchivalObject, isComponent: boolean): FidelityCounts {
   return {
@@ -74,65 +98,293 @@ function unitBrings(ctx: EadContext, record: Resource | ArchivalObject, isCompon
   };
 }
 
-interface Collection {
-  header?: XmlElement;
-  archdesc: DescribedUnit;
+/** What a later statement of a record brings beyond the first. */
+function broughtMore(
+  ctx: EadContext,
+  before: Resource | ArchivalObject,
+  after: Resource | ArchivalObject,
+): FidelityCounts {
+  const first = unitBrings(ctx, before, false);
+  const second = unitBrings(ctx, after, false);
+  return {
+    notes: (second.notes ?? 0) - (first.notes ?? 0),
+    dates: (second.dates ?? 0) - (first.dates ?? 0),
+    extents: (second.extents ?? 0) - (first.extents ?? 0),
+  };
 }
 
-/** First read: the header and <archdesc> without its <dsc>. */
-async function readCollection(input: ImportInput, ctx: EadContext, limits: XmlLimits | undefined): Promise<Collection> {
-  // Never released: the header and the collection's description are one record's worth.
-  const builder = new ElementBuilder(limits);
-  let header: XmlElement | undefined;
-  let archdesc: DescribedUnit | undefined;
-  let depth = 0;
-  /** Depth of the element being skipped (the <dsc>, <frontmatter>), 0 outside one. */
-  let skipping = 0;
-  for await (const batch of xmlEventBatches(input, { roots: ["ead"], limits }))
-    for (const event of batch) {
-      if (event.kind === "open") {
-        depth += 1;
-        if (skipping > 0) continue;
-        if (builder.building) builder.start(event);
-        else if (depth === 2 && (event.name === "eadheader" || event.name === "control")) builder.start(event);
-        else if (depth === 2 && event.name === "archdesc") archdesc = { element: emptyElement(event), children: [] };
-        else if (depth === 2) {
-          // <frontmatter> (a title page restating the header) and anything else beside the header.
-          ctx.warn(
-            `<${event.name}> is not imported (only <${event.namespace.includes("ead3") ? "control" : "eadheader"}> and <archdesc> are)`,
-            { line: event.line, column: event.column, path: event.path },
-          );
-          skipping = depth;
-        } else if (depth === 3 && archdesc !== undefined && event.names[1] === "archdesc") {
-          if (event.name === "dsc") skipping = depth;
-          else builder.start(event);
-        }
-      } else if (event.kind === "text") {
-        if (skipping === 0) builder.text(event.text);
-      } else {
-        if (skipping === depth) skipping = 0;
-        else if (skipping === 0 && builder.building) {
-          const element = builder.end();
-          if (element !== undefined) {
-            if (element.name === "eadheader" || element.name === "control") header = element;
-            else archdesc?.children.push(element);
-          }
-        }
-        depth -= 1;
-      }
-    }
-  if (archdesc === undefined)
-    throw new ImportError("the EAD has no <archdesc>: there is no collection to import", { path: "/ead" });
-  return { header, archdesc };
-}
-
-interface Frame {
-  unit: DescribedUnit;
+/** The resource once handed on: what a later statement of it starts from. */
+interface HandedOn {
   key: string;
-  parentKey?: string;
-  depth: number;
-  /** Handed on (its first child component started): what follows belongs to its children. */
-  done: boolean;
+  /** The record as handed on (a copy: the import resolves the links of the one it was given). */
+  record: Resource;
+  source: SourceLocation;
+}
+
+const where = (event: XmlOpenEvent): SourceLocation => ({ line: event.line, column: event.column, path: event.path });
+
+/**
+ * One read of one file: takes the reader's events one by one and collects the records they complete, which the
+ * parser hands on in windows (`take`, `due`, `window`).
+ */
+class FindingAidReading {
+  private depth = 0;
+  /** Depth of the element being skipped, 0 outside one. */
+  private skipping = 0;
+  /** The header and <archdesc>'s description. Never released: they are one record's worth. */
+  private readonly description: ElementBuilder;
+  /** The component being read; released as each is handed on. */
+  private readonly component: ElementBuilder;
+  private header?: XmlElement;
+  /** The <archdesc>, with its description children until the resource is handed on. */
+  private archdesc?: DescribedUnit;
+  /** Between <archdesc>'s start and end tags. */
+  private archdescOpen = false;
+  private resource?: HandedOn;
+  /** <archdesc> description after a <dsc>, for the resource's later statement. */
+  private later: XmlElement[] = [];
+  /** Depth of the <dsc> being read, 0 outside one. */
+  private dscDepth = 0;
+  private readonly frames: Frame[] = [];
+  private needed: PendingRecord[] = [];
+  private ready: PendingRecord[] = [];
+  /** The resource is ready: it goes out at once, before any component is read. */
+  private urgent = false;
+
+  constructor(
+    private readonly ctx: EadContext,
+    private readonly fileName: string,
+    private readonly windowSize: number,
+    limits: XmlLimits | undefined,
+  ) {
+    this.description = new ElementBuilder(limits);
+    this.component = new ElementBuilder(limits);
+  }
+
+  /** Whether a window of records is ready to go out. */
+  get due(): boolean {
+    return this.urgent || this.ready.length >= this.windowSize;
+  }
+
+  /** The records ready, each after the records it needs. */
+  window(): PendingRecord[] {
+    const out = [...grouped(this.needed), ...this.ready];
+    this.needed = [];
+    this.ready = [];
+    this.urgent = false;
+    return out;
+  }
+
+  /** The end of the file: the last window. */
+  finish(): PendingRecord[] {
+    if (this.archdesc === undefined)
+      throw new ImportError("the EAD has no <archdesc>: there is no collection to import", { path: "/ead" });
+    return this.window();
+  }
+
+  take(event: XmlEvent): void {
+    if (event.kind === "text") {
+      if (this.skipping === 0) (this.component.building ? this.component : this.description).text(event.text);
+    } else if (event.kind === "open") {
+      this.depth += 1;
+      if (this.skipping > 0) return;
+      if (this.component.building) this.component.start(event);
+      else if (this.description.building) this.description.start(event);
+      else if (this.dscDepth > 0) this.inDsc(event);
+      else if (this.depth === 2) this.besideHeader(event);
+      else if (this.depth === 3 && this.archdescOpen) this.inArchdesc(event);
+    } else {
+      this.close();
+      this.depth -= 1;
+    }
+  }
+
+  /** A child of <ead>: the header, <archdesc>, or something not imported. */
+  private besideHeader(event: XmlOpenEvent): void {
+    const header = event.name === "eadheader" || event.name === "control";
+    if (header && this.archdesc === undefined && this.header === undefined) this.description.start(event);
+    else if (event.name === "archdesc" && this.archdesc === undefined) {
+      this.archdesc = { element: emptyElement(event), children: [] };
+      this.archdescOpen = true;
+    } else {
+      // <frontmatter> (a title page restating the header), and anything out of EAD's order.
+      const expected = event.namespace.includes("ead3") ? "control" : "eadheader";
+      const why =
+        header || event.name === "archdesc"
+          ? `only the first <${event.name}>, before <archdesc>, is`
+          : `only <${expected}> and <archdesc> are`;
+      this.ctx.warn(`<${event.name}> is not imported (${why})`, where(event));
+      this.skipping = this.depth;
+    }
+  }
+
+  /** A child of <archdesc>: a <dsc>, or description. */
+  private inArchdesc(event: XmlOpenEvent): void {
+    if (event.name !== "dsc") {
+      this.description.start(event);
+      return;
+    }
+    // The resource is whole but for any description after this <dsc>: components may now link to it.
+    if (this.resource === undefined) this.handOnResource();
+    this.dscDepth = this.depth;
+  }
+
+  /** An element in a <dsc>, outside the description being built. */
+  private inDsc(event: XmlOpenEvent): void {
+    const parent = this.frames.at(-1);
+    const atFrameLevel = parent === undefined ? this.depth === this.dscDepth + 1 : this.depth === parent.depth + 1;
+    if (!atFrameLevel) {
+      this.skipping = this.depth;
+    } else if (COMPONENT.test(event.name)) {
+      if (parent !== undefined && !parent.done) this.handOn(parent);
+      this.frames.push({
+        unit: { element: emptyElement(event), children: [] },
+        key: this.ctx.nextKey("archival_object"),
+        parentKey: parent?.key,
+        depth: this.depth,
+        done: false,
+        later: [],
+      });
+    } else if (event.name === "head" || event.name === "thead") {
+      this.skipping = this.depth;
+    } else if (parent === undefined) {
+      this.ctx.warn(`<${event.name}> in <dsc> outside any component is not imported`, where(event));
+      this.skipping = this.depth;
+    } else if (parent.done) {
+      // Description after the child components (EAD puts it before them; some exports do not): kept, and the
+      // component re-stated with it when it ends.
+      this.ctx.warn(
+        `<${event.name}> after the child components of its component: imported, though EAD puts a component's description before its children`,
+        where(event),
+      );
+      this.component.start(event);
+    } else {
+      this.component.start(event);
+    }
+  }
+
+  private close(): void {
+    if (this.skipping > 0) {
+      if (this.skipping === this.depth) this.skipping = 0;
+    } else if (this.component.building) {
+      const element = this.component.end();
+      const frame = this.frames.at(-1);
+      if (element !== undefined && frame !== undefined) (frame.done ? frame.later : frame.unit.children).push(element);
+    } else if (this.description.building) {
+      const element = this.description.end();
+      if (element === undefined) return;
+      if (element.name === "eadheader" || element.name === "control") this.header = element;
+      else if (this.resource === undefined) this.archdesc?.children.push(element);
+      else this.later.push(element);
+    } else if (this.frames.at(-1)?.depth === this.depth) {
+      const frame = this.frames.pop() as Frame;
+      if (!frame.done) this.handOn(frame);
+      else if (frame.later.length > 0) this.restateComponent(frame);
+    } else if (this.depth === this.dscDepth) {
+      this.dscDepth = 0;
+    } else if (this.depth === 2 && this.archdescOpen) {
+      this.archdescOpen = false;
+      // An <archdesc> without a <dsc> is a resource without components.
+      if (this.resource === undefined) this.handOnResource();
+      else if (this.later.length > 0) this.restateResource(this.resource);
+    }
+  }
+
+  /** The resource, from the header and <archdesc>'s description so far, with the records it needs before it. */
+  private handOnResource(): void {
+    const archdesc = this.archdesc as DescribedUnit;
+    const findingAid = findingAidFields(this.ctx, this.header);
+    this.ctx.fileIdentity = findingAid.ead_id ?? this.fileName;
+    this.ctx.found(this.ctx.census.unit(archdesc.children, false));
+    const record = resourceRecord(this.ctx, archdesc, findingAid);
+    this.needed.push(...this.ctx.takeNeeded());
+    const key = this.ctx.nextKey("resource");
+    const source = at(archdesc.element);
+    this.resource = { key, record: structuredClone(record), source };
+    this.ready.push(
+      untyped({
+        key,
+        type: "resource",
+        record,
+        source,
+        match: resourceMatch(record),
+        onMatch: "skip-file",
+        brings: unitBrings(this.ctx, record, false),
+      }),
+    );
+    archdesc.children = [];
+    this.urgent = true;
+  }
+
+  /** The resource again, whole, with the description met after its <dsc>: after every component. */
+  private restateResource(resource: HandedOn): void {
+    this.ctx.found(this.ctx.census.unit(this.later, false));
+    const record = withLaterDescription(this.ctx, resource.record, this.later);
+    this.later = [];
+    this.needed.push(...this.ctx.takeNeeded());
+    this.ready.push(
+      untyped({
+        key: resource.key,
+        type: "resource",
+        record,
+        source: resource.source,
+        restates: true,
+        brings: broughtMore(this.ctx, resource.record, record),
+      }),
+    );
+  }
+
+  /** A component again, whole, with the description met after its child components: when it ends. */
+  private restateComponent(frame: Frame): void {
+    const first = frame.record as ArchivalObject;
+    this.ctx.found(this.ctx.census.unit(frame.later, false));
+    const record = withLaterDescription(this.ctx, structuredClone(first), frame.later);
+    frame.later = [];
+    this.component.release();
+    this.needed.push(...this.ctx.takeNeeded());
+    this.ready.push(
+      untyped({
+        key: frame.key,
+        type: "archival_object",
+        record,
+        source: at(frame.unit.element),
+        restates: true,
+        brings: broughtMore(this.ctx, first, record),
+      }),
+    );
+  }
+
+  /** A component, complete: its record after those it needs. */
+  private handOn(frame: Frame): void {
+    frame.done = true;
+    this.ctx.found(this.ctx.census.unit(frame.unit.children, true));
+    const record = componentRecord(this.ctx, frame.unit, (this.resource as HandedOn).key, frame.parentKey);
+    frame.record = record;
+    frame.unit.children = [];
+    // Only the component being read holds parts (its parent was handed on when it started).
+    this.component.release();
+    this.needed.push(...this.ctx.takeNeeded());
+    this.ready.push(
+      untyped({
+        key: frame.key,
+        type: "archival_object",
+        record,
+        source: at(frame.unit.element),
+        brings: unitBrings(this.ctx, record, true),
+      }),
+    );
+  }
+}
+
+/** A resource imported before: the same EAD id, else the same identifier. */
+function resourceMatch(resource: Resource): Record<string, string | null> {
+  if (resource.ead_id !== undefined) return { ead_id: resource.ead_id };
+  return {
+    id_0: resource.id_0,
+    id_1: resource.id_1 ?? null,
+    id_2: resource.id_2 ?? null,
+    id_3: resource.id_3 ?? null,
+  };
 }
 
 export class EadParser implements FormatParser {
@@ -148,145 +400,13 @@ export class EadParser implements FormatParser {
       this.options.enumerations ?? seedEnumerations,
       this.options.vocabulary ?? "/vocabularies/1",
     );
-    const collection = await readCollection(input, ctx, this.options.limits);
-    const findingAid = findingAidFields(ctx, collection.header);
-    ctx.fileIdentity = findingAid.ead_id ?? input.name;
-    ctx.found(ctx.census.unit(collection.archdesc, false));
-    const resource = resourceRecord(ctx, collection.archdesc, findingAid);
-    yield* grouped(ctx.takeNeeded());
-    const resourceKey = ctx.nextKey("resource");
-    yield untyped({
-      key: resourceKey,
-      type: "resource",
-      record: resource,
-      source: at(collection.archdesc.element),
-      match: this.resourceMatch(resource),
-      onMatch: "skip-file",
-      brings: unitBrings(ctx, resource, false),
-    });
-    yield* this.components(input, ctx, resourceKey);
-  }
-
-  /** A resource imported before: the same EAD id, else the same identifier. */
-  private resourceMatch(resource: Resource): Record<string, string | null> {
-    if (resource.ead_id !== undefined) return { ead_id: resource.ead_id };
-    return {
-      id_0: resource.id_0,
-      id_1: resource.id_1 ?? null,
-      id_2: resource.id_2 ?? null,
-      id_3: resource.id_3 ?? null,
-    };
-  }
-
-  /** Second read: the components, in document order, parents before children. */
-  private async *components(
-    input: ImportInput,
-    ctx: EadContext,
-    resourceKey: string,
-  ): AsyncGenerator<PendingRecord, void, undefined> {
-    const windowSize = this.options.window ?? 250;
-    const builder = new ElementBuilder(this.options.limits);
-    const frames: Frame[] = [];
-    let needed: PendingRecord[] = [];
-    let ready: PendingRecord[] = [];
-    let depth = 0;
-    let dscDepth = 0;
-    let skipping = 0;
-
-    const handOn = (frame: Frame): void => {
-      frame.done = true;
-      ctx.found(ctx.census.unit(frame.unit, true));
-      const record = componentRecord(ctx, frame.unit, resourceKey, frame.parentKey);
-      frame.unit.children = [];
-      // Only the component being read holds parts (its parent was handed on when it started).
-      builder.release();
-      needed.push(...ctx.takeNeeded());
-      ready.push(
-        untyped({
-          key: frame.key,
-          type: "archival_object",
-          record,
-          source: at(frame.unit.element),
-          brings: unitBrings(ctx, record, true),
-        }),
-      );
-    };
-    const window = (): PendingRecord[] => {
-      const out = [...grouped(needed), ...ready];
-      needed = [];
-      ready = [];
-      return out;
-    };
-
+    const reading = new FindingAidReading(ctx, input.name, this.options.window ?? 250, this.options.limits);
     for await (const batch of xmlEventBatches(input, { roots: ["ead"], limits: this.options.limits }))
       for (const event of batch) {
-        if (event.kind === "text") {
-          if (skipping === 0) builder.text(event.text);
-          continue;
-        }
-        if (event.kind === "close") {
-          if (skipping === depth) skipping = 0;
-          else if (skipping === 0 && builder.building) {
-            const element = builder.end();
-            if (element !== undefined) frames.at(-1)?.unit.children.push(element);
-          } else if (frames.at(-1)?.depth === depth) {
-            const frame = frames.pop() as Frame;
-            if (!frame.done) handOn(frame);
-            if (ready.length >= windowSize) yield* window();
-          } else if (depth === dscDepth) dscDepth = 0;
-          depth -= 1;
-          continue;
-        }
-        depth += 1;
-        if (skipping > 0) continue;
-        if (builder.building) {
-          builder.start(event);
-          continue;
-        }
-        if (dscDepth === 0) {
-          if (depth === 3 && event.name === "dsc" && event.names[1] === "archdesc") dscDepth = depth;
-          continue;
-        }
-        const parent = frames.at(-1);
-        const atFrameLevel = parent === undefined ? depth === dscDepth + 1 : depth === parent.depth + 1;
-        if (!atFrameLevel) {
-          skipping = depth;
-          continue;
-        }
-        if (COMPONENT.test(event.name)) {
-          if (parent !== undefined && !parent.done) handOn(parent);
-          frames.push({
-            unit: { element: emptyElement(event), children: [] },
-            key: ctx.nextKey("archival_object"),
-            parentKey: parent?.key,
-            depth,
-            done: false,
-          });
-        } else if (event.name === "head" || event.name === "thead") {
-          skipping = depth;
-        } else if (parent === undefined) {
-          ctx.warn(`<${event.name}> in <dsc> outside any component is not imported`, {
-            line: event.line,
-            column: event.column,
-            path: event.path,
-          });
-          skipping = depth;
-        } else if (parent.done) {
-          ctx.warn(
-            `<${event.name}> after the child components of its component is not imported (EAD puts a component's description before its children)`,
-            {
-              line: event.line,
-              column: event.column,
-              path: event.path,
-            },
-          );
-          skipping = depth;
-        } else {
-          builder.start(event);
-        }
-        if (ready.length >= windowSize) yield* window();
+        reading.take(event);
+        if (reading.due) yield* reading.window();
       }
-    yield* window();
+    yield* reading.finish();
   }
 }
 

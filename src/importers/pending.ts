@@ -49,6 +49,14 @@ export interface PendingRecord {
    * component with its notes, dates and extents, an agent, a top container. Absent: nothing counted.
    */
   brings?: FidelityCounts;
+  /**
+   * This record re-states, whole, one handed on earlier under the same key (which this file created): the stored
+   * record is replaced by it (a dry run checks it instead). For a format whose description of a record may go on
+   * after records that link to it were handed on (EAD 2002 allows <archdesc> description after its <dsc>): the
+   * record goes out as soon as it can be linked to, and again once complete, so the file is read once. `match` and
+   * `onMatch` are the first statement's and are not read here.
+   */
+  restates?: true;
 }
 
 /** A message about the source, where it is. */
@@ -70,11 +78,13 @@ export class ImportError extends Error {
   }
 }
 
-/** One source file, openable more than once (a dry pass, then the writing pass). */
+/** One source file. An import opens it once and reads it through once. */
 export interface ImportInput {
   /** A name for messages, e.g. the file name. */
   name: string;
   open(): Readable;
+  /** Its length in bytes, when known: progress reports it beside the bytes read. */
+  size?: number;
 }
 
 /** What a parser may tell the import besides records. */
@@ -100,7 +110,7 @@ export interface ImportSummary {
   file: string;
   format: ImportFormat;
   dryRun: boolean;
-  /** `imported`; `skipped` (imported before: nothing written); `failed` (nothing written). */
+  /** `imported`; `skipped` (imported before: nothing kept); `failed` (nothing kept: what was written is undone). */
   outcome: "imported" | "skipped" | "failed";
   /** Records created per type (for a dry run: that would be created). */
   created: Record<string, number>;

@@ -4,9 +4,9 @@
 //   POST /repositories/:repo_id/imports?format=  a file of any supported format as the raw body
 // Both take `dry_run=true` (and the file route `format` and `filename`) in the query string, and answer the import
 // summary: 200 when the file was imported (or
-// skipped as imported before), 400 with the summary when it failed (nothing written). A file
+// skipped as imported before), 400 with the summary when it failed (nothing kept). A file
 // body is streamed to a file in the upload directory (uploads.ts), never held in memory, and
-// read from there twice (the checking pass and the writing pass).
+// read from there once its format is known (the import reads it once: committer.ts).
 import { Controller } from "@tsed/di";
 import type { PlatformContext } from "@tsed/platform-http";
 import { Context } from "@tsed/platform-params";

@@ -1,7 +1,7 @@
-// Where an uploaded import file waits while it is read (twice: the check pass, the writing
-// pass): a directory of its own, each file named after the process that wrote it. A process
-// removes its files when the import ends; a process killed mid-import cannot, so start-up
-// removes the files of processes that are gone.
+// Where an uploaded import file waits while it is read (its first bytes tell its format, then
+// the import reads it through): a directory of its own, each file named after the process that
+// wrote it. A process removes its files when the import ends; a process killed mid-import
+// cannot, so start-up removes the files of processes that are gone.
 import { randomUUID } from "node:crypto";
 import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Readable } from "node:stream";
 import { AspaceJsonParser } from "../../src/importers/aspace-json.js";
-import { importFile } from "../../src/importers/committer.js";
+import { importFile, type ImportProgress } from "../../src/importers/committer.js";
 import type { ImportSummary } from "../../src/importers/pending.js";
 import { startRecordServer, type RecordServer } from "../support/service.js";
 import { trusted } from "../../src/auth/actor.js";
@@ -163,24 +163,24 @@ describe("ArchivesSpace JSON batches", () => {
     expect(await server.ops.deps.store.collection("subject").countDocuments({})).toBe(before);
   });
 
-  it("reports progress: records checked, then records written out of those checked", async () => {
-    const updates: Array<{ pass: string; records: number; total?: number }> = [];
+  it("reports progress after each batch: the records so far, the bytes read and the file's size", async () => {
+    const updates: ImportProgress[] = [];
     const parser = new AspaceJsonParser(server.ops.deps.registry);
     const text = JSON.stringify([
       subject("/subjects/import_p1", "Progress one"),
       subject("/subjects/import_p2", "Progress two"),
     ]);
+    const bytes = Buffer.byteLength(text);
     await importFile(
       server.ops,
       parser,
-      { name: "p.json", open: () => Readable.from([Buffer.from(text)]) },
+      { name: "p.json", open: () => Readable.from([Buffer.from(text)]), size: bytes },
       { repoId: repo, actor, batchSize: 1, onProgress: (update) => updates.push(update) },
     );
+    // A batch is one JSON document, read whole before its first record is handed on.
     expect(updates).toEqual([
-      { pass: "check", records: 1 },
-      { pass: "check", records: 2 },
-      { pass: "write", records: 1, total: 2 },
-      { pass: "write", records: 2, total: 2 },
+      { records: 1, bytes, size: bytes },
+      { records: 2, bytes, size: bytes },
     ]);
   });
 

@@ -7,10 +7,11 @@ import { Readable } from "node:stream";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { enumerationOperations } from "../../src/records/enumerations/index.js";
-import { eadParser } from "../../src/importers/ead.js";
+import { importFile } from "../../src/importers/committer.js";
+import { EadParser, eadParser } from "../../src/importers/ead.js";
 import { parseExpression, parseNormal } from "../../src/importers/ead/dates.js";
 import { splitExtent } from "../../src/importers/ead/extents.js";
-import type { ImportSummary, PendingRecord } from "../../src/importers/pending.js";
+import type { FormatParser, ImportInput, ImportSummary, PendingRecord } from "../../src/importers/pending.js";
 import { actor, idOf, startEadServer, textInput, walkTree, type EadTestServer, type Json } from "./ead-server.js";
 
 const DATA = "/work/shared/data/ead2002";
@@ -25,6 +26,8 @@ beforeAll(async () => {
 afterAll(() => t.stop());
 
 const notesOf = (record: Json): Json[] => record.notes as Json[];
+/** The line of `text` in `xml`, from 1. */
+const lineOf = (xml: string, text: string): number => xml.split("\n").findIndex((line) => line.includes(text)) + 1;
 const note = (record: Json, persistentId: string): Json =>
   notesOf(record).find((n) => n.persistent_id === persistentId) as Json;
 const subnotes = (n: Json, type: string): Json[] => (n.subnotes as Json[]).filter((s) => s.jsonmodel_type === type);
@@ -821,7 +824,7 @@ describe("importing again, dry runs, failures", () => {
 });
 
 describe("streaming", () => {
-  it("the resource comes first, then components as the second read reaches them, each after the records it needs", async () => {
+  it("one read: the resource comes first, then components as the read reaches them, each after the records it needs", async () => {
     const components = Array.from(
       { length: 400 },
       (_, i) =>
@@ -853,9 +856,11 @@ describe("streaming", () => {
     const types = seen.map((s) => s.record.type);
     expect(types.indexOf("resource")).toBeLessThan(types.indexOf("archival_object"));
     expect(seen.filter((s) => s.record.type === "archival_object")).toHaveLength(400);
-    // The first components are handed on while the second read is at the start of the file.
+    // The resource and the first components are handed on while the one read is at the start of the file.
+    const resource = seen.find((s) => s.record.type === "resource") as { opened: number; read: number };
     const firstComponent = seen.find((s) => s.record.type === "archival_object") as { opened: number; read: number };
-    expect(firstComponent.opened).toBe(2);
+    expect([resource.opened, firstComponent.opened, opened]).toEqual([1, 1, 1]);
+    expect(resource.read).toBeLessThan(xml.length / 4);
     expect(firstComponent.read).toBeLessThan(xml.length / 4);
     // Every link points back to a record handed on before.
     const keys = new Set<string>();
@@ -918,6 +923,134 @@ describe("streaming", () => {
     // What is held is the open components and the keys of the file's containers: a few MB.
     expect(peakHeap - baseline.heapUsed).toBeLessThan(50_000_000);
   }, 300_000);
+});
+
+describe("one read of each file", () => {
+  /** A file input that counts its opens. */
+  const counted = (input: ImportInput): ImportInput & { opened: () => number } => {
+    let opened = 0;
+    return {
+      ...input,
+      open: () => {
+        opened += 1;
+        return input.open();
+      },
+      opened: () => opened,
+    };
+  };
+
+  const later = `<?xml version="1.0"?>
+<ead xmlns="urn:isbn:1-931666-22-9"><eadheader><eadid>later-1</eadid></eadheader>
+<archdesc level="collection"><did><unittitle>Later</unittitle><unitid>LATER.1</unitid><unitdate normal="1900/1910">1900-1910</unitdate><physdesc><extent>1 linear feet</extent></physdesc><langmaterial><language langcode="eng"/></langmaterial></did>
+<scopecontent><p>Before the components.</p></scopecontent>
+<controlaccess><subject>Later before subject</subject></controlaccess>
+<dsc><c01 level="file"><did><unittitle>One</unittitle><unitdate>1901</unitdate></did></c01></dsc>
+<relatedmaterial><head>Related</head><p>After the first dsc.</p></relatedmaterial>
+<controlaccess><persname>Later, Person</persname><subject>Later before subject</subject><subject>Later after subject</subject></controlaccess>
+<dao href="http://example.org/later.pdf" title="Later object"/>
+<frob>not a description element</frob>
+<dsc><c01 level="file"><did><unittitle>Two</unittitle><unitdate>1902</unitdate></did></c01></dsc>
+<odd><p>After the second dsc.</p></odd>
+</archdesc></ead>`;
+
+  it("description after the <dsc> reaches the resource: notes, agents, subjects and digital objects, each once", async () => {
+    const repo = await t.newRepository("later");
+    const dryInput = counted(textInput("later.xml", later));
+    const dry = await t.importEad(dryInput, { repoId: repo, dryRun: true });
+    const input = counted(textInput("later.xml", later));
+    const summary = await t.importEad(input, { repoId: repo });
+    expect([dryInput.opened(), input.opened()]).toEqual([1, 1]);
+    const created = { resource: 1, archival_object: 2, agent_person: 1, subject: 2, digital_object: 1 };
+    expect(dry).toMatchObject({ outcome: "imported", dryRun: true, created, errors: [] });
+    expect(summary).toMatchObject({ outcome: "imported", created, errors: [] });
+    // What is said about the description after the <dsc> is said once (it is described once), dry or not.
+    const frob = /^<frob> is not imported/;
+    expect(summary.warnings.filter((w) => frob.test(w.message))).toEqual([
+      expect.objectContaining({ line: lineOf(later, "<frob>"), path: "/ead/archdesc/frob" }),
+    ]);
+    expect(summary.warnings).toEqual(dry.warnings);
+
+    const resource = await t.get(summary.uris.find((uri) => uri.includes("/resources/")) as string);
+    expect(notesOf(resource).map((n) => [n.type, JSON.stringify(n).includes("dsc")])).toEqual([
+      ["scopecontent", false],
+      ["relatedmaterial", true],
+      ["odd", true],
+    ]);
+    const subjects = await Promise.all(
+      (resource.subjects as Json[]).map(async (link) => ((await t.get(link.ref as string)).terms as Json[])[0]?.term),
+    );
+    expect(subjects).toEqual(["Later before subject", "Later after subject"]);
+    const agents = await Promise.all(
+      (resource.linked_agents as Json[]).map(
+        async (link) => [link.role, ((await t.get(link.ref as string)).names as Json[])[0]?.sort_name] as const,
+      ),
+    );
+    expect(agents).toEqual([["subject", "Later, Person"]]);
+    expect(resource.instances).toEqual([
+      expect.objectContaining({ instance_type: "digital_object", digital_object: { ref: expect.any(String) } }),
+    ]);
+    // Both <dsc>s, in document order.
+    expect((await walkTree(t, resource.uri as string)).map((node) => node.title)).toEqual(["One", "Two"]);
+  });
+
+  const failing = (count: number, bad: number): string => {
+    const components = Array.from({ length: count }, (_, i) =>
+      i + 1 === bad
+        ? `<c01 level="file" id="bad"><did><unittitle>${"x".repeat(8200)}</unittitle></did></c01>`
+        : `<c01 level="file" id="c${i + 1}"><did><unittitle>Part ${i + 1}</unittitle><container type="Box">${i + 1}</container></did></c01>`,
+    );
+    return `<?xml version="1.0"?>\n<ead xmlns="urn:isbn:1-931666-22-9"><eadheader><eadid>part-way</eadid></eadheader>\n<archdesc level="collection"><did><unittitle>Part way</unittitle><unitid>PW.1</unitid><unitdate normal="1900/1910">1900-1910</unitdate><physdesc><extent>1 linear feet</extent></physdesc></did>\n<dsc>\n${components.join("\n")}\n</dsc></archdesc></ead>`;
+  };
+
+  /**
+   * The EAD parser (windows of 10 components), counting the archival objects stored in `repo` when it is about to
+   * hand on component `at`.
+   */
+  const watching = (repo: number, at: number): { parser: FormatParser; storedAt: () => number } => {
+    const ead = new EadParser("ead", {
+      vocabulary: t.vocabulary,
+      enumerations: t.server.ops.deps.enumerations,
+      window: 10,
+    });
+    let storedAt = -1;
+    return {
+      storedAt: () => storedAt,
+      parser: {
+        format: "ead",
+        async *parse(input, context) {
+          for await (const record of ead.parse(input, context)) {
+            if (record.key === `ead:archival_object:${at}`)
+              storedAt = await t.server.ops.deps.store.collection("archival_object").countDocuments({ repo_id: repo });
+            yield record;
+          }
+        },
+      },
+    };
+  };
+
+  it.each([
+    ["an invalid component", (xml: string) => xml, /^archival_object ead:archival_object:45 is invalid: .*title/],
+    [
+      "malformed XML (the file breaks off)",
+      (xml: string) => xml.slice(0, xml.indexOf('<c01 level="file" id="c46"') + 30),
+      /^malformed XML: the file ends inside <c01> \(truncated\?\)$/,
+    ],
+  ])("%s part-way: failed, and the batches written before it are deleted", async (_name, cut, message) => {
+    const repo = await t.newRepository(`partway-${_name.length}`);
+    const before = await t.counts(repo);
+    const { parser, storedAt } = watching(repo, 35);
+    const summary = await importFile(t.server.ops, parser, textInput("part-way.xml", cut(failing(60, 45))), {
+      repoId: repo,
+      actor,
+      batchSize: 10,
+    });
+    expect(summary.outcome).toBe("failed");
+    expect(summary.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(message) })]);
+    // Components were written while the file was read, and are gone again.
+    expect(storedAt()).toBeGreaterThanOrEqual(20);
+    expect(await t.counts(repo)).toEqual(before);
+    expect(await t.server.ops.deps.store.collection("top_container").countDocuments({ repo_id: repo })).toBe(0);
+  });
 });
 
 describe("dates and extents as people write them", () => {
@@ -999,16 +1132,28 @@ describe("smaller mappings, parser alone", () => {
     });
   });
 
-  it("what is not imported is said, with its place: frontmatter, dsc prose, description after child components", async () => {
-    const { warnings } = await parse(
+  it("what is not imported is said, with its place: frontmatter, dsc prose; description after child components is kept", async () => {
+    const { records, warnings } = await parse(
       `<dsc><head>Contents</head><p>Boxes are numbered.</p><c01><did><unittitle>A</unittitle></did><c02><did><unittitle>B</unittitle></did></c02><odd><p>Late</p></odd></c01></dsc>`,
       `<eadheader><eadid>small</eadid></eadheader><frontmatter><titlepage><titleproper>Small</titleproper></titlepage></frontmatter>`,
     );
     expect(warnings).toEqual([
       "/ead/frontmatter <frontmatter> is not imported (only <eadheader> and <archdesc> are)",
       "/ead/archdesc/dsc/p <p> in <dsc> outside any component is not imported",
-      "/ead/archdesc/dsc/c01/odd <odd> after the child components of its component is not imported (EAD puts a component's description before its children)",
+      "/ead/archdesc/dsc/c01/odd <odd> after the child components of its component: imported, though EAD puts a component's description before its children",
     ]);
+    // The component A goes out when its child starts, and again, whole, when it ends (the import replaces it).
+    const statements = records.filter((record) => record.type === "archival_object");
+    expect(statements.map((record) => [record.record.title, record.restates ?? false])).toEqual([
+      ["A", false],
+      ["B", false],
+      ["A", true],
+    ]);
+    expect(statements[2]?.key).toBe(statements[0]?.key);
+    expect(statements[2]?.record.notes).toEqual([
+      expect.objectContaining({ type: "odd", subnotes: [expect.objectContaining({ content: "Late" })] }),
+    ]);
+    expect(statements[2]?.brings).toEqual({ notes: 1, dates: 0, extents: 0 });
   });
 
   it("enumerated values: matched whatever their spelling, else warned about once with the place", async () => {

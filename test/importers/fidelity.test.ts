@@ -173,6 +173,8 @@ describe("what the fixtures' patterns become", () => {
     expect(diary).toBeDefined();
     const letters = byTitle(nodes, "Letters");
     expect((letters.instances as Json[]).map((instance) => instance.instance_type)).toEqual(["digital_object"]);
+    // A note after the series' child components is the series' own.
+    expect((letters.notes as Json[]).map((note) => note.type)).toEqual(["odd"]);
     expect(byTitle(nodes, "Diary").dates).toEqual([
       expect.objectContaining({ begin: "1920-11-03", end: "1921-02", expression: "Nov. 3, 1920-Feb. 1921" }),
     ]);

@@ -27,12 +27,6 @@ import { isSummaryText } from "./extents.js";
 import { NOTE_ELEMENTS } from "./notes.js";
 import { attribute, childrenNamed, elementChildren, hasOwnText, plain } from "./text.js";
 
-/** A unit as the parser reads it: its element and its children other than components. */
-interface Unit {
-  element: XmlElement;
-  children: XmlElement[];
-}
-
 const DID_NOTES = new Set(["abstract", "physloc", "materialspec", "note", "didnote", "dimensions"]);
 const DAO_ELEMENTS = new Set(["dao", "daogrp", "daoset"]);
 
@@ -71,21 +65,24 @@ export class SourceCensus {
   private readonly subjects = new Set<string>();
   private readonly containers = new Set<string>();
 
-  /** What one unit holds that was not counted before (agents, subjects and containers once per file). */
-  unit(unit: Unit, isComponent: boolean): FidelityCounts {
-    const did = unit.children.find((child) => child.name === "did");
+  /**
+   * What one unit holds, from its children other than components (or part of them: description met later), that
+   * was not counted before (agents, subjects and containers once per file).
+   */
+  unit(children: readonly XmlElement[], isComponent: boolean): FidelityCounts {
+    const did = children.find((child) => child.name === "did");
     const counts: FidelityCounts = {
       components: isComponent ? 1 : 0,
-      notes: this.unitNotes(unit.children) + (did === undefined ? 0 : this.didNotes(did)),
+      notes: this.unitNotes(children) + (did === undefined ? 0 : this.didNotes(did)),
       dates: did === undefined ? 0 : this.dates(did),
       extents: did === undefined ? 0 : this.extents(did),
-      digital_objects: this.digitalObjects(unit.children, did),
+      digital_objects: this.digitalObjects(children, did),
       agents: 0,
       subjects: 0,
       containers: did === undefined ? 0 : this.topContainers(did),
     };
     const terms = [
-      ...accessTerms(unit.children),
+      ...accessTerms(children),
       ...(did === undefined
         ? []
         : childrenNamed(did, "origination").flatMap((origination) => elementChildren(origination))),

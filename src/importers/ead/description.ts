@@ -371,3 +371,25 @@ export function componentRecord(
     ...(parentKey !== undefined && { parent: { ref: parentKey } }),
   };
 }
+
+/**
+ * A resource or component with the description met after its children added: the <archdesc> description after its
+ * <dsc> (EAD 2002 allows it; wnyu.xml has a <relatedmaterial> there), or a component's after its child components
+ * (which EAD does not allow but some exports write). Each element described once, as describe() does those before,
+ * its notes, agents, subjects (each once) and digital objects after the ones the record has. The reader hands the
+ * record on when its first child starts and this once it ends, so the file is read once.
+ */
+export function withLaterDescription<T extends Resource | ArchivalObject>(
+  ctx: EadContext,
+  resource: T,
+  later: readonly XmlElement[],
+): T {
+  const into: Collected = { notes: [], agents: [], subjects: [...(resource.subjects ?? [])], instances: [] };
+  for (const child of later) collect(ctx, child, into);
+  const record: T = { ...resource };
+  put(record, "notes", [...(resource.notes ?? []), ...into.notes.filter((note) => !isEmptyNote(note))]);
+  put(record, "linked_agents", [...(resource.linked_agents ?? []), ...into.agents]);
+  put(record, "subjects", into.subjects);
+  put(record, "instances", [...(resource.instances ?? []), ...into.instances]);
+  return record;
+}

@@ -1156,6 +1156,25 @@ describe("smaller mappings, parser alone", () => {
     expect(statements[2]?.brings).toEqual({ notes: 1, dates: 0, extents: 0 });
   });
 
+  it("relators from codes, codes in parentheses and the terms finding aids write; another term is said", async () => {
+    const { records, warnings } = await parse(
+      `<controlaccess><persname role="pht">A</persname><persname role="Author (aut)">B</persname><persname role="Photographer">C</persname><persname relator="former owner.">D</persname><persname role="frobnicator">E</persname></controlaccess>`,
+    );
+    const resource = records.find((record) => record.type === "resource")?.record as Json;
+    expect((resource.linked_agents as Json[]).map((link) => link.relator ?? null)).toEqual([
+      "pht",
+      "aut",
+      "pht",
+      "fmo",
+      null,
+    ]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^\/ead\/archdesc\/controlaccess\/persname\[5\] role 'frobnicator' is not a MARC relator code or term/,
+      ),
+    ]);
+  });
+
   it("enumerated values: matched whatever their spelling, else warned about once with the place", async () => {
     const { records, warnings } = await parse(
       `<dsc>${["Oversize Folder", "Oversize Folder", "Map-case", "Drawer"].map((type, i) => `<c01 level="File"><did><unittitle>T${i}</unittitle><container type="${type}">${i}</container></did></c01>`).join("")}</dsc>`,

@@ -16,6 +16,7 @@ import {
 import type { XmlElement } from "../xml/xml-reader.js";
 import { put } from "../record-draft.js";
 import { at, publishOf, type EadContext } from "./context.js";
+import { relatorCode } from "./relator-terms.js";
 import { attribute, childrenNamed, elementChildren, plain } from "./text.js";
 
 export const AGENT_ELEMENTS: Readonly<Record<string, AgentType>> = lookupTable({
@@ -174,15 +175,17 @@ function agentKey(ctx: EadContext, type: AgentType, element: XmlElement): string
   return key;
 }
 
-/** A MARC relator code from @role/@relator: `cre`, or the code in "Creator (cre)". */
+/** A MARC relator code from @role/@relator: `cre`, the code in "Creator (cre)", or a term's ("Photographer"). */
 function relatorOf(ctx: EadContext, element: XmlElement): string | undefined {
   const raw = attribute(element, "relator") ?? attribute(element, "role");
   if (raw === undefined) return undefined;
   const code = /^([a-z]{3})$/i.exec(raw)?.[1] ?? /\(([a-z]{3})\)\s*$/i.exec(raw)?.[1];
   if (code !== undefined) return code.toLowerCase();
+  const termCode = relatorCode(raw);
+  if (termCode !== undefined) return termCode;
   ctx.warnOnce(
     `relator ${raw}`,
-    `role '${raw}' is not a MARC relator code (three letters, alone or in parentheses): the agent is linked without a relator`,
+    `role '${raw}' is not a MARC relator code or term (three letters, alone or in parentheses, or a term such as photographer): the agent is linked without a relator`,
     at(element),
   );
   return undefined;

@@ -21,6 +21,7 @@ import { ApiError } from "../errors/api-error.js";
 import { beginImport, sweepImports, undoBatches, type JournalTicket, type WrittenBatch } from "./journal.js";
 import { FidelityTally, type FidelityCounts } from "./fidelity.js";
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from "./limits.js";
+import { findMatches, type MatchFilter } from "./match-lookup.js";
 import { boundedMessage, MAX_MESSAGES, MessageList } from "./messages.js";
 import {
   ImportError,
@@ -123,20 +124,19 @@ class FilePass {
     return this.ops.deps.registry.scopeOf(type) === "repository" ? { repoId: this.options.repoId } : {};
   }
 
-  /** An existing record a pending one matches, as a uri. */
-  private async existing(pending: PendingRecord): Promise<string | undefined> {
-    if (pending.match === undefined) return undefined;
-    const scope = this.scopeOf(pending.type);
-    const filter: Record<string, unknown> = {
-      ...pending.match,
-      ...(scope.repoId !== undefined && { repo_id: scope.repoId }),
-    };
-    const [found] = await this.ops.deps.store
-      .collection(pending.type)
-      .find(filter, { projection: { id: 1, repo_id: 1 } })
-      .limit(1)
-      .toArray();
-    return found === undefined ? undefined : this.ops.deps.registry.uriFor(pending.type, found.id, found.repo_id);
+  /**
+   * The existing records the batch's pending records match, as uris (undefined: none), in the batch's order: looked up
+   * together (match-lookup.ts), each with the answer a query of its own would give.
+   */
+  private async existing(batch: Batch): Promise<Array<string | undefined>> {
+    const scope = this.scopeOf(batch.type);
+    const filters = batch.records.map((pending): MatchFilter | undefined =>
+      pending.match === undefined
+        ? undefined
+        : { ...pending.match, ...(scope.repoId !== undefined && { repo_id: scope.repoId }) },
+    );
+    const found = await findMatches(this.ops.deps.store.collection(batch.type), filters);
+    return found.map((record) => record && this.ops.deps.registry.uriFor(batch.type, record.id, record.repo_id));
   }
 
   /** The record with its links to pending records pointed at their uris (in place: a parse hands its records over). */
@@ -160,9 +160,11 @@ class FilePass {
   async flush(batch: Batch): Promise<void> {
     const { type } = batch;
     const fresh: PendingRecord[] = [];
-    for (const pending of batch.records) {
+    // Looked up before any record of the batch is written, as each one's own query was.
+    const matches = await this.existing(batch);
+    for (const [i, pending] of batch.records.entries()) {
       if (this.uris.has(pending.key)) throw new ImportError(`the key ${pending.key} is used twice`, pending.source);
-      const match = await this.existing(pending);
+      const match = matches[i];
       if (match !== undefined && pending.onMatch === "skip-file") throw new AlreadyImported(match);
       if (match !== undefined) {
         this.uris.set(pending.key, match);

@@ -28,7 +28,10 @@ export interface CsvImportOptions {
   enumerations?: EnumerationValues;
   /** The vocabulary new subjects are filed in (default `/vocabularies/1`, ArchivesSpace's global vocabulary). */
   vocabulary?: string;
-  /** Accession rows mapped before their records are handed on (default 200). */
+  /**
+   * Accession rows mapped before their records are handed on (default 1,000, the committer's batch size: each type's
+   * records of a chunk reach it as one batch, and every batch costs a few round trips and synced writes).
+   */
   chunkRows?: number;
   /**
    * The longest row, in characters (default IMPORT_MAX_XML_TEXT_BYTES's default): csv-parse holds a row whole until it
@@ -96,7 +99,7 @@ export class CsvParser implements FormatParser {
       }
     } else {
       const accessions = new AccessionRows(new FileAgents("csv"), new FileSubjects("csv", vocabulary));
-      const chunkRows = this.options.chunkRows ?? 200;
+      const chunkRows = this.options.chunkRows ?? 1000;
       let chunk = [] as ReturnType<AccessionRows["map"]>[];
       const flush = function* (): Generator<PendingRecord> {
         const agents = chunk.flatMap((records) => records.agents);

@@ -1156,7 +1156,13 @@ export const manifest: RegistryManifest = {
       "writeParameters": [],
       "listFilters": [],
       "hiddenIds": [],
-      "indexes": [],
+      "indexes": [
+        {
+          "fields": {
+            "names.sort_name": 1
+          }
+        }
+      ],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentCorporateEntity",
@@ -1166,6 +1172,13 @@ export const manifest: RegistryManifest = {
         "x-collection": "agent_corporate_entities",
         "x-scope": "global",
         "x-uri-prefix": "/agents/corporate_entities",
+        "x-indexes": [
+          {
+            "fields": {
+              "names.sort_name": 1
+            }
+          }
+        ],
         "x-permissions": {
           "read": null,
           "create": "update_agent_record",
@@ -2050,7 +2063,13 @@ export const manifest: RegistryManifest = {
       "writeParameters": [],
       "listFilters": [],
       "hiddenIds": [],
-      "indexes": [],
+      "indexes": [
+        {
+          "fields": {
+            "names.sort_name": 1
+          }
+        }
+      ],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentFamily",
@@ -2060,6 +2079,13 @@ export const manifest: RegistryManifest = {
         "x-collection": "agent_families",
         "x-scope": "global",
         "x-uri-prefix": "/agents/families",
+        "x-indexes": [
+          {
+            "fields": {
+              "names.sort_name": 1
+            }
+          }
+        ],
         "x-permissions": {
           "read": null,
           "create": "update_agent_record",
@@ -2932,7 +2958,13 @@ export const manifest: RegistryManifest = {
       "writeParameters": [],
       "listFilters": [],
       "hiddenIds": [],
-      "indexes": [],
+      "indexes": [
+        {
+          "fields": {
+            "names.sort_name": 1
+          }
+        }
+      ],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentPerson",
@@ -2942,6 +2974,13 @@ export const manifest: RegistryManifest = {
         "x-collection": "agent_people",
         "x-scope": "global",
         "x-uri-prefix": "/agents/people",
+        "x-indexes": [
+          {
+            "fields": {
+              "names.sort_name": 1
+            }
+          }
+        ],
         "x-permissions": {
           "read": null,
           "create": "update_agent_record",
@@ -3838,7 +3877,13 @@ export const manifest: RegistryManifest = {
       "writeParameters": [],
       "listFilters": [],
       "hiddenIds": [],
-      "indexes": [],
+      "indexes": [
+        {
+          "fields": {
+            "names.sort_name": 1
+          }
+        }
+      ],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentSoftware",
@@ -3848,6 +3893,13 @@ export const manifest: RegistryManifest = {
         "x-collection": "agent_software",
         "x-scope": "global",
         "x-uri-prefix": "/agents/software",
+        "x-indexes": [
+          {
+            "fields": {
+              "names.sort_name": 1
+            }
+          }
+        ],
         "x-permissions": {
           "read": null,
           "create": "update_agent_record",
@@ -13075,7 +13127,13 @@ export const manifest: RegistryManifest = {
       "writeParameters": [],
       "listFilters": [],
       "hiddenIds": [],
-      "indexes": [],
+      "indexes": [
+        {
+          "fields": {
+            "terms.0.term": 1
+          }
+        }
+      ],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Subject",
@@ -13084,6 +13142,13 @@ export const manifest: RegistryManifest = {
         "x-record-type": "subject",
         "x-collection": "subjects",
         "x-scope": "global",
+        "x-indexes": [
+          {
+            "fields": {
+              "terms.0.term": 1
+            }
+          }
+        ],
         "x-unique": [
           {
             "fields": [

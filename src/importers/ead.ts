@@ -20,6 +20,7 @@ import { registry } from "../registry/index.js";
 import type { EnumerationValues } from "../registry/enumerations.js";
 import type { ArchivalObject, Resource } from "../../generated/types/index.js";
 import type { FidelityCounts } from "./fidelity.js";
+import { SourceCensus } from "./ead/census.js";
 import { at, EadContext } from "./ead/context.js";
 import { componentRecord, resourceRecord, withLaterDescription, type DescribedUnit } from "./ead/description.js";
 import { findingAidFields } from "./ead/header.js";
@@ -150,6 +151,8 @@ class FindingAidReading {
   private ready: PendingRecord[] = [];
   /** The resource is ready: it goes out at once, before any component is read. */
   private urgent = false;
+  /** What the source holds, counted apart from the mapping (ead/census.ts). */
+  private readonly census = new SourceCensus();
 
   constructor(
     private readonly ctx: EadContext,
@@ -295,7 +298,7 @@ class FindingAidReading {
     const archdesc = this.archdesc as DescribedUnit;
     const findingAid = findingAidFields(this.ctx, this.header);
     this.ctx.fileIdentity = findingAid.ead_id ?? this.fileName;
-    this.ctx.found(this.ctx.census.unit(archdesc.children, false));
+    this.ctx.found(this.census.unit(archdesc.children, false));
     const record = resourceRecord(this.ctx, archdesc, findingAid);
     this.needed.push(...this.ctx.takeNeeded());
     const key = this.ctx.nextKey("resource");
@@ -318,7 +321,7 @@ class FindingAidReading {
 
   /** The resource again, whole, with the description met after its <dsc>: after every component. */
   private restateResource(resource: HandedOn): void {
-    this.ctx.found(this.ctx.census.unit(this.later, false));
+    this.ctx.found(this.census.unit(this.later, false));
     const record = withLaterDescription(this.ctx, resource.record, this.later);
     this.later = [];
     this.needed.push(...this.ctx.takeNeeded());
@@ -337,7 +340,7 @@ class FindingAidReading {
   /** A component again, whole, with the description met after its child components: when it ends. */
   private restateComponent(frame: Frame): void {
     const first = frame.record as ArchivalObject;
-    this.ctx.found(this.ctx.census.unit(frame.later, false));
+    this.ctx.found(this.census.unit(frame.later, false));
     const record = withLaterDescription(this.ctx, structuredClone(first), frame.later);
     frame.later = [];
     this.component.release();
@@ -357,7 +360,7 @@ class FindingAidReading {
   /** A component, complete: its record after those it needs. */
   private handOn(frame: Frame): void {
     frame.done = true;
-    this.ctx.found(this.ctx.census.unit(frame.unit.children, true));
+    this.ctx.found(this.census.unit(frame.unit.children, true));
     const record = componentRecord(this.ctx, frame.unit, (this.resource as HandedOn).key, frame.parentKey);
     frame.record = record;
     frame.unit.children = [];

@@ -8,7 +8,6 @@ import type { FidelityCategory, FidelityCounts } from "../fidelity.js";
 import type { ParseContext, PendingRecord, SourceLocation } from "../pending.js";
 import { untyped, type RecordTypeName, type TypedPendingRecord } from "../record-draft.js";
 import type { XmlElement } from "../xml/xml-reader.js";
-import { SourceCensus } from "./census.js";
 
 /** Where an element is, for messages. */
 export const at = (element: XmlElement): SourceLocation => ({
@@ -45,8 +44,6 @@ export class EadContext {
   readonly known = new Map<string, string>();
   /** Sub-records the import made up to fill a gap (a collection's missing date): not counted as imported. */
   private readonly placeholders = new WeakSet<object>();
-  /** What the source holds, counted apart from the mapping (census.ts). */
-  readonly census = new SourceCensus();
 
   constructor(
     private readonly parse: ParseContext,

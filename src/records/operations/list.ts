@@ -17,7 +17,9 @@ export function sortableFields(type: RecordType): string[] {
   for (const index of type.indexes) {
     if (index.unique) continue;
     const keys = Object.keys(index.keys).filter((key) => key !== "repo_id");
-    if (keys.length === 2 && keys[1] === "id") fields.add(keys[0]);
+    // A path into sub-records (`names.sort_name`) serves lookups only: it may hold several values per record, and
+    // a page boundary needs one.
+    if (keys.length === 2 && keys[1] === "id" && !keys[0].includes(".")) fields.add(keys[0]);
   }
   return [...fields];
 }

@@ -73,7 +73,9 @@ export function prepareInsert(doc: Document, messageBytes?: number): Document {
   // writing it (an import sends thousands a second).
   if (messageBytes === undefined || messageBytes > MAX_DOCUMENT_BYTES)
     checkSize(doc, ErrorCodes.BSONObjectTooLarge, "object to insert");
-  const copy = cloneValue(doc);
+  // One just read from a message is the engine's alone (nothing else holds the command once it is answered); one
+  // handed over in this process may still be its caller's.
+  const copy = messageBytes === undefined ? cloneValue(doc) : doc;
   if (copy._id === undefined) return { _id: new ObjectId(), ...copy };
   if (Array.isArray(copy._id)) throw badValue("can't use an array for _id");
   return copy;

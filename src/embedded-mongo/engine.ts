@@ -130,8 +130,11 @@ export class Engine {
     this.sessions.connectionClosed(connectionId);
   }
 
-  /** Executes one command and answers with its reply (errors become `ok: 0` replies). */
-  async execute(command: Document, db: string, connectionId: number): Promise<Document> {
+  /**
+   * Executes one command and answers with its reply (errors become `ok: 0` replies). `messageBytes`: the length of
+   * the wire message it came in, when it did.
+   */
+  async execute(command: Document, db: string, connectionId: number, messageBytes?: number): Promise<Document> {
     const name = commandName(command);
     let reply: Document;
     let txn: Transaction | undefined;
@@ -156,7 +159,7 @@ export class Engine {
           );
         const handler = Object.hasOwn(handlers, name) ? handlers[name] : undefined;
         if (!handler) throw new CommandError(ErrorCodes.CommandNotFound, `no such command: '${name}'`);
-        reply = await this.run(handler, this.context(command, db, connectionId, txn));
+        reply = await this.run(handler, this.context(command, db, connectionId, txn, messageBytes));
       }
     } catch (error) {
       if (txn?.state === "active") txn.abort();
@@ -184,11 +187,18 @@ export class Engine {
     }
   }
 
-  private context(command: Document, db: string, connectionId: number, txn: Transaction | undefined): CommandContext {
+  private context(
+    command: Document,
+    db: string,
+    connectionId: number,
+    txn: Transaction | undefined,
+    messageBytes: number | undefined,
+  ): CommandContext {
     const catalog = this.catalog;
     return {
       db,
       command,
+      ...(messageBytes !== undefined && { messageBytes }),
       catalog,
       cursors: this.cursors,
       sessions: this.sessions,

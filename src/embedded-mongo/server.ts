@@ -109,7 +109,7 @@ export class WireServer {
     }
     let reply: Document;
     try {
-      reply = await this.engine.execute(request.command, request.db, connectionId);
+      reply = await this.engine.execute(request.command, request.db, connectionId, request.bytes);
     } catch (error) {
       reply = new CommandError(
         ErrorCodes.InternalError,

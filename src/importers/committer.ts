@@ -64,7 +64,7 @@ export interface ImportProgress {
   size?: number;
 }
 
-/** The file was imported before (a `skip-file` match): nothing is written. */
+/** The file was imported before (a `skip-file` match): nothing is kept (what came before the match is undone). */
 class AlreadyImported extends Error {
   constructor(readonly uri: string) {
     super(`already imported as ${uri}`);

@@ -5,7 +5,7 @@ import type { EnumerationValues } from "./enumerations.js";
 import { createRecordAjv } from "./keywords.js";
 import { UnknownRecordTypeError } from "./errors.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
-import { readOnlyStripper } from "./read-only.js";
+import { readOnlyComparer, readOnlyStripper } from "./read-only.js";
 import { registry as generatedRegistry } from "./record-types.js";
 import type { Registry } from "./registry.js";
 import { notAnObject, toFieldErrors, type FieldErrors } from "./validation-errors.js";
@@ -19,6 +19,7 @@ export type ValidationResult =
 interface CompiledType {
   readonly check: ValidateFunction;
   readonly strip: (doc: JsonObject) => Record<string, JsonValue>;
+  readonly same: (doc: JsonObject, other: JsonObject) => boolean;
   readonly schema: JsonObject;
 }
 
@@ -40,6 +41,7 @@ export class RecordValidator {
       this.compiled.set(type.name, {
         check: ajv.compile(type.schema),
         strip: readOnlyStripper(type.schema),
+        same: readOnlyComparer(type.schema),
         schema: type.schema,
       });
     }
@@ -80,6 +82,11 @@ export class RecordValidator {
   /** A copy of `doc` without the fields the type's schema marks readOnly, at any depth. */
   stripReadOnly(type: string, doc: JsonObject): Record<string, JsonValue> {
     return this.entry(type).strip(doc);
+  }
+
+  /** Whether `doc` without its read-only fields (stripReadOnly) equals `other`, key order aside; copies nothing. */
+  sameWithoutReadOnly(type: string, doc: JsonObject, other: JsonObject): boolean {
+    return this.entry(type).same(doc, other);
   }
 }
 

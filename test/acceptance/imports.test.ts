@@ -332,8 +332,9 @@ function generatedEad(id: string, series: number, components: number): string {
 
 describe("hostile files over HTTP", () => {
   it("deep nesting and over-long names answer 400 naming the line and column, and write nothing", async () => {
+    // A whole collection: a file is read once, and its first problem in document order is the one reported.
     const head =
-      '<ead><eadheader><eadid>hostile</eadid></eadheader><archdesc level="collection"><did><unittitle>Hostile</unittitle></did>\n';
+      '<ead><eadheader><eadid>hostile</eadid></eadheader><archdesc level="collection"><did><unittitle>Hostile</unittitle><unitid>HOSTILE.1</unitid><unitdate>1900</unitdate><physdesc><extent>1 linear feet</extent></physdesc></did>\n';
     const before = (await call("GET", `/repositories/${repo}/resources?all_ids=true`, { token: admin })).body;
     const emph = `${head}<dsc><c><did><unittitle>${"<emph>".repeat(2000)}x${"</emph>".repeat(2000)}</unittitle></did></c></dsc></archdesc></ead>`;
     const deep = await call("POST", `/repositories/${repo}/imports?format=ead`, { token: admin, body: emph });

@@ -11,7 +11,7 @@ let repo: number;
 const actor = trusted("importer");
 
 beforeAll(async () => {
-  server = await startRecordServer();
+  server = await startRecordServer({ testCommands: true, monitorCommands: true });
   repo = (await server.ops.create("repository", {}, { repo_code: "batch", name: "Batch" }, actor)).id;
 });
 afterAll(() => server.stop());
@@ -56,6 +56,48 @@ describe("createMany", () => {
       [0, uri(0)],
       [1, uri(0)],
       [1, undefined],
+    ]);
+  });
+
+  it("a batch whose transaction the driver runs again is placed as it asked, once", async () => {
+    const resource = (await server.ops.create("resource", { repoId: repo }, resourceBody("RETRY"), actor)).uri;
+    const scope = { repoId: repo };
+    const node = (title: string, position?: number) => ({
+      input: { title, level: "file", resource: { ref: resource }, ...(position !== undefined && { position }) },
+    });
+    await server.ops.createMany("archival_object", scope, [node("e0"), node("e1")], actor);
+    // The commit fails as a write conflict would: the driver runs the whole transaction again, from the stored state.
+    const admin = server.connection.db!.admin();
+    await admin.command({
+      configureFailPoint: "failCommand",
+      mode: { times: 1 },
+      data: { failCommands: ["commitTransaction"], errorCode: 112, errorLabels: ["TransientTransactionError"] },
+    });
+    let commits = 0;
+    const client = server.connection.getClient();
+    const onCommit = (event: { commandName: string }) => {
+      if (event.commandName === "commitTransaction") commits += 1;
+    };
+    client.on("commandStarted", onCommit);
+    try {
+      // b asks for the place a took, which moves a on: run again, each asks again for what it asked for.
+      await server.ops.createMany("archival_object", scope, [node("a", 0), node("b", 0), node("c")], actor);
+    } finally {
+      client.off("commandStarted", onCommit);
+      await admin.command({ configureFailPoint: "failCommand", mode: "off" });
+    }
+    expect(commits).toBe(2);
+    const stored = await server.ops.deps.store
+      .collection("archival_object")
+      .find({ repo_id: repo, "resource.ref": resource })
+      .sort({ position: 1 })
+      .toArray();
+    expect(stored.map((doc) => [doc.title, doc.position])).toEqual([
+      ["b", 0],
+      ["a", 1],
+      ["e0", 2],
+      ["e1", 3],
+      ["c", 4],
     ]);
   });
 

@@ -1,7 +1,7 @@
 // Read-only input is ignored, not rejected (docs/api.md §3); schema defaults are filled in.
 import { describe, expect, it } from "@jest/globals";
 import { isJsonObject, type JsonValue } from "../../src/registry/json.js";
-import { stripReadOnly, validate } from "../../src/registry/validation.js";
+import { recordValidator, stripReadOnly, validate } from "../../src/registry/validation.js";
 import { minimalResource, recordedResource, sampleAccession, sampleUser } from "./samples.js";
 
 const SERVER_FIELDS = [
@@ -111,6 +111,31 @@ describe("stripReadOnly", () => {
     const stripped = stripReadOnly("accession", doc);
     expect(doc.uri).toBe("/repositories/2/accessions/1");
     expect(stripped.dates).not.toBe(doc.dates);
+  });
+});
+
+describe("sameWithoutReadOnly", () => {
+  it("says what comparing stripReadOnly's copy would say, read-only fields at any depth aside", () => {
+    const validator = recordValidator();
+    const recorded = recordedResource();
+    const stripped = stripReadOnly("resource", recorded);
+    expect(validator.sameWithoutReadOnly("resource", recorded, stripped)).toBe(true);
+    expect(validator.sameWithoutReadOnly("resource", recorded, structuredClone(stripped))).toBe(true);
+    // Key order does not matter; every other difference does, however deep.
+    expect(
+      validator.sameWithoutReadOnly("resource", recorded, Object.fromEntries(Object.entries(stripped).reverse())),
+    ).toBe(true);
+    const changed = structuredClone(stripped);
+    (changed.extents as Array<Record<string, JsonValue>>)[0]!.number = "2";
+    expect(validator.sameWithoutReadOnly("resource", recorded, changed)).toBe(false);
+    expect(validator.sameWithoutReadOnly("resource", recorded, { ...stripped, publish: !stripped.publish })).toBe(
+      false,
+    );
+    const { title: _title, ...untitled } = stripped;
+    expect(validator.sameWithoutReadOnly("resource", recorded, untitled)).toBe(false);
+    expect(validator.sameWithoutReadOnly("resource", recorded, { ...stripped, extents: [] })).toBe(false);
+    // A read-only field in the other document is a difference: only the first is read as submitted.
+    expect(validator.sameWithoutReadOnly("resource", recorded, { ...stripped, uri: recorded.uri ?? "x" })).toBe(false);
   });
 });
 

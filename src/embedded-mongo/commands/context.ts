@@ -36,6 +36,8 @@ export function newWriteState(): WriteState {
 export interface CommandContext {
   readonly db: string;
   readonly command: Document;
+  /** The length of the wire message the command came in, when it came over the wire: no document in it is longer. */
+  readonly messageBytes?: number;
   readonly catalog: Catalog;
   readonly cursors: CursorManager;
   readonly sessions: SessionManager;

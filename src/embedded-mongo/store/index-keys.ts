@@ -23,6 +23,9 @@ export function extractKeys(doc: Document, paths: string[][]): ExtractedKeys {
   const state = { arrays: false };
   const perField = paths.map((path) => dedupe(pathValues(doc, path, state)));
   const multiFields = perField.filter((values) => values.length > 1);
+  // Every field one value (a path reaches at least one, null when missing): the one key, without the general
+  // product below (which copies the key once per field); every write of every indexed document comes here.
+  if (multiFields.length === 0) return { keys: [perField.map((values) => values[0])], multikey: state.arrays };
   if (multiFields.length > 1) {
     throw new CommandError(
       ErrorCodes.CannotIndexParallelArrays,

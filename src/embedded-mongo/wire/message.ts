@@ -30,6 +30,8 @@ export interface RequestMessage {
   db: string;
   /** moreToCome: the client expects no reply. */
   noReply: boolean;
+  /** The message's length in bytes: no document in it is longer. */
+  bytes: number;
 }
 
 export class ProtocolError extends Error {}
@@ -60,7 +62,7 @@ function parseOpQuery(message: Buffer, requestId: number): RequestMessage {
   // Legacy drivers wrap the command as {$query: {...}, $readPreference: ...}.
   if (doc.$query && typeof doc.$query === "object") doc = doc.$query as Document;
   const db = ns.endsWith(".$cmd") ? ns.slice(0, -5) : ns;
-  return { requestId, opCode: OP_QUERY, command: doc, db, noReply: false };
+  return { requestId, opCode: OP_QUERY, command: doc, db, noReply: false, bytes: message.length };
 }
 
 function parseOpMsg(message: Buffer, requestId: number): RequestMessage {
@@ -103,7 +105,14 @@ function parseOpMsg(message: Buffer, requestId: number): RequestMessage {
   if (!body) throw new ProtocolError("OP_MSG without a body section");
   for (const [identifier, docs] of sequences) body[identifier] = docs;
   const db = typeof body.$db === "string" ? body.$db : "admin";
-  return { requestId, opCode: OP_MSG, command: body, db, noReply: (flags & FLAG_MORE_TO_COME) !== 0 };
+  return {
+    requestId,
+    opCode: OP_MSG,
+    command: body,
+    db,
+    noReply: (flags & FLAG_MORE_TO_COME) !== 0,
+    bytes: message.length,
+  };
 }
 
 let nextResponseId = 1;

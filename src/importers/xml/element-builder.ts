@@ -55,7 +55,7 @@ export class ElementBuilder {
       );
     }
     let attributes = 0;
-    for (const value of Object.values(event.attributes)) attributes += value.length;
+    for (const name in event.attributes) attributes += (event.attributes[name] as string).length;
     this.hold(event.name.length + attributes);
     const element = emptyElement(event);
     this.open.at(-1)?.children.push(element);

@@ -207,19 +207,19 @@ class EventQueue {
 
   private open(tag: SaxesTagNS): void {
     const name = tag.local;
-    const location = { line: this.tagLine, column: this.tagColumn };
+    const location = () => ({ line: this.tagLine, column: this.tagColumn });
     this.checkLength(tag.name.length, "an element name");
-    const attributes = Object.values(tag.attributes);
-    if (attributes.length > MAX_ATTRIBUTES)
-      throw new ImportError(`an element with more than ${MAX_ATTRIBUTES} attributes`, location);
-    for (const attribute of attributes) {
+    // Counted, measured and taken by local name in one walk: every element of a file comes here.
+    const attributes = localAttributes(tag.attributes, (attribute, count) => {
+      if (count > MAX_ATTRIBUTES)
+        throw new ImportError(`an element with more than ${MAX_ATTRIBUTES} attributes`, location());
       this.checkLength(attribute.name.length, "an attribute name");
       this.checkLength(attribute.value.length, "an attribute value");
-    }
+    });
     if (this.names.length === 0 && !this.roots.includes(name)) {
       const expected = this.roots.map((root) => `<${root}>`).join(" or ");
       throw new ImportError(`wrong root element: expected ${expected}, found <${shortName(tag.name)}>`, {
-        ...location,
+        ...location(),
         path: `/${shortName(name)}`,
       });
     }
@@ -227,7 +227,7 @@ class EventQueue {
     const siblings = (parent.siblings ??= new Map());
     if (siblings.size >= MAX_CHILD_NAMES && !siblings.has(name)) {
       throw new ImportError(`more than ${MAX_CHILD_NAMES} differently named child elements in one element`, {
-        ...location,
+        ...location(),
         ...this.innermostPath(),
       });
     }
@@ -240,7 +240,7 @@ class EventQueue {
       kind: "open",
       name,
       namespace: tag.uri,
-      attributes: localAttributes(tag.attributes),
+      attributes,
       line: this.tagLine,
       column: this.tagColumn,
       path,
@@ -262,17 +262,23 @@ class EventQueue {
 
 /**
  * Attributes by local name, in an object without a prototype: names are the file's, and `constructor` or `__proto__`
- * are names like any other.
+ * are names like any other. `check` sees each attribute first, with how many there are so far.
  */
-function localAttributes(attributes: Record<string, SaxesAttributeNS>): Record<string, string> {
+function localAttributes(
+  attributes: Record<string, SaxesAttributeNS>,
+  check: (attribute: SaxesAttributeNS, count: number) => void,
+): Record<string, string> {
   const result = Object.create(null) as Record<string, string>;
-  const prefixed: SaxesAttributeNS[] = [];
-  for (const attribute of Object.values(attributes)) {
+  let prefixed: SaxesAttributeNS[] | undefined;
+  let count = 0;
+  for (const key in attributes) {
+    const attribute = attributes[key] as SaxesAttributeNS;
+    check(attribute, ++count);
     if (attribute.uri === XMLNS_URI || attribute.name === "xmlns") continue;
     if (attribute.prefix === "") result[attribute.local] = attribute.value;
-    else prefixed.push(attribute);
+    else (prefixed ??= []).push(attribute);
   }
-  for (const attribute of prefixed)
+  for (const attribute of prefixed ?? [])
     if (!Object.hasOwn(result, attribute.local)) result[attribute.local] = attribute.value;
   return result;
 }

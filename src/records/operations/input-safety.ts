@@ -13,17 +13,35 @@ function problem(key: string): string | undefined {
   return undefined;
 }
 
+/** An object or list still to look into, with how it was reached (its path is only spelled out for a message). */
+interface Holder {
+  value: object;
+  parent?: Holder;
+  key?: string;
+}
+
+function pathOf(holder: Holder, key: string): string {
+  const parts = [key];
+  for (let at: Holder | undefined = holder; at?.key !== undefined; at = at.parent) parts.push(at.key);
+  return parts.reverse().join("/");
+}
+
 export function assertSafeKeys(value: unknown): void {
   const errors = fieldErrors();
-  const stack: Array<[unknown, string]> = [[value, ""]];
+  if (value === null || typeof value !== "object") return;
+  // Without recursion (a body may nest deep); only objects and lists are held, so a record's strings cost nothing.
+  const stack: Holder[] = [{ value }];
   while (stack.length > 0) {
-    const [current, path] = stack.pop()!;
-    if (current === null || typeof current !== "object") continue;
+    const holder = stack.pop()!;
+    const current = holder.value as Record<string, unknown>;
+    const list = Array.isArray(current);
     for (const key of Object.keys(current)) {
-      const here = path ? `${path}/${key}` : key;
-      const issue = Array.isArray(current) ? undefined : problem(key);
-      if (issue) addFieldError(errors, here, issue);
-      else stack.push([(current as Record<string, unknown>)[key], here]);
+      const issue = list ? undefined : problem(key);
+      if (issue) addFieldError(errors, pathOf(holder, key), issue);
+      else {
+        const inner = current[key];
+        if (inner !== null && typeof inner === "object") stack.push({ value: inner, parent: holder, key });
+      }
     }
   }
   if (Object.keys(errors).length > 0) throw badRequest(errors);

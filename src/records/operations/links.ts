@@ -16,21 +16,44 @@ export interface FoundLink {
 /** Every ref string at a ref path (`*` walks every element of a list). */
 export function linksAt(record: JsonValue, refPath: RefPath): FoundLink[] {
   const found: FoundLink[] = [];
-  const walk = (value: JsonValue | undefined, depth: number, path: string[]) => {
-    if (value === undefined || value === null) return;
-    if (depth === refPath.segments.length) {
-      if (typeof value === "string") found.push({ path: path.join("/"), uri: value });
-      return;
-    }
-    const segment = refPath.segments[depth];
-    if (segment === "*") {
-      if (Array.isArray(value)) value.forEach((item, i) => walk(item, depth + 1, [...path, String(i)]));
-    } else if (typeof value === "object" && !Array.isArray(value)) {
-      walk((value as JsonObject)[segment], depth + 1, [...path, segment]);
-    }
-  };
-  walk(record, 0, []);
+  collectLinks(record, refPath.segments, 0, [], found);
   return found;
+}
+
+/**
+ * The links below `value` at `segments[depth..]`. `at` holds the list positions the walk went through, one per `*`
+ * so far: a link's path is only spelled out when one is found (every record written is walked once per ref path of
+ * its type, and most paths lead nowhere).
+ */
+function collectLinks(
+  value: JsonValue | undefined,
+  segments: readonly string[],
+  depth: number,
+  at: number[],
+  found: FoundLink[],
+): void {
+  if (value === undefined || value === null) return;
+  if (depth === segments.length) {
+    if (typeof value === "string") found.push({ path: spelled(segments, at), uri: value });
+    return;
+  }
+  const segment = segments[depth] as string;
+  if (segment === "*") {
+    if (!Array.isArray(value)) return;
+    for (let i = 0; i < value.length; i++) {
+      at.push(i);
+      collectLinks(value[i], segments, depth + 1, at, found);
+      at.pop();
+    }
+  } else if (typeof value === "object" && !Array.isArray(value)) {
+    collectLinks((value as JsonObject)[segment], segments, depth + 1, at, found);
+  }
+}
+
+/** A ref path with its `*`s replaced by the list positions `at`, e.g. `linked_agents/1/ref`. */
+function spelled(segments: readonly string[], at: readonly number[]): string {
+  let star = 0;
+  return segments.map((segment) => (segment === "*" ? String(at[star++]) : segment)).join("/");
 }
 
 /** The problems of every link of a record being written, by slash path (empty when all are good). */
@@ -77,7 +100,11 @@ export async function linkProblemsOfMany(
         if (present.has(link.uri)) continue;
         let ids = wanted.get(parsed.type);
         if (!ids) wanted.set(parsed.type, (ids = new Map()));
-        ids.set(parsed.id, [...(ids.get(parsed.id) ?? []), { index, path: link.path }]);
+        // Added to in place: a batch's records often share a target (their resource, a parent), and a copy per
+        // asker would cost the square of the batch.
+        const askers = ids.get(parsed.id);
+        if (askers === undefined) ids.set(parsed.id, [{ index, path: link.path }]);
+        else askers.push({ index, path: link.path });
       }
     }
   });

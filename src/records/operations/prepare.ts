@@ -15,32 +15,35 @@ export interface PreparedRecord {
   stale: boolean;
 }
 
-/** Deep equality of JSON values, key order aside (what `stale` compares). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a))
-    return a.length === (b as unknown[]).length && a.every((item, i) => sameJson(item, (b as unknown[])[i]));
-  const left = Object.keys(a);
-  if (left.length !== Object.keys(b).length) return false;
-  return left.every(
-    (key) =>
-      Object.hasOwn(b, key) && sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
-  );
+/** Whether an object anywhere in `value` has a null field. */
+function holdsNull(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsNull);
+  if (value === null || typeof value !== "object") return false;
+  for (const key in value) {
+    const inner = (value as Record<string, unknown>)[key];
+    if (Object.hasOwn(value, key) && (inner === null || holdsNull(inner))) return true;
+  }
+  return false;
 }
 
-/** A null field is an absent field: records are shown without nulls, and clients send them back. */
-function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
+function copyWithoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyWithoutNulls);
   if (value && typeof value === "object") {
     return Object.fromEntries(
       Object.entries(value)
         .filter(([, inner]) => inner !== null)
-        .map(([key, inner]) => [key, withoutNulls(inner)]),
+        .map(([key, inner]) => [key, copyWithoutNulls(inner)]),
     );
   }
   return value;
+}
+
+/**
+ * A null field is an absent field: records are shown without nulls, and clients send them back. The value itself
+ * when it has none (most records: nothing below modifies it, validation works on a copy of its own).
+ */
+function withoutNulls(value: unknown): unknown {
+  return holdsNull(value) ? copyWithoutNulls(value) : value;
 }
 
 /**
@@ -72,9 +75,10 @@ export function checkRecord(deps: OperationDeps, type: RecordType, raw: unknown,
   const result = deps.validator.validate(type.name, input);
   const isObject = input !== null && typeof input === "object" && !Array.isArray(input);
   if (!result.ok) return { ok: false, errors: { ...result.errors }, ...(isObject && { fields: input as JsonObject }) };
-  const submitted = isObject ? deps.validator.stripReadOnly(type.name, input as JsonObject) : {};
   const fields = fillGenerated(type, result.doc, existing);
-  return { ok: true, prepared: { fields, stale: !sameJson(submitted, fields) } };
+  // Stale: the stored record is not what was submitted (less its read-only fields): defaults or generated fields.
+  const stale = !isObject || !deps.validator.sameWithoutReadOnly(type.name, input as JsonObject, fields);
+  return { ok: true, prepared: { fields, stale } };
 }
 
 /** Every problem of a checked record in one 400: its schema errors and its links' (`links`). */

@@ -41,13 +41,17 @@ export async function insertNodes(
   within?: ClientSession,
 ): Promise<void> {
   const keys = treeKeys(...docs.map((doc) => nodeLinks(type, doc).rootUri));
+  const position = type.tree.position;
+  /** The place each node asks for, before placing writes the one it gets into it. */
+  const requested = docs.map((doc) => doc[position]);
   const insert = async (session: ClientSession) => {
-    // A retried transaction starts again from the stored state: place fresh copies each time.
-    const attempt = docs.map((doc) => ({ ...doc }));
+    // A retried transaction starts again from the stored state: each node asks again for the place it asked for
+    // (the documents are placed in place, not copied: an import inserts thousands a batch; the _ids the driver gave
+    // them in an attempt that was undone are free to use again).
+    docs.forEach((doc, i) => (doc[position] = requested[i]));
     const placement = new NewNodePlacement(deps, type, scope, { session, ...stamp });
-    for (const doc of attempt) await placement.place(doc);
-    await deps.store.collection(type.name).insertMany(attempt, { session });
-    attempt.forEach((doc, i) => Object.assign(docs[i] as StoredRecord, doc)); // keys: schema-validated record fields
+    for (const doc of docs) await placement.place(doc);
+    await deps.store.collection(type.name).insertMany(docs, { session });
   };
   if (within === undefined) return deps.store.serialized(keys, insert);
   await deps.store.lockWithin(within, keys);

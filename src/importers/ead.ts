@@ -18,7 +18,7 @@
 // it; the import undoes what was written before (committer.ts).
 import { registry } from "../registry/index.js";
 import type { EnumerationValues } from "../registry/enumerations.js";
-import type { ArchivalObject, Resource } from "../../generated/types/index.js";
+import type { ArchivalObject, RecordTypeMap, Resource } from "../../generated/types/index.js";
 import type { FidelityCounts } from "./fidelity.js";
 import { SourceCensus } from "./ead/census.js";
 import { at, EadContext } from "./ead/context.js";
@@ -117,7 +117,7 @@ function broughtMore(
 /** The resource once handed on: what a later statement of it starts from. */
 interface HandedOn {
   key: string;
-  /** The record as handed on (a copy: the import resolves the links of the one it was given). */
+  /** The record as handed on (the import resolves its links in place: they hold uris then). */
   record: Resource;
   source: SourceLocation;
 }
@@ -282,14 +282,21 @@ class FindingAidReading {
     } else if (this.frames.at(-1)?.depth === this.depth) {
       const frame = this.frames.pop() as Frame;
       if (!frame.done) this.handOn(frame);
-      else if (frame.later.length > 0) this.restateComponent(frame);
+      else if (frame.later.length > 0) {
+        this.restate("archival_object", frame.key, frame.record as ArchivalObject, frame.later, at(frame.unit.element));
+        frame.later = [];
+        this.component.release();
+      }
     } else if (this.depth === this.dscDepth) {
       this.dscDepth = 0;
     } else if (this.depth === 2 && this.archdescOpen) {
       this.archdescOpen = false;
       // An <archdesc> without a <dsc> is a resource without components.
       if (this.resource === undefined) this.handOnResource();
-      else if (this.later.length > 0) this.restateResource(this.resource);
+      else if (this.later.length > 0) {
+        this.restate("resource", this.resource.key, this.resource.record, this.later, this.resource.source);
+        this.later = [];
+      }
     }
   }
 
@@ -303,7 +310,7 @@ class FindingAidReading {
     this.needed.push(...this.ctx.takeNeeded());
     const key = this.ctx.nextKey("resource");
     const source = at(archdesc.element);
-    this.resource = { key, record: structuredClone(record), source };
+    this.resource = { key, record, source };
     this.ready.push(
       untyped({
         key,
@@ -319,41 +326,23 @@ class FindingAidReading {
     this.urgent = true;
   }
 
-  /** The resource again, whole, with the description met after its <dsc>: after every component. */
-  private restateResource(resource: HandedOn): void {
-    this.ctx.found(this.census.unit(this.later, false));
-    const record = withLaterDescription(this.ctx, resource.record, this.later);
-    this.later = [];
+  /**
+   * A record again, whole, with the description met after its children (the resource's after its <dsc>, a
+   * component's after its child components): the import replaces what it wrote. `first` is the record as handed on
+   * (its links resolved by the import since: they hold uris, which a statement may).
+   */
+  private restate<K extends "resource" | "archival_object">(
+    type: K,
+    key: string,
+    first: RecordTypeMap[K],
+    later: readonly XmlElement[],
+    source: SourceLocation,
+  ): void {
+    this.ctx.found(this.census.unit(later, false));
+    const record = withLaterDescription(this.ctx, structuredClone(first), later);
     this.needed.push(...this.ctx.takeNeeded());
     this.ready.push(
-      untyped({
-        key: resource.key,
-        type: "resource",
-        record,
-        source: resource.source,
-        restates: true,
-        brings: broughtMore(this.ctx, resource.record, record),
-      }),
-    );
-  }
-
-  /** A component again, whole, with the description met after its child components: when it ends. */
-  private restateComponent(frame: Frame): void {
-    const first = frame.record as ArchivalObject;
-    this.ctx.found(this.census.unit(frame.later, false));
-    const record = withLaterDescription(this.ctx, structuredClone(first), frame.later);
-    frame.later = [];
-    this.component.release();
-    this.needed.push(...this.ctx.takeNeeded());
-    this.ready.push(
-      untyped({
-        key: frame.key,
-        type: "archival_object",
-        record,
-        source: at(frame.unit.element),
-        restates: true,
-        brings: broughtMore(this.ctx, first, record),
-      }),
+      untyped({ key, type, record, source, restates: true, brings: broughtMore(this.ctx, first, record) }),
     );
   }
 

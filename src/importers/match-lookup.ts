@@ -1,7 +1,7 @@
 // The stored records that a batch of pending records match (PendingRecord.match), found in a
 // few queries instead of one per record: a 5,000-row CSV names 5,000 accessions and hundreds of
-// agents and subjects, and a query per record cost a round trip and, for agents and subjects
-// (no index on their names or terms), a scan of the collection each.
+// agents and subjects, and a query per record cost a round trip each (agents' sort names and
+// subjects' first terms are indexed, x-indexes, so these lookups do not scan).
 //
 // Each record's filter gives the same answer as `find(filter).limit(1)` did:
 // - Filters with the same fields, null in the same fields, are looked up together, a chunk at a

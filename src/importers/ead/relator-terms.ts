@@ -57,6 +57,10 @@ const TERMS: Readonly<Record<string, string>> = lookupTable({
 
 /** The relator code a term stands for ("Photographer", "former owner."), if the table knows it. */
 export function relatorCode(term: string): string | undefined {
-  const key = term.trim().toLowerCase().replace(/[.\s]+$/, "").replace(/\s+/g, " ");
+  const key = term
+    .trim()
+    .toLowerCase()
+    .replace(/[.\s]+$/, "")
+    .replace(/\s+/g, " ");
   return Object.hasOwn(TERMS, key) ? TERMS[key] : undefined;
 }

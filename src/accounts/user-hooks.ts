@@ -69,6 +69,10 @@ export function userAccountHooks({ store, credentials, sessions, access }: UserH
         return undefined;
       }
       const record = normalisedInput(input);
+      // Not an unknown field to drop with a warning (docs/api.md): a user created without the password its creator
+      // meant to set would be a silent lock-out, or an account open to whoever guesses the next default.
+      if (isPlainObject(record) && Object.hasOwn(record, "password"))
+        throw badRequest({ password: ["A password goes in the password parameter, never in the user record"] });
       const username = usernameIn(record);
       if (operation === "update" && username !== undefined && username !== existing?.username)
         throw badRequest({ username: ["A username cannot be changed"] });

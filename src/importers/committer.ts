@@ -116,6 +116,8 @@ class FilePass {
     private readonly options: ImportOptions,
     /** Writes (a real import), or only checks (a dry run). */
     private readonly writing: boolean,
+    /** Where a record's warnings go (the summary's): the unknown fields its writing dropped. */
+    private readonly warn: (message: string, source: SourceLocation) => void,
     /** A writing pass's journal entry: each batch is noted in it before it is written. */
     private readonly ticket?: JournalTicket,
   ) {}
@@ -194,9 +196,11 @@ class FilePass {
         const batch = { type, first, count: items.length };
         await this.ticket?.noteBatch(batch);
         this.written.push(batch);
-        await this.ops.createMany(type, scope, items, this.options.actor, present);
+        const results = await this.ops.createMany(type, scope, items, this.options.actor, present);
+        results.forEach((result, i) => this.relay(fresh[i], result.warnings));
       } else {
-        await this.ops.checkMany(type, scope, items, present);
+        const warnings = await this.ops.checkMany(type, scope, items, present);
+        warnings.forEach((each, i) => this.relay(fresh[i], each));
       }
     } catch (error) {
       if (error instanceof BatchRecordError) throw this.recordError(fresh[error.index], error);
@@ -244,14 +248,27 @@ class FilePass {
         const input = { ...record, lock_version: lockVersion };
         const result = await this.ops.update(pending.type, scope, parsed.id, input, this.options.actor);
         this.restated.set(pending.key, result.lock_version);
+        this.relay(pending, result.warnings);
       } else {
-        await this.ops.checkMany(pending.type, scope, [{ id: parsed.id, input: record }], this.provisionalUris);
+        const [warnings = []] = await this.ops.checkMany(
+          pending.type,
+          scope,
+          [{ id: parsed.id, input: record }],
+          this.provisionalUris,
+        );
+        this.relay(pending, warnings);
       }
       this.fidelity.brought(pending.brings);
     } catch (error) {
       if (error instanceof ApiError) throw this.recordError(pending, error);
       throw error;
     }
+  }
+
+  /** A record's warnings into the summary, at the record's place in the source. */
+  private relay(pending: PendingRecord | undefined, warnings: readonly string[]): void {
+    if (pending === undefined) return;
+    for (const warning of warnings) this.warn(`${pending.type} ${pending.key}: ${warning}`, pending.source);
   }
 
   private recordError(pending: PendingRecord | undefined, error: ApiError): ImportError {
@@ -307,7 +324,7 @@ async function runPass(
   input: ImportInput,
   pass: FilePass,
   options: ImportOptions,
-  warnings: MessageList,
+  warn: (message: string, source: SourceLocation) => void,
 ): Promise<void> {
   const batchSize = options.batchSize ?? 1000;
   const reading = counted(input);
@@ -316,7 +333,7 @@ async function runPass(
   /** The batch being written, if any. */
   let writing: Promise<void> = Promise.resolve();
   const context = {
-    warn: (message: string, source: SourceLocation) => warnings.add(locate(input.name, source, message)),
+    warn,
     found: (counts: FidelityCounts) => pass.fidelity.found(counts),
   };
   const progress = (handled: number): void => {
@@ -375,6 +392,7 @@ export async function importFile(
   // The pass sees the enumerations as stored (parsers map values against them).
   await ops.deps.enumerations.ready();
   const warnings = new MessageList("warnings", MAX_MESSAGES, options.onWarning);
+  const warn = (message: string, source: SourceLocation) => warnings.add(locate(input.name, source, message));
   const summary = (): ImportSummary => ({
     file: boundedMessage({ message: "", file: input.name }).file,
     format: parser.format,
@@ -404,9 +422,9 @@ export async function importFile(
   // would otherwise make this one "skipped", or collide with it.
   await sweepImports(ops, limits.journalLeaseSeconds);
   if (options.dryRun === true) {
-    const check = new FilePass(ops, options, false);
+    const check = new FilePass(ops, options, false, warn);
     try {
-      await runPass(parser, input, check, options, warnings);
+      await runPass(parser, input, check, options, warn);
     } catch (error) {
       return fail(error);
     }
@@ -420,9 +438,9 @@ export async function importFile(
     username: options.actor.username,
     leaseSeconds: limits.journalLeaseSeconds,
   });
-  const write = new FilePass(ops, options, true, ticket);
+  const write = new FilePass(ops, options, true, warn, ticket);
   try {
-    await runPass(parser, input, write, options, warnings);
+    await runPass(parser, input, write, options, warn);
   } catch (error) {
     // Whatever stopped the file (a problem in it, a file imported before, the store), what it wrote goes.
     try {

@@ -44,15 +44,48 @@ function show(value: unknown): string {
 
 /** `/dates/0` + `begin` → `dates/0/begin` (JSON Pointer unescaped). */
 function fieldPath(instancePath: string, field?: string): string {
-  const parts =
-    instancePath === ""
-      ? []
-      : instancePath
-          .slice(1)
-          .split("/")
-          .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const parts = pointerParts(instancePath);
   if (field !== undefined) parts.push(field);
   return parts.length === 0 ? WHOLE_RECORD : parts.join("/");
+}
+
+/** The JSON Pointer's parts, unescaped. */
+function pointerParts(instancePath: string): string[] {
+  return instancePath === ""
+    ? []
+    : instancePath
+        .slice(1)
+        .split("/")
+        .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+/**
+ * Removes from `doc` each property an error names as unknown (unevaluatedProperties, additionalProperties), where it
+ * is; the paths removed (`slug`, `notes/0/foo`), sorted. Only own properties of objects inside `doc` are touched.
+ */
+export function dropUnknownProperties(doc: Record<string, JsonValue>, errors: readonly ErrorObject[]): string[] {
+  const dropped = new Set<string>();
+  for (const error of errors) {
+    const name =
+      error.keyword === "unevaluatedProperties"
+        ? param(error, "unevaluatedProperty")
+        : error.keyword === "additionalProperties"
+          ? param(error, "additionalProperty")
+          : undefined;
+    if (typeof name !== "string") continue;
+    let holder: unknown = doc;
+    for (const part of pointerParts(error.instancePath)) {
+      if (Array.isArray(holder)) holder = holder[Number(part)];
+      else if (isJsonObject(holder) && Object.hasOwn(holder, part)) holder = holder[part];
+      else holder = undefined;
+    }
+    if (isJsonObject(holder) && Object.hasOwn(holder, name)) {
+      // The validator's own copy of the input (`strip` made it): not the caller's.
+      delete (holder as Record<string, JsonValue>)[name];
+      dropped.add(fieldPath(error.instancePath, name));
+    }
+  }
+  return [...dropped].sort();
 }
 
 function param(error: ErrorObject, name: string): unknown {

@@ -8,13 +8,17 @@ import { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
 import { readOnlyComparer, readOnlyStripper } from "./read-only.js";
 import { registry as generatedRegistry } from "./record-types.js";
 import type { Registry } from "./registry.js";
-import { notAnObject, toFieldErrors, type FieldErrors } from "./validation-errors.js";
+import { dropUnknownProperties, notAnObject, toFieldErrors, type FieldErrors } from "./validation-errors.js";
 
 export type { FieldErrors } from "./validation-errors.js";
 
-/** A validated document is a fresh copy the caller owns: read-only fields gone, defaults filled in. */
+/**
+ * A validated document is a fresh copy the caller owns: read-only fields gone, unknown fields dropped (`dropped`
+ * names them: `slug`, `notes/0/foo`), defaults filled in.
+ */
 export type ValidationResult =
-  { readonly ok: true; readonly doc: Record<string, JsonValue> } | { readonly ok: false; readonly errors: FieldErrors };
+  | { readonly ok: true; readonly doc: Record<string, JsonValue>; readonly dropped: readonly string[] }
+  | { readonly ok: false; readonly errors: FieldErrors };
 
 interface CompiledType {
   readonly check: ValidateFunction;
@@ -55,14 +59,21 @@ export class RecordValidator {
 
   /**
    * Checks `input` (a parsed request body) against the type's schema. Read-only fields are
-   * removed first, so they never cause errors; unknown fields do. The input is not modified.
+   * removed first, so they never cause errors. Unknown fields are dropped, as ArchivesSpace drops
+   * them (its JSONModel drop_unknown_properties), and named in the result so the caller can warn:
+   * a record exported by ArchivesSpace, or sent by a client of a newer version, is stored with
+   * what Arca models. The input is not modified.
    * @throws UnknownRecordTypeError
    */
   validate(type: string, input: unknown): ValidationResult {
     const { check, strip, schema } = this.entry(type);
     if (!isJsonObject(input)) return { ok: false, errors: notAnObject(input) };
     const doc = strip(input);
-    if (check(doc)) return { ok: true, doc };
+    if (check(doc)) return { ok: true, doc, dropped: [] };
+    // Every unknown field is reported at once (allErrors), each where the schema that owns it is decided (notes by
+    // their jsonmodel_type): dropped, the rest is checked again.
+    const dropped = dropUnknownProperties(doc, check.errors ?? []);
+    if (dropped.length > 0 && check(doc)) return { ok: true, doc, dropped };
     return { ok: false, errors: toFieldErrors(check.errors ?? [], schema) };
   }
 
@@ -75,7 +86,10 @@ export class RecordValidator {
     return (input) => {
       if (!isJsonObject(input)) return { ok: false, errors: notAnObject(input) };
       const doc = structuredClone(input) as Record<string, JsonValue>;
-      return check(doc) ? { ok: true, doc } : { ok: false, errors: toFieldErrors(check.errors ?? [], schema) };
+      // Not a record: an unknown field is an error here (an enumeration's body is Arca's own shape).
+      return check(doc)
+        ? { ok: true, doc, dropped: [] }
+        : { ok: false, errors: toFieldErrors(check.errors ?? [], schema) };
     };
   }
 

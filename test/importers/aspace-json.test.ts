@@ -184,6 +184,28 @@ describe("ArchivesSpace JSON batches", () => {
     ]);
   });
 
+  it("records as ArchivesSpace exports them import: fields Arca does not model are dropped, each named where it was", async () => {
+    const exported = (uri: string) =>
+      resource(uri, {
+        slug: "batch-papers",
+        is_slug_auto: false,
+        rights_statements: [],
+        ark_name: { id: 1 },
+        later: 1,
+      });
+    for (const dryRun of [true, false]) {
+      const summary = await run(JSON.stringify([exported(`/repositories/2/resources/import_slug_${dryRun}`)]), dryRun);
+      expect([summary.outcome, summary.errors, summary.created.resource]).toEqual(["imported", [], 1]);
+      expect(summary.warnings.map((warning) => [warning.path, warning.message])).toEqual(
+        // slug and is_slug_auto are modelled: stored, not dropped.
+        ["ark_name", "later", "rights_statements"].map((field) => [
+          "[0]",
+          `resource /repositories/2/resources/import_slug_${dryRun}: ${field}: not a field of this record type; dropped, not stored`,
+        ]),
+      );
+    }
+  });
+
   it("a dry run checks everything and writes nothing", async () => {
     const before = await server.ops.deps.store.collection("subject").countDocuments({});
     const summary = await run(JSON.stringify([subject("/subjects/import_dry", "Dry")]), true);

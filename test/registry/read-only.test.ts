@@ -148,7 +148,7 @@ describe("validate and read-only fields", () => {
       repository: "x",
       system_mtime: null,
     });
-    expect(result).toEqual({ ok: true, doc: expect.not.objectContaining({ uri: 5 }) });
+    expect(result).toEqual({ ok: true, doc: expect.not.objectContaining({ uri: 5 }), dropped: [] });
     if (result.ok) for (const field of SERVER_FIELDS) expect(result.doc).not.toHaveProperty(field);
   });
 });

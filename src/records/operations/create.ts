@@ -158,7 +158,7 @@ export async function createRecords(
       lock_version: 0,
       stale: one.stale || moved ? true : null,
       uri: deps.registry.uriFor(type.name, id, scope.repoId),
-      warnings: [],
+      warnings: one.warnings,
     });
   }
   return results;

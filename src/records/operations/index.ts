@@ -53,14 +53,15 @@ export class RecordOperations {
     return createRecords(this.deps, type, scope, items, actor, present);
   }
 
-  /** What createMany would store, or its BatchRecordError; writes nothing. */
+  /** Whether createMany would store these, or its BatchRecordError; writes nothing. Each record's warnings. */
   async checkMany(
     type: string,
     scope: Scope,
     items: readonly NewRecord[],
     present?: ReadonlySet<string>,
-  ): Promise<void> {
-    await checkRecords(this.deps, recordType(this.deps, type, scope), scope, items, present);
+  ): Promise<string[][]> {
+    const prepared = await checkRecords(this.deps, recordType(this.deps, type, scope), scope, items, present);
+    return prepared.map((one) => one.warnings);
   }
 
   read(type: string, scope: Scope, id: number, actor: Actor, options?: ReadOptions): Promise<JsonObject> {

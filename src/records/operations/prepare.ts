@@ -13,7 +13,13 @@ export interface PreparedRecord {
   fields: JsonObject;
   /** The server changed what it stores beyond the client's input (e.g. defaults). */
   stale: boolean;
+  /** The response's warnings: the unknown fields dropped (docs/api.md, records). */
+  warnings: string[];
 }
+
+/** The warning for an unknown field the validator dropped. */
+export const droppedWarning = (path: string): string =>
+  `${path}: not a field of this record type; dropped, not stored`;
 
 /** Whether an object anywhere in `value` has a null field. */
 function holdsNull(value: unknown): boolean {
@@ -78,7 +84,7 @@ export function checkRecord(deps: OperationDeps, type: RecordType, raw: unknown,
   const fields = fillGenerated(type, result.doc, existing);
   // Stale: the stored record is not what was submitted (less its read-only fields): defaults or generated fields.
   const stale = !isObject || !deps.validator.sameWithoutReadOnly(type.name, input as JsonObject, fields);
-  return { ok: true, prepared: { fields, stale } };
+  return { ok: true, prepared: { fields, stale, warnings: result.dropped.map(droppedWarning) } };
 }
 
 /** Every problem of a checked record in one 400: its schema errors and its links' (`links`). */

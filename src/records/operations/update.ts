@@ -50,7 +50,7 @@ export async function updateRecord(
         parameters,
       })
     : input;
-  const { fields, stale } = await prepareRecord(deps, type, scope, checkedInput, existing);
+  const { fields, stale, warnings } = await prepareRecord(deps, type, scope, checkedInput, existing);
   const now = deps.now();
   const replacement = {
     ...fields,
@@ -116,6 +116,6 @@ export async function updateRecord(
     lock_version: lockVersion + 1,
     stale: stale || moved ? true : null,
     uri: deps.registry.uriFor(type.name, id, scope.repoId),
-    warnings: [],
+    warnings,
   };
 }

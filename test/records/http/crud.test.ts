@@ -99,10 +99,38 @@ describe("create", () => {
     expect((reply.body as { error: Record<string, string[]> }).error).toHaveProperty("id_0");
   });
 
-  it("answers 400 naming an unknown field", async () => {
-    const reply = await server.send("POST", base, { token, body: accession({ shoe_size: 42 }) });
+  it("drops an unknown field, at any depth, naming each in the warnings (as ArchivesSpace drops them, but said)", async () => {
+    const reply = await server.send("POST", base, {
+      token,
+      body: accession({
+        shoe_size: 42,
+        slug: "a-slug-from-a-newer-archivesspace",
+        extents: [{ portion: "whole", number: "1", extent_type: "cassettes", colour: "red" }],
+      }),
+    });
+    expect([reply.status, (reply.body as { warnings: string[] }).warnings]).toEqual([
+      200,
+      [
+        "extents/0/colour: not a field of this record type; dropped, not stored",
+        "shoe_size: not a field of this record type; dropped, not stored",
+        "slug: not a field of this record type; dropped, not stored",
+      ],
+    ]);
+    const stored = (await server.send("GET", (reply.body as { uri: string }).uri, { token })).body as Record<
+      string,
+      unknown
+    >;
+    expect([Object.hasOwn(stored, "shoe_size"), Object.hasOwn(stored, "slug")]).toEqual([false, false]);
+    expect(stored.extents).toEqual([expect.not.objectContaining({ colour: "red" })]);
+    // A record with nothing unknown has no warnings.
+    const plain = await server.send("POST", base, { token, body: accession({}) });
+    expect((plain.body as { warnings: string[] }).warnings).toEqual([]);
+  });
+
+  it("still answers 400 for an invalid field beside an unknown one, naming the invalid one only", async () => {
+    const reply = await server.send("POST", base, { token, body: accession({ shoe_size: 42, title: 7 }) });
     expect(reply.status).toBe(400);
-    expect(Object.keys((reply.body as { error: Record<string, string[]> }).error)).toEqual(["shoe_size"]);
+    expect(Object.keys((reply.body as { error: Record<string, string[]> }).error)).toEqual(["title"]);
   });
 
   it("answers 400 naming a $-prefixed key, at any depth", async () => {
@@ -273,14 +301,16 @@ describe("update", () => {
     });
   });
 
-  it("answers 400 naming an unknown field", async () => {
+  it("drops an unknown field, naming it in the warnings", async () => {
     const id = await created();
     const reply = await server.send("POST", `${base}/${id}`, {
       token,
       body: accession({ lock_version: 0, colour: "red" }),
     });
-    expect(reply.status).toBe(400);
-    expect(Object.keys((reply.body as { error: object }).error)).toEqual(["colour"]);
+    expect([reply.status, (reply.body as { warnings: string[] }).warnings]).toEqual([
+      200,
+      ["colour: not a field of this record type; dropped, not stored"],
+    ]);
   });
 
   it("answers 404 for a record that does not exist", async () => {

@@ -18,8 +18,7 @@ export interface PreparedRecord {
 }
 
 /** The warning for an unknown field the validator dropped. */
-export const droppedWarning = (path: string): string =>
-  `${path}: not a field of this record type; dropped, not stored`;
+export const droppedWarning = (path: string): string => `${path}: not a field of this record type; dropped, not stored`;
 
 /** Whether an object anywhere in `value` has a null field. */
 function holdsNull(value: unknown): boolean {

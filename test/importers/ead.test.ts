@@ -392,7 +392,7 @@ describe("at-tracer.xml read back through the API", () => {
         (m) => (m.language_and_script as Json | undefined)?.language ?? (m.notes as Json[])[0].content,
       ),
     ).toEqual(["eng", "ger", ["Materials in English and German."]]);
-    expect((await byTitle("Resource-C09-AT")).lang_materials).toBeUndefined();
+    expect((await byTitle("Resource-C09-AT")).lang_materials).toEqual([]);
     const c06 = await byTitle("Resource-C06-AT");
     expect(note(c06, "ref48")).toMatchObject({
       label: "Resource--C06-Bibliography",

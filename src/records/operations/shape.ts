@@ -1,6 +1,8 @@
 // A stored document as the API shows it (docs/api.md §3): storage fields dropped, server
 // fields added (uri, jsonmodel_type, repository ref), times as ISO-8601 UTC to the second,
-// and fields with no value omitted rather than sent as null.
+// fields with no value omitted rather than sent as null, and every array of the schema present,
+// [] when empty (registry/array-fields.ts).
+import { arrayFiller } from "../../registry/array-fields.js";
 import type { JsonObject, JsonValue, RecordType, Registry } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 
@@ -46,8 +48,18 @@ function withoutNullFields(value: object, skip: ReadonlySet<string> | undefined)
   return out;
 }
 
+/** Each type's array filler, worked out from its schema on its first read. */
+const fillers = new WeakMap<JsonObject, (record: Record<string, JsonValue>) => void>();
+
+function fillerOf(type: RecordType): (record: Record<string, JsonValue>) => void {
+  let filler = fillers.get(type.schema);
+  if (filler === undefined) fillers.set(type.schema, (filler = arrayFiller(type.schema)));
+  return filler;
+}
+
 export function shapeRecord(registry: Registry, type: RecordType, stored: StoredRecord): JsonObject {
   const record = withoutNullFields(stored, STORAGE_KEYS);
+  fillerOf(type)(record);
   record.jsonmodel_type = type.name;
   record.uri = registry.uriFor(type.name, stored.id, stored.repo_id);
   if (stored.repo_id !== undefined)

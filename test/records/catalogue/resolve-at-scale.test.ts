@@ -157,11 +157,13 @@ describe("a resource with 2,000 linked agents", () => {
       expect((link._resolved as Json).uri).toBe(agents[i]);
       expect((link._resolved as Json).jsonmodel_type).toBe(i % 10 === 9 ? "agent_corporate_entity" : "agent_person");
     });
-    links
-      .slice(DEFAULT_MAX_REFS)
-      .forEach((link, i) =>
-        expect(link).toEqual({ ref: agents[DEFAULT_MAX_REFS + i], role: i % 2 === 0 ? "creator" : "subject" }),
-      );
+    links.slice(DEFAULT_MAX_REFS).forEach((link, i) =>
+      expect(link).toEqual({
+        ref: agents[DEFAULT_MAX_REFS + i],
+        role: i % 2 === 0 ? "creator" : "subject",
+        terms: [],
+      }),
+    );
     // The subjects were not asked for.
     expect((record.subjects as Json[]).every((link) => !("_resolved" in link))).toBe(true);
 
@@ -429,8 +431,8 @@ describe("broken refs", () => {
       { ref: kept, _resolved: expect.objectContaining({ uri: kept }) },
     ]);
     expect(record.linked_agents).toEqual([
-      { ref: agent, role: "creator", _resolved: expect.objectContaining({ uri: agent }) },
-      { ref: "/agents/people/999999", role: "subject" },
+      { ref: agent, role: "creator", terms: [], _resolved: expect.objectContaining({ uri: agent }) },
+      { ref: "/agents/people/999999", role: "subject", terms: [] },
     ]);
     const tops = (record.instances as Json[]).map((instance) => (instance.sub_container as Json).top_container);
     expect(tops).toEqual([

@@ -5,91 +5,21 @@
 // properties such as jsonmodel_type), so filling a record is one walk over the record.
 // Read-only arrays are left alone: they are computed fields, and an empty one would claim a
 // computed answer ("no ancestors") that was never computed.
-import { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
-import { resolveLocalRef } from "./schema-walk.js";
+import type { JsonObject, JsonValue } from "./json.js";
+import { planSchema, variantOf, type PlanRules, type SchemaPlan } from "./schema-plan.js";
 
-interface ObjectPlan {
-  /** Array properties, filled with [] when missing. */
-  arrays: Set<string>;
-  /** Properties with something to fill below them. */
-  properties: Map<string, Plan>;
-  items: Plan;
-  /** oneOf/anyOf alternatives, told apart by their `const` properties. */
-  variants: { match: Map<string, JsonValue>; plan: Plan }[];
-}
-type Plan = ObjectPlan | null;
+/** null: no array to fill below this point; `own`: the array properties here. */
+type Plan = SchemaPlan<Set<string>> | null;
 
-const MERGED_KEYWORDS = ["allOf", "if", "then", "else"] as const;
-
-const isEmpty = (plan: ObjectPlan): boolean =>
-  plan.arrays.size === 0 && plan.properties.size === 0 && plan.items === null && plan.variants.length === 0;
-
-class Planner {
-  private readonly memo = new Map<JsonObject, ObjectPlan>();
-
-  constructor(private readonly root: JsonObject) {}
-
-  private resolved(schema: JsonObject): JsonObject {
-    return typeof schema.$ref === "string" ? (resolveLocalRef(this.root, schema.$ref) ?? schema) : schema;
-  }
-
-  plan(schema: JsonObject): Plan {
-    const known = this.memo.get(schema);
-    if (known !== undefined) return isEmpty(known) ? null : known;
-    // Registered before filling in, so a recursive schema refers back to this plan.
-    const plan: ObjectPlan = { arrays: new Set(), properties: new Map(), items: null, variants: [] };
-    this.memo.set(schema, plan);
-    this.fill(plan, schema);
-    return isEmpty(plan) ? null : plan;
-  }
-
-  private fill(plan: ObjectPlan, schema: JsonObject): void {
-    if (typeof schema.$ref === "string") {
-      const target = resolveLocalRef(this.root, schema.$ref);
-      if (target !== undefined) this.fill(plan, target);
-    }
-    if (isJsonObject(schema.properties)) {
-      for (const [name, sub] of Object.entries(schema.properties)) {
-        if (!isJsonObject(sub) || sub.readOnly === true) continue;
-        if (this.resolved(sub).type === "array") plan.arrays.add(name);
-        const child = this.plan(sub);
-        if (child !== null) plan.properties.set(name, child);
-      }
-    }
-    if (isJsonObject(schema.items)) plan.items = this.plan(schema.items);
-    for (const keyword of MERGED_KEYWORDS) {
-      const value = schema[keyword];
-      for (const part of Array.isArray(value) ? value : [value]) if (isJsonObject(part)) this.fill(plan, part);
-    }
-    for (const keyword of ["oneOf", "anyOf"] as const) {
-      const value = schema[keyword];
-      if (!Array.isArray(value)) continue;
-      for (const variant of value) {
-        if (!isJsonObject(variant)) continue;
-        const variantPlan = this.plan(variant);
-        if (variantPlan !== null) plan.variants.push({ match: this.constProperties(variant), plan: variantPlan });
-      }
-    }
-  }
-
-  private constProperties(schema: JsonObject): Map<string, JsonValue> {
-    const target = this.resolved(schema);
-    const match = new Map<string, JsonValue>();
-    if (isJsonObject(target.properties))
-      for (const [name, sub] of Object.entries(target.properties))
-        if (isJsonObject(sub) && sub.const !== undefined) match.set(name, sub.const);
-    return match;
-  }
-}
-
-function variantOf(value: Record<string, JsonValue>, plan: ObjectPlan): Plan {
-  for (const candidate of plan.variants) {
-    let all = true;
-    for (const [name, expected] of candidate.match) if (value[name] !== expected) all = false;
-    if (all) return candidate.plan;
-  }
-  return null;
-}
+const ARRAY_RULES: PlanRules<Set<string>> = {
+  empty: () => new Set(),
+  isEmpty: (own) => own.size === 0,
+  property(own, name, schema, resolved) {
+    if (schema.readOnly === true) return false;
+    if (resolved.type === "array") own.add(name);
+    return true;
+  },
+};
 
 /** Fills `value`'s missing array properties with [], in place, at every depth the plan reaches. */
 function fill(value: JsonValue | undefined, plan: Plan): void {
@@ -102,13 +32,13 @@ function fill(value: JsonValue | undefined, plan: Plan): void {
   const object = value as Record<string, JsonValue>;
   for (const plans of [plan, variantOf(object, plan)]) {
     if (plans === null) continue;
-    for (const name of plans.arrays) if (!Object.hasOwn(object, name)) object[name] = [];
+    for (const name of plans.own) if (!Object.hasOwn(object, name)) object[name] = [];
     for (const [name, inner] of plans.properties) if (Object.hasOwn(object, name)) fill(object[name], inner);
   }
 }
 
 /** The array filler of one bundled record schema: fills a shaped record in place. */
 export function arrayFiller(schema: JsonObject): (record: Record<string, JsonValue>) => void {
-  const plan = new Planner(schema).plan(schema);
+  const plan = planSchema(schema, ARRAY_RULES);
   return (record) => fill(record, plan);
 }

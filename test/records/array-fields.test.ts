@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { PERMISSIONS } from "../../src/auth/permissions.js";
 import { trusted } from "../../src/auth/actor.js";
 import { globalGrants, startRecordServer, type RecordServer } from "../support/service.js";
+import { minimalResource } from "./harness.js";
 
 type Json = Record<string, unknown>;
 let server: RecordServer;
@@ -27,16 +28,7 @@ async function created(path: string, body: Json): Promise<Json> {
 }
 
 it("a fresh archival object has every array, empty, and no computed one made up", async () => {
-  const resource = await created(`/repositories/${repo}/resources`, {
-    title: "R",
-    id_0: "R1",
-    level: "collection",
-    finding_aid_language: "eng",
-    finding_aid_script: "Latn",
-    extents: [{ portion: "whole", number: "1", extent_type: "linear_feet" }],
-    dates: [{ label: "creation", date_type: "single", begin: "1900" }],
-    lang_materials: [{ language_and_script: { language: "eng" } }],
-  });
+  const resource = await created(`/repositories/${repo}/resources`, minimalResource("R1"));
   const object = await created(`/repositories/${repo}/archival_objects`, {
     title: "Letter",
     level: "file",
@@ -66,20 +58,15 @@ it("a fresh archival object has every array, empty, and no computed one made up"
 });
 
 it("a note's own arrays by its jsonmodel_type: a bibliography gets items [], a singlepart note no items", async () => {
-  const resource = await created(`/repositories/${repo}/resources`, {
-    title: "Notes",
-    id_0: "N1",
-    level: "collection",
-    finding_aid_language: "eng",
-    finding_aid_script: "Latn",
-    extents: [{ portion: "whole", number: "1", extent_type: "linear_feet" }],
-    dates: [{ label: "creation", date_type: "single", begin: "1900" }],
-    lang_materials: [{ language_and_script: { language: "eng" } }],
-    notes: [
-      { jsonmodel_type: "note_bibliography", content: ["Works about the papers"] },
-      { jsonmodel_type: "note_singlepart", type: "abstract", content: ["Letters"] },
-    ],
-  });
+  const resource = await created(
+    `/repositories/${repo}/resources`,
+    minimalResource("N1", {
+      notes: [
+        { jsonmodel_type: "note_bibliography", content: ["Works about the papers"] },
+        { jsonmodel_type: "note_singlepart", type: "abstract", content: ["Letters"] },
+      ],
+    }),
+  );
   const [bibliography, abstract] = resource.notes as Json[];
   expect(bibliography).toMatchObject({ items: [], content: ["Works about the papers"] });
   expect(abstract).not.toHaveProperty("items");

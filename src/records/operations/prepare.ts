@@ -17,8 +17,24 @@ export interface PreparedRecord {
   warnings: string[];
 }
 
-/** The warning for an unknown field the validator dropped. */
-export const droppedWarning = (path: string): string => `${path}: not a field of this record type; dropped, not stored`;
+/** The most unknown fields an answer names one by one; the rest are counted in one more warning. */
+export const MAX_DROPPED_NAMED = 100;
+/** The longest field path a warning echoes (a body chooses its keys): the rest is cut and marked. */
+const MAX_PATH_CHARS = 200;
+
+/**
+ * The warnings for the unknown fields the validator dropped, bounded: a body of many (or long) unknown keys must not
+ * make an answer larger than itself many times over.
+ */
+export function droppedWarnings(paths: readonly string[]): string[] {
+  const named = paths.slice(0, MAX_DROPPED_NAMED).map((path) => {
+    const shown = path.length <= MAX_PATH_CHARS ? path : `${path.slice(0, MAX_PATH_CHARS)}… (cut)`;
+    return `${shown}: not a field of this record type; dropped, not stored`;
+  });
+  if (paths.length > MAX_DROPPED_NAMED)
+    named.push(`${paths.length - MAX_DROPPED_NAMED} more fields not of this record type dropped, not named here`);
+  return named;
+}
 
 /** Whether an object anywhere in `value` has a null field. */
 function holdsNull(value: unknown): boolean {
@@ -83,7 +99,7 @@ export function checkRecord(deps: OperationDeps, type: RecordType, raw: unknown,
   const fields = fillGenerated(type, result.doc, existing);
   // Stale: the stored record is not what was submitted (less its read-only fields): defaults or generated fields.
   const stale = !isObject || !deps.validator.sameWithoutReadOnly(type.name, input as JsonObject, fields);
-  return { ok: true, prepared: { fields, stale, warnings: result.dropped.map(droppedWarning) } };
+  return { ok: true, prepared: { fields, stale, warnings: droppedWarnings(result.dropped) } };
 }
 
 /** Every problem of a checked record in one 400: its schema errors and its links' (`links`). */

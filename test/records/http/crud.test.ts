@@ -127,6 +127,17 @@ describe("create", () => {
     expect((plain.body as { warnings: string[] }).warnings).toEqual([]);
   });
 
+  it("names at most 100 unknown fields, counting the rest, and cuts a long name: the answer stays bounded", async () => {
+    const unknown = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`u${String(i).padStart(3, "0")}`, 1]));
+    const long = "k".repeat(5000);
+    const reply = await server.send("POST", base, { token, body: accession({ ...unknown, [long]: 1 }) });
+    const warnings = (reply.body as { warnings: string[] }).warnings;
+    expect([reply.status, warnings.length]).toEqual([200, 101]);
+    expect(warnings[0]).toBe(`${"k".repeat(200)}… (cut): not a field of this record type; dropped, not stored`);
+    expect(warnings[100]).toBe("51 more fields not of this record type dropped, not named here");
+    expect(JSON.stringify(reply.body).length).toBeLessThan(12_000);
+  });
+
   it("still answers 400 for an invalid field beside an unknown one, naming the invalid one only", async () => {
     const reply = await server.send("POST", base, { token, body: accession({ shoe_size: 42, title: 7 }) });
     expect(reply.status).toBe(400);

@@ -134,7 +134,33 @@ export const manifest: RegistryManifest = {
           },
           "display_string": {
             "type": "string",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "format": {
+                "first": [
+                  {
+                    "path": "title"
+                  },
+                  {
+                    "parts": [
+                      {
+                        "path": "id_0"
+                      },
+                      {
+                        "path": "id_1"
+                      },
+                      {
+                        "path": "id_2"
+                      },
+                      {
+                        "path": "id_3"
+                      }
+                    ],
+                    "join": "-"
+                  }
+                ]
+              }
+            }
           },
           "id_0": {
             "type": "string"
@@ -314,7 +340,12 @@ export const manifest: RegistryManifest = {
             "items": {
               "type": "object"
             },
-            "description": "Computed by ArchivesSpace (the events whose linked_records name this record); ignored on input."
+            "description": "Computed by ArchivesSpace (the events whose linked_records name this record); ignored on input.",
+            "x-computed": {
+              "incoming": {
+                "via": "linked_records"
+              }
+            }
           }
         },
         "required": [
@@ -1239,28 +1270,63 @@ export const manifest: RegistryManifest = {
           },
           "title": {
             "type": "string",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "copy": "display_name/sort_name"
+            }
           },
           "display_name": {
             "type": "object",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "pick": {
+                "path": "names",
+                "prefer": [
+                  "is_display_name",
+                  "authorized"
+                ]
+              }
+            }
           },
           "linked_agent_roles": {
             "type": "array",
             "readOnly": true,
             "items": {
               "type": "string"
+            },
+            "x-computed": {
+              "uses": {
+                "via": "linked_agents",
+                "yield": "roles",
+                "keep": [
+                  "creator",
+                  "source",
+                  "subject"
+                ]
+              }
             }
           },
           "is_linked_to_published_record": {
             "type": "boolean",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "uses": {
+                "via": "linked_agents",
+                "yield": "published"
+              }
+            }
           },
           "used_within_repositories": {
             "type": "array",
             "readOnly": true,
             "items": {
               "type": "string"
+            },
+            "x-computed": {
+              "uses": {
+                "via": "linked_agents",
+                "yield": "used_within"
+              }
             }
           },
           "used_within_published_repositories": {
@@ -1268,6 +1334,12 @@ export const manifest: RegistryManifest = {
             "readOnly": true,
             "items": {
               "type": "string"
+            },
+            "x-computed": {
+              "uses": {
+                "via": "linked_agents",
+                "yield": "used_within_published"
+              }
             }
           },
           "agent_type": {
@@ -2146,28 +2218,63 @@ export const manifest: RegistryManifest = {
           },
           "title": {
             "type": "string",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "copy": "display_name/sort_name"
+            }
           },
           "display_name": {
             "type": "object",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "pick": {
+                "path": "names",
+                "prefer": [
+                  "is_display_name",
+                  "authorized"
+                ]
+              }
+            }
           },
           "linked_agent_roles": {
             "type": "array",
             "readOnly": true,
             "items": {
               "type": "string"
+            },
+            "x-computed": {
+              "uses": {
+                "via": "linked_agents",
+                "yield": "roles",
+                "keep": [
+                  "creator",
+                  "source",
+                  "subject"
+                ]
+              }
             }
           },
           "is_linked_to_published_record": {
             "type": "boolean",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "uses": {
+                "via": "linked_agents",
+                "yield": "published"
+              }
+            }
           },
           "used_within_repositories": {
             "type": "array",
             "readOnly": true,
             "items": {
               "type": "string"
+            },
+            "x-computed": {
+              "uses": {
+                "via": "linked_agents",
+                "yield": "used_within"
+              }
             }
           },
           "used_within_published_repositories": {
@@ -2175,6 +2282,12 @@ export const manifest: RegistryManifest = {
             "readOnly": true,
             "items": {
               "type": "string"
+            },
+            "x-computed": {
+              "uses": {
+                "via": "linked_agents",
+                "yield": "used_within_published"
+              }
             }
           },
           "agent_type": {
@@ -3041,28 +3154,63 @@ export const manifest: RegistryManifest = {
           },
           "title": {
             "type": "string",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "copy": "display_name/sort_name"
+            }
           },
           "display_name": {
             "type": "object",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "pick": {
+                "path": "names",
+                "prefer": [
+                  "is_display_name",
+                  "authorized"
+                ]
+              }
+            }
           },
           "linked_agent_roles": {
             "type": "array",
             "readOnly": true,
             "items": {
               "type": "string"
+            },
+            "x-computed": {
+              "uses": {
+                "via": "linked_agents",
+                "yield": "roles",
+                "keep": [
+                  "creator",
+                  "source",
+                  "subject"
+                ]
+              }
             }
           },
           "is_linked_to_published_record": {
             "type": "boolean",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "uses": {
+                "via": "linked_agents",
+                "yield": "published"
+              }
+            }
           },
           "used_within_repositories": {
             "type": "array",
             "readOnly": true,
             "items": {
               "type": "string"
+            },
+            "x-computed": {
+              "uses": {
+                "via": "linked_agents",
+                "yield": "used_within"
+              }
             }
           },
           "used_within_published_repositories": {
@@ -3070,6 +3218,12 @@ export const manifest: RegistryManifest = {
             "readOnly": true,
             "items": {
               "type": "string"
+            },
+            "x-computed": {
+              "uses": {
+                "via": "linked_agents",
+                "yield": "used_within_published"
+              }
             }
           },
           "agent_type": {
@@ -3960,28 +4114,63 @@ export const manifest: RegistryManifest = {
           },
           "title": {
             "type": "string",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "copy": "display_name/sort_name"
+            }
           },
           "display_name": {
             "type": "object",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "pick": {
+                "path": "names",
+                "prefer": [
+                  "is_display_name",
+                  "authorized"
+                ]
+              }
+            }
           },
           "linked_agent_roles": {
             "type": "array",
             "readOnly": true,
             "items": {
               "type": "string"
+            },
+            "x-computed": {
+              "uses": {
+                "via": "linked_agents",
+                "yield": "roles",
+                "keep": [
+                  "creator",
+                  "source",
+                  "subject"
+                ]
+              }
             }
           },
           "is_linked_to_published_record": {
             "type": "boolean",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "uses": {
+                "via": "linked_agents",
+                "yield": "published"
+              }
+            }
           },
           "used_within_repositories": {
             "type": "array",
             "readOnly": true,
             "items": {
               "type": "string"
+            },
+            "x-computed": {
+              "uses": {
+                "via": "linked_agents",
+                "yield": "used_within"
+              }
             }
           },
           "used_within_published_repositories": {
@@ -3989,6 +4178,12 @@ export const manifest: RegistryManifest = {
             "readOnly": true,
             "items": {
               "type": "string"
+            },
+            "x-computed": {
+              "uses": {
+                "via": "linked_agents",
+                "yield": "used_within_published"
+              }
             }
           },
           "agent_type": {
@@ -4913,7 +5108,20 @@ export const manifest: RegistryManifest = {
           },
           "display_string": {
             "type": "string",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "format": {
+                "parts": [
+                  {
+                    "path": "title"
+                  },
+                  {
+                    "date": "dates"
+                  }
+                ],
+                "join": ", "
+              }
+            }
           },
           "level": {
             "type": "string",
@@ -4994,6 +5202,13 @@ export const manifest: RegistryManifest = {
             "description": "ArchivesSpace clients send back the ancestors they read; they are ignored.",
             "items": {
               "type": "object"
+            },
+            "x-computed": {
+              "ancestors": {
+                "fields": [
+                  "level"
+                ]
+              }
             }
           },
           "extents": {
@@ -5061,7 +5276,12 @@ export const manifest: RegistryManifest = {
             "items": {
               "type": "object"
             },
-            "description": "Computed by ArchivesSpace (the events whose linked_records name this record); ignored on input."
+            "description": "Computed by ArchivesSpace (the events whose linked_records name this record); ignored on input.",
+            "x-computed": {
+              "incoming": {
+                "via": "linked_records"
+              }
+            }
           }
         },
         "required": [
@@ -7282,7 +7502,10 @@ export const manifest: RegistryManifest = {
           },
           "display_string": {
             "type": "string",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "copy": "title"
+            }
           },
           "classification": {
             "$ref": "#/$defs/ref",
@@ -7516,7 +7739,37 @@ export const manifest: RegistryManifest = {
           },
           "display_string": {
             "type": "string",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "format": {
+                "parts": [
+                  {
+                    "path": "name"
+                  },
+                  {
+                    "path": "depth",
+                    "before": " [",
+                    "after": "d, "
+                  },
+                  {
+                    "path": "height",
+                    "after": "h, "
+                  },
+                  {
+                    "path": "width",
+                    "after": "w "
+                  },
+                  {
+                    "path": "dimension_units",
+                    "after": "]"
+                  },
+                  {
+                    "path": "extent_dimension",
+                    "before": " extent measured by "
+                  }
+                ]
+              }
+            }
           }
         },
         "required": [
@@ -7756,7 +8009,12 @@ export const manifest: RegistryManifest = {
             "items": {
               "type": "object"
             },
-            "description": "Computed by ArchivesSpace (the events whose linked_records name this record); ignored on input."
+            "description": "Computed by ArchivesSpace (the events whose linked_records name this record); ignored on input.",
+            "x-computed": {
+              "incoming": {
+                "via": "linked_records"
+              }
+            }
           },
           "linked_instances": {
             "type": "array",
@@ -7764,7 +8022,12 @@ export const manifest: RegistryManifest = {
             "items": {
               "type": "object"
             },
-            "description": "Computed by ArchivesSpace (the records whose instances link this one); ignored on input."
+            "description": "Computed by ArchivesSpace (the records whose instances link this one); ignored on input.",
+            "x-computed": {
+              "incoming": {
+                "via": "instances"
+              }
+            }
           },
           "tree": {
             "type": "object",
@@ -7775,7 +8038,13 @@ export const manifest: RegistryManifest = {
                 "type": "string"
               }
             },
-            "additionalProperties": false
+            "additionalProperties": false,
+            "x-computed": {
+              "ref": {
+                "path": "uri",
+                "after": "/tree"
+              }
+            }
           }
         },
         "required": [
@@ -8838,7 +9107,27 @@ export const manifest: RegistryManifest = {
           },
           "display_string": {
             "type": "string",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "format": {
+                "parts": [
+                  {
+                    "first": [
+                      {
+                        "path": "title"
+                      },
+                      {
+                        "path": "label"
+                      }
+                    ]
+                  },
+                  {
+                    "date": "dates"
+                  }
+                ],
+                "join": ", "
+              }
+            }
           },
           "publish": {
             "type": "boolean",
@@ -10570,7 +10859,79 @@ export const manifest: RegistryManifest = {
           },
           "title": {
             "type": "string",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "format": {
+                "parts": [
+                  {
+                    "parts": [
+                      {
+                        "path": "building"
+                      },
+                      {
+                        "path": "floor"
+                      },
+                      {
+                        "path": "room"
+                      },
+                      {
+                        "path": "area"
+                      }
+                    ],
+                    "join": ", "
+                  },
+                  {
+                    "parts": [
+                      {
+                        "path": "barcode"
+                      },
+                      {
+                        "path": "classification"
+                      },
+                      {
+                        "all": true,
+                        "parts": [
+                          {
+                            "path": "coordinate_1_label"
+                          },
+                          {
+                            "path": "coordinate_1_indicator"
+                          }
+                        ],
+                        "join": ": "
+                      },
+                      {
+                        "all": true,
+                        "parts": [
+                          {
+                            "path": "coordinate_2_label"
+                          },
+                          {
+                            "path": "coordinate_2_indicator"
+                          }
+                        ],
+                        "join": ": "
+                      },
+                      {
+                        "all": true,
+                        "parts": [
+                          {
+                            "path": "coordinate_3_label"
+                          },
+                          {
+                            "path": "coordinate_3_indicator"
+                          }
+                        ],
+                        "join": ": "
+                      }
+                    ],
+                    "join": ", ",
+                    "before": " [",
+                    "after": "]"
+                  }
+                ]
+              }
+            }
           },
           "building": {
             "type": "string",
@@ -10923,7 +11284,40 @@ export const manifest: RegistryManifest = {
           },
           "display_string": {
             "type": "string",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "format": {
+                "parts": [
+                  {
+                    "path": "name"
+                  },
+                  {
+                    "all": true,
+                    "before": " [",
+                    "after": "]",
+                    "parts": [
+                      {
+                        "path": "depth",
+                        "after": "d, "
+                      },
+                      {
+                        "path": "height",
+                        "after": "h, "
+                      },
+                      {
+                        "path": "width",
+                        "after": "w "
+                      },
+                      {
+                        "path": "dimension_units",
+                        "case": "capitalize",
+                        "optional": true
+                      }
+                    ]
+                  }
+                ]
+              }
+            }
           }
         },
         "required": [
@@ -11074,7 +11468,21 @@ export const manifest: RegistryManifest = {
           },
           "display_string": {
             "type": "string",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "format": {
+                "parts": [
+                  {
+                    "path": "name"
+                  },
+                  {
+                    "path": "repo_code",
+                    "before": " (",
+                    "after": ")"
+                  }
+                ]
+              }
+            }
           }
         },
         "required": [
@@ -11475,7 +11883,12 @@ export const manifest: RegistryManifest = {
             "items": {
               "type": "object"
             },
-            "description": "Computed by ArchivesSpace (the events whose linked_records name this record); ignored on input."
+            "description": "Computed by ArchivesSpace (the events whose linked_records name this record); ignored on input.",
+            "x-computed": {
+              "incoming": {
+                "via": "linked_records"
+              }
+            }
           },
           "tree": {
             "type": "object",
@@ -11486,7 +11899,13 @@ export const manifest: RegistryManifest = {
                 "type": "string"
               }
             },
-            "additionalProperties": false
+            "additionalProperties": false,
+            "x-computed": {
+              "ref": {
+                "path": "uri",
+                "after": "/tree"
+              }
+            }
           }
         },
         "required": [
@@ -13252,17 +13671,35 @@ export const manifest: RegistryManifest = {
           },
           "title": {
             "type": "string",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "format": {
+                "each": "terms/*/term",
+                "join": " -- "
+              }
+            }
           },
           "is_linked_to_published_record": {
             "type": "boolean",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "uses": {
+                "via": "subjects",
+                "yield": "published"
+              }
+            }
           },
           "used_within_repositories": {
             "type": "array",
             "readOnly": true,
             "items": {
               "type": "string"
+            },
+            "x-computed": {
+              "uses": {
+                "via": "subjects",
+                "yield": "used_within"
+              }
             }
           },
           "used_within_published_repositories": {
@@ -13270,6 +13707,12 @@ export const manifest: RegistryManifest = {
             "readOnly": true,
             "items": {
               "type": "string"
+            },
+            "x-computed": {
+              "uses": {
+                "via": "subjects",
+                "yield": "used_within_published"
+              }
             }
           }
         },
@@ -13582,11 +14025,89 @@ export const manifest: RegistryManifest = {
           },
           "display_string": {
             "type": "string",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "format": {
+                "parts": [
+                  {
+                    "path": "type",
+                    "case": "capitalize"
+                  },
+                  {
+                    "path": "indicator",
+                    "after": ":"
+                  },
+                  {
+                    "each": "series/*",
+                    "join": "; ",
+                    "part": {
+                      "parts": [
+                        {
+                          "path": "level_display_string"
+                        },
+                        {
+                          "path": "identifier"
+                        }
+                      ],
+                      "join": " "
+                    }
+                  },
+                  {
+                    "path": "barcode",
+                    "before": "[",
+                    "after": "]"
+                  }
+                ],
+                "join": " ",
+                "trim_end": ":"
+              }
+            }
           },
           "long_display_string": {
             "type": "string",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "format": {
+                "parts": [
+                  {
+                    "path": "collection/0/identifier"
+                  },
+                  {
+                    "each": "series/*",
+                    "join": "; ",
+                    "part": {
+                      "parts": [
+                        {
+                          "path": "level_display_string"
+                        },
+                        {
+                          "path": "identifier"
+                        }
+                      ],
+                      "join": " "
+                    }
+                  },
+                  {
+                    "parts": [
+                      {
+                        "path": "type",
+                        "case": "capitalize"
+                      },
+                      {
+                        "path": "indicator"
+                      },
+                      {
+                        "path": "barcode",
+                        "before": "[",
+                        "after": "]"
+                      }
+                    ],
+                    "join": " "
+                  }
+                ],
+                "join": ", "
+              }
+            }
           },
           "restricted": {
             "type": "boolean",
@@ -13594,7 +14115,13 @@ export const manifest: RegistryManifest = {
           },
           "is_linked_to_published_record": {
             "type": "boolean",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "uses": {
+                "via": "instances",
+                "yield": "published"
+              }
+            }
           },
           "active_restrictions": {
             "type": "array",
@@ -13609,7 +14136,45 @@ export const manifest: RegistryManifest = {
             "items": {
               "type": "object"
             },
-            "description": "Computed by ArchivesSpace (the archival objects using this container); ignored on input."
+            "description": "Computed by ArchivesSpace (the archival objects using this container); ignored on input.",
+            "x-computed": {
+              "incoming": {
+                "via": "instances",
+                "to": "top",
+                "where": {
+                  "level": [
+                    "series"
+                  ]
+                },
+                "show": {
+                  "identifier": {
+                    "path": "component_id"
+                  },
+                  "display_string": {
+                    "parts": [
+                      {
+                        "path": "title"
+                      },
+                      {
+                        "date": "dates"
+                      }
+                    ],
+                    "join": ", "
+                  },
+                  "level_display_string": {
+                    "first": [
+                      {
+                        "path": "other_level"
+                      },
+                      {
+                        "path": "level",
+                        "case": "capitalize"
+                      }
+                    ]
+                  }
+                }
+              }
+            }
           },
           "collection": {
             "type": "array",
@@ -13617,7 +14182,56 @@ export const manifest: RegistryManifest = {
             "items": {
               "type": "object"
             },
-            "description": "Computed by ArchivesSpace (the resources and accessions using this container); ignored on input."
+            "description": "Computed by ArchivesSpace (the resources and accessions using this container); ignored on input.",
+            "x-computed": {
+              "incoming": {
+                "via": "instances",
+                "to": "root",
+                "show": {
+                  "identifier": {
+                    "parts": [
+                      {
+                        "path": "id_0"
+                      },
+                      {
+                        "path": "id_1"
+                      },
+                      {
+                        "path": "id_2"
+                      },
+                      {
+                        "path": "id_3"
+                      }
+                    ],
+                    "join": "--"
+                  },
+                  "display_string": {
+                    "first": [
+                      {
+                        "path": "title"
+                      },
+                      {
+                        "parts": [
+                          {
+                            "path": "id_0"
+                          },
+                          {
+                            "path": "id_1"
+                          },
+                          {
+                            "path": "id_2"
+                          },
+                          {
+                            "path": "id_3"
+                          }
+                        ],
+                        "join": "-"
+                      }
+                    ]
+                  }
+                }
+              }
+            }
           }
         },
         "required": [

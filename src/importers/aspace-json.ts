@@ -7,8 +7,7 @@
 // levels; the code that checks records walks them, so the nesting a file may have is bounded).
 import type { Readable } from "node:stream";
 import { isJsonObject, type JsonObject, type JsonValue } from "../registry/json.js";
-import type { Registry } from "../registry/index.js";
-import { linksAt } from "../records/operations/links.js";
+import { linksAt, type Registry } from "../registry/index.js";
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from "./limits.js";
 import { ImportError, type FormatParser, type ImportInput, type PendingRecord } from "./pending.js";
 

@@ -13,9 +13,8 @@
 // when the input knows it). Memory stays flat: the pass streams, keeping only keys and uris.
 // Warnings and errors are bounded in count and length (messages.ts).
 import { pipeline, Transform } from "node:stream";
-import type { JsonObject, JsonValue } from "../registry/index.js";
+import { linksAt, type JsonObject, type JsonValue } from "../registry/index.js";
 import { dictionary } from "../registry/dictionary.js";
-import { linksAt } from "../records/operations/links.js";
 import { BatchRecordError, type Actor, type NewRecord, type RecordOperations } from "../records/operations/index.js";
 import { ApiError } from "../errors/api-error.js";
 import { beginImport, sweepImports, undoBatches, type JournalTicket, type WrittenBatch } from "./journal.js";

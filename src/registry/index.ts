@@ -1,12 +1,13 @@
 // The record type registry's public face for the service: what a type is (routes, URIs, links,
 // permissions, indexes) and whether a document is a valid record of it.
+export { LINKED_RULES, type ComputedField, type ComputedRule } from "./computed-fields.js";
 export { SchemaDefinitionError, UnknownRecordTypeError } from "./errors.js";
 export { TREE_PARENT_FIELD, type IndexSpec } from "./indexes.js";
 export { appendTo, dictionary, type Dictionary } from "./dictionary.js";
 export type { JsonArray, JsonObject, JsonPrimitive, JsonValue } from "./json.js";
 export type { OnTargetDelete, RecordOperation, RecordScope, RegistryManifest } from "./manifest.js";
 export { registry, uniqueFieldFor } from "./record-types.js";
-export type { RefPath } from "./ref-paths.js";
+export { linksAt, type FoundLink, type RefPath } from "./ref-paths.js";
 export { Registry, type IncomingLink, type RecordType, type TreeShape } from "./registry.js";
 export type { ParsedUri } from "./uri-patterns.js";
 export {

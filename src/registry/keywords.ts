@@ -119,6 +119,12 @@ const settingsKeywords: KeywordDefinition[] = [
       additionalProperties: false,
     },
   },
+  // On a top-level read-only property: the rule the server produces it by (computed-fields.ts checks the rule).
+  {
+    keyword: "x-computed",
+    schemaType: "object",
+    metaSchema: { type: "object", minProperties: 1, maxProperties: 1 },
+  },
   // On a top-level property: only callers holding this permission code see it (registry.ts readGuards).
   { keyword: "x-read-permission", schemaType: "string", metaSchema: { type: "string", pattern: "^[a-z][a-z0-9_]*$" } },
   // On a top-level string property: the server fills it in when a record arrives without it.

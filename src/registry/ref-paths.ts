@@ -2,7 +2,7 @@
 // `{ref, ...}` object. The result tells the service where links are, what they may point at and
 // what happens to them when their target is deleted, without it knowing any type by name.
 import { SchemaDefinitionError } from "./errors.js";
-import { isJsonObject, type JsonObject } from "./json.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
 import type { OnTargetDelete } from "./manifest.js";
 import { resolveLocalRef } from "./schema-walk.js";
 
@@ -88,4 +88,53 @@ export function findRefPaths(root: JsonObject, source: string): RefPath[] {
 
   visit(root, []);
   return [...found.values()];
+}
+
+export interface FoundLink {
+  /** Slash path of the ref string in the record, e.g. `related_accessions/1/ref`. */
+  path: string;
+  uri: string;
+}
+
+/** Every ref string at a ref path (`*` walks every element of a list). */
+export function linksAt(record: JsonValue, refPath: RefPath): FoundLink[] {
+  const found: FoundLink[] = [];
+  collectLinks(record, refPath.segments, 0, [], found);
+  return found;
+}
+
+/**
+ * The links below `value` at `segments[depth..]`. `at` holds the list positions the walk went through, one per `*`
+ * so far: a link's path is only spelled out when one is found (every record written is walked once per ref path of
+ * its type, and most paths lead nowhere).
+ */
+function collectLinks(
+  value: JsonValue | undefined,
+  segments: readonly string[],
+  depth: number,
+  at: number[],
+  found: FoundLink[],
+): void {
+  if (value === undefined || value === null) return;
+  if (depth === segments.length) {
+    if (typeof value === "string") found.push({ path: spelled(segments, at), uri: value });
+    return;
+  }
+  const segment = segments[depth] as string;
+  if (segment === "*") {
+    if (!Array.isArray(value)) return;
+    for (let i = 0; i < value.length; i++) {
+      at.push(i);
+      collectLinks(value[i], segments, depth + 1, at, found);
+      at.pop();
+    }
+  } else if (typeof value === "object" && !Array.isArray(value)) {
+    collectLinks((value as JsonObject)[segment], segments, depth + 1, at, found);
+  }
+}
+
+/** A ref path with its `*`s replaced by the list positions `at`, e.g. `linked_agents/1/ref`. */
+function spelled(segments: readonly string[], at: readonly number[]): string {
+  let star = 0;
+  return segments.map((segment) => (segment === "*" ? String(at[star++]) : segment)).join("/");
 }

@@ -2,6 +2,7 @@
 // permissions, indexes), read from the schemas in record-types/ via generated/registry.ts.
 // Generic code asks the registry; it never tests a type name.
 import { enumerationSeeds, findEnumerationPaths, type EnumerationPath, type EnumerationSeed } from "./enumerations.js";
+import { computedFields, type ComputedField } from "./computed-fields.js";
 import { SchemaDefinitionError, UnknownRecordTypeError } from "./errors.js";
 import { indexesFor, indexForKeyPattern, type IndexSpec } from "./indexes.js";
 import { isJsonObject, type JsonObject } from "./json.js";
@@ -54,6 +55,8 @@ export interface RecordType {
   readonly generated: readonly string[];
   /** x-read-permission: top-level fields hidden from callers without their code (read, list, resolve). */
   readonly readGuards: readonly ReadGuard[];
+  /** x-computed: read-only fields the server produces on a read, in declaration order. */
+  readonly computed: readonly ComputedField[];
   /** Where the type holds values of enumerations (x-enumeration). */
   readonly enumerationPaths: readonly EnumerationPath[];
   /** How the type's records form trees (x-tree), with the root's type; null for other types. */
@@ -201,10 +204,39 @@ function describeType(entry: RecordTypeManifest, pattern: UriPattern): RecordTyp
     indexes,
     generated: generatedFields(entry.schema),
     readGuards: readGuards(entry.schema),
+    computed: computedFields(entry.schema, entry.name),
     enumerationPaths: findEnumerationPaths(entry.schema, entry.name),
     tree: entry.tree === undefined ? null : { ...entry.tree, rootType: treeRootType(entry, refPaths) },
     schema: entry.schema,
   };
+}
+
+/**
+ * The types with the indexes their computed fields need on the records that link to them (x-computed incoming and
+ * uses): each referring type's link path, so that a read finds what links to a record through an index, never a scan.
+ * Not prefixed with repo_id: the uri looked for names its repository, and an agent is linked from every repository.
+ */
+function withLinkIndexes(types: readonly RecordType[]): RecordType[] {
+  const extra = new Map<string, IndexSpec[]>();
+  for (const target of types) {
+    for (const { rule } of target.computed) {
+      if (rule.kind !== "incoming" && rule.kind !== "uses") continue;
+      for (const referrer of types) {
+        for (const refPath of referrer.refPaths) {
+          if (refPath.segments[0] !== rule.via || !refPath.targets.includes(target.name)) continue;
+          const name = `${refPath.mongoPath.replaceAll(".", "_")}_link_index`;
+          const added = extra.get(referrer.name) ?? [];
+          if ([...referrer.indexes, ...added].some((index) => index.name === name)) continue;
+          added.push({ name, keys: { [refPath.mongoPath]: 1 }, unique: false });
+          extra.set(referrer.name, added);
+        }
+      }
+    }
+  }
+  return types.map((type) => {
+    const added = extra.get(type.name);
+    return added === undefined ? type : { ...type, indexes: [...type.indexes, ...added] };
+  });
 }
 
 export class Registry {
@@ -258,11 +290,12 @@ export class Registry {
       this.byShape.set(`${entry.scope}:${entry.uriPrefix}`, pattern);
       types.push(type);
     }
-    this.types = types;
-    this.scopeHolder = findScopeHolder(types);
-    this.enumerations = new Map(enumerationSeeds(types).map((seed) => [seed.name, seed]));
-    this.permissionLevels = checkedPermissionCodes(types);
-    for (const type of types) {
+    this.types = withLinkIndexes(types);
+    for (const type of this.types) this.byName.set(type.name, type);
+    this.scopeHolder = findScopeHolder(this.types);
+    this.enumerations = new Map(enumerationSeeds(this.types).map((seed) => [seed.name, seed]));
+    this.permissionLevels = checkedPermissionCodes(this.types);
+    for (const type of this.types) {
       if (type.tree === null) continue;
       const rootType = this.byName.get(type.tree.rootType);
       if (rootType === undefined)
@@ -272,7 +305,9 @@ export class Registry {
         );
       if (rootType.scope !== type.scope)
         throw new SchemaDefinitionError(type.name, `x-tree: the root type ${rootType.name} must have the same scope`);
-      const other = types.find((candidate) => candidate !== type && candidate.tree?.rootType === type.tree?.rootType);
+      const other = this.types.find(
+        (candidate) => candidate !== type && candidate.tree?.rootType === type.tree?.rootType,
+      );
       if (other !== undefined)
         throw new SchemaDefinitionError(type.name, `${other.name} already forms the trees of ${rootType.name}`);
     }

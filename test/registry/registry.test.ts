@@ -199,7 +199,23 @@ describe("indexes", () => {
       },
       { name: "title_index", keys: { repo_id: 1, title: 1, id: 1 }, unique: false },
       { name: "accession_date_index", keys: { repo_id: 1, accession_date: 1, id: 1 }, unique: false },
+      // The link paths other types' computed fields follow into accessions' links (x-computed incoming and uses).
+      { name: "linked_agents_ref_link_index", keys: { "linked_agents.ref": 1 }, unique: false },
+      { name: "instances_digital_object_ref_link_index", keys: { "instances.digital_object.ref": 1 }, unique: false },
+      { name: "subjects_ref_link_index", keys: { "subjects.ref": 1 }, unique: false },
+      {
+        name: "instances_sub_container_top_container_ref_link_index",
+        keys: { "instances.sub_container.top_container.ref": 1 },
+        unique: false,
+      },
     ]);
+  });
+
+  it("an index on the link path each incoming computed field follows, and none on paths nothing follows", () => {
+    expect(registry.indexes("event").map((index) => index.name)).toEqual(
+      expect.arrayContaining(["linked_records_ref_link_index", "linked_agents_ref_link_index"]),
+    );
+    expect(registry.indexes("accession").map((index) => index.name)).not.toContain("related_resources_ref_link_index");
   });
 
   it("resource: ead_id unique per repository, only where present", () => {
@@ -215,6 +231,10 @@ describe("indexes", () => {
       "identifier_unique",
       "ead_id_unique",
       "title_index",
+      "linked_agents_ref_link_index",
+      "instances_digital_object_ref_link_index",
+      "subjects_ref_link_index",
+      "instances_sub_container_top_container_ref_link_index",
     ]);
   });
 

@@ -118,6 +118,23 @@ export class CommandLog {
     return lookups.filter((lookup) => collection === undefined || lookup.find === collection);
   }
 
+  /**
+   * Round trips that read records themselves (a read, a page, resolve lookups): find and aggregate commands, leaving
+   * out the session store's and the computed fields' queries (see isComputedFieldQuery).
+   */
+  recordRoundTrips(): number {
+    return this.started.filter((event) => {
+      if (event.commandName !== "find" && event.commandName !== "aggregate") return false;
+      const command = event.command as Record<string, unknown>;
+      if (command[event.commandName] === "sessions") return false;
+      const filter =
+        event.commandName === "find"
+          ? command.filter
+          : (command.pipeline as Array<Record<string, unknown>> | undefined)?.[0]?.$match;
+      return !isComputedFieldQuery(filter);
+    }).length;
+  }
+
   /** Store round trips (find and aggregate commands) since the last clear, leaving out the session store's. */
   roundTrips(): number {
     return this.started.filter(
@@ -133,6 +150,15 @@ export class CommandLog {
     for (const command of this.finds()) counts[String(command.find)] = (counts[String(command.find)] ?? 0) + 1;
     return counts;
   }
+}
+
+/**
+ * Whether a query's filter is one of the computed fields' (docs/api.md §3): records linking to those shown, found by
+ * a dotted link path, or which of their repositories are published.
+ */
+export function isComputedFieldQuery(filter: unknown): boolean {
+  if (filter === null || typeof filter !== "object") return false;
+  return Object.keys(filter).some((key) => key.includes(".") || key === "publish");
 }
 
 export interface StoreOptions {

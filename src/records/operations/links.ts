@@ -2,59 +2,10 @@
 // write (the target exists and, if repository-scoped, is in the same repository: contract
 // §3), and taking them out when their target is deleted.
 import type { ClientSession } from "mongodb";
-import type { JsonObject, JsonValue, RefPath } from "../../registry/index.js";
+import { linksAt, type JsonObject, type JsonValue, type RefPath } from "../../registry/index.js";
 import { addFieldError, fieldErrors, type FieldErrors } from "../../registry/validation-errors.js";
 import type { OperationDeps } from "../deps.js";
 import type { Scope } from "../types.js";
-
-export interface FoundLink {
-  /** Slash path of the ref string in the record, e.g. `related_accessions/1/ref`. */
-  path: string;
-  uri: string;
-}
-
-/** Every ref string at a ref path (`*` walks every element of a list). */
-export function linksAt(record: JsonValue, refPath: RefPath): FoundLink[] {
-  const found: FoundLink[] = [];
-  collectLinks(record, refPath.segments, 0, [], found);
-  return found;
-}
-
-/**
- * The links below `value` at `segments[depth..]`. `at` holds the list positions the walk went through, one per `*`
- * so far: a link's path is only spelled out when one is found (every record written is walked once per ref path of
- * its type, and most paths lead nowhere).
- */
-function collectLinks(
-  value: JsonValue | undefined,
-  segments: readonly string[],
-  depth: number,
-  at: number[],
-  found: FoundLink[],
-): void {
-  if (value === undefined || value === null) return;
-  if (depth === segments.length) {
-    if (typeof value === "string") found.push({ path: spelled(segments, at), uri: value });
-    return;
-  }
-  const segment = segments[depth] as string;
-  if (segment === "*") {
-    if (!Array.isArray(value)) return;
-    for (let i = 0; i < value.length; i++) {
-      at.push(i);
-      collectLinks(value[i], segments, depth + 1, at, found);
-      at.pop();
-    }
-  } else if (typeof value === "object" && !Array.isArray(value)) {
-    collectLinks((value as JsonObject)[segment], segments, depth + 1, at, found);
-  }
-}
-
-/** A ref path with its `*`s replaced by the list positions `at`, e.g. `linked_agents/1/ref`. */
-function spelled(segments: readonly string[], at: readonly number[]): string {
-  let star = 0;
-  return segments.map((segment) => (segment === "*" ? String(at[star++]) : segment)).join("/");
-}
 
 /** The problems of every link of a record being written, by slash path (empty when all are good). */
 export async function linkProblems(

@@ -4,6 +4,7 @@
 import { badRequest } from "../../errors/api-error.js";
 import { dictionary, type JsonObject, type RecordType } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
+import { addLinkedFields } from "../computed/linked-fields.js";
 import type { OperationDeps } from "../deps.js";
 import { readWithin } from "./bounded-read.js";
 import { permittedType, requireRepository } from "./locate.js";
@@ -61,6 +62,7 @@ export async function listRecords(
 
   const shapeAll = async (stored: StoredRecord[]): Promise<{ records: JsonObject[]; truncated: boolean }> => {
     const records = stored.map((doc) => shapeRecord(deps.registry, type, doc, actor));
+    await addLinkedFields(deps, type, stored, records);
     return { records, truncated: await resolveRefs(deps, records, query.resolve ?? [], actor) };
   };
 

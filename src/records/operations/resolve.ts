@@ -19,6 +19,7 @@ import type { JsonObject, JsonValue } from "../../registry/index.js";
 import { calculateObjectSize } from "bson";
 import type { OperationDeps } from "../deps.js";
 import type { StoredRecord } from "../../storage/record-store.js";
+import { addLinkedFields } from "../computed/linked-fields.js";
 import { shapeRecord } from "./shape.js";
 import type { Actor } from "../types.js";
 
@@ -173,17 +174,29 @@ async function fetchTargets(
   const targets = new Map<string, Target>();
   if (groups.size === 0) return { targets, complete: true };
   let bytes = 0;
+  let complete = true;
+  // Each group's records, to add their linked computed fields once all are read: a target is shown as its GET shows it.
+  const read = new Map<TargetGroup, { docs: StoredRecord[]; records: JsonObject[] }>();
   for await (const { group, doc } of queryGroups(deps, [...groups.values()])) {
     // The stored (BSON) size stands in for the JSON size, as for RESPONSE_MAX_BYTES: it is
     // known without shaping or serializing, so a target too large to attach costs no more work.
     const size = calculateObjectSize(doc);
     bytes += size;
     // Leaving the loop closes the cursor.
-    if (bytes > byteBudget) return { targets, complete: false };
+    if (bytes > byteBudget) {
+      complete = false;
+      break;
+    }
     const record = shapeRecord(deps.registry, deps.registry.get(group.type), doc, viewer);
     targets.set(record.uri as string, { record, bytes: size });
+    let batch = read.get(group);
+    if (batch === undefined) read.set(group, (batch = { docs: [], records: [] }));
+    batch.docs.push(doc);
+    batch.records.push(record);
   }
-  return { targets, complete: true };
+  for (const [group, { docs, records }] of read)
+    await addLinkedFields(deps, deps.registry.get(group.type), docs, records);
+  return { targets, complete };
 }
 
 /** One level's values to look for refs in: the records, then the targets resolved with a subtree. */

@@ -1,8 +1,10 @@
 // A stored document as the API shows it (docs/api.md §3): storage fields dropped, server
 // fields added (uri, jsonmodel_type, repository ref), times as ISO-8601 UTC to the second,
 // fields with no value omitted rather than sent as null, fields the viewer may not see left out,
-// and every array of the schema present, [] when empty (registry/array-fields.ts).
+// every array of the schema present, [] when empty (registry/array-fields.ts), and the computed fields that
+// need nothing but the record (computed/local-fields.ts; those that read other records are added by read and list).
 import { arrayFiller } from "../../registry/array-fields.js";
+import { localComputer } from "../computed/local-fields.js";
 import type { JsonObject, JsonValue, RecordType, Registry } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import type { Actor } from "../types.js";
@@ -50,23 +52,30 @@ function withoutNullFields(value: object, skip: ReadonlySet<string> | undefined)
   return out;
 }
 
-/** Each type's array filler, worked out from its schema on its first read. */
-const fillers = new WeakMap<JsonObject, (record: Record<string, JsonValue>) => void>();
+type Finisher = (record: Record<string, JsonValue>) => void;
 
-function fillerOf(type: RecordType): (record: Record<string, JsonValue>) => void {
-  let filler = fillers.get(type.schema);
-  if (filler === undefined) fillers.set(type.schema, (filler = arrayFiller(type.schema)));
-  return filler;
+/** Each type's last steps on a shown record: arrays filled, then local computed fields; worked out on first read. */
+const finishers = new WeakMap<JsonObject, Finisher>();
+
+function finisherOf(type: RecordType): Finisher {
+  let finisher = finishers.get(type.schema);
+  if (finisher === undefined) {
+    const fill = arrayFiller(type.schema);
+    const compute = localComputer(type);
+    finisher = compute === undefined ? fill : (record) => (fill(record), compute(record));
+    finishers.set(type.schema, finisher);
+  }
+  return finisher;
 }
 
 /** `viewer`: whom the record is shown to, for the fields only some callers may see (x-read-permission). */
 export function shapeRecord(registry: Registry, type: RecordType, stored: StoredRecord, viewer: Actor): JsonObject {
   const record = withoutNullFields(stored, STORAGE_KEYS);
   if (type.readGuards.length > 0) hideGuardedFields(type, record, viewer, stored.repo_id);
-  fillerOf(type)(record);
   record.jsonmodel_type = type.name;
   record.uri = registry.uriFor(type.name, stored.id, stored.repo_id);
   if (stored.repo_id !== undefined)
     record.repository = { ref: registry.uriFor(registry.scopeHolderType().name, stored.repo_id) };
+  finisherOf(type)(record);
   return record;
 }

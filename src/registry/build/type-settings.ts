@@ -38,6 +38,9 @@ const ROOT_ONLY = [
   "x-tree",
 ];
 
+/** Keywords that only mean something on a top-level property of a record type. */
+const PROPERTY_ONLY = ["x-read-permission", "x-computed"];
+
 // Fields the store keeps beside the record's own: they may be indexed without being declared.
 const STORE_FIELDS = new Set(["id", "repo_id"]);
 
@@ -295,9 +298,11 @@ class SettingsReader {
       const at = name === undefined ? `${path}/${keyword}` : `${path}/${keyword}/${name}`;
       const misplaced = ROOT_ONLY.find((key) => Object.hasOwn(schema, key));
       if (misplaced !== undefined) this.fail(`${misplaced} at ${at} has no effect: it belongs on the top-level schema`);
-      // Guards are read off the record's own properties (registry.ts): deeper down nothing would enforce one.
-      if (Object.hasOwn(schema, "x-read-permission") && !(node === this.schema && keyword === "properties"))
-        this.fail(`x-read-permission at ${at} has no effect: it belongs on a top-level property`);
+      // Read off the record's own properties (registry.ts): deeper down nothing would act on them.
+      const topProperty = node === this.schema && keyword === "properties";
+      const onProperty = PROPERTY_ONLY.find((key) => Object.hasOwn(schema, key));
+      if (onProperty !== undefined && !topProperty)
+        this.fail(`${onProperty} at ${at} has no effect: it belongs on a top-level property`);
       this.checkNoNestedSettings(schema, at);
     }
   }

@@ -272,7 +272,7 @@ describe("linked_events on archival records", () => {
       digital_object_id: "le-1",
       linked_events: [],
     });
-    for (const uri of [component, object]) expect(await read(uri)).not.toHaveProperty("linked_events");
+    for (const uri of [component, object]) expect((await read(uri)).linked_events).toEqual([]);
   });
 });
 

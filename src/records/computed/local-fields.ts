@@ -1,0 +1,49 @@
+// Computed fields read from the record alone (x-computed pick, copy, format: registry/computed-fields.ts),
+// produced wherever a record is shown (shape.ts), in declaration order, so a later rule may read an earlier one's
+// answer (an agent's title copies its display_name's sort_name). A field whose inputs are missing is left out, as
+// any field without a value is.
+import { LINKED_RULES, type ComputedField, type JsonValue, type RecordType } from "../../registry/index.js";
+import { displayString } from "./display-format.js";
+import { valueAt } from "./paths.js";
+
+type Shown = Record<string, JsonValue>;
+
+function computeLocal(field: ComputedField, record: Shown): JsonValue | undefined {
+  const { rule } = field;
+  switch (rule.kind) {
+    case "pick": {
+      const items = valueAt(record, rule.path);
+      if (!Array.isArray(items) || items.length === 0) return undefined;
+      for (const flag of rule.prefer) {
+        const chosen = items.find(
+          (item) => typeof item === "object" && item !== null && (item as Shown)[flag] === true,
+        );
+        if (chosen !== undefined) return chosen;
+      }
+      return items[0];
+    }
+    case "copy":
+      return valueAt(record, rule.path);
+    case "format":
+      return displayString(rule.format, record);
+    case "ref": {
+      const ref = displayString(rule.format, record);
+      return ref === undefined ? undefined : { ref };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The local computer of a type: fills its computed fields into a shown record, in place; undefined if none. */
+export function localComputer(type: RecordType): ((record: Shown) => void) | undefined {
+  const local = type.computed.filter(({ rule }) => !LINKED_RULES.has(rule.kind));
+  if (local.length === 0) return undefined;
+  return (record) => {
+    for (const field of local) {
+      const value = computeLocal(field, record);
+      if (value === undefined) delete record[field.field];
+      else record[field.field] = value;
+    }
+  };
+}

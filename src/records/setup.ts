@@ -1,7 +1,7 @@
 // Assembles the record operations over a store connection.
 import type { Connection } from "mongoose";
 import { loadConfig } from "../config.js";
-import { openEnumerations, type EnumerationCacheOptions } from "./enumerations/index.js";
+import { openEnumerations, type OpenEnumerationsOptions } from "./enumerations/index.js";
 import { RecordValidator, registry as generatedRegistry, type Registry } from "../registry/index.js";
 import { RecordStore } from "../storage/record-store.js";
 import { RecordChanges } from "./changes.js";
@@ -25,8 +25,8 @@ export interface RecordsOptions {
   now?: () => Date;
   /** The record types served: the generated registry unless a test brings its own. */
   registry?: Registry;
-  /** How long enumeration values are reused (default 10 s). */
-  enumerationCache?: EnumerationCacheOptions;
+  /** How long enumeration values are reused (default 10 s); the stock ids (tests: another stock, or none). */
+  enumerationCache?: OpenEnumerationsOptions;
 }
 
 /** The operations over `connection`, with the store's indexes in place. */

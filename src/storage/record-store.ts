@@ -35,6 +35,16 @@ export async function nextIds(connection: Connection, sequence: string, count: n
   if (!result) throw new Error(`id counter for ${sequence} did not answer`);
   return result.seq - count + 1;
 }
+/**
+ * Moves a counter on to at least `id` (never back), so that ids taken by hand (start-up's fixed ids, a
+ * stock install's enumeration ids) are never handed out again. Idempotent: two processes doing it at
+ * once leave the same counter.
+ */
+export async function advanceCounter(connection: Connection, sequence: string, id: number): Promise<void> {
+  const counters = connection.collection<{ _id: string; seq: number }>(COUNTERS);
+  await counters.updateOne({ _id: sequence }, { $max: { seq: id } }, { upsert: true });
+}
+
 /** One document per serialization key (see `serialized`). */
 const LOCKS = "arca_locks";
 
@@ -144,14 +154,9 @@ export class RecordStore {
     return nextIds(this.connection, type, count);
   }
 
-  /**
-   * Moves a type's counter on to at least `id` (never back), so that a record stored with that id
-   * by hand (start-up's fixed ids) is never handed out again. Idempotent: two processes doing it
-   * at once leave the same counter.
-   */
-  async advanceCounter(type: string, id: number): Promise<void> {
-    const counters = this.connection.collection<{ _id: string; seq: number }>(COUNTERS);
-    await counters.updateOne({ _id: type }, { $max: { seq: id } }, { upsert: true });
+  /** Moves a type's counter on to at least `id` (see the function `advanceCounter`). */
+  advanceCounter(type: string, id: number): Promise<void> {
+    return advanceCounter(this.connection, type, id);
   }
 
   /** Creates every index the registry declares, plus the one modified_since lists use. */

@@ -227,7 +227,7 @@ describe("feynman-richard-phillips-1918-1988-cr.xml", () => {
     expect(paragraphs[3]).toContain("later published as The Feynman Lectures on Physics.");
     expect(summary.warnings.filter((warning) => warning.message.startsWith("cpfRelation"))).toHaveLength(13);
     expect(summary.warnings.find((warning) => warning.message.startsWith("not imported"))?.message).toContain(
-      "authorizedForm 'OAC' (not in name_source: local, naf, nad, ulan)",
+      "authorizedForm 'OAC' (not in name_source: local, nad, naf, ulan, ingest, snac)",
     );
 
     expect(await run(fileInput(file))).toMatchObject({ outcome: "imported", created: {}, reused: { agent_person: 1 } });

@@ -7,7 +7,8 @@
 // apply at once. Another process sharing the store (a second Arca on the same MongoDB) sees an
 // enumeration change after at most `ttlMs` (default 10 s): until then it may still accept a
 // value just removed, or refuse one just added.
-import type { EnumerationSeed, EnumerationValues } from "../../registry/enumerations.js";
+import type { EnumerationValues } from "../../registry/enumerations.js";
+import type { EnumerationDefinition } from "./definition.js";
 import type { EnumerationStore } from "./store.js";
 
 export interface EnumerationCacheOptions {
@@ -27,19 +28,24 @@ export class EnumerationCache implements EnumerationValues {
   private loading: { generation: number; done: Promise<void> } | undefined;
   private readonly ttlMs: number;
   private readonly now: () => number;
+  /** What an enumeration the store lacks falls back to: its defined values. */
+  private readonly fallback: ReadonlyMap<string, readonly string[]>;
 
   constructor(
     readonly store: EnumerationStore,
-    /** The schemas' enumerations: what an enumeration the store lacks falls back to. */
-    private readonly seeds: ReadonlyMap<string, EnumerationSeed>,
+    /** The enumerations as stock and the schemas define them (definition.ts). */
+    readonly definitions: ReadonlyMap<string, EnumerationDefinition>,
     options: EnumerationCacheOptions = {},
   ) {
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
     this.now = options.now ?? Date.now;
+    this.fallback = new Map(
+      [...definitions.values()].map((definition) => [definition.name, definition.values.map((value) => value.value)]),
+    );
   }
 
   valuesOf(name: string): readonly string[] | undefined {
-    return this.values?.get(name) ?? this.seeds.get(name)?.values;
+    return this.values?.get(name) ?? this.fallback.get(name);
   }
 
   /** Resolves when the values are fresh enough to validate with. */

@@ -175,6 +175,47 @@ describe("removing a value", () => {
   });
 });
 
+describe("moving a value's uses", () => {
+  it("a migration of one variant's enumeration changes only records' parts of that variant", async () => {
+    const made = await gadget({
+      parts: [
+        { jsonmodel_type: "gadget_dial", kind: "square" },
+        { jsonmodel_type: "gadget_knob", kind: "round" },
+      ],
+      tags: ["new"],
+    });
+    const knobs = (await enumerations.readByName("gadget_knob_kind", actor)) as Enumeration;
+    await enumerations.update(
+      Number(knobs.uri.split("/").pop()),
+      { ...knobs, values: ["round", "fluted", "ridged"] },
+      actor,
+    );
+    const dials = (await enumerations.readByName("gadget_dial_kind", actor)) as Enumeration;
+    await enumerations.update(Number(dials.uri.split("/").pop()), { ...dials, values: ["square", "ridged"] }, actor);
+
+    const migrated = await enumerations.migrate({ enum_uri: knobs.uri, from: "round", to: "ridged" }, actor);
+    expect(migrated.values).toEqual(["fluted", "ridged"]);
+    const after = await ops.read("gadget", { repoId }, made.id, actor);
+    expect(after.parts).toEqual([
+      { jsonmodel_type: "gadget_dial", kind: "square" },
+      { jsonmodel_type: "gadget_knob", kind: "ridged" },
+    ]);
+    expect(after.lock_version).toBe(1);
+    // The dial kinds' "square" is another enumeration's value: untouched by a rename of a knob kind.
+    const dialSquare = (await enumerations.readByName("gadget_dial_kind", actor)).enumeration_values as Array<{
+      uri: string;
+      value: string;
+      lock_version: number;
+    }>;
+    const square = dialSquare.find((value) => value.value === "square")!;
+    await enumerations.updateValue(Number(square.uri.split("/").pop()), { ...square, value: "boxy" }, actor);
+    expect((await ops.read("gadget", { repoId }, made.id, actor)).parts).toEqual([
+      { jsonmodel_type: "gadget_dial", kind: "boxy" },
+      { jsonmodel_type: "gadget_knob", kind: "ridged" },
+    ]);
+  });
+});
+
 describe("who may", () => {
   const user = (permissions: Record<string, string[]>) => ({ kind: "user" as const, username: "u", permissions });
   const status = async (promise: Promise<unknown>) =>

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { PERMISSIONS } from "../../../src/auth/permissions.js";
 import { LOCK_VERSION_MISSING, LOCK_VERSION_STALE } from "../../../src/records/operations/update.js";
+import { STOCK_ENUMERATIONS } from "../../../src/records/enumerations/index.js";
 import { registry } from "../../../src/registry/index.js";
 import { startRecordServer, type RecordServer, type RequestOptions } from "../../support/service.js";
 import { trusted } from "../../../src/auth/actor.js";
@@ -15,7 +16,14 @@ interface Enumeration extends Json {
   name: string;
   values: string[];
   lock_version: number;
-  enumeration_values: Array<{ uri: string; value: string; position: number; suppressed: boolean; readonly: boolean }>;
+  enumeration_values: Array<{
+    uri: string;
+    value: string;
+    position: number;
+    suppressed: boolean;
+    readonly: boolean;
+    lock_version: number;
+  }>;
   readonly_values: string[];
   relationships: string[];
 }
@@ -100,12 +108,16 @@ describe("reading", () => {
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual(named);
     const seed = registry.enumerations.get("extent_extent_type")!;
+    const stock = STOCK_ENUMERATIONS.byName.get("extent_extent_type")!;
+    // Stock's values first, with stock's ids and positions; the schema's own seed values after them.
+    const schemaOnly = seed.values.filter((value) => !stock.values.some((stockValue) => stockValue.value === value));
+    expect(schemaOnly).toEqual(["files", "other_unmapped"]);
     expect(named).toMatchObject({
       jsonmodel_type: "enumeration",
-      uri: expect.stringMatching(/^\/config\/enumerations\/\d+$/),
+      uri: `/config/enumerations/${stock.id}`,
       name: "extent_extent_type",
       editable: true,
-      values: seed.values,
+      values: [...stock.values.map((value) => value.value), ...schemaOnly],
       readonly_values: [],
       lock_version: 0,
       created_by: "admin",
@@ -114,15 +126,21 @@ describe("reading", () => {
     expect(named.relationships).toEqual(
       expect.arrayContaining(["accession/extents/*/extent_type", "resource/extents/*/extent_type"]),
     );
-    named.enumeration_values.forEach((value, position) => {
-      expect(value).toEqual({
+    expect(named.enumeration_values.slice(0, stock.values.length)).toEqual(
+      stock.values.map((value) => ({
         jsonmodel_type: "enumeration_value",
-        uri: expect.stringMatching(/^\/config\/enumeration_values\/\d+$/),
-        value: seed.values[position],
-        position,
+        uri: `/config/enumeration_values/${value.id}`,
+        value: value.value,
+        position: value.position,
         suppressed: false,
         readonly: false,
-      });
+        lock_version: 0,
+      })),
+    );
+    const last = stock.values.at(-1)!;
+    named.enumeration_values.slice(stock.values.length).forEach((value, i) => {
+      expect(value).toMatchObject({ value: schemaOnly[i], position: last.position + 1 + i });
+      expect(Number(value.uri.split("/").pop())).toBeGreaterThan(STOCK_ENUMERATIONS.maxValueId);
     });
   });
 
@@ -175,6 +193,73 @@ describe("reading", () => {
     ]) {
       expect(await send("GET", path)).toEqual({ status: 403, body: { error: "Access denied" } });
     }
+  });
+});
+
+describe("a stock ArchivesSpace install's ids", () => {
+  it("GET /config/enumerations/32 is archival_record_level, as Archivematica's client reads it", async () => {
+    const reply = await send("GET", "/config/enumerations/32", { token: viewer });
+    expect(reply.status).toBe(200);
+    const level = reply.body as Enumeration;
+    expect(level.name).toBe("archival_record_level");
+    expect(level.values).toEqual([
+      "class",
+      "collection",
+      "file",
+      "fonds",
+      "item",
+      "otherlevel",
+      "recordgrp",
+      "series",
+      "subfonds",
+      "subgrp",
+      "subseries",
+    ]);
+    expect(level.enumeration_values.map((value) => value.uri)).toEqual(
+      Array.from({ length: 11 }, (_, i) => `/config/enumeration_values/${888 + i}`),
+    );
+    expect((await byName("agent_contact_salutation")).uri).toBe("/config/enumerations/17");
+  });
+
+  it("every stock enumeration at its stock id, its values first in stock's order with stock's ids; the rest after", async () => {
+    const list = (await send("GET", "/config/enumerations", { token: viewer })).body as Enumeration[];
+    const idOf = (uri: string) => Number(uri.split("/").pop());
+    for (const stock of STOCK_ENUMERATIONS.byName.values()) {
+      const enumeration = list.find((item) => item.name === stock.name);
+      expect([stock.name, enumeration?.uri]).toEqual([stock.name, `/config/enumerations/${stock.id}`]);
+      const stockPart = enumeration!.enumeration_values.slice(0, stock.values.length);
+      expect(stockPart.map((value) => [value.value, idOf(value.uri), value.position])).toEqual(
+        stock.values.map((value) => [value.value, value.id, value.position]),
+      );
+      for (const value of enumeration!.enumeration_values.slice(stock.values.length))
+        expect(idOf(value.uri)).toBeGreaterThan(STOCK_ENUMERATIONS.maxValueId);
+    }
+    for (const enumeration of list.filter((item) => !STOCK_ENUMERATIONS.byName.has(item.name))) {
+      expect(idOf(enumeration.uri)).toBeGreaterThan(STOCK_ENUMERATIONS.maxEnumerationId);
+      for (const value of enumeration.enumeration_values)
+        expect(idOf(value.uri)).toBeGreaterThan(STOCK_ENUMERATIONS.maxValueId);
+    }
+    expect(list.length).toBeGreaterThanOrEqual(STOCK_ENUMERATIONS.byName.size);
+  });
+
+  it("stock's defaults and read-only values; a value by its stock id", async () => {
+    expect((await byName("container_location_status")).default_value).toBe("current");
+    expect((await byName("date_label")).readonly_values).toEqual(["existence"]);
+    expect((await byName("event_outcome")).readonly_values).toEqual(["cancelled", "fulfilled", "pending"]);
+    const reply = await send("GET", "/config/enumeration_values/899", { token: viewer });
+    expect(reply).toEqual({
+      status: 200,
+      body: {
+        jsonmodel_type: "enumeration_value",
+        uri: "/config/enumeration_values/899",
+        value: "current",
+        position: 0,
+        suppressed: false,
+        readonly: false,
+        lock_version: 0,
+        enumeration: { ref: "/config/enumerations/33" },
+      },
+    });
   });
 });
 

@@ -45,7 +45,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Accession",
-        "$comment": "ArchivesSpace common/schemas/accession.rb (v3+): title is optional there, accessions carry no notes (general_note is a plain string), and accession_date defaults to 9999-12-31. classifications and related_resources are links (removed when their target is deleted); linked_events is computed by ArchivesSpace: readOnly. deaccessions and rights_statements wait for their target types.",
+        "$comment": "ArchivesSpace common/schemas/accession.rb (v3+): title is optional there, accessions carry no notes (general_note is a plain string), and accession_date defaults to 9999-12-31. classifications, related_resources and component_links are links (removed when their target is deleted); related_accessions are part-whole or sibling links to other accessions (shared/related_accession.schema.json), removed with their target. ArchivesSpace shows both sides of an accession-to-accession or accession-to-component link; only the side written is stored here. language and script are ISO codes checked by shape (ArchivesSpace's language_iso639_2 and script_iso15924 lists). rights_statements, deaccessions, collection_management, user_defined and metadata_rights_declarations are subrecords. display_string, linked_events and representative_file_version are computed by ArchivesSpace: readOnly (stripped, not computed yet).",
         "type": "object",
         "x-record-type": "accession",
         "x-collection": "accessions",
@@ -162,6 +162,13 @@ export const manifest: RegistryManifest = {
               }
             }
           },
+          "slug": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "is_slug_auto": {
+            "type": "boolean"
+          },
           "id_0": {
             "type": "string"
           },
@@ -207,6 +214,12 @@ export const manifest: RegistryManifest = {
             "type": "string",
             "maxLength": 65000
           },
+          "related_accessions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/related_accession"
+            }
+          },
           "acquisition_type": {
             "type": "string",
             "x-enumeration": {
@@ -230,6 +243,16 @@ export const manifest: RegistryManifest = {
                 "records"
               ]
             }
+          },
+          "language": {
+            "type": "string",
+            "pattern": "^[a-z]{3}$",
+            "description": "ISO 639-2 code (ArchivesSpace's language_iso639_2 list)."
+          },
+          "script": {
+            "type": "string",
+            "pattern": "^[A-Z][a-z]{3}$",
+            "description": "ISO 15924 code (ArchivesSpace's script_iso15924 list)."
           },
           "publish": {
             "type": "boolean"
@@ -334,6 +357,30 @@ export const manifest: RegistryManifest = {
               "x-on-target-delete": "remove"
             }
           },
+          "rights_statements": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/rights_statement"
+            }
+          },
+          "deaccessions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/deaccession"
+            }
+          },
+          "collection_management": {
+            "$ref": "#/$defs/collection_management"
+          },
+          "user_defined": {
+            "$ref": "#/$defs/user_defined"
+          },
+          "metadata_rights_declarations": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/metadata_rights_declaration"
+            }
+          },
           "linked_events": {
             "type": "array",
             "readOnly": true,
@@ -346,6 +393,22 @@ export const manifest: RegistryManifest = {
                 "via": "linked_records"
               }
             }
+          },
+          "component_links": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/ref",
+              "$comment": "Deleting the archival object drops it from this list; the accession stays.",
+              "x-ref-targets": [
+                "archival_object"
+              ],
+              "x-on-target-delete": "remove"
+            }
+          },
+          "representative_file_version": {
+            "$ref": "#/$defs/file_version",
+            "readOnly": true,
+            "description": "Computed by ArchivesSpace (the representative file version of the record's digital object instances); ignored on input."
           }
         },
         "required": [
@@ -353,6 +416,281 @@ export const manifest: RegistryManifest = {
         ],
         "additionalProperties": false,
         "$defs": {
+          "accession_parts_relationship": {
+            "title": "AccessionPartsRelationship",
+            "$comment": "ArchivesSpace common/schemas/accession_parts_relationship.rb: an item of an accession's related_accessions, a part-whole link (this accession forms part of, or has as a part, the other). It is itself the link (the other accession's uri in ref), with relator from the accession_parts_relator list and relator_type from accession_parts_relator_type, both required, as there. Deleting the other accession removes the item. ArchivesSpace shows the relationship from both sides; the other side is not written here.",
+            "type": "object",
+            "x-ref-targets": [
+              "accession"
+            ],
+            "x-on-target-delete": "remove",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "accession_parts_relationship"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "accession_parts_relator",
+                  "values": [
+                    "forms_part_of",
+                    "has_part"
+                  ],
+                  "editable": false
+                }
+              },
+              "relator_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "accession_parts_relator_type",
+                  "values": [
+                    "part"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator",
+              "relator_type"
+            ],
+            "additionalProperties": false
+          },
+          "accession_sibling_relationship": {
+            "title": "AccessionSiblingRelationship",
+            "$comment": "ArchivesSpace common/schemas/accession_sibling_relationship.rb: an item of an accession's related_accessions, a sibling link (the two accessions are, e.g., bound with each other). It is itself the link (the other accession's uri in ref), with relator from the accession_sibling_relator list and relator_type from accession_sibling_relator_type, both required, as there. Deleting the other accession removes the item. ArchivesSpace shows the relationship from both sides; the other side is not written here.",
+            "type": "object",
+            "x-ref-targets": [
+              "accession"
+            ],
+            "x-on-target-delete": "remove",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "accession_sibling_relationship"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "accession_sibling_relator",
+                  "values": [
+                    "sibling_of"
+                  ],
+                  "editable": false
+                }
+              },
+              "relator_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "accession_sibling_relator_type",
+                  "values": [
+                    "bound_with"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator",
+              "relator_type"
+            ],
+            "additionalProperties": false
+          },
+          "collection_management": {
+            "title": "CollectionManagement",
+            "$comment": "ArchivesSpace common/schemas/collection_management.rb: processing information of an accession, resource or digital object (one per record). processing_total_extent_type from extent_extent_type, processing_priority from collection_management_processing_priority, processing_status from collection_management_processing_status. ArchivesSpace gives it a uri and a parent (the record holding it), both computed: readOnly (stripped, not computed yet).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "collection_management",
+                "default": "collection_management"
+              },
+              "uri": {
+                "type": "string",
+                "readOnly": true
+              },
+              "parent": {
+                "type": "object",
+                "readOnly": true,
+                "description": "The record holding this subrecord, computed by ArchivesSpace; ignored on input."
+              },
+              "external_ids": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/external_id"
+                }
+              },
+              "processing_hours_per_foot_estimate": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "processing_total_extent": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "processing_total_extent_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "extent_extent_type",
+                  "values": [
+                    "cassettes",
+                    "cubic_feet",
+                    "files",
+                    "gigabytes",
+                    "leaves",
+                    "linear_feet",
+                    "megabytes",
+                    "photographic_prints",
+                    "photographic_slides",
+                    "reels",
+                    "sheets",
+                    "terabytes",
+                    "volumes",
+                    "other_unmapped"
+                  ]
+                }
+              },
+              "processing_hours_total": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "processing_plan": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "processing_priority": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "collection_management_processing_priority",
+                  "values": [
+                    "high",
+                    "low",
+                    "medium"
+                  ]
+                }
+              },
+              "processing_funding_source": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "processors": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "rights_determined": {
+                "type": "boolean",
+                "default": false
+              },
+              "processing_status": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "collection_management_processing_status",
+                  "values": [
+                    "completed",
+                    "in_progress",
+                    "new"
+                  ]
+                }
+              }
+            },
+            "additionalProperties": false
+          },
           "date": {
             "title": "ArchivalDate",
             "$comment": "ArchivesSpace date subrecord (common/schemas/date.rb); enumerations from its date_type, date_label, date_certainty, date_era, date_calendar lists. Titled ArchivalDate so the generated interface does not shadow the global Date.",
@@ -471,6 +809,85 @@ export const manifest: RegistryManifest = {
             "required": [
               "date_type",
               "label"
+            ],
+            "additionalProperties": false
+          },
+          "deaccession": {
+            "title": "Deaccession",
+            "$comment": "ArchivesSpace common/schemas/deaccession.rb: material removed from an accession or resource. scope from its deaccession_scope list; scope, description and date (one date subrecord) are required, as there.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "deaccession",
+                "default": "deaccession"
+              },
+              "scope": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "deaccession_scope",
+                  "values": [
+                    "part",
+                    "whole"
+                  ],
+                  "editable": false
+                }
+              },
+              "description": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 65000
+              },
+              "reason": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "disposition": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "notification": {
+                "type": "boolean",
+                "default": false
+              },
+              "date": {
+                "$ref": "#/$defs/date"
+              },
+              "extents": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/extent"
+                }
+              }
+            },
+            "required": [
+              "scope",
+              "description",
+              "date"
             ],
             "additionalProperties": false
           },
@@ -662,6 +1079,178 @@ export const manifest: RegistryManifest = {
                 "maxLength": 255
               }
             },
+            "additionalProperties": false
+          },
+          "file_version": {
+            "title": "FileVersion",
+            "$comment": "ArchivesSpace common/schemas/file_version.rb (v3+, with is_representative and caption); use_statement values from its file_version_use_statement list, file_format_name from file_version_file_format_name, checksum_method from file_version_checksum_methods. identifier, derived_from and link_uri are computed by ArchivesSpace: readOnly (stripped, not computed yet).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "file_version",
+                "default": "file_version"
+              },
+              "identifier": {
+                "type": "string",
+                "readOnly": true,
+                "description": "Computed by ArchivesSpace (the file version's id); ignored on input."
+              },
+              "file_uri": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean",
+                "default": true
+              },
+              "use_statement": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_use_statement",
+                  "values": [
+                    "application",
+                    "application-pdf",
+                    "audio-clip",
+                    "audio-master",
+                    "audio-master-edited",
+                    "audio-service",
+                    "image-master",
+                    "image-master-edited",
+                    "image-service",
+                    "image-service-edited",
+                    "image-thumbnail",
+                    "text-codebook",
+                    "test-data",
+                    "text-data_definition",
+                    "text-georeference",
+                    "text-ocr-edited",
+                    "text-ocr-unedited",
+                    "text-tei-transcripted",
+                    "text-tei-translated",
+                    "video-clip",
+                    "video-master",
+                    "video-master-edited",
+                    "video-service",
+                    "video-streaming"
+                  ]
+                }
+              },
+              "xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_format_name": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_file_format_name",
+                  "values": [
+                    "aiff",
+                    "avi",
+                    "gif",
+                    "jpeg",
+                    "mp3",
+                    "pdf",
+                    "tiff",
+                    "txt"
+                  ]
+                }
+              },
+              "file_format_version": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "file_size_bytes": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "checksum": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "checksum_method": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_checksum_methods",
+                  "values": [
+                    "md5",
+                    "sha-1",
+                    "sha-256",
+                    "sha-384",
+                    "sha-512"
+                  ]
+                }
+              },
+              "is_representative": {
+                "type": "boolean",
+                "default": false
+              },
+              "caption": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "derived_from": {
+                "type": "string",
+                "readOnly": true,
+                "description": "Computed by ArchivesSpace (the digital object or component a representative file version belongs to); ignored on input."
+              },
+              "link_uri": {
+                "type": "string",
+                "readOnly": true,
+                "description": "Computed by ArchivesSpace; ignored on input."
+              }
+            },
+            "required": [
+              "file_uri"
+            ],
             "additionalProperties": false
           },
           "instance": {
@@ -914,6 +1503,108 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "metadata_rights_declaration": {
+            "title": "MetadataRightsDeclaration",
+            "$comment": "ArchivesSpace common/schemas/metadata_rights_declaration.rb: the licence under which a record's description may be reused. license from its metadata_license list, the xlink attributes from the file version lists. last_verified_date is a date-time there; it is kept as a string (ISO 8601), its shape unchecked.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "metadata_rights_declaration",
+                "default": "metadata_rights_declaration"
+              },
+              "license": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "metadata_license",
+                  "values": [
+                    "public_domain",
+                    "non_commercial",
+                    "non_commercial_no_derivatives",
+                    "no_derivatives",
+                    "share_a_like",
+                    "non_commercial_share_a_like"
+                  ]
+                }
+              },
+              "descriptive_note": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_version_xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_version_xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_title_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_role_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_arcrole_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "last_verified_date": {
+                "type": "string",
+                "description": "ISO 8601 date and time."
+              }
+            },
+            "additionalProperties": false
+          },
           "note_langmaterial": {
             "title": "NoteLangmaterial",
             "type": "object",
@@ -987,6 +1678,160 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "note_rights_statement": {
+            "title": "NoteRightsStatement",
+            "$comment": "ArchivesSpace common/schemas/note_rights_statement.rb (parent abstract_note): a rights statement's note; type from its note_rights_statement_type list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_rights_statement",
+                "default": "note_rights_statement"
+              },
+              "type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "note_rights_statement_type",
+                  "values": [
+                    "materials",
+                    "type_note",
+                    "additional_information"
+                  ],
+                  "editable": false
+                }
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "note_rights_statement_act": {
+            "title": "NoteRightsStatementAct",
+            "$comment": "ArchivesSpace common/schemas/note_rights_statement_act.rb (parent abstract_note): a rights statement act's note; type from its note_rights_statement_act_type list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_rights_statement_act",
+                "default": "note_rights_statement_act"
+              },
+              "type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "note_rights_statement_act_type",
+                  "values": [
+                    "permissions",
+                    "restrictions",
+                    "extension",
+                    "expiration",
+                    "additional_information"
+                  ],
+                  "editable": false
+                }
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
           "ref": {
             "title": "Ref",
             "$comment": "A link to another record. Which types it may point at is said where it is used: the schema node that holds this object carries x-ref-targets and x-on-target-delete.",
@@ -1008,8 +1853,415 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "related_accession": {
+            "title": "RelatedAccession",
+            "$comment": "An item of an accession's related_accessions (ArchivesSpace accession.rb): a part-whole or a sibling relationship, chosen by jsonmodel_type, as notes are.",
+            "type": "object",
+            "discriminator": {
+              "propertyName": "jsonmodel_type"
+            },
+            "oneOf": [
+              {
+                "$ref": "#/$defs/accession_parts_relationship"
+              },
+              {
+                "$ref": "#/$defs/accession_sibling_relationship"
+              }
+            ],
+            "required": [
+              "jsonmodel_type"
+            ]
+          },
+          "rights_statement": {
+            "title": "RightsStatement",
+            "$comment": "ArchivesSpace common/schemas/rights_statement.rb (the PREMIS-shaped statement of ArchivesSpace 2.1+), on accessions, resources, archival objects, digital objects and their components. rights_type from its rights_statement_rights_type list, status from rights_statement_ip_status, other_rights_basis from rights_statement_other_rights_basis. jurisdiction is an ISO 3166-1 alpha-2 code (ArchivesSpace's country_iso_3166 list), checked by shape as a repository's country is. linked_agents are plain links to agents: deleting the agent removes the entry.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "rights_statement",
+                "default": "rights_statement"
+              },
+              "rights_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_rights_type",
+                  "values": [
+                    "copyright",
+                    "license",
+                    "statute",
+                    "other"
+                  ],
+                  "editable": false
+                }
+              },
+              "identifier": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "status": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_ip_status",
+                  "values": [
+                    "copyrighted",
+                    "public_domain",
+                    "unknown"
+                  ],
+                  "editable": false
+                }
+              },
+              "determination_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "start_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "end_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "license_terms": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "statute_citation": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "jurisdiction": {
+                "type": "string",
+                "pattern": "^[A-Z]{2}$",
+                "description": "ISO 3166-1 alpha-2 code, e.g. US."
+              },
+              "other_rights_basis": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_other_rights_basis",
+                  "values": [
+                    "donor",
+                    "policy"
+                  ]
+                }
+              },
+              "external_documents": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/rights_statement_external_document"
+                }
+              },
+              "acts": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/rights_statement_act"
+                }
+              },
+              "linked_agents": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Deleting the agent drops it from this list; the statement stays.",
+                  "x-ref-targets": [
+                    "agent_person",
+                    "agent_corporate_entity",
+                    "agent_family",
+                    "agent_software"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/note_rights_statement"
+                }
+              }
+            },
+            "required": [
+              "rights_type"
+            ],
+            "additionalProperties": false
+          },
+          "rights_statement_act": {
+            "title": "RightsStatementAct",
+            "$comment": "ArchivesSpace common/schemas/rights_statement_act.rb: what a rights statement allows or forbids (PREMIS act). act_type from its rights_statement_act_type list, restriction from rights_statement_act_restriction; act_type, restriction and start_date are required, as there.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "rights_statement_act",
+                "default": "rights_statement_act"
+              },
+              "act_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_act_type",
+                  "values": [
+                    "delete",
+                    "disseminate",
+                    "migrate",
+                    "modify",
+                    "replicate",
+                    "use"
+                  ]
+                }
+              },
+              "restriction": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_act_restriction",
+                  "values": [
+                    "allow",
+                    "disallow",
+                    "conditional"
+                  ]
+                }
+              },
+              "start_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "end_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/note_rights_statement_act"
+                }
+              }
+            },
+            "required": [
+              "act_type",
+              "restriction",
+              "start_date"
+            ],
+            "additionalProperties": false
+          },
+          "rights_statement_external_document": {
+            "title": "RightsStatementExternalDocument",
+            "$comment": "ArchivesSpace common/schemas/rights_statement_external_document.rb: an external document (title, location, publish, as shared/external_document.schema.json) that also says what kind of identifier its location is, from the rights_statement_external_document_identifier_type list (required, as there). Declared in full rather than composed: a base cannot be composed with a different jsonmodel_type.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "rights_statement_external_document",
+                "default": "rights_statement_external_document"
+              },
+              "title": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 16384
+              },
+              "location": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "identifier_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_external_document_identifier_type",
+                  "values": [
+                    "agrovoc",
+                    "allmovie",
+                    "allmusic",
+                    "allocine",
+                    "amnbo",
+                    "ansi",
+                    "artsy",
+                    "bdusc",
+                    "bfi",
+                    "bnfcg",
+                    "cantic",
+                    "cgndb",
+                    "danacode",
+                    "datoses",
+                    "discogs",
+                    "dkfilm",
+                    "doi",
+                    "ean",
+                    "eidr",
+                    "fast",
+                    "filmport",
+                    "findagr",
+                    "freebase",
+                    "gec",
+                    "geogndb",
+                    "geonames",
+                    "gettytgn",
+                    "gettyulan",
+                    "gnd",
+                    "gnis",
+                    "gtin-14",
+                    "hdl",
+                    "ibdb",
+                    "idref",
+                    "imdb",
+                    "isan",
+                    "isbn",
+                    "isbn-a",
+                    "isbnre",
+                    "isil",
+                    "ismn",
+                    "isni",
+                    "iso",
+                    "isrc",
+                    "issn",
+                    "issn-l",
+                    "issue-number",
+                    "istc",
+                    "iswc",
+                    "itar",
+                    "kinopo",
+                    "lccn",
+                    "lcmd",
+                    "lcmpt",
+                    "libaus",
+                    "local",
+                    "matrix-number",
+                    "moma",
+                    "munzing",
+                    "music-plate",
+                    "music-publisher",
+                    "musicb",
+                    "natgazfid",
+                    "nga",
+                    "nipo",
+                    "nndb",
+                    "npg",
+                    "odnb",
+                    "opensm",
+                    "orcid",
+                    "oxforddnb",
+                    "porthu",
+                    "rbmsbt",
+                    "rbmsgt",
+                    "rbmspe",
+                    "rbmsppe",
+                    "rbmspt",
+                    "rbmsrd",
+                    "rbmste",
+                    "rid",
+                    "rkda",
+                    "saam",
+                    "scholaru",
+                    "scope",
+                    "scopus",
+                    "sici",
+                    "spotify",
+                    "sprfbsb",
+                    "sprfbsk",
+                    "sprfcbb",
+                    "sprfcfb",
+                    "sprfhoc",
+                    "sprfoly",
+                    "sprfpfb",
+                    "stock-number",
+                    "strn",
+                    "svfilm",
+                    "tatearid",
+                    "theatr",
+                    "trove",
+                    "upc",
+                    "uri",
+                    "urn",
+                    "viaf",
+                    "videorecording-identifier",
+                    "wikidata",
+                    "wndla"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "title",
+              "location",
+              "identifier_type"
+            ],
+            "additionalProperties": false
+          },
           "sub_container": {
             "title": "SubContainer",
+            "$comment": "ArchivesSpace common/schemas/sub_container.rb: where in a top container the described material is; type_2 and type_3 from the container_type list, barcode_2 the barcode of the second-level container. display_string is computed by ArchivesSpace: readOnly.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -1067,6 +2319,10 @@ export const manifest: RegistryManifest = {
                 }
               },
               "indicator_2": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "barcode_2": {
                 "type": "string",
                 "maxLength": 255
               },
@@ -1163,6 +2419,163 @@ export const manifest: RegistryManifest = {
               "term_type",
               "vocabulary"
             ],
+            "additionalProperties": false
+          },
+          "user_defined": {
+            "title": "UserDefined",
+            "$comment": "ArchivesSpace common/schemas/user_defined.rb: fields a repository gives its own meaning, on accessions, resources and digital objects. integer_* and real_* are strings there (maxlength 255 and 13), and so here; enum_1 to enum_4 take the values of the user_defined_enum_1 to _4 lists, which a stock ArchivesSpace seeds with the one value novalue.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "user_defined",
+                "default": "user_defined"
+              },
+              "boolean_1": {
+                "type": "boolean",
+                "default": false
+              },
+              "boolean_2": {
+                "type": "boolean",
+                "default": false
+              },
+              "boolean_3": {
+                "type": "boolean",
+                "default": false
+              },
+              "integer_1": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "integer_2": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "integer_3": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "real_1": {
+                "type": "string",
+                "maxLength": 13
+              },
+              "real_2": {
+                "type": "string",
+                "maxLength": 13
+              },
+              "real_3": {
+                "type": "string",
+                "maxLength": 13
+              },
+              "string_1": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "string_2": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "string_3": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "string_4": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "text_1": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "text_2": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "text_3": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "text_4": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "text_5": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "date_1": {
+                "type": "string",
+                "format": "date"
+              },
+              "date_2": {
+                "type": "string",
+                "format": "date"
+              },
+              "date_3": {
+                "type": "string",
+                "format": "date"
+              },
+              "enum_1": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "user_defined_enum_1",
+                  "values": [
+                    "novalue"
+                  ]
+                }
+              },
+              "enum_2": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "user_defined_enum_2",
+                  "values": [
+                    "novalue"
+                  ]
+                }
+              },
+              "enum_3": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "user_defined_enum_3",
+                  "values": [
+                    "novalue"
+                  ]
+                }
+              },
+              "enum_4": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "user_defined_enum_4",
+                  "values": [
+                    "novalue"
+                  ]
+                }
+              }
+            },
             "additionalProperties": false
           }
         }
@@ -4998,7 +6411,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "ArchivalObject",
-        "$comment": "ArchivesSpace common/schemas/archival_object.rb + abstract_archival_object.rb: a component of a resource's tree. It belongs to a resource and may sit under another archival object (parent); position is its place among its siblings, kept dense by the tree (x-tree). A title is required unless there are dates (ArchivesSpace's rule). ref_id is unique within its resource and generated when absent.",
+        "$comment": "ArchivesSpace common/schemas/archival_object.rb + abstract_archival_object.rb: a component of a resource's tree. It belongs to a resource and may sit under another archival object (parent); position is its place among its siblings, kept dense by the tree (x-tree). A title is required unless there are dates (ArchivesSpace's rule). ref_id is unique within its resource and generated when absent. accession_links are links to accessions (removed with their target). external_ark_url and the import_* ARK fields are stored as given; ark_name is minted by ArchivesSpace: readOnly. ancestors, series, linked_events, has_unpublished_ancestor and representative_file_version are computed by ArchivesSpace (ancestors and series are not flagged readonly in its schema, but its server fills them and ignores them on input): readOnly (stripped, not computed yet).",
         "type": "object",
         "x-record-type": "archival_object",
         "x-collection": "archival_objects",
@@ -5101,6 +6514,20 @@ export const manifest: RegistryManifest = {
             "type": "string",
             "maxLength": 255
           },
+          "external_ark_url": {
+            "type": "string"
+          },
+          "import_current_ark": {
+            "type": "string",
+            "description": "An ARK the record had elsewhere, to keep as its current one (ArchivesSpace reads it on import)."
+          },
+          "import_previous_arks": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "ARKs the record had before (ArchivesSpace reads them on import)."
+          },
           "title": {
             "type": "string",
             "minLength": 1,
@@ -5192,6 +6619,11 @@ export const manifest: RegistryManifest = {
             ],
             "x-on-target-delete": "cascade"
           },
+          "series": {
+            "type": "object",
+            "readOnly": true,
+            "description": "Computed by ArchivesSpace (the series-level ancestor, as a ref); ignored on input."
+          },
           "position": {
             "type": "integer",
             "minimum": 0
@@ -5264,6 +6696,12 @@ export const manifest: RegistryManifest = {
               "x-on-target-delete": "remove"
             }
           },
+          "rights_statements": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/rights_statement"
+            }
+          },
           "linked_agents": {
             "type": "array",
             "items": {
@@ -5282,6 +6720,27 @@ export const manifest: RegistryManifest = {
                 "via": "linked_records"
               }
             }
+          },
+          "accession_links": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/ref",
+              "$comment": "Deleting the accession drops it from this list; the archival object stays.",
+              "x-ref-targets": [
+                "accession"
+              ],
+              "x-on-target-delete": "remove"
+            }
+          },
+          "ark_name": {
+            "$ref": "#/$defs/ark_name",
+            "readOnly": true,
+            "description": "Minted by ArchivesSpace; ignored on input."
+          },
+          "representative_file_version": {
+            "$ref": "#/$defs/file_version",
+            "readOnly": true,
+            "description": "Computed by ArchivesSpace (the representative file version of the record's digital object instances); ignored on input."
           }
         },
         "required": [
@@ -5317,6 +6776,55 @@ export const manifest: RegistryManifest = {
         },
         "additionalProperties": false,
         "$defs": {
+          "ark_name": {
+            "title": "ArkName",
+            "$comment": "ArchivesSpace common/schemas/ark_name.rb: a resource's or archival object's ARK (current and previous), which ArchivesSpace mints and returns read-only; the records hold it as a readOnly property (stripped, not minted here). import_current_ark and import_previous_arks are what a client writes instead.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "ark_name",
+                "default": "ark_name"
+              },
+              "current": {
+                "type": "string"
+              },
+              "current_is_external": {
+                "type": "boolean"
+              },
+              "previous": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "additionalProperties": false
+          },
           "date": {
             "title": "ArchivalDate",
             "$comment": "ArchivesSpace date subrecord (common/schemas/date.rb); enumerations from its date_type, date_label, date_certainty, date_era, date_calendar lists. Titled ArchivalDate so the generated interface does not shadow the global Date.",
@@ -5628,6 +7136,178 @@ export const manifest: RegistryManifest = {
             },
             "additionalProperties": false
           },
+          "file_version": {
+            "title": "FileVersion",
+            "$comment": "ArchivesSpace common/schemas/file_version.rb (v3+, with is_representative and caption); use_statement values from its file_version_use_statement list, file_format_name from file_version_file_format_name, checksum_method from file_version_checksum_methods. identifier, derived_from and link_uri are computed by ArchivesSpace: readOnly (stripped, not computed yet).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "file_version",
+                "default": "file_version"
+              },
+              "identifier": {
+                "type": "string",
+                "readOnly": true,
+                "description": "Computed by ArchivesSpace (the file version's id); ignored on input."
+              },
+              "file_uri": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean",
+                "default": true
+              },
+              "use_statement": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_use_statement",
+                  "values": [
+                    "application",
+                    "application-pdf",
+                    "audio-clip",
+                    "audio-master",
+                    "audio-master-edited",
+                    "audio-service",
+                    "image-master",
+                    "image-master-edited",
+                    "image-service",
+                    "image-service-edited",
+                    "image-thumbnail",
+                    "text-codebook",
+                    "test-data",
+                    "text-data_definition",
+                    "text-georeference",
+                    "text-ocr-edited",
+                    "text-ocr-unedited",
+                    "text-tei-transcripted",
+                    "text-tei-translated",
+                    "video-clip",
+                    "video-master",
+                    "video-master-edited",
+                    "video-service",
+                    "video-streaming"
+                  ]
+                }
+              },
+              "xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_format_name": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_file_format_name",
+                  "values": [
+                    "aiff",
+                    "avi",
+                    "gif",
+                    "jpeg",
+                    "mp3",
+                    "pdf",
+                    "tiff",
+                    "txt"
+                  ]
+                }
+              },
+              "file_format_version": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "file_size_bytes": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "checksum": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "checksum_method": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_checksum_methods",
+                  "values": [
+                    "md5",
+                    "sha-1",
+                    "sha-256",
+                    "sha-384",
+                    "sha-512"
+                  ]
+                }
+              },
+              "is_representative": {
+                "type": "boolean",
+                "default": false
+              },
+              "caption": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "derived_from": {
+                "type": "string",
+                "readOnly": true,
+                "description": "Computed by ArchivesSpace (the digital object or component a representative file version belongs to); ignored on input."
+              },
+              "link_uri": {
+                "type": "string",
+                "readOnly": true,
+                "description": "Computed by ArchivesSpace; ignored on input."
+              }
+            },
+            "required": [
+              "file_uri"
+            ],
+            "additionalProperties": false
+          },
           "instance": {
             "title": "Instance",
             "$comment": "ArchivesSpace instance: a digital_object instance links a digital object, any other kind a container.",
@@ -5905,7 +7585,7 @@ export const manifest: RegistryManifest = {
           },
           "note_bibliography": {
             "title": "NoteBibliography",
-            "$comment": "ArchivesSpace note_bibliography (EAD <bibliography>): paragraphs of content and a list of citations (items).",
+            "$comment": "ArchivesSpace note_bibliography (EAD <bibliography>): paragraphs of content and a list of citations (items). Its type is set by ArchivesSpace (the note_bibliography_type list, one value): readOnly, stripped on input.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -5968,7 +7648,14 @@ export const manifest: RegistryManifest = {
               },
               "type": {
                 "type": "string",
-                "maxLength": 255
+                "readOnly": true,
+                "x-enumeration": {
+                  "name": "note_bibliography_type",
+                  "values": [
+                    "bibliography"
+                  ],
+                  "editable": false
+                }
               }
             },
             "required": [
@@ -6110,7 +7797,7 @@ export const manifest: RegistryManifest = {
           },
           "note_index": {
             "title": "NoteIndex",
-            "$comment": "ArchivesSpace note_index (EAD <index>): content paragraphs and index entries. An entry's reference_ref may link a resource or archival object of the same repository; deleting the target removes the entry.",
+            "$comment": "ArchivesSpace note_index (EAD <index>): content paragraphs and index entries. An entry's reference_ref may link a resource or archival object of the same repository; deleting the target removes the entry. Its type is set by ArchivesSpace (the note_index_type list, one value): readOnly, stripped on input.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -6168,6 +7855,17 @@ export const manifest: RegistryManifest = {
                 "type": "array",
                 "items": {
                   "$ref": "#/$defs/note_index_item"
+                }
+              },
+              "type": {
+                "type": "string",
+                "readOnly": true,
+                "x-enumeration": {
+                  "name": "note_index_type",
+                  "values": [
+                    "index"
+                  ],
+                  "editable": false
                 }
               }
             },
@@ -6435,34 +8133,7 @@ export const manifest: RegistryManifest = {
                 }
               },
               "rights_restriction": {
-                "type": "object",
-                "properties": {
-                  "begin": {
-                    "type": "string",
-                    "format": "date"
-                  },
-                  "end": {
-                    "type": "string",
-                    "format": "date"
-                  },
-                  "local_access_restriction_type": {
-                    "type": "array",
-                    "items": {
-                      "type": "string",
-                      "x-enumeration": {
-                        "name": "restriction_type",
-                        "values": [
-                          "RestrictedSpecColl",
-                          "RestrictedCurApprSpecColl",
-                          "RestrictedFragileSpecColl",
-                          "InProcessSpecColl",
-                          "ColdStorageBrbl"
-                        ]
-                      }
-                    }
-                  }
-                },
-                "additionalProperties": false
+                "$ref": "#/$defs/rights_restriction"
               }
             },
             "required": [
@@ -6539,6 +8210,160 @@ export const manifest: RegistryManifest = {
             "required": [
               "jsonmodel_type",
               "enumeration"
+            ],
+            "additionalProperties": false
+          },
+          "note_rights_statement": {
+            "title": "NoteRightsStatement",
+            "$comment": "ArchivesSpace common/schemas/note_rights_statement.rb (parent abstract_note): a rights statement's note; type from its note_rights_statement_type list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_rights_statement",
+                "default": "note_rights_statement"
+              },
+              "type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "note_rights_statement_type",
+                  "values": [
+                    "materials",
+                    "type_note",
+                    "additional_information"
+                  ],
+                  "editable": false
+                }
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "note_rights_statement_act": {
+            "title": "NoteRightsStatementAct",
+            "$comment": "ArchivesSpace common/schemas/note_rights_statement_act.rb (parent abstract_note): a rights statement act's note; type from its note_rights_statement_act_type list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_rights_statement_act",
+                "default": "note_rights_statement_act"
+              },
+              "type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "note_rights_statement_act_type",
+                  "values": [
+                    "permissions",
+                    "restrictions",
+                    "extension",
+                    "expiration",
+                    "additional_information"
+                  ],
+                  "editable": false
+                }
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "type",
+              "content"
             ],
             "additionalProperties": false
           },
@@ -6688,8 +8513,464 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "rights_restriction": {
+            "title": "RightsRestriction",
+            "$comment": "ArchivesSpace common/schemas/rights_restriction.rb: the machine-actionable restriction of an access or use note (note_multipart's rights_restriction), and the items of a top container's computed active_restrictions. local_access_restriction_type values from its restriction_type list. begin and end are plain strings there, and so here. linked_records (the record whose note holds the restriction) and restriction_note_type are computed by ArchivesSpace: readOnly (stripped, not computed yet).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "rights_restriction",
+                "default": "rights_restriction"
+              },
+              "begin": {
+                "type": "string"
+              },
+              "end": {
+                "type": "string"
+              },
+              "local_access_restriction_type": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "x-enumeration": {
+                    "name": "restriction_type",
+                    "values": [
+                      "RestrictedSpecColl",
+                      "RestrictedCurApprSpecColl",
+                      "RestrictedFragileSpecColl",
+                      "InProcessSpecColl",
+                      "ColdStorageBrbl"
+                    ]
+                  }
+                }
+              },
+              "linked_records": {
+                "type": "object",
+                "readOnly": true,
+                "description": "Computed by ArchivesSpace (the record whose note holds this restriction); ignored on input."
+              },
+              "restriction_note_type": {
+                "type": "string",
+                "readOnly": true
+              }
+            },
+            "additionalProperties": false
+          },
+          "rights_statement": {
+            "title": "RightsStatement",
+            "$comment": "ArchivesSpace common/schemas/rights_statement.rb (the PREMIS-shaped statement of ArchivesSpace 2.1+), on accessions, resources, archival objects, digital objects and their components. rights_type from its rights_statement_rights_type list, status from rights_statement_ip_status, other_rights_basis from rights_statement_other_rights_basis. jurisdiction is an ISO 3166-1 alpha-2 code (ArchivesSpace's country_iso_3166 list), checked by shape as a repository's country is. linked_agents are plain links to agents: deleting the agent removes the entry.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "rights_statement",
+                "default": "rights_statement"
+              },
+              "rights_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_rights_type",
+                  "values": [
+                    "copyright",
+                    "license",
+                    "statute",
+                    "other"
+                  ],
+                  "editable": false
+                }
+              },
+              "identifier": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "status": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_ip_status",
+                  "values": [
+                    "copyrighted",
+                    "public_domain",
+                    "unknown"
+                  ],
+                  "editable": false
+                }
+              },
+              "determination_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "start_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "end_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "license_terms": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "statute_citation": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "jurisdiction": {
+                "type": "string",
+                "pattern": "^[A-Z]{2}$",
+                "description": "ISO 3166-1 alpha-2 code, e.g. US."
+              },
+              "other_rights_basis": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_other_rights_basis",
+                  "values": [
+                    "donor",
+                    "policy"
+                  ]
+                }
+              },
+              "external_documents": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/rights_statement_external_document"
+                }
+              },
+              "acts": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/rights_statement_act"
+                }
+              },
+              "linked_agents": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Deleting the agent drops it from this list; the statement stays.",
+                  "x-ref-targets": [
+                    "agent_person",
+                    "agent_corporate_entity",
+                    "agent_family",
+                    "agent_software"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/note_rights_statement"
+                }
+              }
+            },
+            "required": [
+              "rights_type"
+            ],
+            "additionalProperties": false
+          },
+          "rights_statement_act": {
+            "title": "RightsStatementAct",
+            "$comment": "ArchivesSpace common/schemas/rights_statement_act.rb: what a rights statement allows or forbids (PREMIS act). act_type from its rights_statement_act_type list, restriction from rights_statement_act_restriction; act_type, restriction and start_date are required, as there.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "rights_statement_act",
+                "default": "rights_statement_act"
+              },
+              "act_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_act_type",
+                  "values": [
+                    "delete",
+                    "disseminate",
+                    "migrate",
+                    "modify",
+                    "replicate",
+                    "use"
+                  ]
+                }
+              },
+              "restriction": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_act_restriction",
+                  "values": [
+                    "allow",
+                    "disallow",
+                    "conditional"
+                  ]
+                }
+              },
+              "start_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "end_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/note_rights_statement_act"
+                }
+              }
+            },
+            "required": [
+              "act_type",
+              "restriction",
+              "start_date"
+            ],
+            "additionalProperties": false
+          },
+          "rights_statement_external_document": {
+            "title": "RightsStatementExternalDocument",
+            "$comment": "ArchivesSpace common/schemas/rights_statement_external_document.rb: an external document (title, location, publish, as shared/external_document.schema.json) that also says what kind of identifier its location is, from the rights_statement_external_document_identifier_type list (required, as there). Declared in full rather than composed: a base cannot be composed with a different jsonmodel_type.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "rights_statement_external_document",
+                "default": "rights_statement_external_document"
+              },
+              "title": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 16384
+              },
+              "location": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "identifier_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_external_document_identifier_type",
+                  "values": [
+                    "agrovoc",
+                    "allmovie",
+                    "allmusic",
+                    "allocine",
+                    "amnbo",
+                    "ansi",
+                    "artsy",
+                    "bdusc",
+                    "bfi",
+                    "bnfcg",
+                    "cantic",
+                    "cgndb",
+                    "danacode",
+                    "datoses",
+                    "discogs",
+                    "dkfilm",
+                    "doi",
+                    "ean",
+                    "eidr",
+                    "fast",
+                    "filmport",
+                    "findagr",
+                    "freebase",
+                    "gec",
+                    "geogndb",
+                    "geonames",
+                    "gettytgn",
+                    "gettyulan",
+                    "gnd",
+                    "gnis",
+                    "gtin-14",
+                    "hdl",
+                    "ibdb",
+                    "idref",
+                    "imdb",
+                    "isan",
+                    "isbn",
+                    "isbn-a",
+                    "isbnre",
+                    "isil",
+                    "ismn",
+                    "isni",
+                    "iso",
+                    "isrc",
+                    "issn",
+                    "issn-l",
+                    "issue-number",
+                    "istc",
+                    "iswc",
+                    "itar",
+                    "kinopo",
+                    "lccn",
+                    "lcmd",
+                    "lcmpt",
+                    "libaus",
+                    "local",
+                    "matrix-number",
+                    "moma",
+                    "munzing",
+                    "music-plate",
+                    "music-publisher",
+                    "musicb",
+                    "natgazfid",
+                    "nga",
+                    "nipo",
+                    "nndb",
+                    "npg",
+                    "odnb",
+                    "opensm",
+                    "orcid",
+                    "oxforddnb",
+                    "porthu",
+                    "rbmsbt",
+                    "rbmsgt",
+                    "rbmspe",
+                    "rbmsppe",
+                    "rbmspt",
+                    "rbmsrd",
+                    "rbmste",
+                    "rid",
+                    "rkda",
+                    "saam",
+                    "scholaru",
+                    "scope",
+                    "scopus",
+                    "sici",
+                    "spotify",
+                    "sprfbsb",
+                    "sprfbsk",
+                    "sprfcbb",
+                    "sprfcfb",
+                    "sprfhoc",
+                    "sprfoly",
+                    "sprfpfb",
+                    "stock-number",
+                    "strn",
+                    "svfilm",
+                    "tatearid",
+                    "theatr",
+                    "trove",
+                    "upc",
+                    "uri",
+                    "urn",
+                    "viaf",
+                    "videorecording-identifier",
+                    "wikidata",
+                    "wndla"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "title",
+              "location",
+              "identifier_type"
+            ],
+            "additionalProperties": false
+          },
           "sub_container": {
             "title": "SubContainer",
+            "$comment": "ArchivesSpace common/schemas/sub_container.rb: where in a top container the described material is; type_2 and type_3 from the container_type list, barcode_2 the barcode of the second-level container. display_string is computed by ArchivesSpace: readOnly.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -6747,6 +9028,10 @@ export const manifest: RegistryManifest = {
                 }
               },
               "indicator_2": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "barcode_2": {
                 "type": "string",
                 "maxLength": 255
               },
@@ -6877,7 +9162,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Assessment",
-        "$comment": "ArchivesSpace common/schemas/assessment.rb: a survey of records. records (at least one accession, resource, archival object or digital object), surveyed_by (at least one person) and survey_begin are required, as there. Deleting a linked record or agent removes that entry, as ArchivesSpace drops a relationship whose other end is deleted; the assessment stays, even when a list is left empty (the next update must then supply one). Not modelled: formats, conservation_issues and ratings, lists of assessment_attribute subrecords whose definition_id points at per-repository assessment attribute definitions (/repositories/:repo_id/assessment_attribute_definitions), which do not exist here yet; a record carrying them is refused (unknown field) rather than silently losing them. display_string and collections are computed by ArchivesSpace: readOnly (stripped, not computed yet). Reading needs view_repository; writes update_assessment_record; delete delete_assessment_record, as ArchivesSpace's endpoints declare.",
+        "$comment": "ArchivesSpace common/schemas/assessment.rb: a survey of records. records (at least one accession, resource, archival object or digital object), surveyed_by (at least one person) and survey_begin are required, as there. Deleting a linked record or agent removes that entry, as ArchivesSpace drops a relationship whose other end is deleted; the assessment stays, even when a list is left empty (the next update must then supply one). formats, conservation_issues and ratings are assessment_attribute subrecords, each naming an assessment_attribute_definition record by its id (definition_id). display_string and collections are computed by ArchivesSpace: readOnly (stripped, not computed yet). Reading needs view_repository; writes update_assessment_record; delete delete_assessment_record, as ArchivesSpace's endpoints declare.",
         "type": "object",
         "x-record-type": "assessment",
         "x-collection": "assessments",
@@ -7064,6 +9349,24 @@ export const manifest: RegistryManifest = {
           "sensitive_material": {
             "type": "boolean"
           },
+          "formats": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/assessment_attribute"
+            }
+          },
+          "conservation_issues": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/assessment_attribute"
+            }
+          },
+          "ratings": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/assessment_attribute"
+            }
+          },
           "general_assessment_note": {
             "type": "string",
             "maxLength": 65000
@@ -7104,6 +9407,68 @@ export const manifest: RegistryManifest = {
         ],
         "additionalProperties": false,
         "$defs": {
+          "assessment_attribute": {
+            "title": "AssessmentAttribute",
+            "$comment": "ArchivesSpace common/schemas/assessment_attribute.rb: an item of an assessment's formats, conservation_issues or ratings. definition_id is the id of an assessment_attribute_definition record (an integer there, not a link, and so here: its existence is not checked). label and global are copied from the definition by ArchivesSpace: readOnly (stripped, not computed yet). value is a rating's score (or, for a format or issue, that it applies); readonly marks an attribute the client may not change.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "assessment_attribute",
+                "default": "assessment_attribute"
+              },
+              "definition_id": {
+                "type": "integer",
+                "minimum": 1
+              },
+              "label": {
+                "type": "string",
+                "readOnly": true
+              },
+              "global": {
+                "type": "boolean",
+                "readOnly": true
+              },
+              "value": {
+                "type": "string"
+              },
+              "note": {
+                "type": "string"
+              },
+              "readonly": {
+                "type": "boolean",
+                "default": false
+              }
+            },
+            "required": [
+              "definition_id"
+            ],
+            "additionalProperties": false
+          },
           "ref": {
             "title": "Ref",
             "$comment": "A link to another record. Which types it may point at is said where it is used: the schema node that holds this object carries x-ref-targets and x-on-target-delete.",
@@ -7126,6 +9491,150 @@ export const manifest: RegistryManifest = {
             "additionalProperties": false
           }
         }
+      }
+    },
+    {
+      "name": "assessment_attribute_definition",
+      "collection": "assessment_attribute_definitions",
+      "scope": "repository",
+      "uriPrefix": "/assessment_attribute_definitions",
+      "identifiers": null,
+      "unique": [
+        {
+          "fields": [
+            "label"
+          ],
+          "within": [
+            "type"
+          ],
+          "scope": "repository",
+          "sparse": false
+        }
+      ],
+      "permissions": {
+        "read": "view_repository",
+        "create": "manage_assessment_attributes",
+        "update": "manage_assessment_attributes",
+        "delete": "manage_assessment_attributes"
+      },
+      "publicRead": false,
+      "listUnpaged": true,
+      "inHiddenScope": true,
+      "writeParameters": [],
+      "listFilters": [],
+      "hiddenIds": [],
+      "indexes": [],
+      "schema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "AssessmentAttributeDefinition",
+        "$comment": "ArchivesSpace common/schemas/assessment_attribute_definitions.rb: the formats, conservation issues and ratings an assessment may record (its formats, conservation_issues and ratings items name one by definition_id). ArchivesSpace serves a repository's definitions as one document, {definitions: [...]}, at GET and POST /repositories/:repo_id/assessment_attribute_definitions (the POST replaces the whole list, the global ones of the global repository merged in on read). Here each definition is a record of its own at the same path: /repositories/:repo_id/assessment_attribute_definitions/:id, its id being the definition_id assessments use, and the list is answered unpaged. Global definitions are records of the hidden global repository (x-in-hidden-scope), as ArchivesSpace keeps them in repository 1; global and position are computed by ArchivesSpace: readOnly (stripped, not computed yet). type is fixed there: enum. label is unique per type within the repository, as ArchivesSpace checks. Reading needs view_repository, writing manage_assessment_attributes, as its endpoints declare.",
+        "type": "object",
+        "x-record-type": "assessment_attribute_definition",
+        "x-collection": "assessment_attribute_definitions",
+        "x-scope": "repository",
+        "x-in-hidden-scope": true,
+        "x-list-unpaged": true,
+        "x-unique": [
+          {
+            "fields": [
+              "label"
+            ],
+            "within": [
+              "type"
+            ],
+            "scope": "repository"
+          }
+        ],
+        "x-permissions": {
+          "read": "view_repository",
+          "create": "manage_assessment_attributes",
+          "update": "manage_assessment_attributes",
+          "delete": "manage_assessment_attributes"
+        },
+        "properties": {
+          "uri": {
+            "type": "string",
+            "readOnly": true
+          },
+          "jsonmodel_type": {
+            "type": "string",
+            "readOnly": true
+          },
+          "lock_version": {
+            "type": "integer",
+            "minimum": 0,
+            "readOnly": true
+          },
+          "created_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "last_modified_by": {
+            "type": "string",
+            "readOnly": true
+          },
+          "create_time": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "system_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "user_mtime": {
+            "type": "string",
+            "readOnly": true,
+            "description": "ISO-8601 UTC, second precision, Z suffix."
+          },
+          "repository": {
+            "type": "object",
+            "readOnly": true,
+            "properties": {
+              "ref": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "ref"
+            ],
+            "additionalProperties": false
+          },
+          "label": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "type": {
+            "type": "string",
+            "enum": [
+              "rating",
+              "format",
+              "conservation_issue"
+            ]
+          },
+          "global": {
+            "type": "boolean",
+            "readOnly": true,
+            "description": "Whether the definition belongs to the global repository (shared by all), computed by ArchivesSpace; ignored on input."
+          },
+          "readonly": {
+            "type": "boolean",
+            "default": false,
+            "description": "A definition whose values clients may not change (ArchivesSpace computes the Research Value rating)."
+          },
+          "position": {
+            "type": "integer",
+            "readOnly": true,
+            "description": "The definition's place among those of its type, computed by ArchivesSpace; ignored on input."
+          }
+        },
+        "required": [
+          "label",
+          "type"
+        ],
+        "additionalProperties": false
       }
     },
     {
@@ -7821,7 +10330,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "DigitalObject",
-        "$comment": "ArchivesSpace common/schemas/digital_object.rb + abstract_archival_object.rb; level from its digital_object_level list, digital_object_type from digital_object_digital_object_type. digital_object_id is unique per repository, as in ArchivesSpace. notes are ArchivesSpace's digital object notes (note_digital_object, note_bibliography). linked_instances and tree are computed by ArchivesSpace: readOnly. Deleting this record deletes its components (digital_object_component.digital_object cascades) and removes the instances linking it. classifications, rights_statements, external_documents and collection_management wait for their target types.",
+        "$comment": "ArchivesSpace common/schemas/digital_object.rb + abstract_archival_object.rb; level from its digital_object_level list, digital_object_type from digital_object_digital_object_type. digital_object_id is unique per repository, as in ArchivesSpace. notes are ArchivesSpace's digital object notes (note_digital_object, note_bibliography). classifications are links (removed when their target is deleted); rights_statements, collection_management, user_defined and metadata_rights_declarations are subrecords (the schema file read lacks slug, classifications and metadata_rights_declarations, which its backend model stores and returns: backend/app/model/digital_object.rb). linked_events, linked_instances, collection, tree and representative_file_version are computed by ArchivesSpace: readOnly (stripped, not computed yet). Deleting this record deletes its components (digital_object_component.digital_object cascades) and removes the instances linking it.",
         "type": "object",
         "x-record-type": "digital_object",
         "x-collection": "digital_objects",
@@ -7909,6 +10418,13 @@ export const manifest: RegistryManifest = {
           },
           "external_ark_url": {
             "type": "string"
+          },
+          "slug": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "is_slug_auto": {
+            "type": "boolean"
           },
           "publish": {
             "type": "boolean"
@@ -8003,6 +10519,42 @@ export const manifest: RegistryManifest = {
               "$ref": "#/$defs/linked_agent"
             }
           },
+          "external_documents": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/external_document"
+            }
+          },
+          "rights_statements": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/rights_statement"
+            }
+          },
+          "collection_management": {
+            "$ref": "#/$defs/collection_management"
+          },
+          "user_defined": {
+            "$ref": "#/$defs/user_defined"
+          },
+          "classifications": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/ref",
+              "$comment": "Deleting a classification or term drops it from this list; the record stays.",
+              "x-ref-targets": [
+                "classification",
+                "classification_term"
+              ],
+              "x-on-target-delete": "remove"
+            }
+          },
+          "metadata_rights_declarations": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/metadata_rights_declaration"
+            }
+          },
           "linked_events": {
             "type": "array",
             "readOnly": true,
@@ -8045,6 +10597,19 @@ export const manifest: RegistryManifest = {
                 "after": "/tree"
               }
             }
+          },
+          "representative_file_version": {
+            "$ref": "#/$defs/file_version",
+            "readOnly": true,
+            "description": "Computed by ArchivesSpace (the representative file version of the record's digital object instances); ignored on input."
+          },
+          "collection": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "object"
+            },
+            "description": "Computed by ArchivesSpace (the resources and accessions whose instances link this one, as refs); ignored on input."
           }
         },
         "required": [
@@ -8053,6 +10618,130 @@ export const manifest: RegistryManifest = {
         ],
         "additionalProperties": false,
         "$defs": {
+          "collection_management": {
+            "title": "CollectionManagement",
+            "$comment": "ArchivesSpace common/schemas/collection_management.rb: processing information of an accession, resource or digital object (one per record). processing_total_extent_type from extent_extent_type, processing_priority from collection_management_processing_priority, processing_status from collection_management_processing_status. ArchivesSpace gives it a uri and a parent (the record holding it), both computed: readOnly (stripped, not computed yet).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "collection_management",
+                "default": "collection_management"
+              },
+              "uri": {
+                "type": "string",
+                "readOnly": true
+              },
+              "parent": {
+                "type": "object",
+                "readOnly": true,
+                "description": "The record holding this subrecord, computed by ArchivesSpace; ignored on input."
+              },
+              "external_ids": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/external_id"
+                }
+              },
+              "processing_hours_per_foot_estimate": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "processing_total_extent": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "processing_total_extent_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "extent_extent_type",
+                  "values": [
+                    "cassettes",
+                    "cubic_feet",
+                    "files",
+                    "gigabytes",
+                    "leaves",
+                    "linear_feet",
+                    "megabytes",
+                    "photographic_prints",
+                    "photographic_slides",
+                    "reels",
+                    "sheets",
+                    "terabytes",
+                    "volumes",
+                    "other_unmapped"
+                  ]
+                }
+              },
+              "processing_hours_total": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "processing_plan": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "processing_priority": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "collection_management_processing_priority",
+                  "values": [
+                    "high",
+                    "low",
+                    "medium"
+                  ]
+                }
+              },
+              "processing_funding_source": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "processors": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "rights_determined": {
+                "type": "boolean",
+                "default": false
+              },
+              "processing_status": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "collection_management_processing_status",
+                  "values": [
+                    "completed",
+                    "in_progress",
+                    "new"
+                  ]
+                }
+              }
+            },
+            "additionalProperties": false
+          },
           "date": {
             "title": "ArchivalDate",
             "$comment": "ArchivesSpace date subrecord (common/schemas/date.rb); enumerations from its date_type, date_label, date_certainty, date_era, date_calendar lists. Titled ArchivalDate so the generated interface does not shadow the global Date.",
@@ -8267,6 +10956,59 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "external_document": {
+            "title": "ExternalDocument",
+            "$comment": "ArchivesSpace common/schemas/external_document.rb: a document kept outside the system (location is a free string, usually a URL or a path).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "external_document",
+                "default": "external_document"
+              },
+              "title": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 16384
+              },
+              "location": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "title",
+              "location"
+            ],
+            "additionalProperties": false
+          },
           "external_id": {
             "title": "ExternalId",
             "type": "object",
@@ -8313,7 +11055,7 @@ export const manifest: RegistryManifest = {
           },
           "file_version": {
             "title": "FileVersion",
-            "$comment": "ArchivesSpace common/schemas/file_version.rb (v3+, with is_representative and caption); use_statement values from its file_version_use_statement list, checksum_method from file_version_checksum_methods.",
+            "$comment": "ArchivesSpace common/schemas/file_version.rb (v3+, with is_representative and caption); use_statement values from its file_version_use_statement list, file_format_name from file_version_file_format_name, checksum_method from file_version_checksum_methods. identifier, derived_from and link_uri are computed by ArchivesSpace: readOnly (stripped, not computed yet).",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -8345,10 +11087,15 @@ export const manifest: RegistryManifest = {
                 "const": "file_version",
                 "default": "file_version"
               },
+              "identifier": {
+                "type": "string",
+                "readOnly": true,
+                "description": "Computed by ArchivesSpace (the file version's id); ignored on input."
+              },
               "file_uri": {
                 "type": "string",
                 "minLength": 1,
-                "maxLength": 255
+                "maxLength": 16384
               },
               "publish": {
                 "type": "boolean",
@@ -8415,7 +11162,19 @@ export const manifest: RegistryManifest = {
               },
               "file_format_name": {
                 "type": "string",
-                "maxLength": 255
+                "x-enumeration": {
+                  "name": "file_version_file_format_name",
+                  "values": [
+                    "aiff",
+                    "avi",
+                    "gif",
+                    "jpeg",
+                    "mp3",
+                    "pdf",
+                    "tiff",
+                    "txt"
+                  ]
+                }
               },
               "file_format_version": {
                 "type": "string",
@@ -8449,6 +11208,16 @@ export const manifest: RegistryManifest = {
               "caption": {
                 "type": "string",
                 "maxLength": 16384
+              },
+              "derived_from": {
+                "type": "string",
+                "readOnly": true,
+                "description": "Computed by ArchivesSpace (the digital object or component a representative file version belongs to); ignored on input."
+              },
+              "link_uri": {
+                "type": "string",
+                "readOnly": true,
+                "description": "Computed by ArchivesSpace; ignored on input."
               }
             },
             "required": [
@@ -8607,9 +11376,111 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "metadata_rights_declaration": {
+            "title": "MetadataRightsDeclaration",
+            "$comment": "ArchivesSpace common/schemas/metadata_rights_declaration.rb: the licence under which a record's description may be reused. license from its metadata_license list, the xlink attributes from the file version lists. last_verified_date is a date-time there; it is kept as a string (ISO 8601), its shape unchecked.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "metadata_rights_declaration",
+                "default": "metadata_rights_declaration"
+              },
+              "license": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "metadata_license",
+                  "values": [
+                    "public_domain",
+                    "non_commercial",
+                    "non_commercial_no_derivatives",
+                    "no_derivatives",
+                    "share_a_like",
+                    "non_commercial_share_a_like"
+                  ]
+                }
+              },
+              "descriptive_note": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_version_xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_version_xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_title_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_role_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_arcrole_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "last_verified_date": {
+                "type": "string",
+                "description": "ISO 8601 date and time."
+              }
+            },
+            "additionalProperties": false
+          },
           "note_bibliography": {
             "title": "NoteBibliography",
-            "$comment": "ArchivesSpace note_bibliography (EAD <bibliography>): paragraphs of content and a list of citations (items).",
+            "$comment": "ArchivesSpace note_bibliography (EAD <bibliography>): paragraphs of content and a list of citations (items). Its type is set by ArchivesSpace (the note_bibliography_type list, one value): readOnly, stripped on input.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -8672,7 +11543,14 @@ export const manifest: RegistryManifest = {
               },
               "type": {
                 "type": "string",
-                "maxLength": 255
+                "readOnly": true,
+                "x-enumeration": {
+                  "name": "note_bibliography_type",
+                  "values": [
+                    "bibliography"
+                  ],
+                  "editable": false
+                }
               }
             },
             "required": [
@@ -8865,6 +11743,160 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "note_rights_statement": {
+            "title": "NoteRightsStatement",
+            "$comment": "ArchivesSpace common/schemas/note_rights_statement.rb (parent abstract_note): a rights statement's note; type from its note_rights_statement_type list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_rights_statement",
+                "default": "note_rights_statement"
+              },
+              "type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "note_rights_statement_type",
+                  "values": [
+                    "materials",
+                    "type_note",
+                    "additional_information"
+                  ],
+                  "editable": false
+                }
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "note_rights_statement_act": {
+            "title": "NoteRightsStatementAct",
+            "$comment": "ArchivesSpace common/schemas/note_rights_statement_act.rb (parent abstract_note): a rights statement act's note; type from its note_rights_statement_act_type list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_rights_statement_act",
+                "default": "note_rights_statement_act"
+              },
+              "type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "note_rights_statement_act_type",
+                  "values": [
+                    "permissions",
+                    "restrictions",
+                    "extension",
+                    "expiration",
+                    "additional_information"
+                  ],
+                  "editable": false
+                }
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
           "ref": {
             "title": "Ref",
             "$comment": "A link to another record. Which types it may point at is said where it is used: the schema node that holds this object carries x-ref-targets and x-on-target-delete.",
@@ -8883,6 +11915,393 @@ export const manifest: RegistryManifest = {
             },
             "required": [
               "ref"
+            ],
+            "additionalProperties": false
+          },
+          "rights_statement": {
+            "title": "RightsStatement",
+            "$comment": "ArchivesSpace common/schemas/rights_statement.rb (the PREMIS-shaped statement of ArchivesSpace 2.1+), on accessions, resources, archival objects, digital objects and their components. rights_type from its rights_statement_rights_type list, status from rights_statement_ip_status, other_rights_basis from rights_statement_other_rights_basis. jurisdiction is an ISO 3166-1 alpha-2 code (ArchivesSpace's country_iso_3166 list), checked by shape as a repository's country is. linked_agents are plain links to agents: deleting the agent removes the entry.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "rights_statement",
+                "default": "rights_statement"
+              },
+              "rights_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_rights_type",
+                  "values": [
+                    "copyright",
+                    "license",
+                    "statute",
+                    "other"
+                  ],
+                  "editable": false
+                }
+              },
+              "identifier": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "status": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_ip_status",
+                  "values": [
+                    "copyrighted",
+                    "public_domain",
+                    "unknown"
+                  ],
+                  "editable": false
+                }
+              },
+              "determination_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "start_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "end_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "license_terms": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "statute_citation": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "jurisdiction": {
+                "type": "string",
+                "pattern": "^[A-Z]{2}$",
+                "description": "ISO 3166-1 alpha-2 code, e.g. US."
+              },
+              "other_rights_basis": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_other_rights_basis",
+                  "values": [
+                    "donor",
+                    "policy"
+                  ]
+                }
+              },
+              "external_documents": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/rights_statement_external_document"
+                }
+              },
+              "acts": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/rights_statement_act"
+                }
+              },
+              "linked_agents": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Deleting the agent drops it from this list; the statement stays.",
+                  "x-ref-targets": [
+                    "agent_person",
+                    "agent_corporate_entity",
+                    "agent_family",
+                    "agent_software"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/note_rights_statement"
+                }
+              }
+            },
+            "required": [
+              "rights_type"
+            ],
+            "additionalProperties": false
+          },
+          "rights_statement_act": {
+            "title": "RightsStatementAct",
+            "$comment": "ArchivesSpace common/schemas/rights_statement_act.rb: what a rights statement allows or forbids (PREMIS act). act_type from its rights_statement_act_type list, restriction from rights_statement_act_restriction; act_type, restriction and start_date are required, as there.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "rights_statement_act",
+                "default": "rights_statement_act"
+              },
+              "act_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_act_type",
+                  "values": [
+                    "delete",
+                    "disseminate",
+                    "migrate",
+                    "modify",
+                    "replicate",
+                    "use"
+                  ]
+                }
+              },
+              "restriction": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_act_restriction",
+                  "values": [
+                    "allow",
+                    "disallow",
+                    "conditional"
+                  ]
+                }
+              },
+              "start_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "end_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/note_rights_statement_act"
+                }
+              }
+            },
+            "required": [
+              "act_type",
+              "restriction",
+              "start_date"
+            ],
+            "additionalProperties": false
+          },
+          "rights_statement_external_document": {
+            "title": "RightsStatementExternalDocument",
+            "$comment": "ArchivesSpace common/schemas/rights_statement_external_document.rb: an external document (title, location, publish, as shared/external_document.schema.json) that also says what kind of identifier its location is, from the rights_statement_external_document_identifier_type list (required, as there). Declared in full rather than composed: a base cannot be composed with a different jsonmodel_type.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "rights_statement_external_document",
+                "default": "rights_statement_external_document"
+              },
+              "title": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 16384
+              },
+              "location": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "identifier_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_external_document_identifier_type",
+                  "values": [
+                    "agrovoc",
+                    "allmovie",
+                    "allmusic",
+                    "allocine",
+                    "amnbo",
+                    "ansi",
+                    "artsy",
+                    "bdusc",
+                    "bfi",
+                    "bnfcg",
+                    "cantic",
+                    "cgndb",
+                    "danacode",
+                    "datoses",
+                    "discogs",
+                    "dkfilm",
+                    "doi",
+                    "ean",
+                    "eidr",
+                    "fast",
+                    "filmport",
+                    "findagr",
+                    "freebase",
+                    "gec",
+                    "geogndb",
+                    "geonames",
+                    "gettytgn",
+                    "gettyulan",
+                    "gnd",
+                    "gnis",
+                    "gtin-14",
+                    "hdl",
+                    "ibdb",
+                    "idref",
+                    "imdb",
+                    "isan",
+                    "isbn",
+                    "isbn-a",
+                    "isbnre",
+                    "isil",
+                    "ismn",
+                    "isni",
+                    "iso",
+                    "isrc",
+                    "issn",
+                    "issn-l",
+                    "issue-number",
+                    "istc",
+                    "iswc",
+                    "itar",
+                    "kinopo",
+                    "lccn",
+                    "lcmd",
+                    "lcmpt",
+                    "libaus",
+                    "local",
+                    "matrix-number",
+                    "moma",
+                    "munzing",
+                    "music-plate",
+                    "music-publisher",
+                    "musicb",
+                    "natgazfid",
+                    "nga",
+                    "nipo",
+                    "nndb",
+                    "npg",
+                    "odnb",
+                    "opensm",
+                    "orcid",
+                    "oxforddnb",
+                    "porthu",
+                    "rbmsbt",
+                    "rbmsgt",
+                    "rbmspe",
+                    "rbmsppe",
+                    "rbmspt",
+                    "rbmsrd",
+                    "rbmste",
+                    "rid",
+                    "rkda",
+                    "saam",
+                    "scholaru",
+                    "scope",
+                    "scopus",
+                    "sici",
+                    "spotify",
+                    "sprfbsb",
+                    "sprfbsk",
+                    "sprfcbb",
+                    "sprfcfb",
+                    "sprfhoc",
+                    "sprfoly",
+                    "sprfpfb",
+                    "stock-number",
+                    "strn",
+                    "svfilm",
+                    "tatearid",
+                    "theatr",
+                    "trove",
+                    "upc",
+                    "uri",
+                    "urn",
+                    "viaf",
+                    "videorecording-identifier",
+                    "wikidata",
+                    "wndla"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "title",
+              "location",
+              "identifier_type"
             ],
             "additionalProperties": false
           },
@@ -8962,6 +12381,163 @@ export const manifest: RegistryManifest = {
               "vocabulary"
             ],
             "additionalProperties": false
+          },
+          "user_defined": {
+            "title": "UserDefined",
+            "$comment": "ArchivesSpace common/schemas/user_defined.rb: fields a repository gives its own meaning, on accessions, resources and digital objects. integer_* and real_* are strings there (maxlength 255 and 13), and so here; enum_1 to enum_4 take the values of the user_defined_enum_1 to _4 lists, which a stock ArchivesSpace seeds with the one value novalue.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "user_defined",
+                "default": "user_defined"
+              },
+              "boolean_1": {
+                "type": "boolean",
+                "default": false
+              },
+              "boolean_2": {
+                "type": "boolean",
+                "default": false
+              },
+              "boolean_3": {
+                "type": "boolean",
+                "default": false
+              },
+              "integer_1": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "integer_2": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "integer_3": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "real_1": {
+                "type": "string",
+                "maxLength": 13
+              },
+              "real_2": {
+                "type": "string",
+                "maxLength": 13
+              },
+              "real_3": {
+                "type": "string",
+                "maxLength": 13
+              },
+              "string_1": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "string_2": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "string_3": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "string_4": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "text_1": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "text_2": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "text_3": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "text_4": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "text_5": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "date_1": {
+                "type": "string",
+                "format": "date"
+              },
+              "date_2": {
+                "type": "string",
+                "format": "date"
+              },
+              "date_3": {
+                "type": "string",
+                "format": "date"
+              },
+              "enum_1": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "user_defined_enum_1",
+                  "values": [
+                    "novalue"
+                  ]
+                }
+              },
+              "enum_2": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "user_defined_enum_2",
+                  "values": [
+                    "novalue"
+                  ]
+                }
+              },
+              "enum_3": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "user_defined_enum_3",
+                  "values": [
+                    "novalue"
+                  ]
+                }
+              },
+              "enum_4": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "user_defined_enum_4",
+                  "values": [
+                    "novalue"
+                  ]
+                }
+              }
+            },
+            "additionalProperties": false
           }
         }
       }
@@ -9009,7 +12585,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "DigitalObjectComponent",
-        "$comment": "ArchivesSpace common/schemas/digital_object_component.rb: a component needs a title or a component_id (ArchivesSpace's validation), belongs to a digital object and may sit under another component (parent). ArchivesSpace writes digital_object and parent as {ref} objects. Both links cascade: deleting the digital object deletes its components, and deleting a component deletes the components under it. notes are digital object notes (see digital_object.schema.json). The components of a digital object form its tree (x-tree): position is the place among siblings, kept dense by the service.",
+        "$comment": "ArchivesSpace common/schemas/digital_object_component.rb + abstract_archival_object.rb: a component needs a title or a component_id (ArchivesSpace's validation), belongs to a digital object and may sit under another component (parent). ArchivesSpace writes digital_object and parent as {ref} objects. Both links cascade: deleting the digital object deletes its components, and deleting a component deletes the components under it. notes are digital object notes (see digital_object.schema.json). The components of a digital object form its tree (x-tree): position is the place among siblings, kept dense by the service. display_string, has_unpublished_ancestor, linked_events and representative_file_version are computed by ArchivesSpace: readOnly (stripped, not computed yet).",
         "type": "object",
         "x-record-type": "digital_object_component",
         "x-collection": "digital_object_components",
@@ -9191,6 +12767,24 @@ export const manifest: RegistryManifest = {
               "$ref": "#/$defs/note_digital"
             }
           },
+          "external_ids": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/external_id"
+            }
+          },
+          "external_documents": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/external_document"
+            }
+          },
+          "rights_statements": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/rights_statement"
+            }
+          },
           "subjects": {
             "type": "array",
             "items": {
@@ -9207,6 +12801,24 @@ export const manifest: RegistryManifest = {
             "items": {
               "$ref": "#/$defs/linked_agent"
             }
+          },
+          "linked_events": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "object"
+            },
+            "description": "Computed by ArchivesSpace (the events whose linked_records name this record); ignored on input.",
+            "x-computed": {
+              "incoming": {
+                "via": "linked_records"
+              }
+            }
+          },
+          "representative_file_version": {
+            "$ref": "#/$defs/file_version",
+            "readOnly": true,
+            "description": "Computed by ArchivesSpace (the representative file version of the record's digital object instances); ignored on input."
           }
         },
         "required": [
@@ -9440,9 +13052,106 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "external_document": {
+            "title": "ExternalDocument",
+            "$comment": "ArchivesSpace common/schemas/external_document.rb: a document kept outside the system (location is a free string, usually a URL or a path).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "external_document",
+                "default": "external_document"
+              },
+              "title": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 16384
+              },
+              "location": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "title",
+              "location"
+            ],
+            "additionalProperties": false
+          },
+          "external_id": {
+            "title": "ExternalId",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "external_id",
+                "default": "external_id"
+              },
+              "external_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "source": {
+                "type": "string",
+                "maxLength": 255
+              }
+            },
+            "additionalProperties": false
+          },
           "file_version": {
             "title": "FileVersion",
-            "$comment": "ArchivesSpace common/schemas/file_version.rb (v3+, with is_representative and caption); use_statement values from its file_version_use_statement list, checksum_method from file_version_checksum_methods.",
+            "$comment": "ArchivesSpace common/schemas/file_version.rb (v3+, with is_representative and caption); use_statement values from its file_version_use_statement list, file_format_name from file_version_file_format_name, checksum_method from file_version_checksum_methods. identifier, derived_from and link_uri are computed by ArchivesSpace: readOnly (stripped, not computed yet).",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -9474,10 +13183,15 @@ export const manifest: RegistryManifest = {
                 "const": "file_version",
                 "default": "file_version"
               },
+              "identifier": {
+                "type": "string",
+                "readOnly": true,
+                "description": "Computed by ArchivesSpace (the file version's id); ignored on input."
+              },
               "file_uri": {
                 "type": "string",
                 "minLength": 1,
-                "maxLength": 255
+                "maxLength": 16384
               },
               "publish": {
                 "type": "boolean",
@@ -9544,7 +13258,19 @@ export const manifest: RegistryManifest = {
               },
               "file_format_name": {
                 "type": "string",
-                "maxLength": 255
+                "x-enumeration": {
+                  "name": "file_version_file_format_name",
+                  "values": [
+                    "aiff",
+                    "avi",
+                    "gif",
+                    "jpeg",
+                    "mp3",
+                    "pdf",
+                    "tiff",
+                    "txt"
+                  ]
+                }
               },
               "file_format_version": {
                 "type": "string",
@@ -9578,6 +13304,16 @@ export const manifest: RegistryManifest = {
               "caption": {
                 "type": "string",
                 "maxLength": 16384
+              },
+              "derived_from": {
+                "type": "string",
+                "readOnly": true,
+                "description": "Computed by ArchivesSpace (the digital object or component a representative file version belongs to); ignored on input."
+              },
+              "link_uri": {
+                "type": "string",
+                "readOnly": true,
+                "description": "Computed by ArchivesSpace; ignored on input."
               }
             },
             "required": [
@@ -9738,7 +13474,7 @@ export const manifest: RegistryManifest = {
           },
           "note_bibliography": {
             "title": "NoteBibliography",
-            "$comment": "ArchivesSpace note_bibliography (EAD <bibliography>): paragraphs of content and a list of citations (items).",
+            "$comment": "ArchivesSpace note_bibliography (EAD <bibliography>): paragraphs of content and a list of citations (items). Its type is set by ArchivesSpace (the note_bibliography_type list, one value): readOnly, stripped on input.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -9801,7 +13537,14 @@ export const manifest: RegistryManifest = {
               },
               "type": {
                 "type": "string",
-                "maxLength": 255
+                "readOnly": true,
+                "x-enumeration": {
+                  "name": "note_bibliography_type",
+                  "values": [
+                    "bibliography"
+                  ],
+                  "editable": false
+                }
               }
             },
             "required": [
@@ -9994,6 +13737,160 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "note_rights_statement": {
+            "title": "NoteRightsStatement",
+            "$comment": "ArchivesSpace common/schemas/note_rights_statement.rb (parent abstract_note): a rights statement's note; type from its note_rights_statement_type list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_rights_statement",
+                "default": "note_rights_statement"
+              },
+              "type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "note_rights_statement_type",
+                  "values": [
+                    "materials",
+                    "type_note",
+                    "additional_information"
+                  ],
+                  "editable": false
+                }
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "note_rights_statement_act": {
+            "title": "NoteRightsStatementAct",
+            "$comment": "ArchivesSpace common/schemas/note_rights_statement_act.rb (parent abstract_note): a rights statement act's note; type from its note_rights_statement_act_type list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_rights_statement_act",
+                "default": "note_rights_statement_act"
+              },
+              "type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "note_rights_statement_act_type",
+                  "values": [
+                    "permissions",
+                    "restrictions",
+                    "extension",
+                    "expiration",
+                    "additional_information"
+                  ],
+                  "editable": false
+                }
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
           "ref": {
             "title": "Ref",
             "$comment": "A link to another record. Which types it may point at is said where it is used: the schema node that holds this object carries x-ref-targets and x-on-target-delete.",
@@ -10012,6 +13909,393 @@ export const manifest: RegistryManifest = {
             },
             "required": [
               "ref"
+            ],
+            "additionalProperties": false
+          },
+          "rights_statement": {
+            "title": "RightsStatement",
+            "$comment": "ArchivesSpace common/schemas/rights_statement.rb (the PREMIS-shaped statement of ArchivesSpace 2.1+), on accessions, resources, archival objects, digital objects and their components. rights_type from its rights_statement_rights_type list, status from rights_statement_ip_status, other_rights_basis from rights_statement_other_rights_basis. jurisdiction is an ISO 3166-1 alpha-2 code (ArchivesSpace's country_iso_3166 list), checked by shape as a repository's country is. linked_agents are plain links to agents: deleting the agent removes the entry.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "rights_statement",
+                "default": "rights_statement"
+              },
+              "rights_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_rights_type",
+                  "values": [
+                    "copyright",
+                    "license",
+                    "statute",
+                    "other"
+                  ],
+                  "editable": false
+                }
+              },
+              "identifier": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "status": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_ip_status",
+                  "values": [
+                    "copyrighted",
+                    "public_domain",
+                    "unknown"
+                  ],
+                  "editable": false
+                }
+              },
+              "determination_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "start_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "end_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "license_terms": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "statute_citation": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "jurisdiction": {
+                "type": "string",
+                "pattern": "^[A-Z]{2}$",
+                "description": "ISO 3166-1 alpha-2 code, e.g. US."
+              },
+              "other_rights_basis": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_other_rights_basis",
+                  "values": [
+                    "donor",
+                    "policy"
+                  ]
+                }
+              },
+              "external_documents": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/rights_statement_external_document"
+                }
+              },
+              "acts": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/rights_statement_act"
+                }
+              },
+              "linked_agents": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Deleting the agent drops it from this list; the statement stays.",
+                  "x-ref-targets": [
+                    "agent_person",
+                    "agent_corporate_entity",
+                    "agent_family",
+                    "agent_software"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/note_rights_statement"
+                }
+              }
+            },
+            "required": [
+              "rights_type"
+            ],
+            "additionalProperties": false
+          },
+          "rights_statement_act": {
+            "title": "RightsStatementAct",
+            "$comment": "ArchivesSpace common/schemas/rights_statement_act.rb: what a rights statement allows or forbids (PREMIS act). act_type from its rights_statement_act_type list, restriction from rights_statement_act_restriction; act_type, restriction and start_date are required, as there.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "rights_statement_act",
+                "default": "rights_statement_act"
+              },
+              "act_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_act_type",
+                  "values": [
+                    "delete",
+                    "disseminate",
+                    "migrate",
+                    "modify",
+                    "replicate",
+                    "use"
+                  ]
+                }
+              },
+              "restriction": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_act_restriction",
+                  "values": [
+                    "allow",
+                    "disallow",
+                    "conditional"
+                  ]
+                }
+              },
+              "start_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "end_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/note_rights_statement_act"
+                }
+              }
+            },
+            "required": [
+              "act_type",
+              "restriction",
+              "start_date"
+            ],
+            "additionalProperties": false
+          },
+          "rights_statement_external_document": {
+            "title": "RightsStatementExternalDocument",
+            "$comment": "ArchivesSpace common/schemas/rights_statement_external_document.rb: an external document (title, location, publish, as shared/external_document.schema.json) that also says what kind of identifier its location is, from the rights_statement_external_document_identifier_type list (required, as there). Declared in full rather than composed: a base cannot be composed with a different jsonmodel_type.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "rights_statement_external_document",
+                "default": "rights_statement_external_document"
+              },
+              "title": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 16384
+              },
+              "location": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "identifier_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_external_document_identifier_type",
+                  "values": [
+                    "agrovoc",
+                    "allmovie",
+                    "allmusic",
+                    "allocine",
+                    "amnbo",
+                    "ansi",
+                    "artsy",
+                    "bdusc",
+                    "bfi",
+                    "bnfcg",
+                    "cantic",
+                    "cgndb",
+                    "danacode",
+                    "datoses",
+                    "discogs",
+                    "dkfilm",
+                    "doi",
+                    "ean",
+                    "eidr",
+                    "fast",
+                    "filmport",
+                    "findagr",
+                    "freebase",
+                    "gec",
+                    "geogndb",
+                    "geonames",
+                    "gettytgn",
+                    "gettyulan",
+                    "gnd",
+                    "gnis",
+                    "gtin-14",
+                    "hdl",
+                    "ibdb",
+                    "idref",
+                    "imdb",
+                    "isan",
+                    "isbn",
+                    "isbn-a",
+                    "isbnre",
+                    "isil",
+                    "ismn",
+                    "isni",
+                    "iso",
+                    "isrc",
+                    "issn",
+                    "issn-l",
+                    "issue-number",
+                    "istc",
+                    "iswc",
+                    "itar",
+                    "kinopo",
+                    "lccn",
+                    "lcmd",
+                    "lcmpt",
+                    "libaus",
+                    "local",
+                    "matrix-number",
+                    "moma",
+                    "munzing",
+                    "music-plate",
+                    "music-publisher",
+                    "musicb",
+                    "natgazfid",
+                    "nga",
+                    "nipo",
+                    "nndb",
+                    "npg",
+                    "odnb",
+                    "opensm",
+                    "orcid",
+                    "oxforddnb",
+                    "porthu",
+                    "rbmsbt",
+                    "rbmsgt",
+                    "rbmspe",
+                    "rbmsppe",
+                    "rbmspt",
+                    "rbmsrd",
+                    "rbmste",
+                    "rid",
+                    "rkda",
+                    "saam",
+                    "scholaru",
+                    "scope",
+                    "scopus",
+                    "sici",
+                    "spotify",
+                    "sprfbsb",
+                    "sprfbsk",
+                    "sprfcbb",
+                    "sprfcfb",
+                    "sprfhoc",
+                    "sprfoly",
+                    "sprfpfb",
+                    "stock-number",
+                    "strn",
+                    "svfilm",
+                    "tatearid",
+                    "theatr",
+                    "trove",
+                    "upc",
+                    "uri",
+                    "urn",
+                    "viaf",
+                    "videorecording-identifier",
+                    "wikidata",
+                    "wndla"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "title",
+              "location",
+              "identifier_type"
             ],
             "additionalProperties": false
           },
@@ -10191,6 +14475,10 @@ export const manifest: RegistryManifest = {
               "ref"
             ],
             "additionalProperties": false
+          },
+          "refid": {
+            "type": "string",
+            "description": "An identifier of the event in another system (a PREMIS eventIdentifier)."
           },
           "event_type": {
             "type": "string",
@@ -11360,7 +15648,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Repository",
-        "$comment": "ArchivesSpace common/schemas/repository.rb. Reading repositories needs no session (docs/api.md §2), hence read: null with x-public-read. GET /repositories answers every repository, unpaged, as ArchivesSpace's does; id 1 is the hidden global repository, which holds the global groups and is never served.",
+        "$comment": "ArchivesSpace common/schemas/repository.rb. Reading repositories needs no session (docs/api.md §2), hence read: null with x-public-read. GET /repositories answers every repository, unpaged, as ArchivesSpace's does; id 1 is the hidden global repository, which holds the global groups and is never served. agent_representation links the corporate agent standing for the repository. display_string is computed by ArchivesSpace: readOnly.",
         "type": "object",
         "x-record-type": "repository",
         "x-collection": "repositories",
@@ -11466,6 +15754,29 @@ export const manifest: RegistryManifest = {
           "publish": {
             "type": "boolean"
           },
+          "slug": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "is_slug_auto": {
+            "type": "boolean"
+          },
+          "oai_is_disabled": {
+            "type": "boolean"
+          },
+          "oai_sets_available": {
+            "type": "string",
+            "maxLength": 65000,
+            "description": "The OAI-PMH sets the repository offers, as ArchivesSpace keeps them: a JSON array of set ids in a string."
+          },
+          "agent_representation": {
+            "$ref": "#/$defs/ref",
+            "$comment": "The corporate agent standing for the repository (ArchivesSpace creates it with the repository through /repositories/with_agent; here the client links it). It cannot be deleted while it does (409 naming the repository).",
+            "x-ref-targets": [
+              "agent_corporate_entity"
+            ],
+            "x-on-target-delete": "restrict"
+          },
           "display_string": {
             "type": "string",
             "readOnly": true,
@@ -11489,7 +15800,30 @@ export const manifest: RegistryManifest = {
           "repo_code",
           "name"
         ],
-        "additionalProperties": false
+        "additionalProperties": false,
+        "$defs": {
+          "ref": {
+            "title": "Ref",
+            "$comment": "A link to another record. Which types it may point at is said where it is used: the schema node that holds this object carries x-ref-targets and x-on-target-delete.",
+            "type": "object",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              }
+            },
+            "required": [
+              "ref"
+            ],
+            "additionalProperties": false
+          }
+        }
       }
     },
     {
@@ -11538,7 +15872,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Resource",
-        "$comment": "ArchivesSpace common/schemas/resource.rb + abstract_archival_object.rb (v2.8+: lang_materials and finding_aid_language/script required). classifications are links (removed when their target is deleted); linked_events is computed by ArchivesSpace: readOnly. deaccessions, rights_statements and collection_management wait for their target types.",
+        "$comment": "ArchivesSpace common/schemas/resource.rb + abstract_archival_object.rb (v2.8+: lang_materials and finding_aid_language/script required). classifications and related_accessions are links (removed when their target is deleted). rights_statements, deaccessions, collection_management, user_defined and metadata_rights_declarations are subrecords. external_ark_url and the import_* ARK fields are stored as given; ark_name is minted by ArchivesSpace: readOnly (stripped, not minted here). linked_events, tree and representative_file_version are computed by ArchivesSpace: readOnly (stripped, not computed yet). is_finding_aid_status_published defaults to true in ArchivesSpace; no default is filled here.",
         "type": "object",
         "x-record-type": "resource",
         "x-collection": "resources",
@@ -11640,6 +15974,20 @@ export const manifest: RegistryManifest = {
           },
           "id_3": {
             "type": "string"
+          },
+          "external_ark_url": {
+            "type": "string"
+          },
+          "import_current_ark": {
+            "type": "string",
+            "description": "An ARK the record had elsewhere, to keep as its current one (ArchivesSpace reads it on import)."
+          },
+          "import_previous_arks": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "ARKs the record had before (ArchivesSpace reads them on import)."
           },
           "level": {
             "type": "string",
@@ -11782,6 +16130,9 @@ export const manifest: RegistryManifest = {
               ]
             }
           },
+          "is_finding_aid_status_published": {
+            "type": "boolean"
+          },
           "finding_aid_note": {
             "type": "string",
             "maxLength": 65000
@@ -11835,6 +16186,30 @@ export const manifest: RegistryManifest = {
             "type": "array",
             "items": {
               "$ref": "#/$defs/note"
+            }
+          },
+          "rights_statements": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/rights_statement"
+            }
+          },
+          "deaccessions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/deaccession"
+            }
+          },
+          "collection_management": {
+            "$ref": "#/$defs/collection_management"
+          },
+          "user_defined": {
+            "$ref": "#/$defs/user_defined"
+          },
+          "metadata_rights_declarations": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/metadata_rights_declaration"
             }
           },
           "related_accessions": {
@@ -11906,6 +16281,16 @@ export const manifest: RegistryManifest = {
                 "after": "/tree"
               }
             }
+          },
+          "ark_name": {
+            "$ref": "#/$defs/ark_name",
+            "readOnly": true,
+            "description": "Minted by ArchivesSpace; ignored on input."
+          },
+          "representative_file_version": {
+            "$ref": "#/$defs/file_version",
+            "readOnly": true,
+            "description": "Computed by ArchivesSpace (the representative file version of the record's digital object instances); ignored on input."
           }
         },
         "required": [
@@ -11935,6 +16320,179 @@ export const manifest: RegistryManifest = {
         },
         "additionalProperties": false,
         "$defs": {
+          "ark_name": {
+            "title": "ArkName",
+            "$comment": "ArchivesSpace common/schemas/ark_name.rb: a resource's or archival object's ARK (current and previous), which ArchivesSpace mints and returns read-only; the records hold it as a readOnly property (stripped, not minted here). import_current_ark and import_previous_arks are what a client writes instead.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "ark_name",
+                "default": "ark_name"
+              },
+              "current": {
+                "type": "string"
+              },
+              "current_is_external": {
+                "type": "boolean"
+              },
+              "previous": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "collection_management": {
+            "title": "CollectionManagement",
+            "$comment": "ArchivesSpace common/schemas/collection_management.rb: processing information of an accession, resource or digital object (one per record). processing_total_extent_type from extent_extent_type, processing_priority from collection_management_processing_priority, processing_status from collection_management_processing_status. ArchivesSpace gives it a uri and a parent (the record holding it), both computed: readOnly (stripped, not computed yet).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "collection_management",
+                "default": "collection_management"
+              },
+              "uri": {
+                "type": "string",
+                "readOnly": true
+              },
+              "parent": {
+                "type": "object",
+                "readOnly": true,
+                "description": "The record holding this subrecord, computed by ArchivesSpace; ignored on input."
+              },
+              "external_ids": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/external_id"
+                }
+              },
+              "processing_hours_per_foot_estimate": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "processing_total_extent": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "processing_total_extent_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "extent_extent_type",
+                  "values": [
+                    "cassettes",
+                    "cubic_feet",
+                    "files",
+                    "gigabytes",
+                    "leaves",
+                    "linear_feet",
+                    "megabytes",
+                    "photographic_prints",
+                    "photographic_slides",
+                    "reels",
+                    "sheets",
+                    "terabytes",
+                    "volumes",
+                    "other_unmapped"
+                  ]
+                }
+              },
+              "processing_hours_total": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "processing_plan": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "processing_priority": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "collection_management_processing_priority",
+                  "values": [
+                    "high",
+                    "low",
+                    "medium"
+                  ]
+                }
+              },
+              "processing_funding_source": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "processors": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "rights_determined": {
+                "type": "boolean",
+                "default": false
+              },
+              "processing_status": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "collection_management_processing_status",
+                  "values": [
+                    "completed",
+                    "in_progress",
+                    "new"
+                  ]
+                }
+              }
+            },
+            "additionalProperties": false
+          },
           "date": {
             "title": "ArchivalDate",
             "$comment": "ArchivesSpace date subrecord (common/schemas/date.rb); enumerations from its date_type, date_label, date_certainty, date_era, date_calendar lists. Titled ArchivalDate so the generated interface does not shadow the global Date.",
@@ -12053,6 +16611,85 @@ export const manifest: RegistryManifest = {
             "required": [
               "date_type",
               "label"
+            ],
+            "additionalProperties": false
+          },
+          "deaccession": {
+            "title": "Deaccession",
+            "$comment": "ArchivesSpace common/schemas/deaccession.rb: material removed from an accession or resource. scope from its deaccession_scope list; scope, description and date (one date subrecord) are required, as there.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "deaccession",
+                "default": "deaccession"
+              },
+              "scope": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "deaccession_scope",
+                  "values": [
+                    "part",
+                    "whole"
+                  ],
+                  "editable": false
+                }
+              },
+              "description": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 65000
+              },
+              "reason": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "disposition": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "notification": {
+                "type": "boolean",
+                "default": false
+              },
+              "date": {
+                "$ref": "#/$defs/date"
+              },
+              "extents": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/extent"
+                }
+              }
+            },
+            "required": [
+              "scope",
+              "description",
+              "date"
             ],
             "additionalProperties": false
           },
@@ -12244,6 +16881,178 @@ export const manifest: RegistryManifest = {
                 "maxLength": 255
               }
             },
+            "additionalProperties": false
+          },
+          "file_version": {
+            "title": "FileVersion",
+            "$comment": "ArchivesSpace common/schemas/file_version.rb (v3+, with is_representative and caption); use_statement values from its file_version_use_statement list, file_format_name from file_version_file_format_name, checksum_method from file_version_checksum_methods. identifier, derived_from and link_uri are computed by ArchivesSpace: readOnly (stripped, not computed yet).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "file_version",
+                "default": "file_version"
+              },
+              "identifier": {
+                "type": "string",
+                "readOnly": true,
+                "description": "Computed by ArchivesSpace (the file version's id); ignored on input."
+              },
+              "file_uri": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean",
+                "default": true
+              },
+              "use_statement": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_use_statement",
+                  "values": [
+                    "application",
+                    "application-pdf",
+                    "audio-clip",
+                    "audio-master",
+                    "audio-master-edited",
+                    "audio-service",
+                    "image-master",
+                    "image-master-edited",
+                    "image-service",
+                    "image-service-edited",
+                    "image-thumbnail",
+                    "text-codebook",
+                    "test-data",
+                    "text-data_definition",
+                    "text-georeference",
+                    "text-ocr-edited",
+                    "text-ocr-unedited",
+                    "text-tei-transcripted",
+                    "text-tei-translated",
+                    "video-clip",
+                    "video-master",
+                    "video-master-edited",
+                    "video-service",
+                    "video-streaming"
+                  ]
+                }
+              },
+              "xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_format_name": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_file_format_name",
+                  "values": [
+                    "aiff",
+                    "avi",
+                    "gif",
+                    "jpeg",
+                    "mp3",
+                    "pdf",
+                    "tiff",
+                    "txt"
+                  ]
+                }
+              },
+              "file_format_version": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "file_size_bytes": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "checksum": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "checksum_method": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_checksum_methods",
+                  "values": [
+                    "md5",
+                    "sha-1",
+                    "sha-256",
+                    "sha-384",
+                    "sha-512"
+                  ]
+                }
+              },
+              "is_representative": {
+                "type": "boolean",
+                "default": false
+              },
+              "caption": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "derived_from": {
+                "type": "string",
+                "readOnly": true,
+                "description": "Computed by ArchivesSpace (the digital object or component a representative file version belongs to); ignored on input."
+              },
+              "link_uri": {
+                "type": "string",
+                "readOnly": true,
+                "description": "Computed by ArchivesSpace; ignored on input."
+              }
+            },
+            "required": [
+              "file_uri"
+            ],
             "additionalProperties": false
           },
           "instance": {
@@ -12496,6 +17305,108 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "metadata_rights_declaration": {
+            "title": "MetadataRightsDeclaration",
+            "$comment": "ArchivesSpace common/schemas/metadata_rights_declaration.rb: the licence under which a record's description may be reused. license from its metadata_license list, the xlink attributes from the file version lists. last_verified_date is a date-time there; it is kept as a string (ISO 8601), its shape unchecked.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "metadata_rights_declaration",
+                "default": "metadata_rights_declaration"
+              },
+              "license": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "metadata_license",
+                  "values": [
+                    "public_domain",
+                    "non_commercial",
+                    "non_commercial_no_derivatives",
+                    "no_derivatives",
+                    "share_a_like",
+                    "non_commercial_share_a_like"
+                  ]
+                }
+              },
+              "descriptive_note": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_version_xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_version_xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_title_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_role_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_arcrole_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "last_verified_date": {
+                "type": "string",
+                "description": "ISO 8601 date and time."
+              }
+            },
+            "additionalProperties": false
+          },
           "note": {
             "title": "Note",
             "$comment": "A top-level note: its shape is chosen by jsonmodel_type, so a bad note reports the errors of its own shape only (ajv discriminator), not of every alternative.",
@@ -12523,7 +17434,7 @@ export const manifest: RegistryManifest = {
           },
           "note_bibliography": {
             "title": "NoteBibliography",
-            "$comment": "ArchivesSpace note_bibliography (EAD <bibliography>): paragraphs of content and a list of citations (items).",
+            "$comment": "ArchivesSpace note_bibliography (EAD <bibliography>): paragraphs of content and a list of citations (items). Its type is set by ArchivesSpace (the note_bibliography_type list, one value): readOnly, stripped on input.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -12586,7 +17497,14 @@ export const manifest: RegistryManifest = {
               },
               "type": {
                 "type": "string",
-                "maxLength": 255
+                "readOnly": true,
+                "x-enumeration": {
+                  "name": "note_bibliography_type",
+                  "values": [
+                    "bibliography"
+                  ],
+                  "editable": false
+                }
               }
             },
             "required": [
@@ -12728,7 +17646,7 @@ export const manifest: RegistryManifest = {
           },
           "note_index": {
             "title": "NoteIndex",
-            "$comment": "ArchivesSpace note_index (EAD <index>): content paragraphs and index entries. An entry's reference_ref may link a resource or archival object of the same repository; deleting the target removes the entry.",
+            "$comment": "ArchivesSpace note_index (EAD <index>): content paragraphs and index entries. An entry's reference_ref may link a resource or archival object of the same repository; deleting the target removes the entry. Its type is set by ArchivesSpace (the note_index_type list, one value): readOnly, stripped on input.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -12786,6 +17704,17 @@ export const manifest: RegistryManifest = {
                 "type": "array",
                 "items": {
                   "$ref": "#/$defs/note_index_item"
+                }
+              },
+              "type": {
+                "type": "string",
+                "readOnly": true,
+                "x-enumeration": {
+                  "name": "note_index_type",
+                  "values": [
+                    "index"
+                  ],
+                  "editable": false
                 }
               }
             },
@@ -13053,34 +17982,7 @@ export const manifest: RegistryManifest = {
                 }
               },
               "rights_restriction": {
-                "type": "object",
-                "properties": {
-                  "begin": {
-                    "type": "string",
-                    "format": "date"
-                  },
-                  "end": {
-                    "type": "string",
-                    "format": "date"
-                  },
-                  "local_access_restriction_type": {
-                    "type": "array",
-                    "items": {
-                      "type": "string",
-                      "x-enumeration": {
-                        "name": "restriction_type",
-                        "values": [
-                          "RestrictedSpecColl",
-                          "RestrictedCurApprSpecColl",
-                          "RestrictedFragileSpecColl",
-                          "InProcessSpecColl",
-                          "ColdStorageBrbl"
-                        ]
-                      }
-                    }
-                  }
-                },
-                "additionalProperties": false
+                "$ref": "#/$defs/rights_restriction"
               }
             },
             "required": [
@@ -13157,6 +18059,160 @@ export const manifest: RegistryManifest = {
             "required": [
               "jsonmodel_type",
               "enumeration"
+            ],
+            "additionalProperties": false
+          },
+          "note_rights_statement": {
+            "title": "NoteRightsStatement",
+            "$comment": "ArchivesSpace common/schemas/note_rights_statement.rb (parent abstract_note): a rights statement's note; type from its note_rights_statement_type list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_rights_statement",
+                "default": "note_rights_statement"
+              },
+              "type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "note_rights_statement_type",
+                  "values": [
+                    "materials",
+                    "type_note",
+                    "additional_information"
+                  ],
+                  "editable": false
+                }
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "note_rights_statement_act": {
+            "title": "NoteRightsStatementAct",
+            "$comment": "ArchivesSpace common/schemas/note_rights_statement_act.rb (parent abstract_note): a rights statement act's note; type from its note_rights_statement_act_type list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_rights_statement_act",
+                "default": "note_rights_statement_act"
+              },
+              "type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "note_rights_statement_act_type",
+                  "values": [
+                    "permissions",
+                    "restrictions",
+                    "extension",
+                    "expiration",
+                    "additional_information"
+                  ],
+                  "editable": false
+                }
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "type",
+              "content"
             ],
             "additionalProperties": false
           },
@@ -13308,6 +18364,7 @@ export const manifest: RegistryManifest = {
           },
           "revision_statement": {
             "title": "RevisionStatement",
+            "$comment": "ArchivesSpace common/schemas/revision_statement.rb: a dated change to a finding aid. ArchivesSpace gives it a uri of its own: readOnly.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -13339,6 +18396,10 @@ export const manifest: RegistryManifest = {
                 "const": "revision_statement",
                 "default": "revision_statement"
               },
+              "uri": {
+                "type": "string",
+                "readOnly": true
+              },
               "date": {
                 "type": "string",
                 "maxLength": 255
@@ -13357,8 +18418,464 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "rights_restriction": {
+            "title": "RightsRestriction",
+            "$comment": "ArchivesSpace common/schemas/rights_restriction.rb: the machine-actionable restriction of an access or use note (note_multipart's rights_restriction), and the items of a top container's computed active_restrictions. local_access_restriction_type values from its restriction_type list. begin and end are plain strings there, and so here. linked_records (the record whose note holds the restriction) and restriction_note_type are computed by ArchivesSpace: readOnly (stripped, not computed yet).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "rights_restriction",
+                "default": "rights_restriction"
+              },
+              "begin": {
+                "type": "string"
+              },
+              "end": {
+                "type": "string"
+              },
+              "local_access_restriction_type": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "x-enumeration": {
+                    "name": "restriction_type",
+                    "values": [
+                      "RestrictedSpecColl",
+                      "RestrictedCurApprSpecColl",
+                      "RestrictedFragileSpecColl",
+                      "InProcessSpecColl",
+                      "ColdStorageBrbl"
+                    ]
+                  }
+                }
+              },
+              "linked_records": {
+                "type": "object",
+                "readOnly": true,
+                "description": "Computed by ArchivesSpace (the record whose note holds this restriction); ignored on input."
+              },
+              "restriction_note_type": {
+                "type": "string",
+                "readOnly": true
+              }
+            },
+            "additionalProperties": false
+          },
+          "rights_statement": {
+            "title": "RightsStatement",
+            "$comment": "ArchivesSpace common/schemas/rights_statement.rb (the PREMIS-shaped statement of ArchivesSpace 2.1+), on accessions, resources, archival objects, digital objects and their components. rights_type from its rights_statement_rights_type list, status from rights_statement_ip_status, other_rights_basis from rights_statement_other_rights_basis. jurisdiction is an ISO 3166-1 alpha-2 code (ArchivesSpace's country_iso_3166 list), checked by shape as a repository's country is. linked_agents are plain links to agents: deleting the agent removes the entry.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "rights_statement",
+                "default": "rights_statement"
+              },
+              "rights_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_rights_type",
+                  "values": [
+                    "copyright",
+                    "license",
+                    "statute",
+                    "other"
+                  ],
+                  "editable": false
+                }
+              },
+              "identifier": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "status": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_ip_status",
+                  "values": [
+                    "copyrighted",
+                    "public_domain",
+                    "unknown"
+                  ],
+                  "editable": false
+                }
+              },
+              "determination_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "start_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "end_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "license_terms": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "statute_citation": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "jurisdiction": {
+                "type": "string",
+                "pattern": "^[A-Z]{2}$",
+                "description": "ISO 3166-1 alpha-2 code, e.g. US."
+              },
+              "other_rights_basis": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_other_rights_basis",
+                  "values": [
+                    "donor",
+                    "policy"
+                  ]
+                }
+              },
+              "external_documents": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/rights_statement_external_document"
+                }
+              },
+              "acts": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/rights_statement_act"
+                }
+              },
+              "linked_agents": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Deleting the agent drops it from this list; the statement stays.",
+                  "x-ref-targets": [
+                    "agent_person",
+                    "agent_corporate_entity",
+                    "agent_family",
+                    "agent_software"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/note_rights_statement"
+                }
+              }
+            },
+            "required": [
+              "rights_type"
+            ],
+            "additionalProperties": false
+          },
+          "rights_statement_act": {
+            "title": "RightsStatementAct",
+            "$comment": "ArchivesSpace common/schemas/rights_statement_act.rb: what a rights statement allows or forbids (PREMIS act). act_type from its rights_statement_act_type list, restriction from rights_statement_act_restriction; act_type, restriction and start_date are required, as there.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "rights_statement_act",
+                "default": "rights_statement_act"
+              },
+              "act_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_act_type",
+                  "values": [
+                    "delete",
+                    "disseminate",
+                    "migrate",
+                    "modify",
+                    "replicate",
+                    "use"
+                  ]
+                }
+              },
+              "restriction": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_act_restriction",
+                  "values": [
+                    "allow",
+                    "disallow",
+                    "conditional"
+                  ]
+                }
+              },
+              "start_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "end_date": {
+                "type": "string",
+                "format": "date"
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/note_rights_statement_act"
+                }
+              }
+            },
+            "required": [
+              "act_type",
+              "restriction",
+              "start_date"
+            ],
+            "additionalProperties": false
+          },
+          "rights_statement_external_document": {
+            "title": "RightsStatementExternalDocument",
+            "$comment": "ArchivesSpace common/schemas/rights_statement_external_document.rb: an external document (title, location, publish, as shared/external_document.schema.json) that also says what kind of identifier its location is, from the rights_statement_external_document_identifier_type list (required, as there). Declared in full rather than composed: a base cannot be composed with a different jsonmodel_type.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "rights_statement_external_document",
+                "default": "rights_statement_external_document"
+              },
+              "title": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 16384
+              },
+              "location": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "identifier_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "rights_statement_external_document_identifier_type",
+                  "values": [
+                    "agrovoc",
+                    "allmovie",
+                    "allmusic",
+                    "allocine",
+                    "amnbo",
+                    "ansi",
+                    "artsy",
+                    "bdusc",
+                    "bfi",
+                    "bnfcg",
+                    "cantic",
+                    "cgndb",
+                    "danacode",
+                    "datoses",
+                    "discogs",
+                    "dkfilm",
+                    "doi",
+                    "ean",
+                    "eidr",
+                    "fast",
+                    "filmport",
+                    "findagr",
+                    "freebase",
+                    "gec",
+                    "geogndb",
+                    "geonames",
+                    "gettytgn",
+                    "gettyulan",
+                    "gnd",
+                    "gnis",
+                    "gtin-14",
+                    "hdl",
+                    "ibdb",
+                    "idref",
+                    "imdb",
+                    "isan",
+                    "isbn",
+                    "isbn-a",
+                    "isbnre",
+                    "isil",
+                    "ismn",
+                    "isni",
+                    "iso",
+                    "isrc",
+                    "issn",
+                    "issn-l",
+                    "issue-number",
+                    "istc",
+                    "iswc",
+                    "itar",
+                    "kinopo",
+                    "lccn",
+                    "lcmd",
+                    "lcmpt",
+                    "libaus",
+                    "local",
+                    "matrix-number",
+                    "moma",
+                    "munzing",
+                    "music-plate",
+                    "music-publisher",
+                    "musicb",
+                    "natgazfid",
+                    "nga",
+                    "nipo",
+                    "nndb",
+                    "npg",
+                    "odnb",
+                    "opensm",
+                    "orcid",
+                    "oxforddnb",
+                    "porthu",
+                    "rbmsbt",
+                    "rbmsgt",
+                    "rbmspe",
+                    "rbmsppe",
+                    "rbmspt",
+                    "rbmsrd",
+                    "rbmste",
+                    "rid",
+                    "rkda",
+                    "saam",
+                    "scholaru",
+                    "scope",
+                    "scopus",
+                    "sici",
+                    "spotify",
+                    "sprfbsb",
+                    "sprfbsk",
+                    "sprfcbb",
+                    "sprfcfb",
+                    "sprfhoc",
+                    "sprfoly",
+                    "sprfpfb",
+                    "stock-number",
+                    "strn",
+                    "svfilm",
+                    "tatearid",
+                    "theatr",
+                    "trove",
+                    "upc",
+                    "uri",
+                    "urn",
+                    "viaf",
+                    "videorecording-identifier",
+                    "wikidata",
+                    "wndla"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "title",
+              "location",
+              "identifier_type"
+            ],
+            "additionalProperties": false
+          },
           "sub_container": {
             "title": "SubContainer",
+            "$comment": "ArchivesSpace common/schemas/sub_container.rb: where in a top container the described material is; type_2 and type_3 from the container_type list, barcode_2 the barcode of the second-level container. display_string is computed by ArchivesSpace: readOnly.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -13416,6 +18933,10 @@ export const manifest: RegistryManifest = {
                 }
               },
               "indicator_2": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "barcode_2": {
                 "type": "string",
                 "maxLength": 255
               },
@@ -13512,6 +19033,163 @@ export const manifest: RegistryManifest = {
               "term_type",
               "vocabulary"
             ],
+            "additionalProperties": false
+          },
+          "user_defined": {
+            "title": "UserDefined",
+            "$comment": "ArchivesSpace common/schemas/user_defined.rb: fields a repository gives its own meaning, on accessions, resources and digital objects. integer_* and real_* are strings there (maxlength 255 and 13), and so here; enum_1 to enum_4 take the values of the user_defined_enum_1 to _4 lists, which a stock ArchivesSpace seeds with the one value novalue.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "user_defined",
+                "default": "user_defined"
+              },
+              "boolean_1": {
+                "type": "boolean",
+                "default": false
+              },
+              "boolean_2": {
+                "type": "boolean",
+                "default": false
+              },
+              "boolean_3": {
+                "type": "boolean",
+                "default": false
+              },
+              "integer_1": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "integer_2": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "integer_3": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "real_1": {
+                "type": "string",
+                "maxLength": 13
+              },
+              "real_2": {
+                "type": "string",
+                "maxLength": 13
+              },
+              "real_3": {
+                "type": "string",
+                "maxLength": 13
+              },
+              "string_1": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "string_2": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "string_3": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "string_4": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "text_1": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "text_2": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "text_3": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "text_4": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "text_5": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "date_1": {
+                "type": "string",
+                "format": "date"
+              },
+              "date_2": {
+                "type": "string",
+                "format": "date"
+              },
+              "date_3": {
+                "type": "string",
+                "format": "date"
+              },
+              "enum_1": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "user_defined_enum_1",
+                  "values": [
+                    "novalue"
+                  ]
+                }
+              },
+              "enum_2": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "user_defined_enum_2",
+                  "values": [
+                    "novalue"
+                  ]
+                }
+              },
+              "enum_3": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "user_defined_enum_3",
+                  "values": [
+                    "novalue"
+                  ]
+                }
+              },
+              "enum_4": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "user_defined_enum_4",
+                  "values": [
+                    "novalue"
+                  ]
+                }
+              }
+            },
             "additionalProperties": false
           }
         }
@@ -14008,6 +19686,11 @@ export const manifest: RegistryManifest = {
           "created_for_collection": {
             "type": "string",
             "maxLength": 255
+          },
+          "internal_note": {
+            "type": "string",
+            "maxLength": 65000,
+            "description": "A staff note about the container, never published."
           },
           "container_profile": {
             "$ref": "#/$defs/ref",
@@ -14513,6 +20196,14 @@ export const manifest: RegistryManifest = {
             "type": "boolean",
             "readOnly": true
           },
+          "groups": {
+            "type": "array",
+            "readOnly": true,
+            "items": {
+              "type": "string"
+            },
+            "description": "Uris of the groups the user belongs to, computed by ArchivesSpace (membership is written through a group's member_usernames here, through ?groups[] or /users/:id/groups there); ignored on input."
+          },
           "permissions": {
             "type": "object",
             "readOnly": true,
@@ -14684,9 +20375,9 @@ export const manifest: RegistryManifest = {
             "type": "array",
             "readOnly": true,
             "items": {
-              "type": "string"
+              "type": "object"
             },
-            "description": "Computed by ArchivesSpace (uris of the vocabulary's terms); ignored on input."
+            "description": "Computed by ArchivesSpace (the vocabulary's terms, as term subrecords); ignored on input."
           }
         },
         "required": [

@@ -72,7 +72,7 @@ describe("stripReadOnly", () => {
     }
     expect(stripped).not.toHaveProperty("tree");
     expect(stripped).not.toHaveProperty("uri");
-    // The subrecord's own data survives, and so do the fields this schema does not know (validation names them).
+    // The subrecord's own data survives, and so do the writable fields (rights_statements) around them.
     expect(stripped.extents).toEqual([
       { number: "1", portion: "whole", extent_type: "Cubic Feet", jsonmodel_type: "extent" },
     ]);

@@ -108,11 +108,14 @@ describe("links", () => {
     });
     expect([...byPath.keys()].sort()).toEqual([
       "classifications/*/ref",
+      "component_links/*/ref",
       "instances/*/digital_object/ref",
       "instances/*/sub_container/top_container/ref",
       "linked_agents/*/ref",
       "linked_agents/*/terms/*/vocabulary",
+      "related_accessions/*/ref",
       "related_resources/*/ref",
+      "rights_statements/*/linked_agents/*/ref",
       "subjects/*/ref",
     ]);
   });
@@ -128,7 +131,13 @@ describe("links", () => {
         .linksTo("accession")
         .map((link) => `${link.type}: ${link.refPath.path}`)
         .sort(),
-    ).toEqual(["assessment: records/*/ref", "event: linked_records/*/ref", "resource: related_accessions/*/ref"]);
+    ).toEqual([
+      "accession: related_accessions/*/ref",
+      "archival_object: accession_links/*/ref",
+      "assessment: records/*/ref",
+      "event: linked_records/*/ref",
+      "resource: related_accessions/*/ref",
+    ]);
     expect(registry.linksTo("user")).toEqual([]);
   });
 
@@ -165,6 +174,7 @@ describe("permissions", () => {
       "delete_repository",
       "delete_subject_record",
       "delete_vocabulary_record",
+      "manage_assessment_attributes",
       "manage_container_profile_record",
       "manage_container_record",
       "manage_repository",

@@ -148,15 +148,33 @@ describe("assessments", () => {
     ).toEqual(["records", "survey_begin", "surveyed_by"]);
   });
 
-  it("the attribute lists (formats, ratings, conservation issues) are not modelled yet: dropped and said, not silently", async () => {
+  it("the attribute lists (formats, ratings, conservation issues) name definitions, records of their own", async () => {
+    const definitions = `/repositories/${repo}/assessment_attribute_definitions`;
+    const rating = (
+      await server.ops.create(
+        "assessment_attribute_definition",
+        { repoId: repo },
+        { label: "Housing quality", type: "rating" },
+        trusted("system"),
+      )
+    ).id;
     const reply = await server.send("POST", assessments(), {
       token,
-      body: assessment([await accession()], { ratings: [{ definition_id: 1, value: "3" }] }),
+      body: assessment([await accession()], { ratings: [{ definition_id: rating, value: "3", note: "Boxes sag" }] }),
     });
-    expect([reply.status, (reply.body as { warnings: string[] }).warnings]).toEqual([
-      200,
-      ["ratings: not a field of this record type; dropped, not stored"],
+    expect([reply.status, (reply.body as { warnings: string[] }).warnings]).toEqual([200, []]);
+    expect((await read((reply.body as { uri: string }).uri)).ratings).toEqual([
+      { jsonmodel_type: "assessment_attribute", definition_id: rating, value: "3", note: "Boxes sag", readonly: false },
     ]);
+    // Listed unpaged at ArchivesSpace's path; writing one needs manage_assessment_attributes, which this user lacks.
+    expect((await server.send("GET", definitions, { token })).body).toEqual([
+      expect.objectContaining({ uri: `${definitions}/${rating}`, label: "Housing quality", type: "rating" }),
+    ]);
+    const refused = await server.send("POST", definitions, {
+      token,
+      body: { label: "Mold", type: "conservation_issue" },
+    });
+    expect(refused.status).toBe(403);
   });
 
   it("computed fields are ignored on input", async () => {

@@ -1225,6 +1225,14 @@ export const manifest: RegistryManifest = {
           "publish": {
             "type": "boolean"
           },
+          "agent_contacts": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_contact"
+            },
+            "x-read-permission": "view_agent_contact_record",
+            "$comment": "Only holders of view_agent_contact_record see an agent's contacts, as in ArchivesSpace."
+          },
           "agent_record_controls": {
             "type": "array",
             "items": {
@@ -1526,6 +1534,138 @@ export const manifest: RegistryManifest = {
                 "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
               }
             },
+            "additionalProperties": false
+          },
+          "agent_contact": {
+            "title": "AgentContact",
+            "$comment": "ArchivesSpace common/schemas/agent_contact.rb (agents v3): an agent's address, telephones and contact notes; salutation values from its agent_contact_salutation list. Shown only to holders of view_agent_contact_record (x-read-permission on agent_contacts). is_representative marks the contact a repository's agent shows; stored as sent.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_contact",
+                "default": "agent_contact"
+              },
+              "name": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "salutation": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_contact_salutation",
+                  "values": [
+                    "mr",
+                    "mrs",
+                    "ms",
+                    "madame",
+                    "sir"
+                  ]
+                }
+              },
+              "address_1": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "address_2": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "address_3": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "city": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "region": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "country": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "post_code": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "telephones": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/telephone"
+                }
+              },
+              "fax": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "email": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "email_signature": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_contact_note"
+                    },
+                    {
+                      "$ref": "#/$defs/note_chronology"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              },
+              "is_representative": {
+                "type": "boolean",
+                "default": false
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "name"
+            ],
             "additionalProperties": false
           },
           "agent_conventions_declaration": {
@@ -3684,6 +3824,70 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "note_contact_note": {
+            "title": "NoteContactNote",
+            "$comment": "ArchivesSpace common/schemas/note_contact_note.rb (agents v3): a dated note of a contact with the agent.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_contact_note"
+              },
+              "date_of_contact": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "contact_notes": {
+                "type": "string",
+                "maxLength": 65000
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "date_of_contact",
+              "contact_notes"
+            ],
+            "additionalProperties": false
+          },
           "note_definedlist": {
             "title": "NoteDefinedlist",
             "type": "object",
@@ -4732,6 +4936,63 @@ export const manifest: RegistryManifest = {
             },
             "additionalProperties": false
           },
+          "telephone": {
+            "title": "Telephone",
+            "$comment": "ArchivesSpace common/schemas/telephone.rb: a contact's telephone number; number_type values from its telephone_number_type list. ArchivesSpace's schema also declares a uri (/telephone) it never gives routes or values: not modelled.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "telephone",
+                "default": "telephone"
+              },
+              "number": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "ext": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "number_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "telephone_number_type",
+                  "values": [
+                    "business",
+                    "home",
+                    "cell",
+                    "fax"
+                  ]
+                }
+              }
+            },
+            "additionalProperties": false
+          },
           "used_language": {
             "title": "UsedLanguage",
             "$comment": "ArchivesSpace common/schemas/used_language.rb (agents v3): a language and script the entity used.",
@@ -4880,6 +5141,14 @@ export const manifest: RegistryManifest = {
           },
           "publish": {
             "type": "boolean"
+          },
+          "agent_contacts": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_contact"
+            },
+            "x-read-permission": "view_agent_contact_record",
+            "$comment": "Only holders of view_agent_contact_record see an agent's contacts, as in ArchivesSpace."
           },
           "agent_record_controls": {
             "type": "array",
@@ -5179,6 +5448,138 @@ export const manifest: RegistryManifest = {
                 "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
               }
             },
+            "additionalProperties": false
+          },
+          "agent_contact": {
+            "title": "AgentContact",
+            "$comment": "ArchivesSpace common/schemas/agent_contact.rb (agents v3): an agent's address, telephones and contact notes; salutation values from its agent_contact_salutation list. Shown only to holders of view_agent_contact_record (x-read-permission on agent_contacts). is_representative marks the contact a repository's agent shows; stored as sent.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_contact",
+                "default": "agent_contact"
+              },
+              "name": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "salutation": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_contact_salutation",
+                  "values": [
+                    "mr",
+                    "mrs",
+                    "ms",
+                    "madame",
+                    "sir"
+                  ]
+                }
+              },
+              "address_1": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "address_2": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "address_3": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "city": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "region": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "country": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "post_code": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "telephones": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/telephone"
+                }
+              },
+              "fax": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "email": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "email_signature": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_contact_note"
+                    },
+                    {
+                      "$ref": "#/$defs/note_chronology"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              },
+              "is_representative": {
+                "type": "boolean",
+                "default": false
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "name"
+            ],
             "additionalProperties": false
           },
           "agent_conventions_declaration": {
@@ -7259,6 +7660,70 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "note_contact_note": {
+            "title": "NoteContactNote",
+            "$comment": "ArchivesSpace common/schemas/note_contact_note.rb (agents v3): a dated note of a contact with the agent.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_contact_note"
+              },
+              "date_of_contact": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "contact_notes": {
+                "type": "string",
+                "maxLength": 65000
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "date_of_contact",
+              "contact_notes"
+            ],
+            "additionalProperties": false
+          },
           "note_definedlist": {
             "title": "NoteDefinedlist",
             "type": "object",
@@ -8295,6 +8760,63 @@ export const manifest: RegistryManifest = {
             },
             "additionalProperties": false
           },
+          "telephone": {
+            "title": "Telephone",
+            "$comment": "ArchivesSpace common/schemas/telephone.rb: a contact's telephone number; number_type values from its telephone_number_type list. ArchivesSpace's schema also declares a uri (/telephone) it never gives routes or values: not modelled.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "telephone",
+                "default": "telephone"
+              },
+              "number": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "ext": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "number_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "telephone_number_type",
+                  "values": [
+                    "business",
+                    "home",
+                    "cell",
+                    "fax"
+                  ]
+                }
+              }
+            },
+            "additionalProperties": false
+          },
           "used_language": {
             "title": "UsedLanguage",
             "$comment": "ArchivesSpace common/schemas/used_language.rb (agents v3): a language and script the entity used.",
@@ -8443,6 +8965,14 @@ export const manifest: RegistryManifest = {
           },
           "publish": {
             "type": "boolean"
+          },
+          "agent_contacts": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_contact"
+            },
+            "x-read-permission": "view_agent_contact_record",
+            "$comment": "Only holders of view_agent_contact_record see an agent's contacts, as in ArchivesSpace."
           },
           "agent_record_controls": {
             "type": "array",
@@ -8751,6 +9281,138 @@ export const manifest: RegistryManifest = {
                 "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
               }
             },
+            "additionalProperties": false
+          },
+          "agent_contact": {
+            "title": "AgentContact",
+            "$comment": "ArchivesSpace common/schemas/agent_contact.rb (agents v3): an agent's address, telephones and contact notes; salutation values from its agent_contact_salutation list. Shown only to holders of view_agent_contact_record (x-read-permission on agent_contacts). is_representative marks the contact a repository's agent shows; stored as sent.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_contact",
+                "default": "agent_contact"
+              },
+              "name": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "salutation": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_contact_salutation",
+                  "values": [
+                    "mr",
+                    "mrs",
+                    "ms",
+                    "madame",
+                    "sir"
+                  ]
+                }
+              },
+              "address_1": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "address_2": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "address_3": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "city": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "region": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "country": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "post_code": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "telephones": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/telephone"
+                }
+              },
+              "fax": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "email": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "email_signature": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_contact_note"
+                    },
+                    {
+                      "$ref": "#/$defs/note_chronology"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              },
+              "is_representative": {
+                "type": "boolean",
+                "default": false
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "name"
+            ],
             "additionalProperties": false
           },
           "agent_conventions_declaration": {
@@ -10984,6 +11646,70 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "note_contact_note": {
+            "title": "NoteContactNote",
+            "$comment": "ArchivesSpace common/schemas/note_contact_note.rb (agents v3): a dated note of a contact with the agent.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_contact_note"
+              },
+              "date_of_contact": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "contact_notes": {
+                "type": "string",
+                "maxLength": 65000
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "date_of_contact",
+              "contact_notes"
+            ],
+            "additionalProperties": false
+          },
           "note_definedlist": {
             "title": "NoteDefinedlist",
             "type": "object",
@@ -12044,6 +12770,63 @@ export const manifest: RegistryManifest = {
             },
             "additionalProperties": false
           },
+          "telephone": {
+            "title": "Telephone",
+            "$comment": "ArchivesSpace common/schemas/telephone.rb: a contact's telephone number; number_type values from its telephone_number_type list. ArchivesSpace's schema also declares a uri (/telephone) it never gives routes or values: not modelled.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "telephone",
+                "default": "telephone"
+              },
+              "number": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "ext": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "number_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "telephone_number_type",
+                  "values": [
+                    "business",
+                    "home",
+                    "cell",
+                    "fax"
+                  ]
+                }
+              }
+            },
+            "additionalProperties": false
+          },
           "used_language": {
             "title": "UsedLanguage",
             "$comment": "ArchivesSpace common/schemas/used_language.rb (agents v3): a language and script the entity used.",
@@ -12192,6 +12975,14 @@ export const manifest: RegistryManifest = {
           },
           "publish": {
             "type": "boolean"
+          },
+          "agent_contacts": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_contact"
+            },
+            "x-read-permission": "view_agent_contact_record",
+            "$comment": "Only holders of view_agent_contact_record see an agent's contacts, as in ArchivesSpace."
           },
           "agent_record_controls": {
             "type": "array",
@@ -12458,6 +13249,138 @@ export const manifest: RegistryManifest = {
                 "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
               }
             },
+            "additionalProperties": false
+          },
+          "agent_contact": {
+            "title": "AgentContact",
+            "$comment": "ArchivesSpace common/schemas/agent_contact.rb (agents v3): an agent's address, telephones and contact notes; salutation values from its agent_contact_salutation list. Shown only to holders of view_agent_contact_record (x-read-permission on agent_contacts). is_representative marks the contact a repository's agent shows; stored as sent.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_contact",
+                "default": "agent_contact"
+              },
+              "name": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "salutation": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_contact_salutation",
+                  "values": [
+                    "mr",
+                    "mrs",
+                    "ms",
+                    "madame",
+                    "sir"
+                  ]
+                }
+              },
+              "address_1": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "address_2": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "address_3": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "city": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "region": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "country": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "post_code": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "telephones": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/telephone"
+                }
+              },
+              "fax": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "email": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "email_signature": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_contact_note"
+                    },
+                    {
+                      "$ref": "#/$defs/note_chronology"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              },
+              "is_representative": {
+                "type": "boolean",
+                "default": false
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "name"
+            ],
             "additionalProperties": false
           },
           "agent_conventions_declaration": {
@@ -14151,6 +15074,70 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "note_contact_note": {
+            "title": "NoteContactNote",
+            "$comment": "ArchivesSpace common/schemas/note_contact_note.rb (agents v3): a dated note of a contact with the agent.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_contact_note"
+              },
+              "date_of_contact": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "contact_notes": {
+                "type": "string",
+                "maxLength": 65000
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "date_of_contact",
+              "contact_notes"
+            ],
+            "additionalProperties": false
+          },
           "note_definedlist": {
             "title": "NoteDefinedlist",
             "type": "object",
@@ -15180,6 +16167,63 @@ export const manifest: RegistryManifest = {
               "required": [
                 "date_standardized"
               ]
+            },
+            "additionalProperties": false
+          },
+          "telephone": {
+            "title": "Telephone",
+            "$comment": "ArchivesSpace common/schemas/telephone.rb: a contact's telephone number; number_type values from its telephone_number_type list. ArchivesSpace's schema also declares a uri (/telephone) it never gives routes or values: not modelled.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "telephone",
+                "default": "telephone"
+              },
+              "number": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "ext": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "number_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "telephone_number_type",
+                  "values": [
+                    "business",
+                    "home",
+                    "cell",
+                    "fax"
+                  ]
+                }
+              }
             },
             "additionalProperties": false
           },

@@ -269,6 +269,7 @@ export interface AgentCorporateEntity {
    */
   user_mtime?: string;
   publish?: boolean;
+  agent_contacts?: AgentContact[];
   agent_record_controls?: AgentRecordControl[];
   agent_alternate_sets?: AgentAlternateSet[];
   agent_conventions_declarations?: AgentConventionsDeclaration[];
@@ -310,6 +311,73 @@ export interface AgentCorporateEntity {
     | AgentRelationshipFamily
     | AgentRelationshipAssociative
   )[];
+}
+export interface AgentContact {
+  lock_version?: number;
+  created_by?: string;
+  last_modified_by?: string;
+  create_time?: string;
+  system_mtime?: string;
+  user_mtime?: string;
+  jsonmodel_type?: "agent_contact";
+  name: string;
+  salutation?: string;
+  address_1?: string;
+  address_2?: string;
+  address_3?: string;
+  city?: string;
+  region?: string;
+  country?: string;
+  post_code?: string;
+  telephones?: Telephone[];
+  fax?: string;
+  email?: string;
+  email_signature?: string;
+  notes?: (NoteContactNote | NoteChronology)[];
+  is_representative?: boolean;
+  require_record?: boolean;
+}
+export interface Telephone {
+  lock_version?: number;
+  created_by?: string;
+  last_modified_by?: string;
+  create_time?: string;
+  system_mtime?: string;
+  user_mtime?: string;
+  jsonmodel_type?: "telephone";
+  number?: string;
+  ext?: string;
+  number_type?: string;
+}
+export interface NoteContactNote {
+  lock_version?: number;
+  created_by?: string;
+  last_modified_by?: string;
+  create_time?: string;
+  system_mtime?: string;
+  user_mtime?: string;
+  label?: string;
+  publish?: boolean;
+  persistent_id?: string;
+  ingest_problem?: string;
+  jsonmodel_type: "note_contact_note";
+  date_of_contact: string;
+  contact_notes: string;
+}
+export interface NoteChronology {
+  lock_version?: number;
+  created_by?: string;
+  last_modified_by?: string;
+  create_time?: string;
+  system_mtime?: string;
+  user_mtime?: string;
+  jsonmodel_type: "note_chronology";
+  title?: string;
+  publish?: boolean;
+  items?: {
+    event_date?: string;
+    events?: string[];
+  }[];
 }
 export interface AgentRecordControl {
   lock_version?: number;
@@ -640,21 +708,6 @@ export interface NoteAbstract {
    */
   content: [string, ...string[]];
 }
-export interface NoteChronology {
-  lock_version?: number;
-  created_by?: string;
-  last_modified_by?: string;
-  create_time?: string;
-  system_mtime?: string;
-  user_mtime?: string;
-  jsonmodel_type: "note_chronology";
-  title?: string;
-  publish?: boolean;
-  items?: {
-    event_date?: string;
-    events?: string[];
-  }[];
-}
 export interface NoteOrderedlist {
   lock_version?: number;
   created_by?: string;
@@ -955,6 +1008,7 @@ export interface AgentFamily {
    */
   user_mtime?: string;
   publish?: boolean;
+  agent_contacts?: AgentContact[];
   agent_record_controls?: AgentRecordControl[];
   agent_alternate_sets?: AgentAlternateSet[];
   agent_conventions_declarations?: AgentConventionsDeclaration[];
@@ -1066,6 +1120,7 @@ export interface AgentPerson {
    */
   user_mtime?: string;
   publish?: boolean;
+  agent_contacts?: AgentContact[];
   agent_record_controls?: AgentRecordControl[];
   agent_alternate_sets?: AgentAlternateSet[];
   agent_conventions_declarations?: AgentConventionsDeclaration[];
@@ -1215,6 +1270,7 @@ export interface AgentSoftware {
    */
   user_mtime?: string;
   publish?: boolean;
+  agent_contacts?: AgentContact[];
   agent_record_controls?: AgentRecordControl[];
   agent_alternate_sets?: AgentAlternateSet[];
   agent_conventions_declarations?: AgentConventionsDeclaration[];

@@ -68,7 +68,7 @@ export class EadExporter {
     const repository = asRecord(REPOSITORY, await this.operations.read(REPOSITORY, {}, repoId, onBehalfOf(actor)));
     return {
       resource,
-      writeTo: (sink) => new EadDocument(this.operations, scope, resource, repository, options, sink).write(),
+      writeTo: (sink) => new EadDocument(this.operations, scope, resource, repository, options, actor, sink).write(),
     };
   }
 }
@@ -86,10 +86,12 @@ class EadDocument {
     private readonly resource: Resource,
     private readonly repository: Repository,
     private readonly options: EadExportOptions,
+    /** Whom the document is written for: records are shown as they may see them. */
+    private readonly viewer: Actor,
     sink: XmlSink,
   ) {
     this.xml = new XmlWriter(sink);
-    this.linked = new LinkedRecords(operations.deps);
+    this.linked = new LinkedRecords(operations.deps, viewer);
     this.ctx = new EadContext(this.xml, options, this.linked);
     this.nodes = operations.treeViews.nodeTypeOf(RESOURCE);
   }
@@ -127,8 +129,9 @@ class EadDocument {
         .toArray();
       if (stored.length === 0) return;
       after = stored.at(-1)?.[position] as number;
+      const { registry } = this.operations.deps;
       const batch = stored
-        .map((doc) => asRecord(ARCHIVAL_OBJECT, shapeRecord(this.operations.deps.registry, this.nodes, doc)))
+        .map((doc) => asRecord(ARCHIVAL_OBJECT, shapeRecord(registry, this.nodes, doc, this.viewer)))
         .filter((record) => this.ctx.shown(record));
       const holders = await this.parentsAmong(batch.map((record) => String(record.uri)));
       await this.linked.load(batch);

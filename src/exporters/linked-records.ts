@@ -5,6 +5,7 @@
 // components, and is fetched once.
 import type { DigitalObject, Subject, TopContainer } from "../../generated/types/index.js";
 import type { OperationDeps } from "../records/deps.js";
+import type { Actor } from "../records/types.js";
 import { shapeRecord } from "../records/operations/shape.js";
 import { isAgent } from "./ead-terms.js";
 import { linkedRecord, type DescribedRecord, type LinkedAgentRecord, type LinkedRecord } from "./export-records.js";
@@ -29,7 +30,11 @@ export class LinkedRecords {
   /** Moves on each time the cache is emptied: records loaded before may need loading again. */
   generation = 0;
 
-  constructor(private readonly deps: OperationDeps) {}
+  constructor(
+    private readonly deps: OperationDeps,
+    /** Whom the export is for: linked records are shown as they may see them. */
+    private readonly viewer: Actor,
+  ) {}
 
   /** Loads every record the given records link to that is not cached yet: one query per target type. */
   async load(records: readonly DescribedRecord[]): Promise<void> {
@@ -55,7 +60,7 @@ export class LinkedRecords {
       const filter: Record<string, unknown> = { id: { $in: [...group.ids] } };
       if (group.repoId !== undefined) filter.repo_id = group.repoId;
       for (const stored of await this.deps.store.collection(type.name).find(filter).toArray()) {
-        const shaped = shapeRecord(this.deps.registry, type, stored);
+        const shaped = shapeRecord(this.deps.registry, type, stored, this.viewer);
         const linked = linkedRecord(type.name, shaped);
         if (linked !== undefined) this.cache.set(shaped.uri as string, linked);
       }

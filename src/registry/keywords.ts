@@ -119,6 +119,8 @@ const settingsKeywords: KeywordDefinition[] = [
       additionalProperties: false,
     },
   },
+  // On a top-level property: only callers holding this permission code see it (registry.ts readGuards).
+  { keyword: "x-read-permission", schemaType: "string", metaSchema: { type: "string", pattern: "^[a-z][a-z0-9_]*$" } },
   // On a top-level string property: the server fills it in when a record arrives without it.
   { keyword: "x-generated", schemaType: "string", metaSchema: { type: "string", enum: ["token"] } },
   {

@@ -55,6 +55,8 @@ export interface RecordType {
   readonly indexes: readonly IndexSpec[];
   /** Top-level fields the server fills in when a record arrives without them (x-generated). */
   readonly generated: readonly string[];
+  /** x-read-permission: top-level fields hidden from callers without their code (read, list, resolve). */
+  readonly readGuards: readonly ReadGuard[];
   /** Where the type holds values of enumerations (x-enumeration). */
   readonly enumerationPaths: readonly EnumerationPath[];
   /** How the type's records form trees (x-tree), with the root's type; null for other types. */
@@ -72,6 +74,22 @@ export interface TreeShape extends TreeSettings {
 export interface IncomingLink {
   readonly type: string;
   readonly refPath: RefPath;
+}
+
+/** A top-level property only callers holding `code` may see (x-read-permission). */
+export interface ReadGuard {
+  readonly field: string;
+  readonly code: string;
+}
+
+function readGuards(schema: JsonObject): ReadGuard[] {
+  const properties = isJsonObject(schema.properties) ? schema.properties : {};
+  const guards: ReadGuard[] = [];
+  for (const [field, property] of Object.entries(properties)) {
+    const code = isJsonObject(property) ? property["x-read-permission"] : undefined;
+    if (typeof code === "string") guards.push({ field, code });
+  }
+  return guards;
 }
 
 function generatedFields(schema: JsonObject): string[] {
@@ -148,6 +166,10 @@ function checkedPermissionCodes(types: readonly RecordType[]): ReadonlyMap<strin
         );
       }
     }
+    for (const { field, code } of type.readGuards) {
+      if (!levels.has(code))
+        throw new SchemaDefinitionError(type.name, `x-read-permission on ${field}: "${code}" is not a permission code`);
+    }
   }
   return levels;
 }
@@ -205,6 +227,7 @@ function describeType(entry: RecordTypeManifest, pattern: UriPattern): RecordTyp
     reciprocalLinks: findReciprocalLinks(entry.schema, entry.name),
     indexes,
     generated: generatedFields(entry.schema),
+    readGuards: readGuards(entry.schema),
     enumerationPaths: findEnumerationPaths(entry.schema, entry.name),
     tree: entry.tree === undefined ? null : { ...entry.tree, rootType: treeRootType(entry, refPaths) },
     schema: entry.schema,

@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { fileURLToPath } from "node:url";
+import type { UserActor } from "../../src/auth/actor.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../src/registry/json.js";
 import { admin, openHarness, type RecordsHarness } from "./harness.js";
 
@@ -141,4 +142,19 @@ it("every fixture property of the sampled types is one of the Arca schema's, rea
       if (fixture.readonly.includes(name)) expect([type, name, properties[name]?.readOnly]).toEqual([type, name, true]);
     }
   }
+});
+
+it("an agent's contacts are read only by holders of view_agent_contact_record", async () => {
+  const input = substituted(sample("agent_person"), targets) as JsonObject;
+  const { id } = await h.ops.create("agent_person", {}, input, admin);
+  const user = (codes: string[]): UserActor => ({
+    kind: "user",
+    username: "reader",
+    permissions: { "/repositories/2": codes },
+  });
+  const plain = await h.ops.read("agent_person", {}, id, user([]));
+  expect(plain.agent_contacts ?? []).toEqual([]);
+  expect(plain.names).toEqual(input.names);
+  const allowed = await h.ops.read("agent_person", {}, id, user(["view_agent_contact_record"]));
+  expect(allowed.agent_contacts).toEqual(input.agent_contacts);
 });

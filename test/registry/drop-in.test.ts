@@ -92,6 +92,15 @@ describe("a schema-only record type", () => {
     expect(registry.permissionCodes()).toEqual(expect.arrayContaining(["update_widget_record", "manage_gizmos"]));
   });
 
+  it("gets its read guards (x-read-permission)", () => {
+    expect(registry.get("widget").readGuards).toEqual([
+      { field: "cost", code: "view_widget_cost" },
+      { field: "suppliers", code: "view_widget_cost" },
+    ]);
+    expect(registry.get("gizmo").readGuards).toEqual([{ field: "origin", code: "manage_gizmos" }]);
+    expect(registry.get("accession").readGuards).toEqual([]);
+  });
+
   it("gets its links, in both directions", () => {
     expect(registry.refPaths("widget")).toEqual([
       {
@@ -102,12 +111,23 @@ describe("a schema-only record type", () => {
         onTargetDelete: "cascade",
         removeAt: "parts/*",
       },
+      {
+        path: "tool/ref",
+        segments: ["tool", "ref"],
+        mongoPath: "tool.ref",
+        targets: ["gizmo"],
+        onTargetDelete: "remove",
+        removeAt: "tool",
+      },
     ]);
     expect(registry.linksTo("widget")).toEqual([
       {
         type: "gizmo",
         refPath: expect.objectContaining({ path: "widget/ref", removeAt: "widget", onTargetDelete: "restrict" }),
       },
+    ]);
+    expect(registry.linksTo("gizmo")).toEqual([
+      { type: "widget", refPath: expect.objectContaining({ path: "tool/ref", onTargetDelete: "remove" }) },
     ]);
     const intoResources = registry.linksTo("resource").map((link) => link.type);
     expect(intoResources).toContain("widget");

@@ -307,6 +307,19 @@ describe("generate() refuses", () => {
     );
   });
 
+  it("x-read-permission below a top-level property, or naming no permission code", async () => {
+    const nested = {
+      type: "array",
+      items: { type: "object", properties: { phone: { type: "string", "x-read-permission": "view_repository" } } },
+    };
+    expect(await generationError({ thing: thing({}, { contacts: nested }) })).toMatch(
+      /x-read-permission at #\/properties\/contacts\/items\/properties\/phone has no effect: it belongs on a top-level property/,
+    );
+    expect(
+      await generationError({ thing: thing({}, { cost: { type: "string", "x-read-permission": "see_cost" } }) }),
+    ).toMatch(/^thing: x-read-permission on cost: "see_cost" is not a permission code/);
+  });
+
   it("two types sharing a collection", async () => {
     const other = thing({ title: "Other", "x-record-type": "other" });
     expect(await generationError({ thing: thing(), other })).toMatch(/x-collection "things" is already used/);

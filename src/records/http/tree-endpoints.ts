@@ -82,8 +82,8 @@ export class TreeEndpoints {
   }
 
   async children(req: Request, res: Response): Promise<JsonObject[]> {
-    const { scope } = await this.records.enter("read", req, res);
-    return this.operations.treeViews.children(this.typeName, scope, this.records.recordId(req));
+    const { scope, actor } = await this.records.enter("read", req, res);
+    return this.operations.treeViews.children(this.typeName, scope, this.records.recordId(req), actor);
   }
 
   async parent(req: Request, res: Response): Promise<WriteResult> {

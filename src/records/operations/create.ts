@@ -13,6 +13,7 @@ import { isTreeNodeType } from "../trees/tree-links.js";
 import type { OperationDeps } from "../deps.js";
 import { linkProblemsOfMany } from "./links.js";
 import { permittedType, recordFilter, requireRepository } from "./locate.js";
+import { assertMayFillGuarded } from "./field-access.js";
 import { checkRecord, problemsOf, type PreparedRecord } from "./prepare.js";
 import { hasReciprocalItems, writeMirrors } from "./reciprocal-links.js";
 import { NO_PARAMETERS, onBehalfOf, type Actor, type Scope, type WriteOptions, type WriteResult } from "../types.js";
@@ -111,6 +112,7 @@ export async function createRecords(
     inputs.push(hooks?.beforeWrite ? { ...item, input: await hooks.beforeWrite(pending) } : item);
   }
   const prepared = await checkRecords(deps, type, scope, inputs, present, session);
+  for (const one of prepared) assertMayFillGuarded(type, one.fields, actor, scope.repoId);
 
   // Ids are allocated outside any transaction: a counter written inside one would make every
   // concurrent create of the type conflict.

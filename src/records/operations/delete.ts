@@ -31,7 +31,7 @@ export async function deleteRecord(
   const type = permittedType(deps, typeName, scope, actor, "delete");
   const beforeWrite = deps.hooks.of(type.name)?.beforeWrite;
   if (beforeWrite !== undefined) {
-    const existing = shapeRecord(deps.registry, type, await findStored(deps, type, id, scope));
+    const existing = shapeRecord(deps.registry, type, await findStored(deps, type, id, scope), onBehalfOf(actor));
     await beforeWrite({
       type: type.name,
       operation: "delete",
@@ -83,7 +83,7 @@ async function deleteWithin(
     type: type.name,
     id,
     scope,
-    record: shapeRecord(deps.registry, type, existing),
+    record: shapeRecord(deps.registry, type, existing, onBehalfOf(actor)),
     actor: onBehalfOf(actor),
     session,
   });

@@ -21,11 +21,15 @@ import type {
   WriteOptions,
   WriteResult,
 } from "../types.js";
+import { trusted } from "../types.js";
 import { updateRecord } from "./update.js";
 
 export { BatchRecordError, type NewRecord } from "./create.js";
 export type { OperationDeps } from "../deps.js";
 export * from "../types.js";
+
+/** Whom `find` shows records to: server code, which decides itself what it passes on. */
+const SERVER_CODE = trusted("server");
 
 export class RecordOperations {
   /** Tree reads (tree/root, waypoints, children) for types with x-tree. */
@@ -91,6 +95,6 @@ export class RecordOperations {
   async find(type: string, filter: Record<string, unknown>, limit = 0): Promise<JsonObject[]> {
     const recordType = this.deps.registry.get(type);
     const docs = await this.deps.store.collection(type).find(filter).limit(limit).toArray();
-    return docs.map((doc) => shapeRecord(this.deps.registry, recordType, doc));
+    return docs.map((doc) => shapeRecord(this.deps.registry, recordType, doc, SERVER_CODE));
   }
 }

@@ -60,8 +60,8 @@ export async function listRecords(
     query.sortField && query.sortField !== "id" ? { [query.sortField]: direction, id: direction } : { id: direction };
 
   const shapeAll = async (stored: StoredRecord[]): Promise<{ records: JsonObject[]; truncated: boolean }> => {
-    const records = stored.map((doc) => shapeRecord(deps.registry, type, doc));
-    return { records, truncated: await resolveRefs(deps, records, query.resolve ?? []) };
+    const records = stored.map((doc) => shapeRecord(deps.registry, type, doc, actor));
+    return { records, truncated: await resolveRefs(deps, records, query.resolve ?? [], actor) };
   };
 
   switch (query.mode.kind) {

@@ -15,9 +15,9 @@ export async function readRecord(
   options: ReadOptions = {},
 ): Promise<JsonObject> {
   const type = permittedType(deps, typeName, scope, actor, "read");
-  const shaped = shapeRecord(deps.registry, type, await findStored(deps, type, id, scope));
+  const shaped = shapeRecord(deps.registry, type, await findStored(deps, type, id, scope), actor);
   const afterRead = deps.hooks.of(type.name)?.afterRead;
   const record = afterRead === undefined ? shaped : await afterRead(shaped, actor);
-  if (await resolveRefs(deps, [record], options.resolve ?? [])) return { ...record, _resolve_truncated: true };
+  if (await resolveRefs(deps, [record], options.resolve ?? [], actor)) return { ...record, _resolve_truncated: true };
   return record;
 }

@@ -20,6 +20,7 @@ import { calculateObjectSize } from "bson";
 import type { OperationDeps } from "../deps.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import { shapeRecord } from "./shape.js";
+import type { Actor } from "../types.js";
 
 /**
  * The fields to resolve, each with what to resolve inside its targets (`a::b` gives `a` the
@@ -158,6 +159,7 @@ async function fetchTargets(
   deps: OperationDeps,
   sites: readonly RefSite[],
   byteBudget: number,
+  viewer: Actor,
 ): Promise<{ targets: Map<string, Target>; complete: boolean }> {
   const groups = new Map<string, TargetGroup>();
   for (const site of sites) {
@@ -178,7 +180,7 @@ async function fetchTargets(
     bytes += size;
     // Leaving the loop closes the cursor.
     if (bytes > byteBudget) return { targets, complete: false };
-    const record = shapeRecord(deps.registry, deps.registry.get(group.type), doc);
+    const record = shapeRecord(deps.registry, deps.registry.get(group.type), doc, viewer);
     targets.set(record.uri as string, { record, bytes: size });
   }
   return { targets, complete: true };
@@ -191,11 +193,15 @@ interface LevelValue {
   count: number;
 }
 
-/** Resolves refs in `records` (modified in place). Returns whether a bound cut resolution short. */
+/**
+ * Resolves refs in `records` (modified in place), each target shown as `viewer` may see it. Returns whether a bound cut
+ * resolution short.
+ */
 export async function resolveRefs(
   deps: OperationDeps,
   records: JsonObject[],
   keys: readonly string[],
+  viewer: Actor,
 ): Promise<boolean> {
   if (keys.length === 0 || records.length === 0) return false;
   let refsLeft = deps.resolveMaxRefs;
@@ -214,7 +220,7 @@ export async function resolveRefs(
     sites.length = within;
     if (within === 0) return true;
 
-    const { targets, complete } = await fetchTargets(deps, sites, bytesLeft);
+    const { targets, complete } = await fetchTargets(deps, sites, bytesLeft, viewer);
     // One shared object per distinct (subtree, target) that has more to resolve inside it.
     const resolving = new Map<ResolveTree, Map<string, LevelValue>>();
     const nextLevel: LevelValue[] = [];

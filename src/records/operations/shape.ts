@@ -1,10 +1,12 @@
 // A stored document as the API shows it (docs/api.md §3): storage fields dropped, server
 // fields added (uri, jsonmodel_type, repository ref), times as ISO-8601 UTC to the second,
-// fields with no value omitted rather than sent as null, and every array of the schema present,
-// [] when empty (registry/array-fields.ts).
+// fields with no value omitted rather than sent as null, fields the viewer may not see left out,
+// and every array of the schema present, [] when empty (registry/array-fields.ts).
 import { arrayFiller } from "../../registry/array-fields.js";
 import type { JsonObject, JsonValue, RecordType, Registry } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
+import type { Actor } from "../types.js";
+import { hideGuardedFields } from "./field-access.js";
 
 export const TIME_FIELDS = ["create_time", "system_mtime", "user_mtime"] as const;
 
@@ -57,8 +59,10 @@ function fillerOf(type: RecordType): (record: Record<string, JsonValue>) => void
   return filler;
 }
 
-export function shapeRecord(registry: Registry, type: RecordType, stored: StoredRecord): JsonObject {
+/** `viewer`: whom the record is shown to, for the fields only some callers may see (x-read-permission). */
+export function shapeRecord(registry: Registry, type: RecordType, stored: StoredRecord, viewer: Actor): JsonObject {
   const record = withoutNullFields(stored, STORAGE_KEYS);
+  if (type.readGuards.length > 0) hideGuardedFields(type, record, viewer, stored.repo_id);
   fillerOf(type)(record);
   record.jsonmodel_type = type.name;
   record.uri = registry.uriFor(type.name, stored.id, stored.repo_id);

@@ -12,7 +12,7 @@ import type { OperationDeps } from "../deps.js";
 import { readWithin } from "./bounded-read.js";
 import { findStored, recordType } from "./locate.js";
 import { shapeRecord } from "./shape.js";
-import type { Scope } from "../types.js";
+import type { Actor, Scope } from "../types.js";
 import {
   childCount,
   childrenFilter,
@@ -279,7 +279,7 @@ export class TreeViews {
   }
 
   /** GET <node>/children: the node's children, whole, in position order. */
-  async children(nodeTypeName: string, scope: Scope, nodeId: number): Promise<JsonObject[]> {
+  async children(nodeTypeName: string, scope: Scope, nodeId: number, viewer: Actor): Promise<JsonObject[]> {
     const type = recordType(this.deps, nodeTypeName, scope);
     if (!isTreeNodeType(type)) throw new Error(`${type.name} records form no trees`);
     await findStored(this.deps, type, nodeId, scope);
@@ -297,7 +297,7 @@ export class TreeViews {
       this.deps.responseMaxBytes,
       tooLarge,
     );
-    return children.map((child) => shapeRecord(this.deps.registry, type, child));
+    return children.map((child) => shapeRecord(this.deps.registry, type, child, viewer));
   }
 
   private parentIdOf(read: TreeRead, node: StoredRecord): number | undefined {

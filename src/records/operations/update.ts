@@ -5,6 +5,7 @@ import { conflict } from "../../errors/api-error.js";
 import { replaceNode } from "../trees/node-writes.js";
 import { isTreeNodeType } from "../trees/tree-links.js";
 import type { OperationDeps } from "../deps.js";
+import { keepGuardedFields } from "./field-access.js";
 import { findStored, permittedType, recordFilter } from "./locate.js";
 import { prepareRecord } from "./prepare.js";
 import { hasReciprocalItems, writeMirrors } from "./reciprocal-links.js";
@@ -39,7 +40,7 @@ export async function updateRecord(
   if (lockVersion === undefined) throw conflict(LOCK_VERSION_MISSING);
   const existing = await findStored(deps, type, id, scope);
   const hooks = deps.hooks.of(type.name);
-  const previous = hooks === undefined ? undefined : shapeRecord(deps.registry, type, existing);
+  const previous = hooks === undefined ? undefined : shapeRecord(deps.registry, type, existing, onBehalfOf(actor));
   const checkedInput = hooks?.beforeWrite
     ? await hooks.beforeWrite({
         type: type.name,
@@ -52,6 +53,7 @@ export async function updateRecord(
       })
     : input;
   const { fields, stale, warnings } = await prepareRecord(deps, type, scope, checkedInput, existing);
+  keepGuardedFields(type, fields, actor, scope.repoId, existing);
   const now = deps.now();
   const replacement = {
     ...fields,

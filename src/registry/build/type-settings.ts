@@ -289,12 +289,15 @@ class SettingsReader {
     });
   }
 
-  /** Root-only keywords found below the root would be silently ignored: refuse them. */
+  /** Root-only keywords found below the root (and read guards below its properties) would be ignored: refuse them. */
   checkNoNestedSettings(node: JsonObject, path: string): void {
     for (const { keyword, name, schema } of subschemasOf(node)) {
       const at = name === undefined ? `${path}/${keyword}` : `${path}/${keyword}/${name}`;
       const misplaced = ROOT_ONLY.find((key) => Object.hasOwn(schema, key));
       if (misplaced !== undefined) this.fail(`${misplaced} at ${at} has no effect: it belongs on the top-level schema`);
+      // Guards are read off the record's own properties (registry.ts): deeper down nothing would enforce one.
+      if (Object.hasOwn(schema, "x-read-permission") && !(node === this.schema && keyword === "properties"))
+        this.fail(`x-read-permission at ${at} has no effect: it belongs on a top-level property`);
       this.checkNoNestedSettings(schema, at);
     }
   }

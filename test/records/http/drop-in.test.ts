@@ -154,4 +154,64 @@ describe("a record type that exists only as a schema", () => {
     // Widgets carry no x-public-read: not even a read without a session.
     expect((await server.send("GET", `/repositories/${repo}/widgets/1`)).status).toBe(403);
   });
+
+  it("hides a field its schema guards with x-read-permission from callers without the code", async () => {
+    const costing = await server.login("costing", {
+      [`/repositories/${repo}`]: ["view_repository", "update_widget_record", "view_widget_cost"],
+    });
+    // A create may not fill a field its caller could not read back (as ArchivesSpace refuses agent contacts).
+    expect(
+      await server.send("POST", `/repositories/${repo}/widgets`, {
+        token,
+        body: { name: "Priced", code_a: "P", cost: "12.50" },
+      }),
+    ).toMatchObject({ status: 403, body: { error: "Access denied" } });
+    const created = await server.send("POST", `/repositories/${repo}/widgets`, {
+      token: costing,
+      body: { name: "Priced", code_a: "P", cost: "12.50", suppliers: ["Acme"] },
+    });
+    const uri = (created.body as { uri: string }).uri;
+    expect((await server.send("GET", uri, { token: costing })).body).toMatchObject({
+      cost: "12.50",
+      suppliers: ["Acme"],
+    });
+    // Without the code: the field is left out, a guarded list reads as [] (as every list does when empty).
+    const hidden = (await server.send("GET", uri, { token })).body as Record<string, unknown>;
+    expect(hidden).toMatchObject({ name: "Priced", suppliers: [] });
+    expect(hidden).not.toHaveProperty("cost");
+    const page = await server.send("GET", `/repositories/${repo}/widgets?page=1&page_size=50`, { token });
+    const listed = (page.body as { results: Array<Record<string, unknown>> }).results.find((w) => w.uri === uri);
+    expect(listed).toMatchObject({ suppliers: [] });
+    expect(listed).not.toHaveProperty("cost");
+
+    // Resolved: a linked record is shown as the caller may see it (a gizmo's origin needs manage_gizmos).
+    const maker = await server.login("gizmo-pricer", { _archivesspace: ["manage_gizmos", "view_repository"] });
+    const gizmo = await server.send("POST", "/tools/gizmos", {
+      token: maker,
+      body: { label: "Lathe", origin: "Sheffield" },
+    });
+    const gizmoUri = (gizmo.body as { uri: string }).uri;
+    const withTool = await server.send("POST", `/repositories/${repo}/widgets`, {
+      token,
+      body: { name: "Turned", code_a: "T2", tool: { ref: gizmoUri } },
+    });
+    const toolUri = `${(withTool.body as { uri: string }).uri}?resolve[]=tool`;
+    const resolved = (await server.send("GET", toolUri, { token })).body as { tool: { _resolved: object } };
+    expect(resolved.tool._resolved).toMatchObject({ label: "Lathe" });
+    expect(resolved.tool._resolved).not.toHaveProperty("origin");
+    expect((await server.send("GET", toolUri, { token: maker })).body).toMatchObject({
+      tool: { _resolved: { origin: "Sheffield" } },
+    });
+    expect((await server.send("GET", gizmoUri)).body).not.toHaveProperty("origin");
+
+    // An update from a caller who cannot see the field keeps it as stored, whatever they send.
+    const read = (await server.send("GET", uri, { token })).body as Record<string, unknown>;
+    const updated = await server.send("POST", uri, { token, body: { ...read, name: "Repriced", cost: "0" } });
+    expect(updated.status).toBe(200);
+    expect((await server.send("GET", uri, { token: costing })).body).toMatchObject({
+      name: "Repriced",
+      cost: "12.50",
+      suppliers: ["Acme"],
+    });
+  });
 });

@@ -2610,7 +2610,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentCorporateEntity",
-        "$comment": "ArchivesSpace common/schemas/agent_corporate_entity.rb + abstract_agent.rb (shared fields in shared/agent_base.schema.json). At least one name. Read needs a session but no permission code (null), as ArchivesSpace's agent GET endpoints declare no permission: see vocabulary.schema.json.",
+        "$comment": "ArchivesSpace common/schemas/agent_corporate_entity.rb + abstract_agent.rb (agents v3; shared fields in shared/agent_base.schema.json). At least one name. Read needs a session but no permission code (null), as ArchivesSpace's agent GET endpoints declare no permission: see vocabulary.schema.json.",
         "type": "object",
         "x-record-type": "agent_corporate_entity",
         "x-collection": "agent_corporate_entities",
@@ -2669,16 +2669,114 @@ export const manifest: RegistryManifest = {
           "publish": {
             "type": "boolean"
           },
+          "agent_contacts": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_contact"
+            },
+            "x-read-permission": "view_agent_contact_record",
+            "$comment": "Only holders of view_agent_contact_record see an agent's contacts, as in ArchivesSpace."
+          },
+          "agent_record_controls": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_record_control"
+            }
+          },
+          "agent_alternate_sets": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_alternate_set"
+            }
+          },
+          "agent_conventions_declarations": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_conventions_declaration"
+            }
+          },
+          "agent_other_agency_codes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_other_agency_codes"
+            }
+          },
+          "agent_maintenance_histories": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_maintenance_history"
+            }
+          },
+          "agent_record_identifiers": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_record_identifier"
+            }
+          },
+          "agent_identifiers": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_identifier"
+            }
+          },
+          "agent_sources": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_sources"
+            }
+          },
+          "agent_places": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_place"
+            }
+          },
+          "agent_occupations": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_occupation"
+            }
+          },
+          "agent_functions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_function"
+            }
+          },
+          "agent_topics": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_topic"
+            }
+          },
+          "agent_resources": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_resource"
+            }
+          },
+          "external_documents": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/external_document"
+            }
+          },
+          "notes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_note"
+            }
+          },
           "dates_of_existence": {
             "type": "array",
             "items": {
               "$ref": "#/$defs/structured_date_label"
             }
           },
-          "notes": {
+          "used_languages": {
             "type": "array",
             "items": {
-              "$ref": "#/$defs/note_bioghist"
+              "$ref": "#/$defs/used_language"
             }
           },
           "title": {
@@ -2688,16 +2786,13 @@ export const manifest: RegistryManifest = {
               "copy": "display_name/sort_name"
             }
           },
-          "display_name": {
-            "type": "object",
+          "is_linked_to_published_record": {
+            "type": "boolean",
             "readOnly": true,
             "x-computed": {
-              "pick": {
-                "path": "names",
-                "prefer": [
-                  "is_display_name",
-                  "authorized"
-                ]
+              "uses": {
+                "via": "linked_agents",
+                "yield": "published"
               }
             }
           },
@@ -2719,15 +2814,9 @@ export const manifest: RegistryManifest = {
               }
             }
           },
-          "is_linked_to_published_record": {
+          "system_generated": {
             "type": "boolean",
-            "readOnly": true,
-            "x-computed": {
-              "uses": {
-                "via": "linked_agents",
-                "yield": "published"
-              }
-            }
+            "readOnly": true
           },
           "used_within_repositories": {
             "type": "array",
@@ -2755,15 +2844,77 @@ export const manifest: RegistryManifest = {
               }
             }
           },
+          "is_user": {
+            "type": "string",
+            "readOnly": true
+          },
           "agent_type": {
             "const": "agent_corporate_entity",
             "default": "agent_corporate_entity"
+          },
+          "slug": {
+            "type": "string",
+            "$comment": "The public URL slug, stored as sent (ArchivesSpace generates one when is_slug_auto; that is not done here)."
+          },
+          "is_slug_auto": {
+            "type": "boolean",
+            "default": true
           },
           "names": {
             "type": "array",
             "minItems": 1,
             "items": {
               "$ref": "#/$defs/name_corporate_entity"
+            }
+          },
+          "display_name": {
+            "$ref": "#/$defs/name_corporate_entity",
+            "readOnly": true,
+            "$comment": "Computed by ArchivesSpace (the name marked is_display_name, else the authorized one): readOnly, stripped from input.",
+            "x-computed": {
+              "pick": {
+                "path": "names",
+                "prefer": [
+                  "is_display_name",
+                  "authorized"
+                ]
+              }
+            }
+          },
+          "related_agents": {
+            "type": "array",
+            "$comment": "Relationships to other agents, one item per relationship, its shape chosen by jsonmodel_type. Each is one fact seen from both agents: writing it here writes its mirror into the other agent, in the same transaction (x-reciprocal on each relationship type).",
+            "items": {
+              "type": "object",
+              "discriminator": {
+                "propertyName": "jsonmodel_type"
+              },
+              "oneOf": [
+                {
+                  "$ref": "#/$defs/agent_relationship_subordinatesuperior"
+                },
+                {
+                  "$ref": "#/$defs/agent_relationship_earlierlater"
+                },
+                {
+                  "$ref": "#/$defs/agent_relationship_identity"
+                },
+                {
+                  "$ref": "#/$defs/agent_relationship_hierarchical"
+                },
+                {
+                  "$ref": "#/$defs/agent_relationship_temporal"
+                },
+                {
+                  "$ref": "#/$defs/agent_relationship_family"
+                },
+                {
+                  "$ref": "#/$defs/agent_relationship_associative"
+                }
+              ],
+              "required": [
+                "jsonmodel_type"
+              ]
             }
           }
         },
@@ -2772,9 +2923,1923 @@ export const manifest: RegistryManifest = {
         ],
         "additionalProperties": false,
         "$defs": {
+          "agent_alternate_set": {
+            "title": "AgentAlternateSet",
+            "$comment": "ArchivesSpace common/schemas/agent_alternate_set.rb (agents v3): another authority record describing the same entity (EAC-CPF alternativeSet).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_alternate_set",
+                "default": "agent_alternate_set"
+              },
+              "set_component": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "descriptive_note": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_version_xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_version_xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_title_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_role_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_arcrole_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "last_verified_date": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?$",
+                "$comment": "ArchivesSpace's date-time: an ISO 8601 date, optionally with a time."
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_contact": {
+            "title": "AgentContact",
+            "$comment": "ArchivesSpace common/schemas/agent_contact.rb (agents v3): an agent's address, telephones and contact notes; salutation values from its agent_contact_salutation list. Shown only to holders of view_agent_contact_record (x-read-permission on agent_contacts). is_representative marks the contact a repository's agent shows; stored as sent.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_contact",
+                "default": "agent_contact"
+              },
+              "name": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "salutation": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_contact_salutation",
+                  "values": [
+                    "mr",
+                    "mrs",
+                    "ms",
+                    "madame",
+                    "sir"
+                  ]
+                }
+              },
+              "address_1": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "address_2": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "address_3": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "city": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "region": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "country": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "post_code": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "telephones": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/telephone"
+                }
+              },
+              "fax": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "email": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "email_signature": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_contact_note"
+                    },
+                    {
+                      "$ref": "#/$defs/note_chronology"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              },
+              "is_representative": {
+                "type": "boolean",
+                "default": false
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "name"
+            ],
+            "additionalProperties": false
+          },
+          "agent_conventions_declaration": {
+            "title": "AgentConventionsDeclaration",
+            "$comment": "ArchivesSpace common/schemas/agent_conventions_declaration.rb (agents v3): a rule or convention the record follows (EAC-CPF conventionDeclaration). descriptive_note defaults to an empty string, as there.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_conventions_declaration",
+                "default": "agent_conventions_declaration"
+              },
+              "name_rule": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "name_rule",
+                  "values": [
+                    "local",
+                    "aacr",
+                    "dacs",
+                    "rda"
+                  ]
+                }
+              },
+              "citation": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "descriptive_note": {
+                "type": "string",
+                "maxLength": 65000,
+                "default": ""
+              },
+              "file_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_version_xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_version_xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_title_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_role_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_arcrole_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "last_verified_date": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?$",
+                "$comment": "ArchivesSpace's date-time: an ISO 8601 date, optionally with a time."
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_function": {
+            "title": "AgentFunction",
+            "$comment": "ArchivesSpace common/schemas/agent_function.rb (agents v3): a function, as a subject, with where and when.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_function",
+                "default": "agent_function"
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/agent_subrecord_note"
+                }
+              },
+              "dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "subjects": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Deleting the subject drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "places": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Places are subjects (geographic terms); deleting one drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_identifier": {
+            "title": "AgentIdentifier",
+            "$comment": "ArchivesSpace common/schemas/agent_identifier.rb (agents v3): an identifier of the entity itself (EAC-CPF entityId).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_identifier",
+                "default": "agent_identifier"
+              },
+              "entity_identifier": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "identifier_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "identifier_type",
+                  "values": [
+                    "loc",
+                    "lac",
+                    "local",
+                    "other_unmapped"
+                  ]
+                }
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "entity_identifier"
+            ],
+            "additionalProperties": false
+          },
+          "agent_maintenance_history": {
+            "title": "AgentMaintenanceHistory",
+            "$comment": "ArchivesSpace common/schemas/agent_maintenance_history.rb (agents v3): one event in the authority record's history (EAC-CPF maintenanceEvent). ArchivesSpace's schema gives maintenance_agent_type the default \"Human\", not one of the list's values; its store's default is the value \"human\", used here.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_maintenance_history",
+                "default": "agent_maintenance_history"
+              },
+              "maintenance_event_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "maintenance_event_type",
+                  "values": [
+                    "created",
+                    "cancelled",
+                    "deleted",
+                    "derived",
+                    "revised",
+                    "updated"
+                  ],
+                  "editable": false
+                }
+              },
+              "maintenance_agent_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "maintenance_agent_type",
+                  "values": [
+                    "human",
+                    "machine"
+                  ],
+                  "editable": false
+                },
+                "default": "human"
+              },
+              "event_date": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?$",
+                "$comment": "ArchivesSpace's date-time: an ISO 8601 date, optionally with a time."
+              },
+              "agent": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "descriptive_note": {
+                "type": "string",
+                "maxLength": 65000,
+                "default": ""
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "maintenance_event_type",
+              "maintenance_agent_type",
+              "event_date",
+              "agent"
+            ],
+            "additionalProperties": false
+          },
+          "agent_note": {
+            "title": "AgentNote",
+            "$comment": "A top-level note of an agent (abstract_agent.rb notes): its shape chosen by jsonmodel_type.",
+            "type": "object",
+            "discriminator": {
+              "propertyName": "jsonmodel_type"
+            },
+            "oneOf": [
+              {
+                "$ref": "#/$defs/note_bioghist"
+              },
+              {
+                "$ref": "#/$defs/note_mandate"
+              },
+              {
+                "$ref": "#/$defs/note_legal_status"
+              },
+              {
+                "$ref": "#/$defs/note_structure_or_genealogy"
+              },
+              {
+                "$ref": "#/$defs/note_general_context"
+              }
+            ],
+            "required": [
+              "jsonmodel_type"
+            ]
+          },
+          "agent_occupation": {
+            "title": "AgentOccupation",
+            "$comment": "ArchivesSpace common/schemas/agent_occupation.rb (agents v3): an occupation, as a subject, with where and when.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_occupation",
+                "default": "agent_occupation"
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/agent_subrecord_note"
+                }
+              },
+              "dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "subjects": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Deleting the subject drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "places": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Places are subjects (geographic terms); deleting one drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_other_agency_codes": {
+            "title": "AgentOtherAgencyCodes",
+            "$comment": "ArchivesSpace common/schemas/agent_other_agency_codes.rb (agents v3): another agency's code for the maintaining agency (EAC-CPF otherAgencyCode).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_other_agency_codes",
+                "default": "agent_other_agency_codes"
+              },
+              "agency_code_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agency_code_type",
+                  "values": [
+                    "oclc",
+                    "local"
+                  ]
+                }
+              },
+              "maintenance_agency": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "maintenance_agency"
+            ],
+            "additionalProperties": false
+          },
+          "agent_place": {
+            "title": "AgentPlace",
+            "$comment": "ArchivesSpace common/schemas/agent_place.rb (agents v3): a place associated with the entity, as a geographic subject; place_role values from its place_role list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_place",
+                "default": "agent_place"
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "place_role": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "place_role",
+                  "values": [
+                    "assoc_country",
+                    "residence",
+                    "other_assoc",
+                    "place_of_birth",
+                    "place_of_death"
+                  ]
+                }
+              },
+              "dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/agent_subrecord_note"
+                }
+              },
+              "subjects": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Deleting the subject drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_record_control": {
+            "title": "AgentRecordControl",
+            "$comment": "ArchivesSpace common/schemas/agent_record_control.rb (agents v3): the authority record's own control data (EAC-CPF control, MARC 008). Enumerations as ArchivesSpace seeds them.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_record_control",
+                "default": "agent_record_control"
+              },
+              "maintenance_status": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "maintenance_status",
+                  "values": [
+                    "new",
+                    "upgraded",
+                    "revised_corrected",
+                    "derived",
+                    "deleted",
+                    "cancelled_obsolete",
+                    "deleted_split",
+                    "deleted_replaced",
+                    "deleted_merged"
+                  ],
+                  "editable": false
+                }
+              },
+              "publication_status": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "publication_status",
+                  "values": [
+                    "in_process",
+                    "approved"
+                  ],
+                  "editable": false
+                }
+              },
+              "romanization": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "romanization",
+                  "values": [
+                    "int_std",
+                    "nat_std",
+                    "nl_assoc_std",
+                    "nl_bib_agency_std",
+                    "local_standard",
+                    "unknown_standard",
+                    "conv_rom_cat_agency",
+                    "not_applicable"
+                  ]
+                }
+              },
+              "government_agency_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "government_agency_type",
+                  "values": [
+                    "ngo",
+                    "sac",
+                    "multilocal",
+                    "fed",
+                    "int_gov",
+                    "local",
+                    "multistate",
+                    "undetermined",
+                    "provincial",
+                    "unknown",
+                    "other",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "reference_evaluation": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "reference_evaluation",
+                  "values": [
+                    "tr_consistent",
+                    "tr_inconsistent",
+                    "not_applicable",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "name_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "name_type",
+                  "values": [
+                    "differentiated",
+                    "undifferentiated",
+                    "not_applicable",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "level_of_detail": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "level_of_detail",
+                  "values": [
+                    "fully_established",
+                    "memorandum",
+                    "provisional",
+                    "preliminary",
+                    "not_applicable",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "modified_record": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "modified_record",
+                  "values": [
+                    "not_modified",
+                    "shortened",
+                    "missing_characters",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "cataloging_source": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "cataloging_source",
+                  "values": [
+                    "nat_bib_agency",
+                    "ccp",
+                    "other",
+                    "unknown",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "language": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$",
+                "$comment": "ArchivesSpace's language_iso639_2 list, checked by shape as language_and_script does."
+              },
+              "script": {
+                "type": "string",
+                "pattern": "^[A-Z][a-z]{3}$",
+                "$comment": "ArchivesSpace's script_iso15924 list, checked by shape as language_and_script does."
+              },
+              "language_note": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "maintenance_agency": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "agency_name": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "maintenance_agency_note": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "maintenance_status"
+            ],
+            "additionalProperties": false
+          },
+          "agent_record_identifier": {
+            "title": "AgentRecordIdentifier",
+            "$comment": "ArchivesSpace common/schemas/agent_record_identifier.rb (agents v3): an identifier of the authority record (EAC-CPF recordId / otherRecordId). source from the name_source list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_record_identifier",
+                "default": "agent_record_identifier"
+              },
+              "primary_identifier": {
+                "type": "boolean"
+              },
+              "record_identifier": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "source": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "name_source",
+                  "values": [
+                    "local",
+                    "naf",
+                    "nad",
+                    "ulan"
+                  ]
+                }
+              },
+              "identifier_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "identifier_type",
+                  "values": [
+                    "loc",
+                    "lac",
+                    "local",
+                    "other_unmapped"
+                  ]
+                }
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "primary_identifier",
+              "record_identifier",
+              "source"
+            ],
+            "additionalProperties": false
+          },
+          "agent_relationship_associative": {
+            "title": "AgentRelationshipAssociative",
+            "$comment": "ArchivesSpace common/schemas/agent_relationship_associative.rb (agents v3): an association (symmetric). One fact seen from both agents (x-reciprocal): the other agent shows it back with the inverse relator. The relator reads the same from both sides. Deleting the other agent removes it.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_family",
+              "agent_corporate_entity"
+            ],
+            "x-on-target-delete": "remove",
+            "x-reciprocal": {
+              "relator": "relator"
+            },
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "relationship_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "specific_relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_specific_relator",
+                  "values": []
+                }
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dates": {
+                "$ref": "#/$defs/structured_date_label"
+              },
+              "jsonmodel_type": {
+                "const": "agent_relationship_associative"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_associative_relator",
+                  "values": [
+                    "is_associative_with"
+                  ],
+                  "editable": false
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator"
+            ],
+            "additionalProperties": false
+          },
+          "agent_relationship_earlierlater": {
+            "title": "AgentRelationshipEarlierlater",
+            "$comment": "ArchivesSpace common/schemas/agent_relationship_earlierlater.rb (agents v3): an earlier and a later form of an entity. One fact seen from both agents (x-reciprocal): the other agent shows it back with the inverse relator. Deleting the other agent removes it.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_corporate_entity",
+              "agent_family"
+            ],
+            "x-on-target-delete": "remove",
+            "x-reciprocal": {
+              "relator": "relator",
+              "inverse": {
+                "is_earlier_form_of": "is_later_form_of",
+                "is_later_form_of": "is_earlier_form_of"
+              }
+            },
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "relationship_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "specific_relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_specific_relator",
+                  "values": []
+                }
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dates": {
+                "$ref": "#/$defs/structured_date_label"
+              },
+              "jsonmodel_type": {
+                "const": "agent_relationship_earlierlater"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_earlierlater_relator",
+                  "values": [
+                    "is_earlier_form_of",
+                    "is_later_form_of"
+                  ],
+                  "editable": false
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator"
+            ],
+            "additionalProperties": false
+          },
+          "agent_relationship_family": {
+            "title": "AgentRelationshipFamily",
+            "$comment": "ArchivesSpace common/schemas/agent_relationship_family.rb (agents v3): a family relation (symmetric as ArchivesSpace states it). One fact seen from both agents (x-reciprocal): the other agent shows it back with the inverse relator. The relator reads the same from both sides. Deleting the other agent removes it.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_family",
+              "agent_corporate_entity"
+            ],
+            "x-on-target-delete": "remove",
+            "x-reciprocal": {
+              "relator": "relator"
+            },
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "relationship_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "specific_relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_specific_relator",
+                  "values": []
+                }
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dates": {
+                "$ref": "#/$defs/structured_date_label"
+              },
+              "jsonmodel_type": {
+                "const": "agent_relationship_family"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_family_relator",
+                  "values": [
+                    "is_related_with"
+                  ],
+                  "editable": false
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator"
+            ],
+            "additionalProperties": false
+          },
+          "agent_relationship_hierarchical": {
+            "title": "AgentRelationshipHierarchical",
+            "$comment": "ArchivesSpace common/schemas/agent_relationship_hierarchical.rb (agents v3): a hierarchical relation (symmetric as ArchivesSpace states it). One fact seen from both agents (x-reciprocal): the other agent shows it back with the inverse relator. The relator reads the same from both sides. Deleting the other agent removes it.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_family",
+              "agent_corporate_entity"
+            ],
+            "x-on-target-delete": "remove",
+            "x-reciprocal": {
+              "relator": "relator"
+            },
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "relationship_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "specific_relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_specific_relator",
+                  "values": []
+                }
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dates": {
+                "$ref": "#/$defs/structured_date_label"
+              },
+              "jsonmodel_type": {
+                "const": "agent_relationship_hierarchical"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_hierarchical_relator",
+                  "values": [
+                    "is_hierarchical_with"
+                  ],
+                  "editable": false
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator"
+            ],
+            "additionalProperties": false
+          },
+          "agent_relationship_identity": {
+            "title": "AgentRelationshipIdentity",
+            "$comment": "ArchivesSpace common/schemas/agent_relationship_identity.rb (agents v3): two identities of one entity (symmetric). One fact seen from both agents (x-reciprocal): the other agent shows it back with the inverse relator. The relator reads the same from both sides. Deleting the other agent removes it.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_family",
+              "agent_corporate_entity"
+            ],
+            "x-on-target-delete": "remove",
+            "x-reciprocal": {
+              "relator": "relator"
+            },
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "relationship_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "specific_relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_specific_relator",
+                  "values": []
+                }
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dates": {
+                "$ref": "#/$defs/structured_date_label"
+              },
+              "jsonmodel_type": {
+                "const": "agent_relationship_identity"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_identity_relator",
+                  "values": [
+                    "is_identified_with"
+                  ],
+                  "editable": false
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator"
+            ],
+            "additionalProperties": false
+          },
+          "agent_relationship_subordinatesuperior": {
+            "title": "AgentRelationshipSubordinatesuperior",
+            "$comment": "ArchivesSpace common/schemas/agent_relationship_subordinatesuperior.rb (agents v3): a subordinate and a superior body (corporate entities only). One fact seen from both agents (x-reciprocal): the other agent shows it back with the inverse relator. Deleting the other agent removes it.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_corporate_entity"
+            ],
+            "x-on-target-delete": "remove",
+            "x-reciprocal": {
+              "relator": "relator",
+              "inverse": {
+                "is_subordinate_to": "is_superior_of",
+                "is_superior_of": "is_subordinate_to"
+              }
+            },
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "relationship_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "specific_relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_specific_relator",
+                  "values": []
+                }
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dates": {
+                "$ref": "#/$defs/structured_date_label"
+              },
+              "jsonmodel_type": {
+                "const": "agent_relationship_subordinatesuperior"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_subordinatesuperior_relator",
+                  "values": [
+                    "is_subordinate_to",
+                    "is_superior_of"
+                  ],
+                  "editable": false
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator"
+            ],
+            "additionalProperties": false
+          },
+          "agent_relationship_temporal": {
+            "title": "AgentRelationshipTemporal",
+            "$comment": "ArchivesSpace common/schemas/agent_relationship_temporal.rb (agents v3): a temporal relation (symmetric as ArchivesSpace states it). One fact seen from both agents (x-reciprocal): the other agent shows it back with the inverse relator. The relator reads the same from both sides. Deleting the other agent removes it.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_family",
+              "agent_corporate_entity"
+            ],
+            "x-on-target-delete": "remove",
+            "x-reciprocal": {
+              "relator": "relator"
+            },
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "relationship_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "specific_relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_specific_relator",
+                  "values": []
+                }
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dates": {
+                "$ref": "#/$defs/structured_date_label"
+              },
+              "jsonmodel_type": {
+                "const": "agent_relationship_temporal"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_temporal_relator",
+                  "values": [
+                    "is_temporal_with"
+                  ],
+                  "editable": false
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator"
+            ],
+            "additionalProperties": false
+          },
+          "agent_resource": {
+            "title": "AgentResource",
+            "$comment": "ArchivesSpace common/schemas/agent_resource.rb (agents v3): a resource outside the system the entity is related to (EAC-CPF resourceRelation): linked_resource is its title, free text, not a link.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_resource",
+                "default": "agent_resource"
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "linked_agent_role": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "linked_agent_role",
+                  "values": [
+                    "creator",
+                    "source",
+                    "subject"
+                  ],
+                  "editable": false
+                }
+              },
+              "linked_resource": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "linked_resource_description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_version_xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_version_xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_title_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_role_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_arcrole_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "last_verified_date": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?$",
+                "$comment": "ArchivesSpace's date-time: an ISO 8601 date, optionally with a time."
+              },
+              "dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "places": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Places are subjects (geographic terms); deleting one drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "linked_agent_role",
+              "linked_resource"
+            ],
+            "additionalProperties": false
+          },
+          "agent_sources": {
+            "title": "AgentSources",
+            "$comment": "ArchivesSpace common/schemas/agent_sources.rb (agents v3): a source used to establish the record (EAC-CPF source).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_sources",
+                "default": "agent_sources"
+              },
+              "source_entry": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "descriptive_note": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_version_xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_version_xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_title_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_role_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_arcrole_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "last_verified_date": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?$",
+                "$comment": "ArchivesSpace's date-time: an ISO 8601 date, optionally with a time."
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_subrecord_note": {
+            "title": "AgentSubrecordNote",
+            "$comment": "The notes of an agent's sub-records (places, occupations, functions, topics, genders, used languages): text or a citation, chosen by jsonmodel_type as ArchivesSpace declares them there.",
+            "type": "object",
+            "discriminator": {
+              "propertyName": "jsonmodel_type"
+            },
+            "oneOf": [
+              {
+                "$ref": "#/$defs/note_text"
+              },
+              {
+                "$ref": "#/$defs/note_citation"
+              }
+            ],
+            "required": [
+              "jsonmodel_type"
+            ]
+          },
+          "agent_topic": {
+            "title": "AgentTopic",
+            "$comment": "ArchivesSpace common/schemas/agent_topic.rb (agents v3): a topic, as a subject, with where and when.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_topic",
+                "default": "agent_topic"
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/agent_subrecord_note"
+                }
+              },
+              "subjects": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Deleting the subject drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "places": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Places are subjects (geographic terms); deleting one drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "external_document": {
+            "title": "ExternalDocument",
+            "$comment": "ArchivesSpace common/schemas/external_document.rb: a document kept outside the system (location is a free string, usually a URL or a path).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "external_document",
+                "default": "external_document"
+              },
+              "title": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 16384
+              },
+              "location": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "title",
+              "location"
+            ],
+            "additionalProperties": false
+          },
           "name_corporate_entity": {
             "title": "NameCorporateEntity",
-            "$comment": "ArchivesSpace common/schemas/name_corporate_entity.rb.",
+            "$comment": "ArchivesSpace common/schemas/name_corporate_entity.rb (agents v3), with its parallel names.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -2852,6 +4917,25 @@ export const manifest: RegistryManifest = {
                 "type": "boolean",
                 "default": false
               },
+              "language": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$",
+                "$comment": "ArchivesSpace's language_iso639_2 list, checked by shape as language_and_script does."
+              },
+              "script": {
+                "type": "string",
+                "pattern": "^[A-Z][a-z]{3}$",
+                "$comment": "ArchivesSpace's script_iso15924 list, checked by shape as language_and_script does."
+              },
+              "transliteration": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "transliteration",
+                  "values": [
+                    "ala-lc"
+                  ]
+                }
+              },
               "sort_name": {
                 "type": "string",
                 "maxLength": 255
@@ -2859,6 +4943,11 @@ export const manifest: RegistryManifest = {
               "sort_name_auto_generate": {
                 "type": "boolean",
                 "default": true
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
               },
               "jsonmodel_type": {
                 "const": "name_corporate_entity",
@@ -2892,6 +4981,12 @@ export const manifest: RegistryManifest = {
               "jurisdiction": {
                 "type": "boolean",
                 "default": false
+              },
+              "parallel_names": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/parallel_name_corporate_entity"
+                }
               }
             },
             "required": [
@@ -2899,9 +4994,72 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "note_abstract": {
+            "title": "NoteAbstract",
+            "$comment": "ArchivesSpace common/schemas/note_abstract.rb: an abstract, a subnote of a biographical/historical note.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_abstract"
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
           "note_bioghist": {
             "title": "NoteBioghist",
-            "$comment": "ArchivesSpace common/schemas/note_bioghist.rb: an agent's biographical/historical note. It is multipart in shape (label, publish, persistent_id, subnotes, as note_multipart) but ArchivesSpace tags it jsonmodel_type note_bioghist and gives it no type field, so that is what agents accept.",
+            "$comment": "ArchivesSpace common/schemas/note_bioghist.rb: an agent's biographical/historical note. It is multipart in shape (label, publish, persistent_id, subnotes) but ArchivesSpace tags it jsonmodel_type note_bioghist and gives it no type field.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -2951,21 +5109,31 @@ export const manifest: RegistryManifest = {
                 "type": "array",
                 "items": {
                   "type": "object",
+                  "$comment": "A subnote, chosen by jsonmodel_type.",
                   "discriminator": {
                     "propertyName": "jsonmodel_type"
                   },
                   "oneOf": [
                     {
-                      "$ref": "#/$defs/note_text"
+                      "$ref": "#/$defs/note_abstract"
                     },
                     {
                       "$ref": "#/$defs/note_chronology"
+                    },
+                    {
+                      "$ref": "#/$defs/note_citation"
                     },
                     {
                       "$ref": "#/$defs/note_orderedlist"
                     },
                     {
                       "$ref": "#/$defs/note_definedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_outline"
                     }
                   ],
                   "required": [
@@ -3044,6 +5212,167 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "note_citation": {
+            "title": "NoteCitation",
+            "$comment": "ArchivesSpace common/schemas/note_citation.rb: a citation (content) with its XLink attributes, a subnote of agents' notes and sub-records.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_citation"
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              },
+              "xlink": {
+                "type": "object",
+                "properties": {
+                  "actuate": {
+                    "type": "string",
+                    "maxLength": 65000
+                  },
+                  "arcrole": {
+                    "type": "string",
+                    "maxLength": 65000
+                  },
+                  "href": {
+                    "type": "string",
+                    "maxLength": 65000
+                  },
+                  "role": {
+                    "type": "string",
+                    "maxLength": 65000
+                  },
+                  "show": {
+                    "type": "string",
+                    "maxLength": 65000
+                  },
+                  "title": {
+                    "type": "string",
+                    "maxLength": 16384
+                  },
+                  "type": {
+                    "type": "string",
+                    "maxLength": 65000
+                  }
+                },
+                "additionalProperties": false
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "note_contact_note": {
+            "title": "NoteContactNote",
+            "$comment": "ArchivesSpace common/schemas/note_contact_note.rb (agents v3): a dated note of a contact with the agent.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_contact_note"
+              },
+              "date_of_contact": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "contact_notes": {
+                "type": "string",
+                "maxLength": 65000
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "date_of_contact",
+              "contact_notes"
+            ],
+            "additionalProperties": false
+          },
           "note_definedlist": {
             "title": "NoteDefinedlist",
             "type": "object",
@@ -3102,6 +5431,237 @@ export const manifest: RegistryManifest = {
                     "value"
                   ],
                   "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_general_context": {
+            "title": "NoteGeneralContext",
+            "$comment": "ArchivesSpace common/schemas/note_general_context.rb (agents v3, EAC-CPF generalContext).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_general_context"
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "$comment": "A subnote, chosen by jsonmodel_type.",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_orderedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_definedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_outline"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_legal_status": {
+            "title": "NoteLegalStatus",
+            "$comment": "ArchivesSpace common/schemas/note_legal_status.rb (agents v3, EAC-CPF legalStatus).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_legal_status"
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "$comment": "A subnote, chosen by jsonmodel_type.",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_citation"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_mandate": {
+            "title": "NoteMandate",
+            "$comment": "ArchivesSpace's note_mandate (agents v3, EAC-CPF mandate): the authority under which a corporate body acts. Its schema file is not in the search index; its subnotes are taken as those of note_legal_status (text and citations), the two being ArchivesSpace's twin EAC-CPF notes.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_mandate"
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "$comment": "A subnote, chosen by jsonmodel_type.",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_citation"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
                 }
               }
             },
@@ -3181,6 +5741,186 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "note_outline": {
+            "title": "NoteOutline",
+            "$comment": "ArchivesSpace common/schemas/note_outline.rb: an outline of nested levels (no label: it does not inherit abstract_note).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_outline"
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "levels": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/note_outline_level"
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_outline_level": {
+            "title": "NoteOutlineLevel",
+            "$comment": "ArchivesSpace common/schemas/note_outline_level.rb: one level of an outline; each item is a line of text or a deeper level.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_outline_level",
+                "default": "note_outline_level"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "anyOf": [
+                    {
+                      "type": "string",
+                      "maxLength": 65000
+                    },
+                    {
+                      "$ref": "#/$defs/note_outline_level"
+                    }
+                  ]
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "note_structure_or_genealogy": {
+            "title": "NoteStructureOrGenealogy",
+            "$comment": "ArchivesSpace common/schemas/note_structure_or_genealogy.rb (agents v3, EAC-CPF structureOrGenealogy).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_structure_or_genealogy"
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "$comment": "A subnote, chosen by jsonmodel_type.",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_definedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_orderedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_outline"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
           "note_text": {
             "title": "NoteText",
             "type": "object",
@@ -3224,6 +5964,161 @@ export const manifest: RegistryManifest = {
             "required": [
               "jsonmodel_type",
               "content"
+            ],
+            "additionalProperties": false
+          },
+          "parallel_name_corporate_entity": {
+            "title": "ParallelNameCorporateEntity",
+            "$comment": "ArchivesSpace common/schemas/parallel_name_corporate_entity.rb (agents v3): the name_corporate_entity fields in another language or script.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "dates": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "use_dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "qualifier": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "source": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "name_source",
+                  "values": [
+                    "local",
+                    "naf",
+                    "nad",
+                    "ulan"
+                  ]
+                }
+              },
+              "rules": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "name_rule",
+                  "values": [
+                    "local",
+                    "aacr",
+                    "dacs",
+                    "rda"
+                  ]
+                }
+              },
+              "language": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$",
+                "$comment": "ArchivesSpace's language_iso639_2 list, checked by shape as language_and_script does."
+              },
+              "script": {
+                "type": "string",
+                "pattern": "^[A-Z][a-z]{3}$",
+                "$comment": "ArchivesSpace's script_iso15924 list, checked by shape as language_and_script does."
+              },
+              "transliteration": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "transliteration",
+                  "values": [
+                    "ala-lc"
+                  ]
+                }
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "sort_name_auto_generate": {
+                "type": "boolean",
+                "default": true
+              },
+              "jsonmodel_type": {
+                "const": "parallel_name_corporate_entity",
+                "default": "parallel_name_corporate_entity"
+              },
+              "primary_name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 65000
+              },
+              "subordinate_name_1": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "subordinate_name_2": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "number": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "location": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "conference_meeting": {
+                "type": "boolean",
+                "default": false
+              },
+              "jurisdiction": {
+                "type": "boolean",
+                "default": false
+              }
+            },
+            "required": [
+              "primary_name"
+            ],
+            "additionalProperties": false
+          },
+          "ref": {
+            "title": "Ref",
+            "$comment": "A link to another record. Which types it may point at is said where it is used: the schema node that holds this object carries x-ref-targets and x-on-target-delete.",
+            "type": "object",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              }
+            },
+            "required": [
+              "ref"
             ],
             "additionalProperties": false
           },
@@ -3525,6 +6420,121 @@ export const manifest: RegistryManifest = {
               ]
             },
             "additionalProperties": false
+          },
+          "telephone": {
+            "title": "Telephone",
+            "$comment": "ArchivesSpace common/schemas/telephone.rb: a contact's telephone number; number_type values from its telephone_number_type list. ArchivesSpace's schema also declares a uri (/telephone) it never gives routes or values: not modelled.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "telephone",
+                "default": "telephone"
+              },
+              "number": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "ext": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "number_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "telephone_number_type",
+                  "values": [
+                    "business",
+                    "home",
+                    "cell",
+                    "fax"
+                  ]
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "used_language": {
+            "title": "UsedLanguage",
+            "$comment": "ArchivesSpace common/schemas/used_language.rb (agents v3): a language and script the entity used.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "used_language",
+                "default": "used_language"
+              },
+              "language": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$",
+                "$comment": "ArchivesSpace's language_iso639_2 list, checked by shape as language_and_script does."
+              },
+              "script": {
+                "type": "string",
+                "pattern": "^[A-Z][a-z]{3}$",
+                "$comment": "ArchivesSpace's script_iso15924 list, checked by shape as language_and_script does."
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/agent_subrecord_note"
+                }
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "additionalProperties": false
           }
         }
       }
@@ -3558,7 +6568,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentFamily",
-        "$comment": "ArchivesSpace common/schemas/agent_family.rb + abstract_agent.rb (shared fields in shared/agent_base.schema.json). At least one name. Read needs a session but no permission code (null), as ArchivesSpace's agent GET endpoints declare no permission: see vocabulary.schema.json.",
+        "$comment": "ArchivesSpace common/schemas/agent_family.rb + abstract_agent.rb (agents v3; shared fields in shared/agent_base.schema.json). At least one name. Read needs a session but no permission code (null), as ArchivesSpace's agent GET endpoints declare no permission: see vocabulary.schema.json.",
         "type": "object",
         "x-record-type": "agent_family",
         "x-collection": "agent_families",
@@ -3617,16 +6627,114 @@ export const manifest: RegistryManifest = {
           "publish": {
             "type": "boolean"
           },
+          "agent_contacts": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_contact"
+            },
+            "x-read-permission": "view_agent_contact_record",
+            "$comment": "Only holders of view_agent_contact_record see an agent's contacts, as in ArchivesSpace."
+          },
+          "agent_record_controls": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_record_control"
+            }
+          },
+          "agent_alternate_sets": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_alternate_set"
+            }
+          },
+          "agent_conventions_declarations": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_conventions_declaration"
+            }
+          },
+          "agent_other_agency_codes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_other_agency_codes"
+            }
+          },
+          "agent_maintenance_histories": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_maintenance_history"
+            }
+          },
+          "agent_record_identifiers": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_record_identifier"
+            }
+          },
+          "agent_identifiers": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_identifier"
+            }
+          },
+          "agent_sources": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_sources"
+            }
+          },
+          "agent_places": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_place"
+            }
+          },
+          "agent_occupations": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_occupation"
+            }
+          },
+          "agent_functions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_function"
+            }
+          },
+          "agent_topics": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_topic"
+            }
+          },
+          "agent_resources": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_resource"
+            }
+          },
+          "external_documents": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/external_document"
+            }
+          },
+          "notes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_note"
+            }
+          },
           "dates_of_existence": {
             "type": "array",
             "items": {
               "$ref": "#/$defs/structured_date_label"
             }
           },
-          "notes": {
+          "used_languages": {
             "type": "array",
             "items": {
-              "$ref": "#/$defs/note_bioghist"
+              "$ref": "#/$defs/used_language"
             }
           },
           "title": {
@@ -3636,16 +6744,13 @@ export const manifest: RegistryManifest = {
               "copy": "display_name/sort_name"
             }
           },
-          "display_name": {
-            "type": "object",
+          "is_linked_to_published_record": {
+            "type": "boolean",
             "readOnly": true,
             "x-computed": {
-              "pick": {
-                "path": "names",
-                "prefer": [
-                  "is_display_name",
-                  "authorized"
-                ]
+              "uses": {
+                "via": "linked_agents",
+                "yield": "published"
               }
             }
           },
@@ -3667,15 +6772,9 @@ export const manifest: RegistryManifest = {
               }
             }
           },
-          "is_linked_to_published_record": {
+          "system_generated": {
             "type": "boolean",
-            "readOnly": true,
-            "x-computed": {
-              "uses": {
-                "via": "linked_agents",
-                "yield": "published"
-              }
-            }
+            "readOnly": true
           },
           "used_within_repositories": {
             "type": "array",
@@ -3703,15 +6802,74 @@ export const manifest: RegistryManifest = {
               }
             }
           },
+          "is_user": {
+            "type": "string",
+            "readOnly": true
+          },
           "agent_type": {
             "const": "agent_family",
             "default": "agent_family"
+          },
+          "slug": {
+            "type": "string",
+            "$comment": "The public URL slug, stored as sent (ArchivesSpace generates one when is_slug_auto; that is not done here)."
+          },
+          "is_slug_auto": {
+            "type": "boolean",
+            "default": true
           },
           "names": {
             "type": "array",
             "minItems": 1,
             "items": {
               "$ref": "#/$defs/name_family"
+            }
+          },
+          "display_name": {
+            "$ref": "#/$defs/name_family",
+            "readOnly": true,
+            "$comment": "Computed by ArchivesSpace (the name marked is_display_name, else the authorized one): readOnly, stripped from input.",
+            "x-computed": {
+              "pick": {
+                "path": "names",
+                "prefer": [
+                  "is_display_name",
+                  "authorized"
+                ]
+              }
+            }
+          },
+          "related_agents": {
+            "type": "array",
+            "$comment": "Relationships to other agents, one item per relationship, its shape chosen by jsonmodel_type. Each is one fact seen from both agents: writing it here writes its mirror into the other agent, in the same transaction (x-reciprocal on each relationship type).",
+            "items": {
+              "type": "object",
+              "discriminator": {
+                "propertyName": "jsonmodel_type"
+              },
+              "oneOf": [
+                {
+                  "$ref": "#/$defs/agent_relationship_earlierlater"
+                },
+                {
+                  "$ref": "#/$defs/agent_relationship_identity"
+                },
+                {
+                  "$ref": "#/$defs/agent_relationship_hierarchical"
+                },
+                {
+                  "$ref": "#/$defs/agent_relationship_temporal"
+                },
+                {
+                  "$ref": "#/$defs/agent_relationship_family"
+                },
+                {
+                  "$ref": "#/$defs/agent_relationship_associative"
+                }
+              ],
+              "required": [
+                "jsonmodel_type"
+              ]
             }
           }
         },
@@ -3720,9 +6878,1857 @@ export const manifest: RegistryManifest = {
         ],
         "additionalProperties": false,
         "$defs": {
+          "agent_alternate_set": {
+            "title": "AgentAlternateSet",
+            "$comment": "ArchivesSpace common/schemas/agent_alternate_set.rb (agents v3): another authority record describing the same entity (EAC-CPF alternativeSet).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_alternate_set",
+                "default": "agent_alternate_set"
+              },
+              "set_component": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "descriptive_note": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_version_xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_version_xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_title_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_role_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_arcrole_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "last_verified_date": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?$",
+                "$comment": "ArchivesSpace's date-time: an ISO 8601 date, optionally with a time."
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_contact": {
+            "title": "AgentContact",
+            "$comment": "ArchivesSpace common/schemas/agent_contact.rb (agents v3): an agent's address, telephones and contact notes; salutation values from its agent_contact_salutation list. Shown only to holders of view_agent_contact_record (x-read-permission on agent_contacts). is_representative marks the contact a repository's agent shows; stored as sent.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_contact",
+                "default": "agent_contact"
+              },
+              "name": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "salutation": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_contact_salutation",
+                  "values": [
+                    "mr",
+                    "mrs",
+                    "ms",
+                    "madame",
+                    "sir"
+                  ]
+                }
+              },
+              "address_1": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "address_2": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "address_3": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "city": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "region": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "country": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "post_code": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "telephones": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/telephone"
+                }
+              },
+              "fax": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "email": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "email_signature": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_contact_note"
+                    },
+                    {
+                      "$ref": "#/$defs/note_chronology"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              },
+              "is_representative": {
+                "type": "boolean",
+                "default": false
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "name"
+            ],
+            "additionalProperties": false
+          },
+          "agent_conventions_declaration": {
+            "title": "AgentConventionsDeclaration",
+            "$comment": "ArchivesSpace common/schemas/agent_conventions_declaration.rb (agents v3): a rule or convention the record follows (EAC-CPF conventionDeclaration). descriptive_note defaults to an empty string, as there.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_conventions_declaration",
+                "default": "agent_conventions_declaration"
+              },
+              "name_rule": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "name_rule",
+                  "values": [
+                    "local",
+                    "aacr",
+                    "dacs",
+                    "rda"
+                  ]
+                }
+              },
+              "citation": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "descriptive_note": {
+                "type": "string",
+                "maxLength": 65000,
+                "default": ""
+              },
+              "file_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_version_xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_version_xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_title_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_role_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_arcrole_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "last_verified_date": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?$",
+                "$comment": "ArchivesSpace's date-time: an ISO 8601 date, optionally with a time."
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_function": {
+            "title": "AgentFunction",
+            "$comment": "ArchivesSpace common/schemas/agent_function.rb (agents v3): a function, as a subject, with where and when.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_function",
+                "default": "agent_function"
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/agent_subrecord_note"
+                }
+              },
+              "dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "subjects": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Deleting the subject drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "places": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Places are subjects (geographic terms); deleting one drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_identifier": {
+            "title": "AgentIdentifier",
+            "$comment": "ArchivesSpace common/schemas/agent_identifier.rb (agents v3): an identifier of the entity itself (EAC-CPF entityId).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_identifier",
+                "default": "agent_identifier"
+              },
+              "entity_identifier": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "identifier_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "identifier_type",
+                  "values": [
+                    "loc",
+                    "lac",
+                    "local",
+                    "other_unmapped"
+                  ]
+                }
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "entity_identifier"
+            ],
+            "additionalProperties": false
+          },
+          "agent_maintenance_history": {
+            "title": "AgentMaintenanceHistory",
+            "$comment": "ArchivesSpace common/schemas/agent_maintenance_history.rb (agents v3): one event in the authority record's history (EAC-CPF maintenanceEvent). ArchivesSpace's schema gives maintenance_agent_type the default \"Human\", not one of the list's values; its store's default is the value \"human\", used here.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_maintenance_history",
+                "default": "agent_maintenance_history"
+              },
+              "maintenance_event_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "maintenance_event_type",
+                  "values": [
+                    "created",
+                    "cancelled",
+                    "deleted",
+                    "derived",
+                    "revised",
+                    "updated"
+                  ],
+                  "editable": false
+                }
+              },
+              "maintenance_agent_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "maintenance_agent_type",
+                  "values": [
+                    "human",
+                    "machine"
+                  ],
+                  "editable": false
+                },
+                "default": "human"
+              },
+              "event_date": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?$",
+                "$comment": "ArchivesSpace's date-time: an ISO 8601 date, optionally with a time."
+              },
+              "agent": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "descriptive_note": {
+                "type": "string",
+                "maxLength": 65000,
+                "default": ""
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "maintenance_event_type",
+              "maintenance_agent_type",
+              "event_date",
+              "agent"
+            ],
+            "additionalProperties": false
+          },
+          "agent_note": {
+            "title": "AgentNote",
+            "$comment": "A top-level note of an agent (abstract_agent.rb notes): its shape chosen by jsonmodel_type.",
+            "type": "object",
+            "discriminator": {
+              "propertyName": "jsonmodel_type"
+            },
+            "oneOf": [
+              {
+                "$ref": "#/$defs/note_bioghist"
+              },
+              {
+                "$ref": "#/$defs/note_mandate"
+              },
+              {
+                "$ref": "#/$defs/note_legal_status"
+              },
+              {
+                "$ref": "#/$defs/note_structure_or_genealogy"
+              },
+              {
+                "$ref": "#/$defs/note_general_context"
+              }
+            ],
+            "required": [
+              "jsonmodel_type"
+            ]
+          },
+          "agent_occupation": {
+            "title": "AgentOccupation",
+            "$comment": "ArchivesSpace common/schemas/agent_occupation.rb (agents v3): an occupation, as a subject, with where and when.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_occupation",
+                "default": "agent_occupation"
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/agent_subrecord_note"
+                }
+              },
+              "dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "subjects": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Deleting the subject drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "places": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Places are subjects (geographic terms); deleting one drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_other_agency_codes": {
+            "title": "AgentOtherAgencyCodes",
+            "$comment": "ArchivesSpace common/schemas/agent_other_agency_codes.rb (agents v3): another agency's code for the maintaining agency (EAC-CPF otherAgencyCode).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_other_agency_codes",
+                "default": "agent_other_agency_codes"
+              },
+              "agency_code_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agency_code_type",
+                  "values": [
+                    "oclc",
+                    "local"
+                  ]
+                }
+              },
+              "maintenance_agency": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "maintenance_agency"
+            ],
+            "additionalProperties": false
+          },
+          "agent_place": {
+            "title": "AgentPlace",
+            "$comment": "ArchivesSpace common/schemas/agent_place.rb (agents v3): a place associated with the entity, as a geographic subject; place_role values from its place_role list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_place",
+                "default": "agent_place"
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "place_role": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "place_role",
+                  "values": [
+                    "assoc_country",
+                    "residence",
+                    "other_assoc",
+                    "place_of_birth",
+                    "place_of_death"
+                  ]
+                }
+              },
+              "dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/agent_subrecord_note"
+                }
+              },
+              "subjects": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Deleting the subject drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_record_control": {
+            "title": "AgentRecordControl",
+            "$comment": "ArchivesSpace common/schemas/agent_record_control.rb (agents v3): the authority record's own control data (EAC-CPF control, MARC 008). Enumerations as ArchivesSpace seeds them.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_record_control",
+                "default": "agent_record_control"
+              },
+              "maintenance_status": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "maintenance_status",
+                  "values": [
+                    "new",
+                    "upgraded",
+                    "revised_corrected",
+                    "derived",
+                    "deleted",
+                    "cancelled_obsolete",
+                    "deleted_split",
+                    "deleted_replaced",
+                    "deleted_merged"
+                  ],
+                  "editable": false
+                }
+              },
+              "publication_status": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "publication_status",
+                  "values": [
+                    "in_process",
+                    "approved"
+                  ],
+                  "editable": false
+                }
+              },
+              "romanization": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "romanization",
+                  "values": [
+                    "int_std",
+                    "nat_std",
+                    "nl_assoc_std",
+                    "nl_bib_agency_std",
+                    "local_standard",
+                    "unknown_standard",
+                    "conv_rom_cat_agency",
+                    "not_applicable"
+                  ]
+                }
+              },
+              "government_agency_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "government_agency_type",
+                  "values": [
+                    "ngo",
+                    "sac",
+                    "multilocal",
+                    "fed",
+                    "int_gov",
+                    "local",
+                    "multistate",
+                    "undetermined",
+                    "provincial",
+                    "unknown",
+                    "other",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "reference_evaluation": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "reference_evaluation",
+                  "values": [
+                    "tr_consistent",
+                    "tr_inconsistent",
+                    "not_applicable",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "name_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "name_type",
+                  "values": [
+                    "differentiated",
+                    "undifferentiated",
+                    "not_applicable",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "level_of_detail": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "level_of_detail",
+                  "values": [
+                    "fully_established",
+                    "memorandum",
+                    "provisional",
+                    "preliminary",
+                    "not_applicable",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "modified_record": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "modified_record",
+                  "values": [
+                    "not_modified",
+                    "shortened",
+                    "missing_characters",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "cataloging_source": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "cataloging_source",
+                  "values": [
+                    "nat_bib_agency",
+                    "ccp",
+                    "other",
+                    "unknown",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "language": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$",
+                "$comment": "ArchivesSpace's language_iso639_2 list, checked by shape as language_and_script does."
+              },
+              "script": {
+                "type": "string",
+                "pattern": "^[A-Z][a-z]{3}$",
+                "$comment": "ArchivesSpace's script_iso15924 list, checked by shape as language_and_script does."
+              },
+              "language_note": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "maintenance_agency": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "agency_name": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "maintenance_agency_note": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "maintenance_status"
+            ],
+            "additionalProperties": false
+          },
+          "agent_record_identifier": {
+            "title": "AgentRecordIdentifier",
+            "$comment": "ArchivesSpace common/schemas/agent_record_identifier.rb (agents v3): an identifier of the authority record (EAC-CPF recordId / otherRecordId). source from the name_source list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_record_identifier",
+                "default": "agent_record_identifier"
+              },
+              "primary_identifier": {
+                "type": "boolean"
+              },
+              "record_identifier": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "source": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "name_source",
+                  "values": [
+                    "local",
+                    "naf",
+                    "nad",
+                    "ulan"
+                  ]
+                }
+              },
+              "identifier_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "identifier_type",
+                  "values": [
+                    "loc",
+                    "lac",
+                    "local",
+                    "other_unmapped"
+                  ]
+                }
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "primary_identifier",
+              "record_identifier",
+              "source"
+            ],
+            "additionalProperties": false
+          },
+          "agent_relationship_associative": {
+            "title": "AgentRelationshipAssociative",
+            "$comment": "ArchivesSpace common/schemas/agent_relationship_associative.rb (agents v3): an association (symmetric). One fact seen from both agents (x-reciprocal): the other agent shows it back with the inverse relator. The relator reads the same from both sides. Deleting the other agent removes it.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_family",
+              "agent_corporate_entity"
+            ],
+            "x-on-target-delete": "remove",
+            "x-reciprocal": {
+              "relator": "relator"
+            },
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "relationship_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "specific_relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_specific_relator",
+                  "values": []
+                }
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dates": {
+                "$ref": "#/$defs/structured_date_label"
+              },
+              "jsonmodel_type": {
+                "const": "agent_relationship_associative"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_associative_relator",
+                  "values": [
+                    "is_associative_with"
+                  ],
+                  "editable": false
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator"
+            ],
+            "additionalProperties": false
+          },
+          "agent_relationship_earlierlater": {
+            "title": "AgentRelationshipEarlierlater",
+            "$comment": "ArchivesSpace common/schemas/agent_relationship_earlierlater.rb (agents v3): an earlier and a later form of an entity. One fact seen from both agents (x-reciprocal): the other agent shows it back with the inverse relator. Deleting the other agent removes it.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_corporate_entity",
+              "agent_family"
+            ],
+            "x-on-target-delete": "remove",
+            "x-reciprocal": {
+              "relator": "relator",
+              "inverse": {
+                "is_earlier_form_of": "is_later_form_of",
+                "is_later_form_of": "is_earlier_form_of"
+              }
+            },
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "relationship_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "specific_relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_specific_relator",
+                  "values": []
+                }
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dates": {
+                "$ref": "#/$defs/structured_date_label"
+              },
+              "jsonmodel_type": {
+                "const": "agent_relationship_earlierlater"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_earlierlater_relator",
+                  "values": [
+                    "is_earlier_form_of",
+                    "is_later_form_of"
+                  ],
+                  "editable": false
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator"
+            ],
+            "additionalProperties": false
+          },
+          "agent_relationship_family": {
+            "title": "AgentRelationshipFamily",
+            "$comment": "ArchivesSpace common/schemas/agent_relationship_family.rb (agents v3): a family relation (symmetric as ArchivesSpace states it). One fact seen from both agents (x-reciprocal): the other agent shows it back with the inverse relator. The relator reads the same from both sides. Deleting the other agent removes it.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_family",
+              "agent_corporate_entity"
+            ],
+            "x-on-target-delete": "remove",
+            "x-reciprocal": {
+              "relator": "relator"
+            },
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "relationship_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "specific_relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_specific_relator",
+                  "values": []
+                }
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dates": {
+                "$ref": "#/$defs/structured_date_label"
+              },
+              "jsonmodel_type": {
+                "const": "agent_relationship_family"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_family_relator",
+                  "values": [
+                    "is_related_with"
+                  ],
+                  "editable": false
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator"
+            ],
+            "additionalProperties": false
+          },
+          "agent_relationship_hierarchical": {
+            "title": "AgentRelationshipHierarchical",
+            "$comment": "ArchivesSpace common/schemas/agent_relationship_hierarchical.rb (agents v3): a hierarchical relation (symmetric as ArchivesSpace states it). One fact seen from both agents (x-reciprocal): the other agent shows it back with the inverse relator. The relator reads the same from both sides. Deleting the other agent removes it.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_family",
+              "agent_corporate_entity"
+            ],
+            "x-on-target-delete": "remove",
+            "x-reciprocal": {
+              "relator": "relator"
+            },
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "relationship_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "specific_relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_specific_relator",
+                  "values": []
+                }
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dates": {
+                "$ref": "#/$defs/structured_date_label"
+              },
+              "jsonmodel_type": {
+                "const": "agent_relationship_hierarchical"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_hierarchical_relator",
+                  "values": [
+                    "is_hierarchical_with"
+                  ],
+                  "editable": false
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator"
+            ],
+            "additionalProperties": false
+          },
+          "agent_relationship_identity": {
+            "title": "AgentRelationshipIdentity",
+            "$comment": "ArchivesSpace common/schemas/agent_relationship_identity.rb (agents v3): two identities of one entity (symmetric). One fact seen from both agents (x-reciprocal): the other agent shows it back with the inverse relator. The relator reads the same from both sides. Deleting the other agent removes it.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_family",
+              "agent_corporate_entity"
+            ],
+            "x-on-target-delete": "remove",
+            "x-reciprocal": {
+              "relator": "relator"
+            },
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "relationship_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "specific_relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_specific_relator",
+                  "values": []
+                }
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dates": {
+                "$ref": "#/$defs/structured_date_label"
+              },
+              "jsonmodel_type": {
+                "const": "agent_relationship_identity"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_identity_relator",
+                  "values": [
+                    "is_identified_with"
+                  ],
+                  "editable": false
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator"
+            ],
+            "additionalProperties": false
+          },
+          "agent_relationship_temporal": {
+            "title": "AgentRelationshipTemporal",
+            "$comment": "ArchivesSpace common/schemas/agent_relationship_temporal.rb (agents v3): a temporal relation (symmetric as ArchivesSpace states it). One fact seen from both agents (x-reciprocal): the other agent shows it back with the inverse relator. The relator reads the same from both sides. Deleting the other agent removes it.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_family",
+              "agent_corporate_entity"
+            ],
+            "x-on-target-delete": "remove",
+            "x-reciprocal": {
+              "relator": "relator"
+            },
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "relationship_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "specific_relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_specific_relator",
+                  "values": []
+                }
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dates": {
+                "$ref": "#/$defs/structured_date_label"
+              },
+              "jsonmodel_type": {
+                "const": "agent_relationship_temporal"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_temporal_relator",
+                  "values": [
+                    "is_temporal_with"
+                  ],
+                  "editable": false
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator"
+            ],
+            "additionalProperties": false
+          },
+          "agent_resource": {
+            "title": "AgentResource",
+            "$comment": "ArchivesSpace common/schemas/agent_resource.rb (agents v3): a resource outside the system the entity is related to (EAC-CPF resourceRelation): linked_resource is its title, free text, not a link.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_resource",
+                "default": "agent_resource"
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "linked_agent_role": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "linked_agent_role",
+                  "values": [
+                    "creator",
+                    "source",
+                    "subject"
+                  ],
+                  "editable": false
+                }
+              },
+              "linked_resource": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "linked_resource_description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_version_xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_version_xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_title_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_role_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_arcrole_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "last_verified_date": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?$",
+                "$comment": "ArchivesSpace's date-time: an ISO 8601 date, optionally with a time."
+              },
+              "dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "places": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Places are subjects (geographic terms); deleting one drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "linked_agent_role",
+              "linked_resource"
+            ],
+            "additionalProperties": false
+          },
+          "agent_sources": {
+            "title": "AgentSources",
+            "$comment": "ArchivesSpace common/schemas/agent_sources.rb (agents v3): a source used to establish the record (EAC-CPF source).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_sources",
+                "default": "agent_sources"
+              },
+              "source_entry": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "descriptive_note": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_version_xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_version_xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_title_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_role_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_arcrole_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "last_verified_date": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?$",
+                "$comment": "ArchivesSpace's date-time: an ISO 8601 date, optionally with a time."
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_subrecord_note": {
+            "title": "AgentSubrecordNote",
+            "$comment": "The notes of an agent's sub-records (places, occupations, functions, topics, genders, used languages): text or a citation, chosen by jsonmodel_type as ArchivesSpace declares them there.",
+            "type": "object",
+            "discriminator": {
+              "propertyName": "jsonmodel_type"
+            },
+            "oneOf": [
+              {
+                "$ref": "#/$defs/note_text"
+              },
+              {
+                "$ref": "#/$defs/note_citation"
+              }
+            ],
+            "required": [
+              "jsonmodel_type"
+            ]
+          },
+          "agent_topic": {
+            "title": "AgentTopic",
+            "$comment": "ArchivesSpace common/schemas/agent_topic.rb (agents v3): a topic, as a subject, with where and when.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_topic",
+                "default": "agent_topic"
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/agent_subrecord_note"
+                }
+              },
+              "subjects": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Deleting the subject drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "places": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Places are subjects (geographic terms); deleting one drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "external_document": {
+            "title": "ExternalDocument",
+            "$comment": "ArchivesSpace common/schemas/external_document.rb: a document kept outside the system (location is a free string, usually a URL or a path).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "external_document",
+                "default": "external_document"
+              },
+              "title": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 16384
+              },
+              "location": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "title",
+              "location"
+            ],
+            "additionalProperties": false
+          },
           "name_family": {
             "title": "NameFamily",
-            "$comment": "ArchivesSpace common/schemas/name_family.rb.",
+            "$comment": "ArchivesSpace common/schemas/name_family.rb (agents v3), with its parallel names.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -3800,6 +8806,25 @@ export const manifest: RegistryManifest = {
                 "type": "boolean",
                 "default": false
               },
+              "language": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$",
+                "$comment": "ArchivesSpace's language_iso639_2 list, checked by shape as language_and_script does."
+              },
+              "script": {
+                "type": "string",
+                "pattern": "^[A-Z][a-z]{3}$",
+                "$comment": "ArchivesSpace's script_iso15924 list, checked by shape as language_and_script does."
+              },
+              "transliteration": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "transliteration",
+                  "values": [
+                    "ala-lc"
+                  ]
+                }
+              },
               "sort_name": {
                 "type": "string",
                 "maxLength": 255
@@ -3807,6 +8832,11 @@ export const manifest: RegistryManifest = {
               "sort_name_auto_generate": {
                 "type": "boolean",
                 "default": true
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
               },
               "jsonmodel_type": {
                 "const": "name_family",
@@ -3828,6 +8858,12 @@ export const manifest: RegistryManifest = {
               "location": {
                 "type": "string",
                 "maxLength": 65000
+              },
+              "parallel_names": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/parallel_name_family"
+                }
               }
             },
             "required": [
@@ -3835,9 +8871,72 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "note_abstract": {
+            "title": "NoteAbstract",
+            "$comment": "ArchivesSpace common/schemas/note_abstract.rb: an abstract, a subnote of a biographical/historical note.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_abstract"
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
           "note_bioghist": {
             "title": "NoteBioghist",
-            "$comment": "ArchivesSpace common/schemas/note_bioghist.rb: an agent's biographical/historical note. It is multipart in shape (label, publish, persistent_id, subnotes, as note_multipart) but ArchivesSpace tags it jsonmodel_type note_bioghist and gives it no type field, so that is what agents accept.",
+            "$comment": "ArchivesSpace common/schemas/note_bioghist.rb: an agent's biographical/historical note. It is multipart in shape (label, publish, persistent_id, subnotes) but ArchivesSpace tags it jsonmodel_type note_bioghist and gives it no type field.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -3887,21 +8986,31 @@ export const manifest: RegistryManifest = {
                 "type": "array",
                 "items": {
                   "type": "object",
+                  "$comment": "A subnote, chosen by jsonmodel_type.",
                   "discriminator": {
                     "propertyName": "jsonmodel_type"
                   },
                   "oneOf": [
                     {
-                      "$ref": "#/$defs/note_text"
+                      "$ref": "#/$defs/note_abstract"
                     },
                     {
                       "$ref": "#/$defs/note_chronology"
+                    },
+                    {
+                      "$ref": "#/$defs/note_citation"
                     },
                     {
                       "$ref": "#/$defs/note_orderedlist"
                     },
                     {
                       "$ref": "#/$defs/note_definedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_outline"
                     }
                   ],
                   "required": [
@@ -3980,6 +9089,167 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "note_citation": {
+            "title": "NoteCitation",
+            "$comment": "ArchivesSpace common/schemas/note_citation.rb: a citation (content) with its XLink attributes, a subnote of agents' notes and sub-records.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_citation"
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              },
+              "xlink": {
+                "type": "object",
+                "properties": {
+                  "actuate": {
+                    "type": "string",
+                    "maxLength": 65000
+                  },
+                  "arcrole": {
+                    "type": "string",
+                    "maxLength": 65000
+                  },
+                  "href": {
+                    "type": "string",
+                    "maxLength": 65000
+                  },
+                  "role": {
+                    "type": "string",
+                    "maxLength": 65000
+                  },
+                  "show": {
+                    "type": "string",
+                    "maxLength": 65000
+                  },
+                  "title": {
+                    "type": "string",
+                    "maxLength": 16384
+                  },
+                  "type": {
+                    "type": "string",
+                    "maxLength": 65000
+                  }
+                },
+                "additionalProperties": false
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "note_contact_note": {
+            "title": "NoteContactNote",
+            "$comment": "ArchivesSpace common/schemas/note_contact_note.rb (agents v3): a dated note of a contact with the agent.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_contact_note"
+              },
+              "date_of_contact": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "contact_notes": {
+                "type": "string",
+                "maxLength": 65000
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "date_of_contact",
+              "contact_notes"
+            ],
+            "additionalProperties": false
+          },
           "note_definedlist": {
             "title": "NoteDefinedlist",
             "type": "object",
@@ -4038,6 +9308,237 @@ export const manifest: RegistryManifest = {
                     "value"
                   ],
                   "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_general_context": {
+            "title": "NoteGeneralContext",
+            "$comment": "ArchivesSpace common/schemas/note_general_context.rb (agents v3, EAC-CPF generalContext).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_general_context"
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "$comment": "A subnote, chosen by jsonmodel_type.",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_orderedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_definedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_outline"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_legal_status": {
+            "title": "NoteLegalStatus",
+            "$comment": "ArchivesSpace common/schemas/note_legal_status.rb (agents v3, EAC-CPF legalStatus).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_legal_status"
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "$comment": "A subnote, chosen by jsonmodel_type.",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_citation"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_mandate": {
+            "title": "NoteMandate",
+            "$comment": "ArchivesSpace's note_mandate (agents v3, EAC-CPF mandate): the authority under which a corporate body acts. Its schema file is not in the search index; its subnotes are taken as those of note_legal_status (text and citations), the two being ArchivesSpace's twin EAC-CPF notes.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_mandate"
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "$comment": "A subnote, chosen by jsonmodel_type.",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_citation"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
                 }
               }
             },
@@ -4117,6 +9618,186 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "note_outline": {
+            "title": "NoteOutline",
+            "$comment": "ArchivesSpace common/schemas/note_outline.rb: an outline of nested levels (no label: it does not inherit abstract_note).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_outline"
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "levels": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/note_outline_level"
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_outline_level": {
+            "title": "NoteOutlineLevel",
+            "$comment": "ArchivesSpace common/schemas/note_outline_level.rb: one level of an outline; each item is a line of text or a deeper level.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_outline_level",
+                "default": "note_outline_level"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "anyOf": [
+                    {
+                      "type": "string",
+                      "maxLength": 65000
+                    },
+                    {
+                      "$ref": "#/$defs/note_outline_level"
+                    }
+                  ]
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "note_structure_or_genealogy": {
+            "title": "NoteStructureOrGenealogy",
+            "$comment": "ArchivesSpace common/schemas/note_structure_or_genealogy.rb (agents v3, EAC-CPF structureOrGenealogy).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_structure_or_genealogy"
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "$comment": "A subnote, chosen by jsonmodel_type.",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_definedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_orderedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_outline"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
           "note_text": {
             "title": "NoteText",
             "type": "object",
@@ -4160,6 +9841,149 @@ export const manifest: RegistryManifest = {
             "required": [
               "jsonmodel_type",
               "content"
+            ],
+            "additionalProperties": false
+          },
+          "parallel_name_family": {
+            "title": "ParallelNameFamily",
+            "$comment": "ArchivesSpace common/schemas/parallel_name_family.rb (agents v3): the name_family fields in another language or script.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "dates": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "use_dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "qualifier": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "source": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "name_source",
+                  "values": [
+                    "local",
+                    "naf",
+                    "nad",
+                    "ulan"
+                  ]
+                }
+              },
+              "rules": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "name_rule",
+                  "values": [
+                    "local",
+                    "aacr",
+                    "dacs",
+                    "rda"
+                  ]
+                }
+              },
+              "language": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$",
+                "$comment": "ArchivesSpace's language_iso639_2 list, checked by shape as language_and_script does."
+              },
+              "script": {
+                "type": "string",
+                "pattern": "^[A-Z][a-z]{3}$",
+                "$comment": "ArchivesSpace's script_iso15924 list, checked by shape as language_and_script does."
+              },
+              "transliteration": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "transliteration",
+                  "values": [
+                    "ala-lc"
+                  ]
+                }
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "sort_name_auto_generate": {
+                "type": "boolean",
+                "default": true
+              },
+              "jsonmodel_type": {
+                "const": "parallel_name_family",
+                "default": "parallel_name_family"
+              },
+              "family_name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 65000
+              },
+              "prefix": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "family_type": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "location": {
+                "type": "string",
+                "maxLength": 65000
+              }
+            },
+            "required": [
+              "family_name"
+            ],
+            "additionalProperties": false
+          },
+          "ref": {
+            "title": "Ref",
+            "$comment": "A link to another record. Which types it may point at is said where it is used: the schema node that holds this object carries x-ref-targets and x-on-target-delete.",
+            "type": "object",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              }
+            },
+            "required": [
+              "ref"
             ],
             "additionalProperties": false
           },
@@ -4461,6 +10285,121 @@ export const manifest: RegistryManifest = {
               ]
             },
             "additionalProperties": false
+          },
+          "telephone": {
+            "title": "Telephone",
+            "$comment": "ArchivesSpace common/schemas/telephone.rb: a contact's telephone number; number_type values from its telephone_number_type list. ArchivesSpace's schema also declares a uri (/telephone) it never gives routes or values: not modelled.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "telephone",
+                "default": "telephone"
+              },
+              "number": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "ext": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "number_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "telephone_number_type",
+                  "values": [
+                    "business",
+                    "home",
+                    "cell",
+                    "fax"
+                  ]
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "used_language": {
+            "title": "UsedLanguage",
+            "$comment": "ArchivesSpace common/schemas/used_language.rb (agents v3): a language and script the entity used.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "used_language",
+                "default": "used_language"
+              },
+              "language": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$",
+                "$comment": "ArchivesSpace's language_iso639_2 list, checked by shape as language_and_script does."
+              },
+              "script": {
+                "type": "string",
+                "pattern": "^[A-Z][a-z]{3}$",
+                "$comment": "ArchivesSpace's script_iso15924 list, checked by shape as language_and_script does."
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/agent_subrecord_note"
+                }
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "additionalProperties": false
           }
         }
       }
@@ -4494,7 +10433,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentPerson",
-        "$comment": "ArchivesSpace common/schemas/agent_person.rb + abstract_agent.rb (shared fields in shared/agent_base.schema.json). At least one name. Read needs a session but no permission code (null), as ArchivesSpace's agent GET endpoints declare no permission: see vocabulary.schema.json.",
+        "$comment": "ArchivesSpace common/schemas/agent_person.rb + abstract_agent.rb (agents v3; shared fields in shared/agent_base.schema.json). At least one name. Read needs a session but no permission code (null), as ArchivesSpace's agent GET endpoints declare no permission: see vocabulary.schema.json.",
         "type": "object",
         "x-record-type": "agent_person",
         "x-collection": "agent_people",
@@ -4553,16 +10492,114 @@ export const manifest: RegistryManifest = {
           "publish": {
             "type": "boolean"
           },
+          "agent_contacts": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_contact"
+            },
+            "x-read-permission": "view_agent_contact_record",
+            "$comment": "Only holders of view_agent_contact_record see an agent's contacts, as in ArchivesSpace."
+          },
+          "agent_record_controls": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_record_control"
+            }
+          },
+          "agent_alternate_sets": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_alternate_set"
+            }
+          },
+          "agent_conventions_declarations": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_conventions_declaration"
+            }
+          },
+          "agent_other_agency_codes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_other_agency_codes"
+            }
+          },
+          "agent_maintenance_histories": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_maintenance_history"
+            }
+          },
+          "agent_record_identifiers": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_record_identifier"
+            }
+          },
+          "agent_identifiers": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_identifier"
+            }
+          },
+          "agent_sources": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_sources"
+            }
+          },
+          "agent_places": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_place"
+            }
+          },
+          "agent_occupations": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_occupation"
+            }
+          },
+          "agent_functions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_function"
+            }
+          },
+          "agent_topics": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_topic"
+            }
+          },
+          "agent_resources": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_resource"
+            }
+          },
+          "external_documents": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/external_document"
+            }
+          },
+          "notes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_note"
+            }
+          },
           "dates_of_existence": {
             "type": "array",
             "items": {
               "$ref": "#/$defs/structured_date_label"
             }
           },
-          "notes": {
+          "used_languages": {
             "type": "array",
             "items": {
-              "$ref": "#/$defs/note_bioghist"
+              "$ref": "#/$defs/used_language"
             }
           },
           "title": {
@@ -4572,16 +10609,13 @@ export const manifest: RegistryManifest = {
               "copy": "display_name/sort_name"
             }
           },
-          "display_name": {
-            "type": "object",
+          "is_linked_to_published_record": {
+            "type": "boolean",
             "readOnly": true,
             "x-computed": {
-              "pick": {
-                "path": "names",
-                "prefer": [
-                  "is_display_name",
-                  "authorized"
-                ]
+              "uses": {
+                "via": "linked_agents",
+                "yield": "published"
               }
             }
           },
@@ -4603,15 +10637,9 @@ export const manifest: RegistryManifest = {
               }
             }
           },
-          "is_linked_to_published_record": {
+          "system_generated": {
             "type": "boolean",
-            "readOnly": true,
-            "x-computed": {
-              "uses": {
-                "via": "linked_agents",
-                "yield": "published"
-              }
-            }
+            "readOnly": true
           },
           "used_within_repositories": {
             "type": "array",
@@ -4639,15 +10667,83 @@ export const manifest: RegistryManifest = {
               }
             }
           },
+          "is_user": {
+            "type": "string",
+            "readOnly": true
+          },
           "agent_type": {
             "const": "agent_person",
             "default": "agent_person"
+          },
+          "slug": {
+            "type": "string",
+            "$comment": "The public URL slug, stored as sent (ArchivesSpace generates one when is_slug_auto; that is not done here)."
+          },
+          "is_slug_auto": {
+            "type": "boolean",
+            "default": true
           },
           "names": {
             "type": "array",
             "minItems": 1,
             "items": {
               "$ref": "#/$defs/name_person"
+            }
+          },
+          "display_name": {
+            "$ref": "#/$defs/name_person",
+            "readOnly": true,
+            "$comment": "Computed by ArchivesSpace (the name marked is_display_name, else the authorized one): readOnly, stripped from input.",
+            "x-computed": {
+              "pick": {
+                "path": "names",
+                "prefer": [
+                  "is_display_name",
+                  "authorized"
+                ]
+              }
+            }
+          },
+          "agent_genders": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_gender"
+            }
+          },
+          "related_agents": {
+            "type": "array",
+            "$comment": "Relationships to other agents, one item per relationship, its shape chosen by jsonmodel_type. Each is one fact seen from both agents: writing it here writes its mirror into the other agent, in the same transaction (x-reciprocal on each relationship type).",
+            "items": {
+              "type": "object",
+              "discriminator": {
+                "propertyName": "jsonmodel_type"
+              },
+              "oneOf": [
+                {
+                  "$ref": "#/$defs/agent_relationship_parentchild"
+                },
+                {
+                  "$ref": "#/$defs/agent_relationship_earlierlater"
+                },
+                {
+                  "$ref": "#/$defs/agent_relationship_identity"
+                },
+                {
+                  "$ref": "#/$defs/agent_relationship_hierarchical"
+                },
+                {
+                  "$ref": "#/$defs/agent_relationship_temporal"
+                },
+                {
+                  "$ref": "#/$defs/agent_relationship_family"
+                },
+                {
+                  "$ref": "#/$defs/agent_relationship_associative"
+                }
+              ],
+              "required": [
+                "jsonmodel_type"
+              ]
             }
           }
         },
@@ -4656,9 +10752,1986 @@ export const manifest: RegistryManifest = {
         ],
         "additionalProperties": false,
         "$defs": {
+          "agent_alternate_set": {
+            "title": "AgentAlternateSet",
+            "$comment": "ArchivesSpace common/schemas/agent_alternate_set.rb (agents v3): another authority record describing the same entity (EAC-CPF alternativeSet).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_alternate_set",
+                "default": "agent_alternate_set"
+              },
+              "set_component": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "descriptive_note": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_version_xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_version_xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_title_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_role_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_arcrole_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "last_verified_date": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?$",
+                "$comment": "ArchivesSpace's date-time: an ISO 8601 date, optionally with a time."
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_contact": {
+            "title": "AgentContact",
+            "$comment": "ArchivesSpace common/schemas/agent_contact.rb (agents v3): an agent's address, telephones and contact notes; salutation values from its agent_contact_salutation list. Shown only to holders of view_agent_contact_record (x-read-permission on agent_contacts). is_representative marks the contact a repository's agent shows; stored as sent.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_contact",
+                "default": "agent_contact"
+              },
+              "name": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "salutation": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_contact_salutation",
+                  "values": [
+                    "mr",
+                    "mrs",
+                    "ms",
+                    "madame",
+                    "sir"
+                  ]
+                }
+              },
+              "address_1": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "address_2": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "address_3": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "city": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "region": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "country": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "post_code": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "telephones": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/telephone"
+                }
+              },
+              "fax": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "email": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "email_signature": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_contact_note"
+                    },
+                    {
+                      "$ref": "#/$defs/note_chronology"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              },
+              "is_representative": {
+                "type": "boolean",
+                "default": false
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "name"
+            ],
+            "additionalProperties": false
+          },
+          "agent_conventions_declaration": {
+            "title": "AgentConventionsDeclaration",
+            "$comment": "ArchivesSpace common/schemas/agent_conventions_declaration.rb (agents v3): a rule or convention the record follows (EAC-CPF conventionDeclaration). descriptive_note defaults to an empty string, as there.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_conventions_declaration",
+                "default": "agent_conventions_declaration"
+              },
+              "name_rule": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "name_rule",
+                  "values": [
+                    "local",
+                    "aacr",
+                    "dacs",
+                    "rda"
+                  ]
+                }
+              },
+              "citation": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "descriptive_note": {
+                "type": "string",
+                "maxLength": 65000,
+                "default": ""
+              },
+              "file_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_version_xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_version_xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_title_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_role_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_arcrole_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "last_verified_date": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?$",
+                "$comment": "ArchivesSpace's date-time: an ISO 8601 date, optionally with a time."
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_function": {
+            "title": "AgentFunction",
+            "$comment": "ArchivesSpace common/schemas/agent_function.rb (agents v3): a function, as a subject, with where and when.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_function",
+                "default": "agent_function"
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/agent_subrecord_note"
+                }
+              },
+              "dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "subjects": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Deleting the subject drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "places": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Places are subjects (geographic terms); deleting one drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_gender": {
+            "title": "AgentGender",
+            "$comment": "ArchivesSpace common/schemas/agent_gender.rb (agents v3, people only): gender values from its editable gender list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_gender",
+                "default": "agent_gender"
+              },
+              "gender": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "gender",
+                  "values": [
+                    "not_specified"
+                  ]
+                }
+              },
+              "dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/agent_subrecord_note"
+                }
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_identifier": {
+            "title": "AgentIdentifier",
+            "$comment": "ArchivesSpace common/schemas/agent_identifier.rb (agents v3): an identifier of the entity itself (EAC-CPF entityId).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_identifier",
+                "default": "agent_identifier"
+              },
+              "entity_identifier": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "identifier_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "identifier_type",
+                  "values": [
+                    "loc",
+                    "lac",
+                    "local",
+                    "other_unmapped"
+                  ]
+                }
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "entity_identifier"
+            ],
+            "additionalProperties": false
+          },
+          "agent_maintenance_history": {
+            "title": "AgentMaintenanceHistory",
+            "$comment": "ArchivesSpace common/schemas/agent_maintenance_history.rb (agents v3): one event in the authority record's history (EAC-CPF maintenanceEvent). ArchivesSpace's schema gives maintenance_agent_type the default \"Human\", not one of the list's values; its store's default is the value \"human\", used here.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_maintenance_history",
+                "default": "agent_maintenance_history"
+              },
+              "maintenance_event_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "maintenance_event_type",
+                  "values": [
+                    "created",
+                    "cancelled",
+                    "deleted",
+                    "derived",
+                    "revised",
+                    "updated"
+                  ],
+                  "editable": false
+                }
+              },
+              "maintenance_agent_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "maintenance_agent_type",
+                  "values": [
+                    "human",
+                    "machine"
+                  ],
+                  "editable": false
+                },
+                "default": "human"
+              },
+              "event_date": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?$",
+                "$comment": "ArchivesSpace's date-time: an ISO 8601 date, optionally with a time."
+              },
+              "agent": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "descriptive_note": {
+                "type": "string",
+                "maxLength": 65000,
+                "default": ""
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "maintenance_event_type",
+              "maintenance_agent_type",
+              "event_date",
+              "agent"
+            ],
+            "additionalProperties": false
+          },
+          "agent_note": {
+            "title": "AgentNote",
+            "$comment": "A top-level note of an agent (abstract_agent.rb notes): its shape chosen by jsonmodel_type.",
+            "type": "object",
+            "discriminator": {
+              "propertyName": "jsonmodel_type"
+            },
+            "oneOf": [
+              {
+                "$ref": "#/$defs/note_bioghist"
+              },
+              {
+                "$ref": "#/$defs/note_mandate"
+              },
+              {
+                "$ref": "#/$defs/note_legal_status"
+              },
+              {
+                "$ref": "#/$defs/note_structure_or_genealogy"
+              },
+              {
+                "$ref": "#/$defs/note_general_context"
+              }
+            ],
+            "required": [
+              "jsonmodel_type"
+            ]
+          },
+          "agent_occupation": {
+            "title": "AgentOccupation",
+            "$comment": "ArchivesSpace common/schemas/agent_occupation.rb (agents v3): an occupation, as a subject, with where and when.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_occupation",
+                "default": "agent_occupation"
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/agent_subrecord_note"
+                }
+              },
+              "dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "subjects": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Deleting the subject drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "places": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Places are subjects (geographic terms); deleting one drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_other_agency_codes": {
+            "title": "AgentOtherAgencyCodes",
+            "$comment": "ArchivesSpace common/schemas/agent_other_agency_codes.rb (agents v3): another agency's code for the maintaining agency (EAC-CPF otherAgencyCode).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_other_agency_codes",
+                "default": "agent_other_agency_codes"
+              },
+              "agency_code_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agency_code_type",
+                  "values": [
+                    "oclc",
+                    "local"
+                  ]
+                }
+              },
+              "maintenance_agency": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "maintenance_agency"
+            ],
+            "additionalProperties": false
+          },
+          "agent_place": {
+            "title": "AgentPlace",
+            "$comment": "ArchivesSpace common/schemas/agent_place.rb (agents v3): a place associated with the entity, as a geographic subject; place_role values from its place_role list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_place",
+                "default": "agent_place"
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "place_role": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "place_role",
+                  "values": [
+                    "assoc_country",
+                    "residence",
+                    "other_assoc",
+                    "place_of_birth",
+                    "place_of_death"
+                  ]
+                }
+              },
+              "dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/agent_subrecord_note"
+                }
+              },
+              "subjects": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Deleting the subject drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_record_control": {
+            "title": "AgentRecordControl",
+            "$comment": "ArchivesSpace common/schemas/agent_record_control.rb (agents v3): the authority record's own control data (EAC-CPF control, MARC 008). Enumerations as ArchivesSpace seeds them.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_record_control",
+                "default": "agent_record_control"
+              },
+              "maintenance_status": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "maintenance_status",
+                  "values": [
+                    "new",
+                    "upgraded",
+                    "revised_corrected",
+                    "derived",
+                    "deleted",
+                    "cancelled_obsolete",
+                    "deleted_split",
+                    "deleted_replaced",
+                    "deleted_merged"
+                  ],
+                  "editable": false
+                }
+              },
+              "publication_status": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "publication_status",
+                  "values": [
+                    "in_process",
+                    "approved"
+                  ],
+                  "editable": false
+                }
+              },
+              "romanization": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "romanization",
+                  "values": [
+                    "int_std",
+                    "nat_std",
+                    "nl_assoc_std",
+                    "nl_bib_agency_std",
+                    "local_standard",
+                    "unknown_standard",
+                    "conv_rom_cat_agency",
+                    "not_applicable"
+                  ]
+                }
+              },
+              "government_agency_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "government_agency_type",
+                  "values": [
+                    "ngo",
+                    "sac",
+                    "multilocal",
+                    "fed",
+                    "int_gov",
+                    "local",
+                    "multistate",
+                    "undetermined",
+                    "provincial",
+                    "unknown",
+                    "other",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "reference_evaluation": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "reference_evaluation",
+                  "values": [
+                    "tr_consistent",
+                    "tr_inconsistent",
+                    "not_applicable",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "name_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "name_type",
+                  "values": [
+                    "differentiated",
+                    "undifferentiated",
+                    "not_applicable",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "level_of_detail": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "level_of_detail",
+                  "values": [
+                    "fully_established",
+                    "memorandum",
+                    "provisional",
+                    "preliminary",
+                    "not_applicable",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "modified_record": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "modified_record",
+                  "values": [
+                    "not_modified",
+                    "shortened",
+                    "missing_characters",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "cataloging_source": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "cataloging_source",
+                  "values": [
+                    "nat_bib_agency",
+                    "ccp",
+                    "other",
+                    "unknown",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "language": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$",
+                "$comment": "ArchivesSpace's language_iso639_2 list, checked by shape as language_and_script does."
+              },
+              "script": {
+                "type": "string",
+                "pattern": "^[A-Z][a-z]{3}$",
+                "$comment": "ArchivesSpace's script_iso15924 list, checked by shape as language_and_script does."
+              },
+              "language_note": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "maintenance_agency": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "agency_name": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "maintenance_agency_note": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "maintenance_status"
+            ],
+            "additionalProperties": false
+          },
+          "agent_record_identifier": {
+            "title": "AgentRecordIdentifier",
+            "$comment": "ArchivesSpace common/schemas/agent_record_identifier.rb (agents v3): an identifier of the authority record (EAC-CPF recordId / otherRecordId). source from the name_source list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_record_identifier",
+                "default": "agent_record_identifier"
+              },
+              "primary_identifier": {
+                "type": "boolean"
+              },
+              "record_identifier": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "source": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "name_source",
+                  "values": [
+                    "local",
+                    "naf",
+                    "nad",
+                    "ulan"
+                  ]
+                }
+              },
+              "identifier_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "identifier_type",
+                  "values": [
+                    "loc",
+                    "lac",
+                    "local",
+                    "other_unmapped"
+                  ]
+                }
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "primary_identifier",
+              "record_identifier",
+              "source"
+            ],
+            "additionalProperties": false
+          },
+          "agent_relationship_associative": {
+            "title": "AgentRelationshipAssociative",
+            "$comment": "ArchivesSpace common/schemas/agent_relationship_associative.rb (agents v3): an association (symmetric). One fact seen from both agents (x-reciprocal): the other agent shows it back with the inverse relator. The relator reads the same from both sides. Deleting the other agent removes it.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_family",
+              "agent_corporate_entity"
+            ],
+            "x-on-target-delete": "remove",
+            "x-reciprocal": {
+              "relator": "relator"
+            },
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "relationship_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "specific_relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_specific_relator",
+                  "values": []
+                }
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dates": {
+                "$ref": "#/$defs/structured_date_label"
+              },
+              "jsonmodel_type": {
+                "const": "agent_relationship_associative"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_associative_relator",
+                  "values": [
+                    "is_associative_with"
+                  ],
+                  "editable": false
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator"
+            ],
+            "additionalProperties": false
+          },
+          "agent_relationship_earlierlater": {
+            "title": "AgentRelationshipEarlierlater",
+            "$comment": "ArchivesSpace common/schemas/agent_relationship_earlierlater.rb (agents v3): an earlier and a later form of an entity. One fact seen from both agents (x-reciprocal): the other agent shows it back with the inverse relator. Deleting the other agent removes it.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_corporate_entity",
+              "agent_family"
+            ],
+            "x-on-target-delete": "remove",
+            "x-reciprocal": {
+              "relator": "relator",
+              "inverse": {
+                "is_earlier_form_of": "is_later_form_of",
+                "is_later_form_of": "is_earlier_form_of"
+              }
+            },
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "relationship_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "specific_relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_specific_relator",
+                  "values": []
+                }
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dates": {
+                "$ref": "#/$defs/structured_date_label"
+              },
+              "jsonmodel_type": {
+                "const": "agent_relationship_earlierlater"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_earlierlater_relator",
+                  "values": [
+                    "is_earlier_form_of",
+                    "is_later_form_of"
+                  ],
+                  "editable": false
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator"
+            ],
+            "additionalProperties": false
+          },
+          "agent_relationship_family": {
+            "title": "AgentRelationshipFamily",
+            "$comment": "ArchivesSpace common/schemas/agent_relationship_family.rb (agents v3): a family relation (symmetric as ArchivesSpace states it). One fact seen from both agents (x-reciprocal): the other agent shows it back with the inverse relator. The relator reads the same from both sides. Deleting the other agent removes it.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_family",
+              "agent_corporate_entity"
+            ],
+            "x-on-target-delete": "remove",
+            "x-reciprocal": {
+              "relator": "relator"
+            },
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "relationship_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "specific_relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_specific_relator",
+                  "values": []
+                }
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dates": {
+                "$ref": "#/$defs/structured_date_label"
+              },
+              "jsonmodel_type": {
+                "const": "agent_relationship_family"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_family_relator",
+                  "values": [
+                    "is_related_with"
+                  ],
+                  "editable": false
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator"
+            ],
+            "additionalProperties": false
+          },
+          "agent_relationship_hierarchical": {
+            "title": "AgentRelationshipHierarchical",
+            "$comment": "ArchivesSpace common/schemas/agent_relationship_hierarchical.rb (agents v3): a hierarchical relation (symmetric as ArchivesSpace states it). One fact seen from both agents (x-reciprocal): the other agent shows it back with the inverse relator. The relator reads the same from both sides. Deleting the other agent removes it.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_family",
+              "agent_corporate_entity"
+            ],
+            "x-on-target-delete": "remove",
+            "x-reciprocal": {
+              "relator": "relator"
+            },
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "relationship_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "specific_relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_specific_relator",
+                  "values": []
+                }
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dates": {
+                "$ref": "#/$defs/structured_date_label"
+              },
+              "jsonmodel_type": {
+                "const": "agent_relationship_hierarchical"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_hierarchical_relator",
+                  "values": [
+                    "is_hierarchical_with"
+                  ],
+                  "editable": false
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator"
+            ],
+            "additionalProperties": false
+          },
+          "agent_relationship_identity": {
+            "title": "AgentRelationshipIdentity",
+            "$comment": "ArchivesSpace common/schemas/agent_relationship_identity.rb (agents v3): two identities of one entity (symmetric). One fact seen from both agents (x-reciprocal): the other agent shows it back with the inverse relator. The relator reads the same from both sides. Deleting the other agent removes it.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_family",
+              "agent_corporate_entity"
+            ],
+            "x-on-target-delete": "remove",
+            "x-reciprocal": {
+              "relator": "relator"
+            },
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "relationship_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "specific_relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_specific_relator",
+                  "values": []
+                }
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dates": {
+                "$ref": "#/$defs/structured_date_label"
+              },
+              "jsonmodel_type": {
+                "const": "agent_relationship_identity"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_identity_relator",
+                  "values": [
+                    "is_identified_with"
+                  ],
+                  "editable": false
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator"
+            ],
+            "additionalProperties": false
+          },
+          "agent_relationship_parentchild": {
+            "title": "AgentRelationshipParentchild",
+            "$comment": "ArchivesSpace common/schemas/agent_relationship_parentchild.rb (agents v3): a parent and a child (people only). One fact seen from both agents (x-reciprocal): the other agent shows it back with the inverse relator. Deleting the other agent removes it.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person"
+            ],
+            "x-on-target-delete": "remove",
+            "x-reciprocal": {
+              "relator": "relator",
+              "inverse": {
+                "is_parent_of": "is_child_of",
+                "is_child_of": "is_parent_of"
+              }
+            },
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "relationship_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "specific_relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_specific_relator",
+                  "values": []
+                }
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dates": {
+                "$ref": "#/$defs/structured_date_label"
+              },
+              "jsonmodel_type": {
+                "const": "agent_relationship_parentchild"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_parentchild_relator",
+                  "values": [
+                    "is_parent_of",
+                    "is_child_of"
+                  ],
+                  "editable": false
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator"
+            ],
+            "additionalProperties": false
+          },
+          "agent_relationship_temporal": {
+            "title": "AgentRelationshipTemporal",
+            "$comment": "ArchivesSpace common/schemas/agent_relationship_temporal.rb (agents v3): a temporal relation (symmetric as ArchivesSpace states it). One fact seen from both agents (x-reciprocal): the other agent shows it back with the inverse relator. The relator reads the same from both sides. Deleting the other agent removes it.",
+            "type": "object",
+            "x-ref-targets": [
+              "agent_person",
+              "agent_family",
+              "agent_corporate_entity"
+            ],
+            "x-on-target-delete": "remove",
+            "x-reciprocal": {
+              "relator": "relator"
+            },
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              },
+              "relationship_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "specific_relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_specific_relator",
+                  "values": []
+                }
+              },
+              "description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "dates": {
+                "$ref": "#/$defs/structured_date_label"
+              },
+              "jsonmodel_type": {
+                "const": "agent_relationship_temporal"
+              },
+              "relator": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_relationship_temporal_relator",
+                  "values": [
+                    "is_temporal_with"
+                  ],
+                  "editable": false
+                }
+              }
+            },
+            "required": [
+              "ref",
+              "jsonmodel_type",
+              "relator"
+            ],
+            "additionalProperties": false
+          },
+          "agent_resource": {
+            "title": "AgentResource",
+            "$comment": "ArchivesSpace common/schemas/agent_resource.rb (agents v3): a resource outside the system the entity is related to (EAC-CPF resourceRelation): linked_resource is its title, free text, not a link.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_resource",
+                "default": "agent_resource"
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "linked_agent_role": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "linked_agent_role",
+                  "values": [
+                    "creator",
+                    "source",
+                    "subject"
+                  ],
+                  "editable": false
+                }
+              },
+              "linked_resource": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "linked_resource_description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_version_xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_version_xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_title_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_role_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_arcrole_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "last_verified_date": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?$",
+                "$comment": "ArchivesSpace's date-time: an ISO 8601 date, optionally with a time."
+              },
+              "dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "places": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Places are subjects (geographic terms); deleting one drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "linked_agent_role",
+              "linked_resource"
+            ],
+            "additionalProperties": false
+          },
+          "agent_sources": {
+            "title": "AgentSources",
+            "$comment": "ArchivesSpace common/schemas/agent_sources.rb (agents v3): a source used to establish the record (EAC-CPF source).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_sources",
+                "default": "agent_sources"
+              },
+              "source_entry": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "descriptive_note": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_version_xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_version_xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_title_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_role_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_arcrole_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "last_verified_date": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?$",
+                "$comment": "ArchivesSpace's date-time: an ISO 8601 date, optionally with a time."
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_subrecord_note": {
+            "title": "AgentSubrecordNote",
+            "$comment": "The notes of an agent's sub-records (places, occupations, functions, topics, genders, used languages): text or a citation, chosen by jsonmodel_type as ArchivesSpace declares them there.",
+            "type": "object",
+            "discriminator": {
+              "propertyName": "jsonmodel_type"
+            },
+            "oneOf": [
+              {
+                "$ref": "#/$defs/note_text"
+              },
+              {
+                "$ref": "#/$defs/note_citation"
+              }
+            ],
+            "required": [
+              "jsonmodel_type"
+            ]
+          },
+          "agent_topic": {
+            "title": "AgentTopic",
+            "$comment": "ArchivesSpace common/schemas/agent_topic.rb (agents v3): a topic, as a subject, with where and when.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_topic",
+                "default": "agent_topic"
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/agent_subrecord_note"
+                }
+              },
+              "subjects": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Deleting the subject drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "places": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Places are subjects (geographic terms); deleting one drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "external_document": {
+            "title": "ExternalDocument",
+            "$comment": "ArchivesSpace common/schemas/external_document.rb: a document kept outside the system (location is a free string, usually a URL or a path).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "external_document",
+                "default": "external_document"
+              },
+              "title": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 16384
+              },
+              "location": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "title",
+              "location"
+            ],
+            "additionalProperties": false
+          },
           "name_person": {
             "title": "NamePerson",
-            "$comment": "ArchivesSpace common/schemas/name_person.rb.",
+            "$comment": "ArchivesSpace common/schemas/name_person.rb (agents v3), with its parallel names.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -4736,6 +12809,25 @@ export const manifest: RegistryManifest = {
                 "type": "boolean",
                 "default": false
               },
+              "language": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$",
+                "$comment": "ArchivesSpace's language_iso639_2 list, checked by shape as language_and_script does."
+              },
+              "script": {
+                "type": "string",
+                "pattern": "^[A-Z][a-z]{3}$",
+                "$comment": "ArchivesSpace's script_iso15924 list, checked by shape as language_and_script does."
+              },
+              "transliteration": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "transliteration",
+                  "values": [
+                    "ala-lc"
+                  ]
+                }
+              },
               "sort_name": {
                 "type": "string",
                 "maxLength": 255
@@ -4743,6 +12835,11 @@ export const manifest: RegistryManifest = {
               "sort_name_auto_generate": {
                 "type": "boolean",
                 "default": true
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
               },
               "jsonmodel_type": {
                 "const": "name_person",
@@ -4755,7 +12852,7 @@ export const manifest: RegistryManifest = {
               },
               "title": {
                 "type": "string",
-                "maxLength": 255
+                "maxLength": 16384
               },
               "name_order": {
                 "type": "string",
@@ -4770,23 +12867,29 @@ export const manifest: RegistryManifest = {
               },
               "prefix": {
                 "type": "string",
-                "maxLength": 255
+                "maxLength": 65000
               },
               "rest_of_name": {
                 "type": "string",
-                "maxLength": 255
+                "maxLength": 65000
               },
               "suffix": {
                 "type": "string",
-                "maxLength": 255
+                "maxLength": 65000
               },
               "fuller_form": {
                 "type": "string",
-                "maxLength": 255
+                "maxLength": 65000
               },
               "number": {
                 "type": "string",
                 "maxLength": 255
+              },
+              "parallel_names": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/parallel_name_person"
+                }
               }
             },
             "required": [
@@ -4795,9 +12898,72 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "note_abstract": {
+            "title": "NoteAbstract",
+            "$comment": "ArchivesSpace common/schemas/note_abstract.rb: an abstract, a subnote of a biographical/historical note.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_abstract"
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
           "note_bioghist": {
             "title": "NoteBioghist",
-            "$comment": "ArchivesSpace common/schemas/note_bioghist.rb: an agent's biographical/historical note. It is multipart in shape (label, publish, persistent_id, subnotes, as note_multipart) but ArchivesSpace tags it jsonmodel_type note_bioghist and gives it no type field, so that is what agents accept.",
+            "$comment": "ArchivesSpace common/schemas/note_bioghist.rb: an agent's biographical/historical note. It is multipart in shape (label, publish, persistent_id, subnotes) but ArchivesSpace tags it jsonmodel_type note_bioghist and gives it no type field.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -4847,21 +13013,31 @@ export const manifest: RegistryManifest = {
                 "type": "array",
                 "items": {
                   "type": "object",
+                  "$comment": "A subnote, chosen by jsonmodel_type.",
                   "discriminator": {
                     "propertyName": "jsonmodel_type"
                   },
                   "oneOf": [
                     {
-                      "$ref": "#/$defs/note_text"
+                      "$ref": "#/$defs/note_abstract"
                     },
                     {
                       "$ref": "#/$defs/note_chronology"
+                    },
+                    {
+                      "$ref": "#/$defs/note_citation"
                     },
                     {
                       "$ref": "#/$defs/note_orderedlist"
                     },
                     {
                       "$ref": "#/$defs/note_definedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_outline"
                     }
                   ],
                   "required": [
@@ -4940,6 +13116,167 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "note_citation": {
+            "title": "NoteCitation",
+            "$comment": "ArchivesSpace common/schemas/note_citation.rb: a citation (content) with its XLink attributes, a subnote of agents' notes and sub-records.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_citation"
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              },
+              "xlink": {
+                "type": "object",
+                "properties": {
+                  "actuate": {
+                    "type": "string",
+                    "maxLength": 65000
+                  },
+                  "arcrole": {
+                    "type": "string",
+                    "maxLength": 65000
+                  },
+                  "href": {
+                    "type": "string",
+                    "maxLength": 65000
+                  },
+                  "role": {
+                    "type": "string",
+                    "maxLength": 65000
+                  },
+                  "show": {
+                    "type": "string",
+                    "maxLength": 65000
+                  },
+                  "title": {
+                    "type": "string",
+                    "maxLength": 16384
+                  },
+                  "type": {
+                    "type": "string",
+                    "maxLength": 65000
+                  }
+                },
+                "additionalProperties": false
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "note_contact_note": {
+            "title": "NoteContactNote",
+            "$comment": "ArchivesSpace common/schemas/note_contact_note.rb (agents v3): a dated note of a contact with the agent.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_contact_note"
+              },
+              "date_of_contact": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "contact_notes": {
+                "type": "string",
+                "maxLength": 65000
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "date_of_contact",
+              "contact_notes"
+            ],
+            "additionalProperties": false
+          },
           "note_definedlist": {
             "title": "NoteDefinedlist",
             "type": "object",
@@ -4998,6 +13335,237 @@ export const manifest: RegistryManifest = {
                     "value"
                   ],
                   "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_general_context": {
+            "title": "NoteGeneralContext",
+            "$comment": "ArchivesSpace common/schemas/note_general_context.rb (agents v3, EAC-CPF generalContext).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_general_context"
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "$comment": "A subnote, chosen by jsonmodel_type.",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_orderedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_definedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_outline"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_legal_status": {
+            "title": "NoteLegalStatus",
+            "$comment": "ArchivesSpace common/schemas/note_legal_status.rb (agents v3, EAC-CPF legalStatus).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_legal_status"
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "$comment": "A subnote, chosen by jsonmodel_type.",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_citation"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_mandate": {
+            "title": "NoteMandate",
+            "$comment": "ArchivesSpace's note_mandate (agents v3, EAC-CPF mandate): the authority under which a corporate body acts. Its schema file is not in the search index; its subnotes are taken as those of note_legal_status (text and citations), the two being ArchivesSpace's twin EAC-CPF notes.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_mandate"
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "$comment": "A subnote, chosen by jsonmodel_type.",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_citation"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
                 }
               }
             },
@@ -5077,6 +13645,186 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "note_outline": {
+            "title": "NoteOutline",
+            "$comment": "ArchivesSpace common/schemas/note_outline.rb: an outline of nested levels (no label: it does not inherit abstract_note).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_outline"
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "levels": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/note_outline_level"
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_outline_level": {
+            "title": "NoteOutlineLevel",
+            "$comment": "ArchivesSpace common/schemas/note_outline_level.rb: one level of an outline; each item is a line of text or a deeper level.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_outline_level",
+                "default": "note_outline_level"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "anyOf": [
+                    {
+                      "type": "string",
+                      "maxLength": 65000
+                    },
+                    {
+                      "$ref": "#/$defs/note_outline_level"
+                    }
+                  ]
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "note_structure_or_genealogy": {
+            "title": "NoteStructureOrGenealogy",
+            "$comment": "ArchivesSpace common/schemas/note_structure_or_genealogy.rb (agents v3, EAC-CPF structureOrGenealogy).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_structure_or_genealogy"
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "$comment": "A subnote, chosen by jsonmodel_type.",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_definedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_orderedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_outline"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
           "note_text": {
             "title": "NoteText",
             "type": "object",
@@ -5120,6 +13868,173 @@ export const manifest: RegistryManifest = {
             "required": [
               "jsonmodel_type",
               "content"
+            ],
+            "additionalProperties": false
+          },
+          "parallel_name_person": {
+            "title": "ParallelNamePerson",
+            "$comment": "ArchivesSpace common/schemas/parallel_name_person.rb (agents v3): the name_person fields in another language or script.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "dates": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "use_dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "qualifier": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "source": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "name_source",
+                  "values": [
+                    "local",
+                    "naf",
+                    "nad",
+                    "ulan"
+                  ]
+                }
+              },
+              "rules": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "name_rule",
+                  "values": [
+                    "local",
+                    "aacr",
+                    "dacs",
+                    "rda"
+                  ]
+                }
+              },
+              "language": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$",
+                "$comment": "ArchivesSpace's language_iso639_2 list, checked by shape as language_and_script does."
+              },
+              "script": {
+                "type": "string",
+                "pattern": "^[A-Z][a-z]{3}$",
+                "$comment": "ArchivesSpace's script_iso15924 list, checked by shape as language_and_script does."
+              },
+              "transliteration": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "transliteration",
+                  "values": [
+                    "ala-lc"
+                  ]
+                }
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "sort_name_auto_generate": {
+                "type": "boolean",
+                "default": true
+              },
+              "jsonmodel_type": {
+                "const": "parallel_name_person",
+                "default": "parallel_name_person"
+              },
+              "primary_name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              },
+              "title": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "name_order": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "name_person_name_order",
+                  "values": [
+                    "inverted",
+                    "direct"
+                  ],
+                  "editable": false
+                }
+              },
+              "prefix": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "rest_of_name": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "suffix": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "fuller_form": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "number": {
+                "type": "string",
+                "maxLength": 255
+              }
+            },
+            "required": [
+              "primary_name",
+              "name_order"
+            ],
+            "additionalProperties": false
+          },
+          "ref": {
+            "title": "Ref",
+            "$comment": "A link to another record. Which types it may point at is said where it is used: the schema node that holds this object carries x-ref-targets and x-on-target-delete.",
+            "type": "object",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              }
+            },
+            "required": [
+              "ref"
             ],
             "additionalProperties": false
           },
@@ -5421,6 +14336,121 @@ export const manifest: RegistryManifest = {
               ]
             },
             "additionalProperties": false
+          },
+          "telephone": {
+            "title": "Telephone",
+            "$comment": "ArchivesSpace common/schemas/telephone.rb: a contact's telephone number; number_type values from its telephone_number_type list. ArchivesSpace's schema also declares a uri (/telephone) it never gives routes or values: not modelled.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "telephone",
+                "default": "telephone"
+              },
+              "number": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "ext": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "number_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "telephone_number_type",
+                  "values": [
+                    "business",
+                    "home",
+                    "cell",
+                    "fax"
+                  ]
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "used_language": {
+            "title": "UsedLanguage",
+            "$comment": "ArchivesSpace common/schemas/used_language.rb (agents v3): a language and script the entity used.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "used_language",
+                "default": "used_language"
+              },
+              "language": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$",
+                "$comment": "ArchivesSpace's language_iso639_2 list, checked by shape as language_and_script does."
+              },
+              "script": {
+                "type": "string",
+                "pattern": "^[A-Z][a-z]{3}$",
+                "$comment": "ArchivesSpace's script_iso15924 list, checked by shape as language_and_script does."
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/agent_subrecord_note"
+                }
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "additionalProperties": false
           }
         }
       }
@@ -5454,7 +14484,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentSoftware",
-        "$comment": "ArchivesSpace common/schemas/agent_software.rb + abstract_agent.rb (shared fields in shared/agent_base.schema.json). At least one name. Read needs a session but no permission code (null), as ArchivesSpace's agent GET endpoints declare no permission: see vocabulary.schema.json.",
+        "$comment": "ArchivesSpace common/schemas/agent_software.rb + abstract_agent.rb (agents v3; shared fields in shared/agent_base.schema.json). At least one name. Read needs a session but no permission code (null), as ArchivesSpace's agent GET endpoints declare no permission: see vocabulary.schema.json.",
         "type": "object",
         "x-record-type": "agent_software",
         "x-collection": "agent_software",
@@ -5513,16 +14543,114 @@ export const manifest: RegistryManifest = {
           "publish": {
             "type": "boolean"
           },
+          "agent_contacts": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_contact"
+            },
+            "x-read-permission": "view_agent_contact_record",
+            "$comment": "Only holders of view_agent_contact_record see an agent's contacts, as in ArchivesSpace."
+          },
+          "agent_record_controls": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_record_control"
+            }
+          },
+          "agent_alternate_sets": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_alternate_set"
+            }
+          },
+          "agent_conventions_declarations": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_conventions_declaration"
+            }
+          },
+          "agent_other_agency_codes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_other_agency_codes"
+            }
+          },
+          "agent_maintenance_histories": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_maintenance_history"
+            }
+          },
+          "agent_record_identifiers": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_record_identifier"
+            }
+          },
+          "agent_identifiers": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_identifier"
+            }
+          },
+          "agent_sources": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_sources"
+            }
+          },
+          "agent_places": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_place"
+            }
+          },
+          "agent_occupations": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_occupation"
+            }
+          },
+          "agent_functions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_function"
+            }
+          },
+          "agent_topics": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_topic"
+            }
+          },
+          "agent_resources": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_resource"
+            }
+          },
+          "external_documents": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/external_document"
+            }
+          },
+          "notes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/agent_note"
+            }
+          },
           "dates_of_existence": {
             "type": "array",
             "items": {
               "$ref": "#/$defs/structured_date_label"
             }
           },
-          "notes": {
+          "used_languages": {
             "type": "array",
             "items": {
-              "$ref": "#/$defs/note_bioghist"
+              "$ref": "#/$defs/used_language"
             }
           },
           "title": {
@@ -5532,16 +14660,13 @@ export const manifest: RegistryManifest = {
               "copy": "display_name/sort_name"
             }
           },
-          "display_name": {
-            "type": "object",
+          "is_linked_to_published_record": {
+            "type": "boolean",
             "readOnly": true,
             "x-computed": {
-              "pick": {
-                "path": "names",
-                "prefer": [
-                  "is_display_name",
-                  "authorized"
-                ]
+              "uses": {
+                "via": "linked_agents",
+                "yield": "published"
               }
             }
           },
@@ -5563,15 +14688,9 @@ export const manifest: RegistryManifest = {
               }
             }
           },
-          "is_linked_to_published_record": {
+          "system_generated": {
             "type": "boolean",
-            "readOnly": true,
-            "x-computed": {
-              "uses": {
-                "via": "linked_agents",
-                "yield": "published"
-              }
-            }
+            "readOnly": true
           },
           "used_within_repositories": {
             "type": "array",
@@ -5599,15 +14718,41 @@ export const manifest: RegistryManifest = {
               }
             }
           },
+          "is_user": {
+            "type": "string",
+            "readOnly": true
+          },
           "agent_type": {
             "const": "agent_software",
             "default": "agent_software"
+          },
+          "slug": {
+            "type": "string",
+            "$comment": "The public URL slug, stored as sent (ArchivesSpace generates one when is_slug_auto; that is not done here)."
+          },
+          "is_slug_auto": {
+            "type": "boolean",
+            "default": true
           },
           "names": {
             "type": "array",
             "minItems": 1,
             "items": {
               "$ref": "#/$defs/name_software"
+            }
+          },
+          "display_name": {
+            "$ref": "#/$defs/name_software",
+            "readOnly": true,
+            "$comment": "Computed by ArchivesSpace (the name marked is_display_name, else the authorized one): readOnly, stripped from input.",
+            "x-computed": {
+              "pick": {
+                "path": "names",
+                "prefer": [
+                  "is_display_name",
+                  "authorized"
+                ]
+              }
             }
           }
         },
@@ -5616,9 +14761,1474 @@ export const manifest: RegistryManifest = {
         ],
         "additionalProperties": false,
         "$defs": {
+          "agent_alternate_set": {
+            "title": "AgentAlternateSet",
+            "$comment": "ArchivesSpace common/schemas/agent_alternate_set.rb (agents v3): another authority record describing the same entity (EAC-CPF alternativeSet).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_alternate_set",
+                "default": "agent_alternate_set"
+              },
+              "set_component": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "descriptive_note": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_version_xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_version_xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_title_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_role_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_arcrole_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "last_verified_date": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?$",
+                "$comment": "ArchivesSpace's date-time: an ISO 8601 date, optionally with a time."
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_contact": {
+            "title": "AgentContact",
+            "$comment": "ArchivesSpace common/schemas/agent_contact.rb (agents v3): an agent's address, telephones and contact notes; salutation values from its agent_contact_salutation list. Shown only to holders of view_agent_contact_record (x-read-permission on agent_contacts). is_representative marks the contact a repository's agent shows; stored as sent.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_contact",
+                "default": "agent_contact"
+              },
+              "name": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "salutation": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agent_contact_salutation",
+                  "values": [
+                    "mr",
+                    "mrs",
+                    "ms",
+                    "madame",
+                    "sir"
+                  ]
+                }
+              },
+              "address_1": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "address_2": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "address_3": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "city": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "region": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "country": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "post_code": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "telephones": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/telephone"
+                }
+              },
+              "fax": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "email": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "email_signature": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_contact_note"
+                    },
+                    {
+                      "$ref": "#/$defs/note_chronology"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              },
+              "is_representative": {
+                "type": "boolean",
+                "default": false
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "name"
+            ],
+            "additionalProperties": false
+          },
+          "agent_conventions_declaration": {
+            "title": "AgentConventionsDeclaration",
+            "$comment": "ArchivesSpace common/schemas/agent_conventions_declaration.rb (agents v3): a rule or convention the record follows (EAC-CPF conventionDeclaration). descriptive_note defaults to an empty string, as there.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_conventions_declaration",
+                "default": "agent_conventions_declaration"
+              },
+              "name_rule": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "name_rule",
+                  "values": [
+                    "local",
+                    "aacr",
+                    "dacs",
+                    "rda"
+                  ]
+                }
+              },
+              "citation": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "descriptive_note": {
+                "type": "string",
+                "maxLength": 65000,
+                "default": ""
+              },
+              "file_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_version_xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_version_xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_title_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_role_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_arcrole_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "last_verified_date": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?$",
+                "$comment": "ArchivesSpace's date-time: an ISO 8601 date, optionally with a time."
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_function": {
+            "title": "AgentFunction",
+            "$comment": "ArchivesSpace common/schemas/agent_function.rb (agents v3): a function, as a subject, with where and when.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_function",
+                "default": "agent_function"
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/agent_subrecord_note"
+                }
+              },
+              "dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "subjects": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Deleting the subject drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "places": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Places are subjects (geographic terms); deleting one drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_identifier": {
+            "title": "AgentIdentifier",
+            "$comment": "ArchivesSpace common/schemas/agent_identifier.rb (agents v3): an identifier of the entity itself (EAC-CPF entityId).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_identifier",
+                "default": "agent_identifier"
+              },
+              "entity_identifier": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "identifier_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "identifier_type",
+                  "values": [
+                    "loc",
+                    "lac",
+                    "local",
+                    "other_unmapped"
+                  ]
+                }
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "entity_identifier"
+            ],
+            "additionalProperties": false
+          },
+          "agent_maintenance_history": {
+            "title": "AgentMaintenanceHistory",
+            "$comment": "ArchivesSpace common/schemas/agent_maintenance_history.rb (agents v3): one event in the authority record's history (EAC-CPF maintenanceEvent). ArchivesSpace's schema gives maintenance_agent_type the default \"Human\", not one of the list's values; its store's default is the value \"human\", used here.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_maintenance_history",
+                "default": "agent_maintenance_history"
+              },
+              "maintenance_event_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "maintenance_event_type",
+                  "values": [
+                    "created",
+                    "cancelled",
+                    "deleted",
+                    "derived",
+                    "revised",
+                    "updated"
+                  ],
+                  "editable": false
+                }
+              },
+              "maintenance_agent_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "maintenance_agent_type",
+                  "values": [
+                    "human",
+                    "machine"
+                  ],
+                  "editable": false
+                },
+                "default": "human"
+              },
+              "event_date": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?$",
+                "$comment": "ArchivesSpace's date-time: an ISO 8601 date, optionally with a time."
+              },
+              "agent": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "descriptive_note": {
+                "type": "string",
+                "maxLength": 65000,
+                "default": ""
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "maintenance_event_type",
+              "maintenance_agent_type",
+              "event_date",
+              "agent"
+            ],
+            "additionalProperties": false
+          },
+          "agent_note": {
+            "title": "AgentNote",
+            "$comment": "A top-level note of an agent (abstract_agent.rb notes): its shape chosen by jsonmodel_type.",
+            "type": "object",
+            "discriminator": {
+              "propertyName": "jsonmodel_type"
+            },
+            "oneOf": [
+              {
+                "$ref": "#/$defs/note_bioghist"
+              },
+              {
+                "$ref": "#/$defs/note_mandate"
+              },
+              {
+                "$ref": "#/$defs/note_legal_status"
+              },
+              {
+                "$ref": "#/$defs/note_structure_or_genealogy"
+              },
+              {
+                "$ref": "#/$defs/note_general_context"
+              }
+            ],
+            "required": [
+              "jsonmodel_type"
+            ]
+          },
+          "agent_occupation": {
+            "title": "AgentOccupation",
+            "$comment": "ArchivesSpace common/schemas/agent_occupation.rb (agents v3): an occupation, as a subject, with where and when.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_occupation",
+                "default": "agent_occupation"
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/agent_subrecord_note"
+                }
+              },
+              "dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "subjects": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Deleting the subject drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "places": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Places are subjects (geographic terms); deleting one drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_other_agency_codes": {
+            "title": "AgentOtherAgencyCodes",
+            "$comment": "ArchivesSpace common/schemas/agent_other_agency_codes.rb (agents v3): another agency's code for the maintaining agency (EAC-CPF otherAgencyCode).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_other_agency_codes",
+                "default": "agent_other_agency_codes"
+              },
+              "agency_code_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "agency_code_type",
+                  "values": [
+                    "oclc",
+                    "local"
+                  ]
+                }
+              },
+              "maintenance_agency": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "maintenance_agency"
+            ],
+            "additionalProperties": false
+          },
+          "agent_place": {
+            "title": "AgentPlace",
+            "$comment": "ArchivesSpace common/schemas/agent_place.rb (agents v3): a place associated with the entity, as a geographic subject; place_role values from its place_role list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_place",
+                "default": "agent_place"
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "place_role": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "place_role",
+                  "values": [
+                    "assoc_country",
+                    "residence",
+                    "other_assoc",
+                    "place_of_birth",
+                    "place_of_death"
+                  ]
+                }
+              },
+              "dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/agent_subrecord_note"
+                }
+              },
+              "subjects": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Deleting the subject drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_record_control": {
+            "title": "AgentRecordControl",
+            "$comment": "ArchivesSpace common/schemas/agent_record_control.rb (agents v3): the authority record's own control data (EAC-CPF control, MARC 008). Enumerations as ArchivesSpace seeds them.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_record_control",
+                "default": "agent_record_control"
+              },
+              "maintenance_status": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "maintenance_status",
+                  "values": [
+                    "new",
+                    "upgraded",
+                    "revised_corrected",
+                    "derived",
+                    "deleted",
+                    "cancelled_obsolete",
+                    "deleted_split",
+                    "deleted_replaced",
+                    "deleted_merged"
+                  ],
+                  "editable": false
+                }
+              },
+              "publication_status": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "publication_status",
+                  "values": [
+                    "in_process",
+                    "approved"
+                  ],
+                  "editable": false
+                }
+              },
+              "romanization": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "romanization",
+                  "values": [
+                    "int_std",
+                    "nat_std",
+                    "nl_assoc_std",
+                    "nl_bib_agency_std",
+                    "local_standard",
+                    "unknown_standard",
+                    "conv_rom_cat_agency",
+                    "not_applicable"
+                  ]
+                }
+              },
+              "government_agency_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "government_agency_type",
+                  "values": [
+                    "ngo",
+                    "sac",
+                    "multilocal",
+                    "fed",
+                    "int_gov",
+                    "local",
+                    "multistate",
+                    "undetermined",
+                    "provincial",
+                    "unknown",
+                    "other",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "reference_evaluation": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "reference_evaluation",
+                  "values": [
+                    "tr_consistent",
+                    "tr_inconsistent",
+                    "not_applicable",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "name_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "name_type",
+                  "values": [
+                    "differentiated",
+                    "undifferentiated",
+                    "not_applicable",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "level_of_detail": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "level_of_detail",
+                  "values": [
+                    "fully_established",
+                    "memorandum",
+                    "provisional",
+                    "preliminary",
+                    "not_applicable",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "modified_record": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "modified_record",
+                  "values": [
+                    "not_modified",
+                    "shortened",
+                    "missing_characters",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "cataloging_source": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "cataloging_source",
+                  "values": [
+                    "nat_bib_agency",
+                    "ccp",
+                    "other",
+                    "unknown",
+                    "natc"
+                  ],
+                  "editable": false
+                }
+              },
+              "language": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$",
+                "$comment": "ArchivesSpace's language_iso639_2 list, checked by shape as language_and_script does."
+              },
+              "script": {
+                "type": "string",
+                "pattern": "^[A-Z][a-z]{3}$",
+                "$comment": "ArchivesSpace's script_iso15924 list, checked by shape as language_and_script does."
+              },
+              "language_note": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "maintenance_agency": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "agency_name": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "maintenance_agency_note": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "maintenance_status"
+            ],
+            "additionalProperties": false
+          },
+          "agent_record_identifier": {
+            "title": "AgentRecordIdentifier",
+            "$comment": "ArchivesSpace common/schemas/agent_record_identifier.rb (agents v3): an identifier of the authority record (EAC-CPF recordId / otherRecordId). source from the name_source list.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_record_identifier",
+                "default": "agent_record_identifier"
+              },
+              "primary_identifier": {
+                "type": "boolean"
+              },
+              "record_identifier": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "source": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "name_source",
+                  "values": [
+                    "local",
+                    "naf",
+                    "nad",
+                    "ulan"
+                  ]
+                }
+              },
+              "identifier_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "identifier_type",
+                  "values": [
+                    "loc",
+                    "lac",
+                    "local",
+                    "other_unmapped"
+                  ]
+                }
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "primary_identifier",
+              "record_identifier",
+              "source"
+            ],
+            "additionalProperties": false
+          },
+          "agent_resource": {
+            "title": "AgentResource",
+            "$comment": "ArchivesSpace common/schemas/agent_resource.rb (agents v3): a resource outside the system the entity is related to (EAC-CPF resourceRelation): linked_resource is its title, free text, not a link.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_resource",
+                "default": "agent_resource"
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "linked_agent_role": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "linked_agent_role",
+                  "values": [
+                    "creator",
+                    "source",
+                    "subject"
+                  ],
+                  "editable": false
+                }
+              },
+              "linked_resource": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "linked_resource_description": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_version_xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_version_xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_title_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_role_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_arcrole_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "last_verified_date": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?$",
+                "$comment": "ArchivesSpace's date-time: an ISO 8601 date, optionally with a time."
+              },
+              "dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "places": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Places are subjects (geographic terms); deleting one drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "required": [
+              "linked_agent_role",
+              "linked_resource"
+            ],
+            "additionalProperties": false
+          },
+          "agent_sources": {
+            "title": "AgentSources",
+            "$comment": "ArchivesSpace common/schemas/agent_sources.rb (agents v3): a source used to establish the record (EAC-CPF source).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_sources",
+                "default": "agent_sources"
+              },
+              "source_entry": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "descriptive_note": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_uri": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "file_version_xlink_actuate_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_actuate_attribute",
+                  "values": [
+                    "none",
+                    "other",
+                    "onLoad",
+                    "onRequest"
+                  ],
+                  "editable": false
+                }
+              },
+              "file_version_xlink_show_attribute": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "file_version_xlink_show_attribute",
+                  "values": [
+                    "new",
+                    "replace",
+                    "embed",
+                    "other",
+                    "none"
+                  ],
+                  "editable": false
+                }
+              },
+              "xlink_title_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_role_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "xlink_arcrole_attribute": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "last_verified_date": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?$",
+                "$comment": "ArchivesSpace's date-time: an ISO 8601 date, optionally with a time."
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
+            },
+            "additionalProperties": false
+          },
+          "agent_subrecord_note": {
+            "title": "AgentSubrecordNote",
+            "$comment": "The notes of an agent's sub-records (places, occupations, functions, topics, genders, used languages): text or a citation, chosen by jsonmodel_type as ArchivesSpace declares them there.",
+            "type": "object",
+            "discriminator": {
+              "propertyName": "jsonmodel_type"
+            },
+            "oneOf": [
+              {
+                "$ref": "#/$defs/note_text"
+              },
+              {
+                "$ref": "#/$defs/note_citation"
+              }
+            ],
+            "required": [
+              "jsonmodel_type"
+            ]
+          },
+          "agent_topic": {
+            "title": "AgentTopic",
+            "$comment": "ArchivesSpace common/schemas/agent_topic.rb (agents v3): a topic, as a subject, with where and when.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "agent_topic",
+                "default": "agent_topic"
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/agent_subrecord_note"
+                }
+              },
+              "subjects": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Deleting the subject drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              },
+              "places": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/ref",
+                  "$comment": "Places are subjects (geographic terms); deleting one drops it from this list.",
+                  "x-ref-targets": [
+                    "subject"
+                  ],
+                  "x-on-target-delete": "remove"
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "external_document": {
+            "title": "ExternalDocument",
+            "$comment": "ArchivesSpace common/schemas/external_document.rb: a document kept outside the system (location is a free string, usually a URL or a path).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "external_document",
+                "default": "external_document"
+              },
+              "title": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 16384
+              },
+              "location": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "title",
+              "location"
+            ],
+            "additionalProperties": false
+          },
           "name_software": {
             "title": "NameSoftware",
-            "$comment": "ArchivesSpace common/schemas/name_software.rb.",
+            "$comment": "ArchivesSpace common/schemas/name_software.rb (agents v3), with its parallel names.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -5696,6 +16306,25 @@ export const manifest: RegistryManifest = {
                 "type": "boolean",
                 "default": false
               },
+              "language": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$",
+                "$comment": "ArchivesSpace's language_iso639_2 list, checked by shape as language_and_script does."
+              },
+              "script": {
+                "type": "string",
+                "pattern": "^[A-Z][a-z]{3}$",
+                "$comment": "ArchivesSpace's script_iso15924 list, checked by shape as language_and_script does."
+              },
+              "transliteration": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "transliteration",
+                  "values": [
+                    "ala-lc"
+                  ]
+                }
+              },
               "sort_name": {
                 "type": "string",
                 "maxLength": 255
@@ -5703,6 +16332,11 @@ export const manifest: RegistryManifest = {
               "sort_name_auto_generate": {
                 "type": "boolean",
                 "default": true
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
               },
               "jsonmodel_type": {
                 "const": "name_software",
@@ -5720,6 +16354,12 @@ export const manifest: RegistryManifest = {
               "manufacturer": {
                 "type": "string",
                 "maxLength": 65000
+              },
+              "parallel_names": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/parallel_name_software"
+                }
               }
             },
             "required": [
@@ -5727,9 +16367,72 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "note_abstract": {
+            "title": "NoteAbstract",
+            "$comment": "ArchivesSpace common/schemas/note_abstract.rb: an abstract, a subnote of a biographical/historical note.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_abstract"
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
           "note_bioghist": {
             "title": "NoteBioghist",
-            "$comment": "ArchivesSpace common/schemas/note_bioghist.rb: an agent's biographical/historical note. It is multipart in shape (label, publish, persistent_id, subnotes, as note_multipart) but ArchivesSpace tags it jsonmodel_type note_bioghist and gives it no type field, so that is what agents accept.",
+            "$comment": "ArchivesSpace common/schemas/note_bioghist.rb: an agent's biographical/historical note. It is multipart in shape (label, publish, persistent_id, subnotes) but ArchivesSpace tags it jsonmodel_type note_bioghist and gives it no type field.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -5779,21 +16482,31 @@ export const manifest: RegistryManifest = {
                 "type": "array",
                 "items": {
                   "type": "object",
+                  "$comment": "A subnote, chosen by jsonmodel_type.",
                   "discriminator": {
                     "propertyName": "jsonmodel_type"
                   },
                   "oneOf": [
                     {
-                      "$ref": "#/$defs/note_text"
+                      "$ref": "#/$defs/note_abstract"
                     },
                     {
                       "$ref": "#/$defs/note_chronology"
+                    },
+                    {
+                      "$ref": "#/$defs/note_citation"
                     },
                     {
                       "$ref": "#/$defs/note_orderedlist"
                     },
                     {
                       "$ref": "#/$defs/note_definedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_outline"
                     }
                   ],
                   "required": [
@@ -5872,6 +16585,167 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "note_citation": {
+            "title": "NoteCitation",
+            "$comment": "ArchivesSpace common/schemas/note_citation.rb: a citation (content) with its XLink attributes, a subnote of agents' notes and sub-records.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_citation"
+              },
+              "content": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "type": "string",
+                  "maxLength": 65000
+                }
+              },
+              "xlink": {
+                "type": "object",
+                "properties": {
+                  "actuate": {
+                    "type": "string",
+                    "maxLength": 65000
+                  },
+                  "arcrole": {
+                    "type": "string",
+                    "maxLength": 65000
+                  },
+                  "href": {
+                    "type": "string",
+                    "maxLength": 65000
+                  },
+                  "role": {
+                    "type": "string",
+                    "maxLength": 65000
+                  },
+                  "show": {
+                    "type": "string",
+                    "maxLength": 65000
+                  },
+                  "title": {
+                    "type": "string",
+                    "maxLength": 16384
+                  },
+                  "type": {
+                    "type": "string",
+                    "maxLength": 65000
+                  }
+                },
+                "additionalProperties": false
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "note_contact_note": {
+            "title": "NoteContactNote",
+            "$comment": "ArchivesSpace common/schemas/note_contact_note.rb (agents v3): a dated note of a contact with the agent.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_contact_note"
+              },
+              "date_of_contact": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "contact_notes": {
+                "type": "string",
+                "maxLength": 65000
+              }
+            },
+            "required": [
+              "jsonmodel_type",
+              "date_of_contact",
+              "contact_notes"
+            ],
+            "additionalProperties": false
+          },
           "note_definedlist": {
             "title": "NoteDefinedlist",
             "type": "object",
@@ -5930,6 +16804,237 @@ export const manifest: RegistryManifest = {
                     "value"
                   ],
                   "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_general_context": {
+            "title": "NoteGeneralContext",
+            "$comment": "ArchivesSpace common/schemas/note_general_context.rb (agents v3, EAC-CPF generalContext).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_general_context"
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "$comment": "A subnote, chosen by jsonmodel_type.",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_orderedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_definedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_outline"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_legal_status": {
+            "title": "NoteLegalStatus",
+            "$comment": "ArchivesSpace common/schemas/note_legal_status.rb (agents v3, EAC-CPF legalStatus).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_legal_status"
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "$comment": "A subnote, chosen by jsonmodel_type.",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_citation"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_mandate": {
+            "title": "NoteMandate",
+            "$comment": "ArchivesSpace's note_mandate (agents v3, EAC-CPF mandate): the authority under which a corporate body acts. Its schema file is not in the search index; its subnotes are taken as those of note_legal_status (text and citations), the two being ArchivesSpace's twin EAC-CPF notes.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_mandate"
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "$comment": "A subnote, chosen by jsonmodel_type.",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_citation"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
                 }
               }
             },
@@ -6009,6 +17114,186 @@ export const manifest: RegistryManifest = {
             ],
             "additionalProperties": false
           },
+          "note_outline": {
+            "title": "NoteOutline",
+            "$comment": "ArchivesSpace common/schemas/note_outline.rb: an outline of nested levels (no label: it does not inherit abstract_note).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_outline"
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "levels": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/note_outline_level"
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
+          "note_outline_level": {
+            "title": "NoteOutlineLevel",
+            "$comment": "ArchivesSpace common/schemas/note_outline_level.rb: one level of an outline; each item is a line of text or a deeper level.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "note_outline_level",
+                "default": "note_outline_level"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "anyOf": [
+                    {
+                      "type": "string",
+                      "maxLength": 65000
+                    },
+                    {
+                      "$ref": "#/$defs/note_outline_level"
+                    }
+                  ]
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "note_structure_or_genealogy": {
+            "title": "NoteStructureOrGenealogy",
+            "$comment": "ArchivesSpace common/schemas/note_structure_or_genealogy.rb (agents v3, EAC-CPF structureOrGenealogy).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "label": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "publish": {
+                "type": "boolean"
+              },
+              "persistent_id": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "ingest_problem": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "jsonmodel_type": {
+                "const": "note_structure_or_genealogy"
+              },
+              "subnotes": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "$comment": "A subnote, chosen by jsonmodel_type.",
+                  "discriminator": {
+                    "propertyName": "jsonmodel_type"
+                  },
+                  "oneOf": [
+                    {
+                      "$ref": "#/$defs/note_text"
+                    },
+                    {
+                      "$ref": "#/$defs/note_definedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_orderedlist"
+                    },
+                    {
+                      "$ref": "#/$defs/note_outline"
+                    }
+                  ],
+                  "required": [
+                    "jsonmodel_type"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "jsonmodel_type"
+            ],
+            "additionalProperties": false
+          },
           "note_text": {
             "title": "NoteText",
             "type": "object",
@@ -6052,6 +17337,145 @@ export const manifest: RegistryManifest = {
             "required": [
               "jsonmodel_type",
               "content"
+            ],
+            "additionalProperties": false
+          },
+          "parallel_name_software": {
+            "title": "ParallelNameSoftware",
+            "$comment": "ArchivesSpace common/schemas/parallel_name_software.rb (agents v3): the name_software fields in another language or script.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "dates": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "use_dates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/structured_date_label"
+                }
+              },
+              "qualifier": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "source": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "name_source",
+                  "values": [
+                    "local",
+                    "naf",
+                    "nad",
+                    "ulan"
+                  ]
+                }
+              },
+              "rules": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "name_rule",
+                  "values": [
+                    "local",
+                    "aacr",
+                    "dacs",
+                    "rda"
+                  ]
+                }
+              },
+              "language": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$",
+                "$comment": "ArchivesSpace's language_iso639_2 list, checked by shape as language_and_script does."
+              },
+              "script": {
+                "type": "string",
+                "pattern": "^[A-Z][a-z]{3}$",
+                "$comment": "ArchivesSpace's script_iso15924 list, checked by shape as language_and_script does."
+              },
+              "transliteration": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "transliteration",
+                  "values": [
+                    "ala-lc"
+                  ]
+                }
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255
+              },
+              "sort_name_auto_generate": {
+                "type": "boolean",
+                "default": true
+              },
+              "jsonmodel_type": {
+                "const": "parallel_name_software",
+                "default": "parallel_name_software"
+              },
+              "software_name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 65000
+              },
+              "version": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "manufacturer": {
+                "type": "string",
+                "maxLength": 65000
+              }
+            },
+            "required": [
+              "software_name"
+            ],
+            "additionalProperties": false
+          },
+          "ref": {
+            "title": "Ref",
+            "$comment": "A link to another record. Which types it may point at is said where it is used: the schema node that holds this object carries x-ref-targets and x-on-target-delete.",
+            "type": "object",
+            "properties": {
+              "ref": {
+                "type": "string",
+                "minLength": 1
+              },
+              "_resolved": {
+                "type": "object",
+                "readOnly": true,
+                "additionalProperties": true,
+                "description": "The target record, added on output by resolve[]; ignored on input."
+              }
+            },
+            "required": [
+              "ref"
             ],
             "additionalProperties": false
           },
@@ -6351,6 +17775,121 @@ export const manifest: RegistryManifest = {
               "required": [
                 "date_standardized"
               ]
+            },
+            "additionalProperties": false
+          },
+          "telephone": {
+            "title": "Telephone",
+            "$comment": "ArchivesSpace common/schemas/telephone.rb: a contact's telephone number; number_type values from its telephone_number_type list. ArchivesSpace's schema also declares a uri (/telephone) it never gives routes or values: not modelled.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "telephone",
+                "default": "telephone"
+              },
+              "number": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "ext": {
+                "type": "string",
+                "maxLength": 65000
+              },
+              "number_type": {
+                "type": "string",
+                "x-enumeration": {
+                  "name": "telephone_number_type",
+                  "values": [
+                    "business",
+                    "home",
+                    "cell",
+                    "fax"
+                  ]
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "used_language": {
+            "title": "UsedLanguage",
+            "$comment": "ArchivesSpace common/schemas/used_language.rb (agents v3): a language and script the entity used.",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "used_language",
+                "default": "used_language"
+              },
+              "language": {
+                "type": "string",
+                "pattern": "^[a-z]{3}$",
+                "$comment": "ArchivesSpace's language_iso639_2 list, checked by shape as language_and_script does."
+              },
+              "script": {
+                "type": "string",
+                "pattern": "^[A-Z][a-z]{3}$",
+                "$comment": "ArchivesSpace's script_iso15924 list, checked by shape as language_and_script does."
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/agent_subrecord_note"
+                }
+              },
+              "require_record": {
+                "type": "boolean",
+                "default": true,
+                "$comment": "ArchivesSpace's flag that the staff form's sub-record is kept even when empty; stored as sent."
+              }
             },
             "additionalProperties": false
           }
@@ -19234,7 +30773,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Subject",
-        "$comment": "ArchivesSpace common/schemas/subject.rb; source values from its subject_source list; publish defaults to true as there. ArchivesSpace stores terms as records of their own (/terms/N); here they are embedded. vocabulary (here and in each term) is a bare uri string, as ArchivesSpace sends it (\"vocabulary\": \"/vocabularies/1\"), so real records validate unchanged; it is a link all the same (x-ref-targets on a string): the vocabulary must exist, and deleting it while a subject uses it is refused. authority_id is unique per vocabulary (sparse), as in ArchivesSpace. Read needs a session but no permission code (null): see vocabulary.schema.json. title and the is_linked/used_within fields are computed by ArchivesSpace: readOnly (stripped, not computed yet).",
+        "$comment": "ArchivesSpace common/schemas/subject.rb; source values from its subject_source list; publish is read-only and true, as there. ArchivesSpace stores terms as records of their own (/terms/N); here they are embedded. vocabulary (here and in each term) is a bare uri string, as ArchivesSpace sends it (\"vocabulary\": \"/vocabularies/1\"), so real records validate unchanged; it is a link all the same (x-ref-targets on a string): the vocabulary must exist, and deleting it while a subject uses it is refused. authority_id is unique per vocabulary (sparse), as in ArchivesSpace. Read needs a session but no permission code (null): see vocabulary.schema.json. title and the is_linked/used_within fields are computed by ArchivesSpace: readOnly (stripped, not computed yet). metadata_rights_declarations is not modelled yet (its shared sub-record belongs to the other record types' work).",
         "type": "object",
         "x-record-type": "subject",
         "x-collection": "subjects",
@@ -19337,15 +30876,31 @@ export const manifest: RegistryManifest = {
             "minLength": 1,
             "maxLength": 255
           },
+          "slug": {
+            "type": "string",
+            "$comment": "The public URL slug, stored as sent (ArchivesSpace generates one when is_slug_auto; that is not done here)."
+          },
+          "is_slug_auto": {
+            "type": "boolean",
+            "default": true
+          },
           "external_ids": {
             "type": "array",
             "items": {
               "$ref": "#/$defs/external_id"
             }
           },
+          "external_documents": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/external_document"
+            }
+          },
           "publish": {
             "type": "boolean",
-            "default": true
+            "default": true,
+            "readOnly": true,
+            "$comment": "ArchivesSpace declares a subject's publish read-only, default true: a subject is always published. Input is stripped and the default stored."
           },
           "title": {
             "type": "string",
@@ -19401,6 +30956,59 @@ export const manifest: RegistryManifest = {
         ],
         "additionalProperties": false,
         "$defs": {
+          "external_document": {
+            "title": "ExternalDocument",
+            "$comment": "ArchivesSpace common/schemas/external_document.rb: a document kept outside the system (location is a free string, usually a URL or a path).",
+            "type": "object",
+            "properties": {
+              "lock_version": {
+                "type": "integer",
+                "minimum": 0,
+                "readOnly": true
+              },
+              "created_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "last_modified_by": {
+                "type": "string",
+                "readOnly": true
+              },
+              "create_time": {
+                "type": "string",
+                "readOnly": true
+              },
+              "system_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "user_mtime": {
+                "type": "string",
+                "readOnly": true
+              },
+              "jsonmodel_type": {
+                "const": "external_document",
+                "default": "external_document"
+              },
+              "title": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 16384
+              },
+              "location": {
+                "type": "string",
+                "maxLength": 16384
+              },
+              "publish": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "title",
+              "location"
+            ],
+            "additionalProperties": false
+          },
           "external_id": {
             "title": "ExternalId",
             "type": "object",

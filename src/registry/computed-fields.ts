@@ -107,7 +107,7 @@ function ruleOf(spec: JsonValue, fail: (detail: string) => never): ComputedRule 
   }
 }
 
-/** The computed fields of a bundled record schema, in declaration order (a later one may copy an earlier one). */
+/** The computed fields of a bundled record schema, in declaration order. */
 export function computedFields(schema: JsonObject, source: string): ComputedField[] {
   const properties = isJsonObject(schema.properties) ? schema.properties : {};
   const found: ComputedField[] = [];

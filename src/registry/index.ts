@@ -8,6 +8,7 @@ export type { JsonArray, JsonObject, JsonPrimitive, JsonValue } from "./json.js"
 export type { OnTargetDelete, RecordOperation, RecordScope, RegistryManifest } from "./manifest.js";
 export { registry, uniqueFieldFor } from "./record-types.js";
 export { linksAt, type FoundLink, type RefPath } from "./ref-paths.js";
+export { reciprocalFor, type ReciprocalLink } from "./reciprocal-links.js";
 export { Registry, type IncomingLink, type RecordType, type TreeShape } from "./registry.js";
 export type { ParsedUri } from "./uri-patterns.js";
 export {

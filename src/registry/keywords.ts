@@ -134,6 +134,21 @@ const settingsKeywords: KeywordDefinition[] = [
     schemaType: "string",
     metaSchema: { type: "string", enum: ["remove", "cascade", "restrict"] },
   },
+  // On a link item of a top-level list: the link is one fact seen from both records; the target
+  // shows it back in the same list, its `relator` property read through `inverse` (absent: the same).
+  {
+    keyword: "x-reciprocal",
+    schemaType: "object",
+    metaSchema: {
+      type: "object",
+      properties: {
+        relator: { type: "string", pattern: "^[a-z][a-z0-9_]*$" },
+        inverse: { type: "object", additionalProperties: { type: "string", minLength: 1 } },
+      },
+      required: ["relator"],
+      additionalProperties: false,
+    },
+  },
 ];
 
 function isStringList(value: unknown): value is readonly string[] {

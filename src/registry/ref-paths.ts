@@ -65,10 +65,17 @@ export function findRefPaths(root: JsonObject, source: string): RefPath[] {
       const plain = node.type === "string";
       const refPath = refPathOf(plain ? segments : [...segments, "ref"], targets, rule as OnTargetDelete, plain);
       const previous = found.get(refPath.path);
-      if (previous !== undefined && (previous.onTargetDelete !== rule || previous.targets.join() !== targets.join())) {
-        throw new SchemaDefinitionError(where, "the same link is declared twice with different targets or rules");
+      if (previous !== undefined && previous.onTargetDelete !== rule) {
+        throw new SchemaDefinitionError(
+          where,
+          "the same link is declared twice with different x-on-target-delete rules",
+        );
       }
-      found.set(refPath.path, refPath);
+      // The variants of a union may link to different types at one path (a relationship's `ref`: a
+      // parent-child one to people, a subordinate-superior one to corporate entities): the path
+      // may point at any of them. Which variant allows which is the validator's check (x-ref-targets).
+      const merged = previous === undefined ? targets : [...new Set([...previous.targets, ...targets])];
+      found.set(refPath.path, { ...refPath, targets: merged });
     }
     if (typeof node.$ref === "string") {
       const target = resolveLocalRef(root, node.$ref);

@@ -18,6 +18,7 @@ import type {
   UniqueSettings,
   WriteParameterSettings,
 } from "./manifest.js";
+import { findReciprocalLinks, type ReciprocalLink } from "./reciprocal-links.js";
 import { findRefPaths, type RefPath } from "./ref-paths.js";
 import { UriPattern, type ParsedUri } from "./uri-patterns.js";
 
@@ -50,6 +51,8 @@ export interface RecordType {
   /** Ids of records the API never serves (x-hidden-ids). */
   readonly hiddenIds: readonly number[];
   readonly refPaths: readonly RefPath[];
+  /** Link items each stating one fact about two records, shown back by the target (x-reciprocal). */
+  readonly reciprocalLinks: readonly ReciprocalLink[];
   readonly indexes: readonly IndexSpec[];
   /** Top-level fields the server fills in when a record arrives without them (x-generated). */
   readonly generated: readonly string[];
@@ -174,6 +177,29 @@ function checkedPermissionCodes(types: readonly RecordType[]): ReadonlyMap<strin
   return levels;
 }
 
+/**
+ * Each reciprocal link's targets can show it back: they have the same list, taking items of the same variant
+ * reciprocally (a parent-child relationship from a person to a person, a subordinate-superior one between corporate
+ * entities).
+ */
+function checkReciprocalTargets(types: readonly RecordType[], byName: ReadonlyMap<string, RecordType>): void {
+  for (const type of types) {
+    for (const link of type.reciprocalLinks) {
+      for (const targetName of link.targets) {
+        const target = byName.get(targetName);
+        const back = target?.reciprocalLinks.find(
+          (other) => other.property === link.property && other.variant?.value === link.variant?.value,
+        );
+        if (back === undefined)
+          throw new SchemaDefinitionError(
+            type.name,
+            `x-reciprocal: ${targetName} must take ${link.variant?.value ?? "these"} links back in ${link.property}`,
+          );
+      }
+    }
+  }
+}
+
 /** `/repositories/2/accessions/5` -> ["2", "/accessions"]; `/agents/people/3` -> [undefined, "/agents/people"]. */
 const URI_SHAPE = /^(?:\/repositories\/([1-9][0-9]*))?(\/.+)\/[1-9][0-9]*$/;
 
@@ -201,6 +227,7 @@ function describeType(entry: RecordTypeManifest, pattern: UriPattern): RecordTyp
     listFilters: entry.listFilters,
     hiddenIds: entry.hiddenIds,
     refPaths,
+    reciprocalLinks: findReciprocalLinks(entry.schema, entry.name),
     indexes,
     generated: generatedFields(entry.schema),
     readGuards: readGuards(entry.schema),
@@ -295,6 +322,7 @@ export class Registry {
     this.scopeHolder = findScopeHolder(this.types);
     this.enumerations = new Map(enumerationSeeds(this.types).map((seed) => [seed.name, seed]));
     this.permissionLevels = checkedPermissionCodes(this.types);
+    checkReciprocalTargets(this.types, this.byName);
     for (const type of this.types) {
       if (type.tree === null) continue;
       const rootType = this.byName.get(type.tree.rootType);

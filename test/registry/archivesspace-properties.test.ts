@@ -17,6 +17,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../src/registry/json.js";
 import { registry } from "../../src/registry/index.js";
+import { enumerationOperations } from "../../src/records/enumerations/index.js";
 import { admin, openHarness, type RecordsHarness } from "../records/harness.js";
 import { readJsonObject, repoRoot } from "./helpers.js";
 
@@ -270,9 +271,21 @@ const PLACEHOLDER = /^@([a-z_]+)(?::([A-Za-z0-9_-]+))?(?:#([a-z_]+))?$/;
 let h: RecordsHarness;
 let repoId: number;
 
+/** Values an administrator adds before the samples can use them: ArchivesSpace starts these lists empty. */
+const ADDED_VALUES = new Map([["agent_relationship_specific_relator", ["is_founder_of"]]]);
+
 beforeAll(async () => {
   h = await openHarness();
   repoId = (await h.ops.create("repository", {}, { repo_code: "props", name: "Properties" }, admin)).id;
+  const enumerations = enumerationOperations(h.ops.deps);
+  for (const [name, values] of ADDED_VALUES) {
+    const current = (await enumerations.readByName(name, admin)) as JsonObject & { uri: string; values: string[] };
+    await enumerations.update(
+      Number(current.uri.split("/").pop()),
+      { ...current, values: [...current.values, ...values] },
+      admin,
+    );
+  }
 });
 afterAll(() => h.close());
 

@@ -225,6 +225,50 @@ describe("generate() refuses", () => {
     );
   });
 
+  describe("an x-reciprocal that cannot be kept on both sides", () => {
+    const item = (reciprocal: Record<string, unknown>, targets = ["thing"]) => ({
+      type: "object",
+      allOf: [{ $ref: "shared/ref.schema.json" }],
+      "x-ref-targets": targets,
+      "x-on-target-delete": "remove",
+      "x-reciprocal": reciprocal,
+      properties: { relator: { type: "string" } },
+      unevaluatedProperties: false,
+    });
+    const list = (reciprocal: Record<string, unknown>, targets?: string[]) => ({
+      type: "array",
+      items: item(reciprocal, targets),
+    });
+
+    it("is accepted on a top-level list whose targets take it back", async () => {
+      const inverse = { relator: "relator", inverse: { leads: "follows", follows: "leads" } };
+      await expect(
+        generate(schemaDirWith(withHolder({ thing: thing({}, { links: list(inverse) }) }))),
+      ).resolves.toBeDefined();
+    });
+
+    it.each([
+      [
+        "an inverse that does not read back",
+        { relator: "relator", inverse: { a: "b", b: "c" } },
+        /"b" must read back as "a"/,
+      ],
+      ["a relator the item lacks", { relator: "role" }, /x-reciprocal.relator: "role" is not a property of the item/],
+    ])("%s", async (_name, reciprocal, message) => {
+      expect(await generationError({ thing: thing({}, { links: list(reciprocal) }) })).toMatch(message);
+    });
+
+    it("below the top level, or to a type without the list to show it back in", async () => {
+      const nested = { type: "object", properties: { links: list({ relator: "relator" }) } };
+      expect(await generationError({ thing: thing({}, { nested }) })).toMatch(
+        /x-reciprocal belongs on the link items of a top-level list/,
+      );
+      expect(await generationError({ thing: thing({}, { links: list({ relator: "relator" }, ["holder"]) }) })).toMatch(
+        /x-reciprocal: holder must take these links back in links/,
+      );
+    });
+  });
+
   it("a link without a delete rule", async () => {
     const link = { $ref: "shared/ref.schema.json", "x-ref-targets": ["thing"] };
     expect(await generationError({ thing: thing({}, { other: link }) })).toMatch(

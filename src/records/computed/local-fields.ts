@@ -1,6 +1,6 @@
 // Computed fields read from the record alone (x-computed pick, copy, format: registry/computed-fields.ts),
-// produced wherever a record is shown (shape.ts), in declaration order, so a later rule may read an earlier one's
-// answer (an agent's title copies its display_name's sort_name). A field whose inputs are missing is left out, as
+// produced wherever a record is shown (shape.ts), copies after the others, so a copy may read another rule's answer
+// (an agent's title copies its display_name's sort_name). A field whose inputs are missing is left out, as
 // any field without a value is.
 import { LINKED_RULES, type ComputedField, type JsonValue, type RecordType } from "../../registry/index.js";
 import { displayString } from "./display-format.js";
@@ -37,7 +37,9 @@ function computeLocal(field: ComputedField, record: Shown): JsonValue | undefine
 
 /** The local computer of a type: fills its computed fields into a shown record, in place; undefined if none. */
 export function localComputer(type: RecordType): ((record: Shown) => void) | undefined {
-  const local = type.computed.filter(({ rule }) => !LINKED_RULES.has(rule.kind));
+  // Copies last: they read other computed fields, whichever schema (a type's own or a base it composes) declares them.
+  const own = type.computed.filter(({ rule }) => !LINKED_RULES.has(rule.kind));
+  const local = [...own.filter(({ rule }) => rule.kind !== "copy"), ...own.filter(({ rule }) => rule.kind === "copy")];
   if (local.length === 0) return undefined;
   return (record) => {
     for (const field of local) {

@@ -12,9 +12,10 @@ import { insertNodes } from "../trees/node-writes.js";
 import { isTreeNodeType } from "../trees/tree-links.js";
 import type { OperationDeps } from "../deps.js";
 import { linkProblemsOfMany } from "./links.js";
-import { permittedType, requireRepository } from "./locate.js";
+import { permittedType, recordFilter, requireRepository } from "./locate.js";
 import { assertMayFillGuarded } from "./field-access.js";
 import { checkRecord, problemsOf, type PreparedRecord } from "./prepare.js";
+import { hasReciprocalItems, writeMirrors } from "./reciprocal-links.js";
 import { NO_PARAMETERS, onBehalfOf, type Actor, type Scope, type WriteOptions, type WriteResult } from "../types.js";
 import { createStamp } from "./stamps.js";
 import { asDuplicateIdentifier } from "./write-errors.js";
@@ -121,6 +122,9 @@ export async function createRecords(
   const now = deps.now();
   const docs = prepared.map((one, i) => storedRecord(type, scope, ids[i] as number, one.fields, actor, now));
   const afterCreate = hooks?.afterCreate;
+  // Records stating reciprocal links (an agent's relationships) show them on the records they name, in the same
+  // transaction.
+  const mirrored = prepared.map((one) => hasReciprocalItems(type, one.fields));
   // Run again from the start if the driver retries the transaction: the inserts are undone,
   // and the _ids the driver gave the documents are free to use again.
   const write = async (within: ClientSession | undefined) => {
@@ -134,7 +138,16 @@ export async function createRecords(
     }
     for (const id of ids)
       await deps.changes.written({ type: type.name, operation: "create", id: id as number, scope }, within);
-    if (afterCreate === undefined || within === undefined) return;
+    if (within === undefined) return;
+    for (const [i, id] of ids.entries()) {
+      if (mirrored[i] !== true) continue;
+      // As stored now: an earlier record of the batch may have shown its links on this one, which this one then
+      // states back as they are (its own input alone would contradict what that record was just given).
+      const stored = await deps.store.collection(type.name).findOne(recordFilter(type, id, scope), { session: within });
+      const uri = deps.registry.uriFor(type.name, id, scope.repoId);
+      if (stored) await writeMirrors(deps, type, uri, stored, undefined, { session: within, actor, now });
+    }
+    if (afterCreate === undefined) return;
     for (const [i, one] of prepared.entries())
       await afterCreate({
         type: type.name,
@@ -147,7 +160,7 @@ export async function createRecords(
         session: within,
       });
   };
-  if (session !== undefined || afterCreate === undefined) await write(session);
+  if (session !== undefined || (afterCreate === undefined && !mirrored.includes(true))) await write(session);
   else await deps.store.transaction(write);
   const results: WriteResult[] = [];
   for (const [i, one] of prepared.entries()) {

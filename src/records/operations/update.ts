@@ -8,6 +8,7 @@ import type { OperationDeps } from "../deps.js";
 import { keepGuardedFields } from "./field-access.js";
 import { findStored, permittedType, recordFilter } from "./locate.js";
 import { prepareRecord } from "./prepare.js";
+import { hasReciprocalItems, writeMirrors } from "./reciprocal-links.js";
 import { shapeRecord } from "./shape.js";
 import { NO_PARAMETERS, onBehalfOf, type Actor, type Scope, type WriteOptions, type WriteResult } from "../types.js";
 import { updateStamp } from "./stamps.js";
@@ -63,12 +64,16 @@ export async function updateRecord(
     ...updateStamp(actor, now),
   };
   const afterUpdate = hooks?.afterUpdate;
-  // What the type's afterUpdate hook writes is one transaction with the replacement.
+  // Reciprocal links (an agent's relationships) shown on the records they name, now and before.
+  const mirrored = hasReciprocalItems(type, fields, existing);
+  const uri = deps.registry.uriFor(type.name, id, scope.repoId);
+  // What the type's afterUpdate hook and the mirrors write is one transaction with the replacement.
   const after =
-    afterUpdate === undefined
+    afterUpdate === undefined && !mirrored
       ? undefined
-      : (session: ClientSession) =>
-          afterUpdate({
+      : async (session: ClientSession) => {
+          if (mirrored) await writeMirrors(deps, type, uri, fields, existing, { session, actor, now });
+          await afterUpdate?.({
             type: type.name,
             id,
             scope,
@@ -79,6 +84,7 @@ export async function updateRecord(
             parameters,
             session,
           });
+        };
   let written: boolean;
   let moved = false;
   try {
@@ -117,7 +123,7 @@ export async function updateRecord(
     id,
     lock_version: lockVersion + 1,
     stale: stale || moved ? true : null,
-    uri: deps.registry.uriFor(type.name, id, scope.repoId),
+    uri,
     warnings,
   };
 }

@@ -23,8 +23,9 @@ function onlyRequires(branches: JsonValue | undefined): boolean {
 
 /**
  * The schema as json-schema-to-typescript should see it:
- * - a `$ref` with sibling keywords (`x-ref-targets` beside a ref) would make it emit a fresh copy of the target per
- *   use (Ref1, Ref2, ...); those siblings say nothing about the TypeScript shape, so they are dropped;
+ * - a `$ref` with sibling keywords (`x-ref-targets` beside a ref, `readOnly` on a computed sub-record such as an
+ *   agent's display_name) would make it emit a fresh copy of the target per use (Ref1, Ref2, ...); those siblings
+ *   say nothing about the TypeScript shape, so they are dropped;
  * - "one of these is required" (`anyOf: [{required: [title]}, {required: [dates]}]`) and `if`/`then` rules would make
  *   it intersect the interface with an index signature, which turns off excess-property checks: they are
  *   validation, not shape, and ajv still applies them.
@@ -38,7 +39,8 @@ function typingView(node: JsonObject): JsonObject {
   delete mapped.else;
   if (typeof mapped.$ref !== "string") return mapped;
   const kept: Record<string, JsonValue> = {}; // keys: schema keywords of our own record-types
-  for (const [key, value] of Object.entries(mapped)) if (!key.startsWith("x-") && key !== "$comment") kept[key] = value;
+  for (const [key, value] of Object.entries(mapped))
+    if (!key.startsWith("x-") && key !== "$comment" && key !== "readOnly") kept[key] = value;
   return kept;
 }
 

@@ -259,7 +259,13 @@ export const manifest: RegistryManifest = {
           },
           "suppressed": {
             "type": "boolean",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "copy": {
+                "path": "suppressed",
+                "default": false
+              }
+            }
           },
           "restrictions_apply": {
             "type": "boolean",
@@ -18121,7 +18127,13 @@ export const manifest: RegistryManifest = {
           },
           "suppressed": {
             "type": "boolean",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "copy": {
+                "path": "suppressed",
+                "default": false
+              }
+            }
           },
           "restrictions_apply": {
             "type": "boolean",
@@ -18133,7 +18145,18 @@ export const manifest: RegistryManifest = {
           },
           "has_unpublished_ancestor": {
             "type": "boolean",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "ancestors": {
+                "unless": {
+                  "publish": true,
+                  "suppressed": [
+                    false,
+                    null
+                  ]
+                }
+              }
+            }
           },
           "is_slug_auto": {
             "type": "boolean"
@@ -20054,7 +20077,7 @@ export const manifest: RegistryManifest = {
           },
           "rights_restriction": {
             "title": "RightsRestriction",
-            "$comment": "ArchivesSpace common/schemas/rights_restriction.rb: the machine-actionable restriction of an access or use note (note_multipart's rights_restriction), and the items of a top container's computed active_restrictions. local_access_restriction_type values from its restriction_type list. begin and end are plain strings there, and so here. linked_records (the record whose note holds the restriction) and restriction_note_type are computed by ArchivesSpace: readOnly (stripped, not computed yet).",
+            "$comment": "ArchivesSpace common/schemas/rights_restriction.rb: the machine-actionable restriction of an access or use note (note_multipart's rights_restriction), and the items of a top container's computed active_restrictions. local_access_restriction_type values from its restriction_type list. begin and end are plain strings there, and so here. linked_records (the record whose note holds the restriction) and restriction_note_type are computed by ArchivesSpace: readOnly here, and shown in a top container's active_restrictions. jsonmodel_type has no default: ArchivesSpace shows none on a note's restriction.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -20083,8 +20106,7 @@ export const manifest: RegistryManifest = {
                 "readOnly": true
               },
               "jsonmodel_type": {
-                "const": "rights_restriction",
-                "default": "rights_restriction"
+                "const": "rights_restriction"
               },
               "begin": {
                 "type": "string"
@@ -21310,7 +21332,13 @@ export const manifest: RegistryManifest = {
           },
           "suppressed": {
             "type": "boolean",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "copy": {
+                "path": "suppressed",
+                "default": false
+              }
+            }
           },
           "creator": {
             "$ref": "#/$defs/ref",
@@ -21546,7 +21574,13 @@ export const manifest: RegistryManifest = {
           },
           "suppressed": {
             "type": "boolean",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "copy": {
+                "path": "suppressed",
+                "default": false
+              }
+            }
           },
           "display_string": {
             "type": "string",
@@ -21970,7 +22004,13 @@ export const manifest: RegistryManifest = {
           },
           "suppressed": {
             "type": "boolean",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "copy": {
+                "path": "suppressed",
+                "default": false
+              }
+            }
           },
           "restrictions": {
             "type": "boolean",
@@ -24250,7 +24290,13 @@ export const manifest: RegistryManifest = {
           },
           "suppressed": {
             "type": "boolean",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "copy": {
+                "path": "suppressed",
+                "default": false
+              }
+            }
           },
           "has_unpublished_ancestor": {
             "type": "boolean",
@@ -26090,7 +26136,13 @@ export const manifest: RegistryManifest = {
           },
           "suppressed": {
             "type": "boolean",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "copy": {
+                "path": "suppressed",
+                "default": false
+              }
+            }
           },
           "external_ids": {
             "type": "array",
@@ -27572,7 +27624,13 @@ export const manifest: RegistryManifest = {
           },
           "suppressed": {
             "type": "boolean",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "copy": {
+                "path": "suppressed",
+                "default": false
+              }
+            }
           },
           "restrictions": {
             "type": "boolean",
@@ -29959,7 +30017,7 @@ export const manifest: RegistryManifest = {
           },
           "rights_restriction": {
             "title": "RightsRestriction",
-            "$comment": "ArchivesSpace common/schemas/rights_restriction.rb: the machine-actionable restriction of an access or use note (note_multipart's rights_restriction), and the items of a top container's computed active_restrictions. local_access_restriction_type values from its restriction_type list. begin and end are plain strings there, and so here. linked_records (the record whose note holds the restriction) and restriction_note_type are computed by ArchivesSpace: readOnly (stripped, not computed yet).",
+            "$comment": "ArchivesSpace common/schemas/rights_restriction.rb: the machine-actionable restriction of an access or use note (note_multipart's rights_restriction), and the items of a top container's computed active_restrictions. local_access_restriction_type values from its restriction_type list. begin and end are plain strings there, and so here. linked_records (the record whose note holds the restriction) and restriction_note_type are computed by ArchivesSpace: readOnly here, and shown in a top container's active_restrictions. jsonmodel_type has no default: ArchivesSpace shows none on a note's restriction.",
             "type": "object",
             "properties": {
               "lock_version": {
@@ -29988,8 +30046,7 @@ export const manifest: RegistryManifest = {
                 "readOnly": true
               },
               "jsonmodel_type": {
-                "const": "rights_restriction",
-                "default": "rights_restriction"
+                "const": "rights_restriction"
               },
               "begin": {
                 "type": "string"
@@ -31402,7 +31459,10 @@ export const manifest: RegistryManifest = {
           },
           "restricted": {
             "type": "boolean",
-            "readOnly": true
+            "readOnly": true,
+            "x-computed": {
+              "present": "active_restrictions"
+            }
           },
           "is_linked_to_published_record": {
             "type": "boolean",
@@ -31419,6 +31479,17 @@ export const manifest: RegistryManifest = {
             "readOnly": true,
             "items": {
               "type": "object"
+            },
+            "x-computed": {
+              "restrictions": {
+                "via": "instances",
+                "notes": "notes",
+                "types": [
+                  "accessrestrict",
+                  "userestrict"
+                ],
+                "holder": "rights_restriction"
+              }
             }
           },
           "series": {

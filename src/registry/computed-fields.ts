@@ -6,9 +6,11 @@
 // Rules read from the record alone (shape.ts applies them wherever a record is shown):
 //   {"pick": {"path": "names", "prefer": ["is_display_name", "authorized"]}}
 //                                    the first item whose flag is true, trying each flag in turn; else the first item
-//   {"copy": "display_name/sort_name"}                         the value at a path (computed fields before it count)
+//   {"copy": "display_name/sort_name"}                         the value at a path (other computed fields count);
+//   {"copy": {"path": "suppressed", "default": false}}          or `default` where there is none (a server-kept flag)
 //   {"format": {...}}                a display string built from the record's fields (computed/display-format.ts)
 //   {"ref": {...}}                   a link {ref} whose uri is such a string (a resource's tree: {"ref": ".../tree"})
+//   {"present": "active_restrictions"}                         whether the list at a path has an item
 // Rules that read other records (read and list pages apply them, a batch of records at a time):
 //   {"incoming": {"via": "linked_records"}}    [{ref}] of every record whose `via` list links here; with
 //        `"to": "root"` a tree node stands for its tree's root (an archival object for its resource), with
@@ -20,7 +22,15 @@
 //                    the uris of the repositories they are in ("used_within"; "used_within_published": those whose
 //                    repository is published), whether any is published ("published"); `"keep": [...]` keeps
 //                    only those roles, in that order
+//   {"restrictions": {"via": "instances", "notes": "notes", "types": ["userestrict"], "holder": "rights_restriction"}}
+//                    the restrictions in force today of the records whose `via` list links here, their ancestors and
+//                    root: each note of those types holding a `holder` object dated around today (or not dated but
+//                    typed), shown with linked_records {ref} and restriction_note_type (a top container's
+//                    active_restrictions)
 //   {"ancestors": {"fields": ["level"]}}       [{ref, level}] from the parent up to the tree's root (x-tree)
+//   {"ancestors": {"unless": {"publish": true}}}
+//                    whether some ancestor (the root included) fails to hold those values (a list: any of them,
+//                    null standing for absent): an archival object's has_unpublished_ancestor
 import { SchemaDefinitionError } from "./errors.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
 
@@ -28,9 +38,17 @@ export type UseYield = "roles" | "used_within" | "used_within_published" | "publ
 
 export type ComputedRule =
   | { readonly kind: "pick"; readonly path: readonly string[]; readonly prefer: readonly string[] }
-  | { readonly kind: "copy"; readonly path: readonly string[] }
+  | { readonly kind: "copy"; readonly path: readonly string[]; readonly default: JsonValue | null }
   | { readonly kind: "format"; readonly format: JsonObject }
   | { readonly kind: "ref"; readonly format: JsonObject }
+  | { readonly kind: "present"; readonly path: readonly string[] }
+  | {
+      readonly kind: "restrictions";
+      readonly via: string;
+      readonly notes: string;
+      readonly types: readonly string[];
+      readonly holder: string;
+    }
   | {
       readonly kind: "incoming";
       readonly via: string;
@@ -39,7 +57,7 @@ export type ComputedRule =
       readonly show: JsonObject | null;
     }
   | { readonly kind: "uses"; readonly via: string; readonly yield: UseYield; readonly keep: readonly string[] | null }
-  | { readonly kind: "ancestors"; readonly fields: readonly string[] };
+  | { readonly kind: "ancestors"; readonly fields: readonly string[]; readonly unless: JsonObject | null };
 
 export interface ComputedField {
   readonly field: string;
@@ -47,7 +65,12 @@ export interface ComputedField {
 }
 
 /** Rules whose answer needs other records than the one shown. */
-export const LINKED_RULES: ReadonlySet<ComputedRule["kind"]> = new Set(["incoming", "uses", "ancestors"]);
+export const LINKED_RULES: ReadonlySet<ComputedRule["kind"]> = new Set([
+  "incoming",
+  "uses",
+  "ancestors",
+  "restrictions",
+]);
 
 const YIELDS: readonly UseYield[] = ["roles", "used_within", "used_within_published", "published"];
 
@@ -68,8 +91,20 @@ function ruleOf(spec: JsonValue, fail: (detail: string) => never): ComputedRule 
         fail("pick needs prefer: a list of flag properties");
       return { kind, path: path(arg("path"), fail), prefer: prefer as string[] };
     }
-    case "copy":
+    case "present":
       return { kind, path: path(args, fail) };
+    case "restrictions": {
+      const [via, notes, holder, types] = [arg("via"), arg("notes"), arg("holder"), arg("types")];
+      if (typeof via !== "string" || typeof notes !== "string" || typeof holder !== "string")
+        fail("restrictions needs via, notes and holder: property names");
+      if (!Array.isArray(types) || !types.every((type) => typeof type === "string"))
+        fail("restrictions needs types: the note types that carry restrictions");
+      return { kind, via, notes, holder, types: types as string[] };
+    }
+    case "copy":
+      return isJsonObject(args)
+        ? { kind, path: path(args.path, fail), default: args.default ?? null }
+        : { kind, path: path(args, fail), default: null };
     case "format":
     case "ref":
       if (!isJsonObject(args)) fail(`${kind} needs a format object`);
@@ -97,10 +132,12 @@ function ruleOf(spec: JsonValue, fail: (detail: string) => never): ComputedRule 
       return { kind, via, yield: found, keep: keep as string[] | null };
     }
     case "ancestors": {
+      const unless = arg("unless");
+      if (isJsonObject(unless)) return { kind, fields: Object.keys(unless), unless };
       const fields = arg("fields");
       if (!Array.isArray(fields) || !fields.every((field) => typeof field === "string"))
-        fail("ancestors needs fields: the properties of each ancestor to show beside its ref");
-      return { kind, fields: fields as string[] };
+        fail("ancestors needs fields (shown beside each ancestor's ref) or unless (values every ancestor holds)");
+      return { kind, fields: fields as string[], unless: null };
     }
     default:
       return fail(`unknown rule "${kind}"`);

@@ -247,7 +247,7 @@ function withLinkIndexes(types: readonly RecordType[]): RecordType[] {
   const extra = new Map<string, IndexSpec[]>();
   for (const target of types) {
     for (const { rule } of target.computed) {
-      if (rule.kind !== "incoming" && rule.kind !== "uses") continue;
+      if (rule.kind !== "incoming" && rule.kind !== "uses" && rule.kind !== "restrictions") continue;
       for (const referrer of types) {
         for (const refPath of referrer.refPaths) {
           if (refPath.segments[0] !== rule.via || !refPath.targets.includes(target.name)) continue;

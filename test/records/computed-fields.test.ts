@@ -250,4 +250,39 @@ describe("fields that other records decide", () => {
     });
     expect((await get(digital)).linked_instances).toEqual([{ ref: holder }]);
   });
+
+  it("a top container's active_restrictions: the restrictions in force of the records using it and their ancestors", async () => {
+    const restricted = (begin: string, end: string, types: string[] = []) => ({
+      jsonmodel_type: "note_multipart",
+      type: "accessrestrict",
+      subnotes: [{ jsonmodel_type: "note_text", content: "Closed" }],
+      rights_restriction: { begin, end, local_access_restriction_type: types },
+    });
+    const resource = await post(
+      at("resources"),
+      minimalResource("RS1", { notes: [restricted("2000-01-01", "2999-12-31", ["RestrictedSpecColl"])] }),
+    );
+    const box = await post(at("top_containers"), { type: "box", indicator: "R1" });
+    expect(await get(box)).toMatchObject({ active_restrictions: [], restricted: false });
+    // An expired restriction on the file itself does not count; the resource's, in force, does.
+    await post(at("archival_objects"), {
+      title: "Closed file",
+      level: "file",
+      resource: { ref: resource },
+      notes: [restricted("1990-01-01", "1999-12-31")],
+      instances: [{ instance_type: "mixed_materials", sub_container: { top_container: { ref: box } } }],
+    });
+    expect(await get(box)).toMatchObject({
+      restricted: true,
+      active_restrictions: [
+        {
+          begin: "2000-01-01",
+          end: "2999-12-31",
+          local_access_restriction_type: ["RestrictedSpecColl"],
+          linked_records: { ref: resource },
+          restriction_note_type: "accessrestrict",
+        },
+      ],
+    });
+  });
 });

@@ -83,11 +83,12 @@ async function standIns(
   return out;
 }
 
-function matches(doc: StoredRecord, where: JsonObject | null): boolean {
+/** Whether `doc` holds each value of `where` (a list: any of them; null stands for absent). */
+function matches(doc: JsonObject, where: JsonObject | null): boolean {
   if (where === null) return true;
   return Object.entries(where).every(([path, wanted]) => {
-    const value = valueAt(doc as JsonObject, path.split("/"));
-    return Array.isArray(wanted) ? wanted.includes(value as JsonValue) : value === wanted;
+    const value = valueAt(doc, path.split("/")) ?? null;
+    return Array.isArray(wanted) ? wanted.includes(value) : value === wanted;
   });
 }
 
@@ -106,7 +107,7 @@ async function incoming(deps: OperationDeps, type: RecordType, rule: IncomingRul
     const stands = await standIns(deps, deps.registry.get(referrer), rule.to, docs);
     for (const doc of docs) {
       const target = stands.get(doc);
-      if (target === undefined || !matches(target.doc, rule.where)) continue;
+      if (target === undefined || !matches(target.doc as JsonObject, rule.where)) continue;
       const ref = deps.registry.uriFor(target.type, target.doc.id, target.doc.repo_id);
       for (const { uri } of linksAt(doc as JsonObject, refPath)) {
         const list = found.get(uri);
@@ -265,6 +266,57 @@ async function ancestors(deps: OperationDeps, type: RecordType, fields: readonly
   return chains;
 }
 
+type RestrictionsRule = Extract<ComputedRule, { kind: "restrictions" }>;
+
+/** A restriction dated around `today` ("YYYY-MM-DD"), or undated but typed: ArchivesSpace's test of one in force. */
+function inForce(restriction: JsonObject, today: string): boolean {
+  const begin = typeof restriction.begin === "string" ? restriction.begin : undefined;
+  const end = typeof restriction.end === "string" ? restriction.end : undefined;
+  const types = restriction.local_access_restriction_type;
+  const typed = Array.isArray(types) && types.length > 0;
+  if (begin === undefined && end === undefined && !typed) return false;
+  return (begin === undefined || begin <= today) && (end === undefined || end >= today);
+}
+
+/** For each uri: the restrictions in force of the records linking to it through `via`, their ancestors and roots. */
+async function restrictions(deps: OperationDeps, type: RecordType, rule: RestrictionsRule, uris: string[]) {
+  const found = new Map<string, JsonObject[]>(uris.map((uri) => [uri, []]));
+  const today = deps.now().toISOString().slice(0, 10);
+  const fromNotes = (holder: JsonObject, ref: string): JsonObject[] => {
+    const notes = holder[rule.notes];
+    if (!Array.isArray(notes)) return [];
+    return notes.flatMap((note) => {
+      if (!isJsonObject(note) || !rule.types.includes(note.type as string)) return [];
+      const restriction = note[rule.holder];
+      if (!isJsonObject(restriction) || !inForce(restriction, today)) return [];
+      return [{ ...restriction, linked_records: { ref }, restriction_note_type: note.type as string }];
+    });
+  };
+  for (const { type: referrer, refPath } of referrers(deps, type, rule.via)) {
+    const referrerType = deps.registry.get(referrer);
+    const docs = await deps.store
+      .collection(referrer)
+      .find({ [refPath.mongoPath]: { $in: uris } })
+      .sort({ id: 1 })
+      .limit(MAX_INCOMING)
+      .toArray();
+    const chains = await ancestors(deps, referrerType, [rule.notes], docs);
+    for (const doc of docs) {
+      const own = { ref: deps.registry.uriFor(referrer, doc.id, doc.repo_id), [rule.notes]: doc[rule.notes] ?? [] };
+      const holders = [own as JsonObject, ...(chains.get(doc) ?? [])];
+      const inForceHere = holders.flatMap((holder) => fromNotes(holder, holder.ref as string));
+      for (const { uri } of linksAt(doc as JsonObject, refPath)) {
+        const list = found.get(uri);
+        if (list === undefined) continue;
+        // An ancestor reached through several linking records is listed once.
+        for (const restriction of inForceHere)
+          if (!list.some((known) => JSON.stringify(known) === JSON.stringify(restriction))) list.push(restriction);
+      }
+    }
+  }
+  return found;
+}
+
 /** Fills the linked computed fields of `shown` (the shown forms of `docs`, same order), in place. */
 export async function addLinkedFields(
   deps: OperationDeps,
@@ -274,7 +326,7 @@ export async function addLinkedFields(
 ): Promise<void> {
   // shapeRecord's own fresh objects: filled in place, as shape.ts fills them.
   const records = shown as Shown[];
-  const linked = type.computed.filter(({ rule }) => rule.kind === "incoming" || rule.kind === "uses");
+  const linked = type.computed.filter(({ rule }) => ["incoming", "uses", "restrictions"].includes(rule.kind));
   const climbing = type.computed.filter(({ rule }) => rule.kind === "ancestors");
   if (records.length === 0 || linked.length + climbing.length === 0) return;
   const uris = records.map((record) => record.uri as string);
@@ -283,6 +335,9 @@ export async function addLinkedFields(
   for (const { field, rule } of linked) {
     if (rule.kind === "incoming") {
       const found = await incoming(deps, type, rule, uris);
+      for (const record of records) record[field] = found.get(record.uri as string) ?? [];
+    } else if (rule.kind === "restrictions") {
+      const found = await restrictions(deps, type, rule, uris);
       for (const record of records) record[field] = found.get(record.uri as string) ?? [];
     } else if (rule.kind === "uses") {
       let rows = usesByVia.get(rule.via);
@@ -299,9 +354,12 @@ export async function addLinkedFields(
   for (const { field, rule } of climbing) {
     if (rule.kind !== "ancestors") continue;
     const chains = await ancestors(deps, type, rule.fields, docs);
+    const { unless } = rule;
     docs.forEach((doc, i) => {
       const record = records[i];
-      if (record !== undefined) record[field] = chains.get(doc) ?? [];
+      if (record === undefined) return;
+      const chain = chains.get(doc) ?? [];
+      record[field] = unless === null ? chain : chain.some((ancestor) => !matches(ancestor, unless));
     });
   }
   // Local fields may read linked ones (a top container's display string names its series): worked out again.

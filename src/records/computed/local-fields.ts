@@ -23,9 +23,13 @@ function computeLocal(field: ComputedField, record: Shown): JsonValue | undefine
       return items[0];
     }
     case "copy":
-      return valueAt(record, rule.path);
+      return valueAt(record, rule.path) ?? rule.default ?? undefined;
     case "format":
       return displayString(rule.format, record);
+    case "present": {
+      const list = valueAt(record, rule.path);
+      return Array.isArray(list) && list.length > 0;
+    }
     case "ref": {
       const ref = displayString(rule.format, record);
       return ref === undefined ? undefined : { ref };

@@ -207,3 +207,53 @@ describe("archivesspace-json (ArchivesSpace's batch-import fixtures)", () => {
     }
   });
 });
+
+describe("test_get_orphans.json (ArchivesSnake's cassette of 247 archival objects from an ArchivesSpace 2.7.1)", () => {
+  it("every archival object of its 25 list pages, in its tree, with its boxes", async () => {
+    const cassette = read("recorded-responses/test_get_orphans.json") as {
+      interactions: Array<{ response: { body: { string?: string } | string } }>;
+    };
+    const objects: JsonObject[] = [];
+    for (const { response } of cassette.interactions) {
+      const body = typeof response.body === "string" ? response.body : (response.body.string ?? "");
+      let page: JsonValue;
+      try {
+        page = JSON.parse(body) as JsonValue;
+      } catch {
+        continue;
+      }
+      if (isJsonObject(page) && Array.isArray(page.results)) objects.push(...page.results.filter(isJsonObject));
+    }
+    expect(objects).toHaveLength(247);
+    // What they link to beyond each other: their resource (a published collection, as has_unpublished_ancestor
+    // says) and the boxes of their instances.
+    const resource = await create("resource", { ...minimalResource("ORPHANS"), publish: true } as JsonObject);
+    uris.set("/repositories/2/resources/1", resource.uri);
+    const boxes = new Set(
+      objects.flatMap((object) =>
+        (object.instances as JsonObject[]).flatMap((instance) => {
+          const ref = ((instance.sub_container as JsonObject | undefined)?.top_container as JsonObject | undefined)
+            ?.ref;
+          return typeof ref === "string" ? [ref] : [];
+        }),
+      ),
+    );
+    for (const [n, box] of [...boxes].entries())
+      uris.set(box, (await create("top_container", { type: "box", indicator: `O${n}` })).uri);
+    // Parents before children, and siblings in their places (positions are kept dense, as they are there).
+    const depth = (object: JsonObject) => (object.ancestors as JsonValue[]).length;
+    const ordered = [...objects].sort((a, b) => depth(a) - depth(b) || (a.position as number) - (b.position as number));
+    for (const object of ordered) {
+      const { uri, warnings } = await create("archival_object", mapped(object) as JsonObject);
+      expect({ [object.uri as string]: warnings }).toEqual({ [object.uri as string]: [] });
+      uris.set(object.uri as string, uri);
+    }
+    for (const object of objects) {
+      const key = object.uri as string;
+      const back = withoutServerKept(await readBack(uris.get(key) as string)) as JsonObject;
+      const expected = withoutServerKept(mapped(object)) as JsonObject;
+      for (const [field, value] of Object.entries(expected))
+        expect({ [key]: { [field]: back[field] } }).toEqual({ [key]: { [field]: value } });
+    }
+  }, 60_000);
+});

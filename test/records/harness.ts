@@ -2,6 +2,8 @@
 // test/support/service.ts, with no HTTP in front), and the records they share.
 import { openTestStore, type TestStore } from "../support/service.js";
 import { trusted } from "../../src/auth/actor.js";
+import { enumerationOperations } from "../../src/records/enumerations/index.js";
+import type { JsonObject } from "../../src/registry/json.js";
 
 export type RecordsHarness = TestStore;
 
@@ -24,4 +26,12 @@ export function minimalResource(id0: string, extra: Record<string, unknown> = {}
     extents: [{ portion: "whole", number: "1", extent_type: "linear_feet" }],
     ...extra,
   };
+}
+
+/** Appends values to an editable enumeration, as an administrator would before records use them. */
+export async function addEnumerationValues(h: RecordsHarness, name: string, values: readonly string[]): Promise<void> {
+  const enumerations = enumerationOperations(h.ops.deps);
+  const current = (await enumerations.readByName(name, admin)) as JsonObject & { uri: string; values: string[] };
+  const id = Number(current.uri.split("/").pop());
+  await enumerations.update(id, { ...current, values: [...current.values, ...values] }, admin);
 }

@@ -12,11 +12,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { enumerationOperations } from "../../src/records/enumerations/index.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../src/registry/json.js";
 import { registry } from "../../src/registry/index.js";
 import { repoRoot } from "../registry/helpers.js";
-import { admin, minimalResource, openHarness, type RecordsHarness } from "./harness.js";
+import { addEnumerationValues, admin, minimalResource, openHarness, type RecordsHarness } from "./harness.js";
 
 const DATA = join(repoRoot, "..", "shared", "data");
 const read = (path: string): JsonValue => JSON.parse(readFileSync(join(DATA, path), "utf8")) as JsonValue;
@@ -47,12 +46,7 @@ const INSTALL_VALUES = new Map([
 beforeAll(async () => {
   h = await openHarness();
   repoId = (await h.ops.create("repository", {}, { repo_code: "rec", name: "Recorded", publish: true }, admin)).id;
-  const enumerations = enumerationOperations(h.ops.deps);
-  for (const [name, values] of INSTALL_VALUES) {
-    const current = (await enumerations.readByName(name, admin)) as JsonObject & { uri: string; values: string[] };
-    const id = Number(current.uri.split("/").pop());
-    await enumerations.update(id, { ...current, values: [...current.values, ...values] }, admin);
-  }
+  for (const [name, values] of INSTALL_VALUES) await addEnumerationValues(h, name, values);
 }, 60_000);
 afterAll(() => h.close());
 

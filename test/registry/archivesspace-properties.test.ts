@@ -17,8 +17,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../src/registry/json.js";
 import { registry } from "../../src/registry/index.js";
-import { enumerationOperations } from "../../src/records/enumerations/index.js";
-import { admin, openHarness, type RecordsHarness } from "../records/harness.js";
+import { addEnumerationValues, admin, openHarness, type RecordsHarness } from "../records/harness.js";
 import { readJsonObject, repoRoot } from "./helpers.js";
 
 const SCHEMAS_DIR = join(repoRoot, "test", "fixtures", "archivesspace-schemas");
@@ -277,15 +276,7 @@ const ADDED_VALUES = new Map([["agent_relationship_specific_relator", ["is_found
 beforeAll(async () => {
   h = await openHarness();
   repoId = (await h.ops.create("repository", {}, { repo_code: "props", name: "Properties" }, admin)).id;
-  const enumerations = enumerationOperations(h.ops.deps);
-  for (const [name, values] of ADDED_VALUES) {
-    const current = (await enumerations.readByName(name, admin)) as JsonObject & { uri: string; values: string[] };
-    await enumerations.update(
-      Number(current.uri.split("/").pop()),
-      { ...current, values: [...current.values, ...values] },
-      admin,
-    );
-  }
+  for (const [name, values] of ADDED_VALUES) await addEnumerationValues(h, name, values);
 });
 afterAll(() => h.close());
 

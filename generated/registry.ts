@@ -24164,7 +24164,7 @@ export const manifest: RegistryManifest = {
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "DigitalObjectComponent",
-        "$comment": "ArchivesSpace common/schemas/digital_object_component.rb + abstract_archival_object.rb: a component needs a title or a component_id (ArchivesSpace's validation), belongs to a digital object and may sit under another component (parent). ArchivesSpace writes digital_object and parent as {ref} objects. Both links cascade: deleting the digital object deletes its components, and deleting a component deletes the components under it. notes are digital object notes (see digital_object.schema.json). The components of a digital object form its tree (x-tree): position is the place among siblings, kept dense by the service. display_string, has_unpublished_ancestor, linked_events and representative_file_version are computed by ArchivesSpace: readOnly (stripped, not computed yet).",
+        "$comment": "ArchivesSpace common/schemas/digital_object_component.rb + abstract_archival_object.rb: a component needs a title, a label or a date (ArchivesSpace's check_digital_object_component, common/validations.rb), belongs to a digital object and may sit under another component (parent). ArchivesSpace writes digital_object and parent as {ref} objects. Both links cascade: deleting the digital object deletes its components, and deleting a component deletes the components under it. notes are digital object notes (see digital_object.schema.json). The components of a digital object form its tree (x-tree): position is the place among siblings, kept dense by the service. display_string, has_unpublished_ancestor, linked_events and representative_file_version are computed by ArchivesSpace: readOnly (stripped, not computed yet).",
         "type": "object",
         "x-record-type": "digital_object_component",
         "x-collection": "digital_object_components",
@@ -24417,7 +24417,12 @@ export const manifest: RegistryManifest = {
           },
           {
             "required": [
-              "component_id"
+              "label"
+            ]
+          },
+          {
+            "required": [
+              "dates"
             ]
           }
         ],

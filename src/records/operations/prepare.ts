@@ -36,35 +36,44 @@ export function droppedWarnings(paths: readonly string[]): string[] {
   return named;
 }
 
-/** Whether an object anywhere in `value` has a null field. */
-function holdsNull(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(holdsNull);
+/** What ArchivesSpace drops from a record before validating it (drop_empty_elements): null, "" and {}. */
+function isEmptyValue(value: unknown): boolean {
+  if (value === null || value === "") return true;
+  return typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0;
+}
+
+/** Whether an object anywhere in `value` has a field to drop. */
+function holdsEmpty(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsEmpty);
   if (value === null || typeof value !== "object") return false;
   for (const key in value) {
     const inner = (value as Record<string, unknown>)[key];
-    if (Object.hasOwn(value, key) && (inner === null || holdsNull(inner))) return true;
+    if (Object.hasOwn(value, key) && (isEmptyValue(inner) || holdsEmpty(inner))) return true;
   }
   return false;
 }
 
-function copyWithoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(copyWithoutNulls);
+/** A copy without empty fields, at every depth; an object left empty by that goes too. */
+function copyWithoutEmpty(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyWithoutEmpty);
   if (value && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([, inner]) => inner !== null)
-        .map(([key, inner]) => [key, copyWithoutNulls(inner)]),
-    );
+    const kept: [string, unknown][] = [];
+    for (const [key, inner] of Object.entries(value)) {
+      const cleaned = copyWithoutEmpty(inner);
+      if (!isEmptyValue(cleaned)) kept.push([key, cleaned]);
+    }
+    return Object.fromEntries(kept);
   }
   return value;
 }
 
 /**
- * A null field is an absent field: records are shown without nulls, and clients send them back. The value itself
- * when it has none (most records: nothing below modifies it, validation works on a copy of its own).
+ * A null, "" or {} field is an absent field, as ArchivesSpace treats them: records are shown without nulls, clients
+ * send them back, and clients send "" for "none" (agentarchives' use_statement). The value itself when it has none
+ * (most records: nothing below modifies it, validation works on a copy of its own).
  */
-function withoutNulls(value: unknown): unknown {
-  return holdsNull(value) ? copyWithoutNulls(value) : value;
+function withoutEmpty(value: unknown): unknown {
+  return holdsEmpty(value) ? copyWithoutEmpty(value) : value;
 }
 
 /**
@@ -92,7 +101,7 @@ export type CheckedRecord =
  */
 export function checkRecord(deps: OperationDeps, type: RecordType, raw: unknown, existing?: JsonObject): CheckedRecord {
   assertSafeKeys(raw);
-  const input = withoutNulls(raw);
+  const input = withoutEmpty(raw);
   const result = deps.validator.validate(type.name, input);
   const isObject = input !== null && typeof input === "object" && !Array.isArray(input);
   if (!result.ok) return { ok: false, errors: { ...result.errors }, ...(isObject && { fields: input as JsonObject }) };

@@ -11,6 +11,7 @@ import type { StoredRecord } from "../../storage/record-store.js";
 import type { OperationDeps } from "../deps.js";
 import { readWithin } from "./bounded-read.js";
 import { findStored, recordType } from "./locate.js";
+import { addLinkedFields } from "../computed/linked-fields.js";
 import { shapeRecord } from "./shape.js";
 import type { Actor, Scope } from "../types.js";
 import {
@@ -297,7 +298,10 @@ export class TreeViews {
       this.deps.responseMaxBytes,
       tooLarge,
     );
-    return children.map((child) => shapeRecord(this.deps.registry, type, child, viewer));
+    const records = children.map((child) => shapeRecord(this.deps.registry, type, child, viewer));
+    // Each child whole, as its own GET shows it (ArchivesSpace answers each with to_jsonmodel).
+    await addLinkedFields(this.deps, type, children, records);
+    return records;
   }
 
   private parentIdOf(read: TreeRead, node: StoredRecord): number | undefined {

@@ -99,6 +99,29 @@ describe("create", () => {
     expect((reply.body as { error: Record<string, string[]> }).error).toHaveProperty("id_0");
   });
 
+  it('takes a null, "" or {} field as absent, at any depth (as ArchivesSpace drops them before validating)', async () => {
+    const reply = await server.send("POST", base, {
+      token,
+      body: accession({
+        acquisition_type: "",
+        content_description: null,
+        user_defined: {},
+        extents: [{ portion: "whole", number: "1", extent_type: "cassettes", container_summary: "", dimensions: null }],
+      }),
+    });
+    expect([reply.status, (reply.body as { warnings: string[] }).warnings]).toEqual([200, []]);
+    const stored = (await server.send("GET", (reply.body as { uri: string }).uri, { token })).body as Record<
+      string,
+      unknown
+    >;
+    for (const field of ["acquisition_type", "content_description", "user_defined"])
+      expect(stored).not.toHaveProperty(field);
+    expect((stored.extents as Array<Record<string, unknown>>)[0]).not.toHaveProperty("container_summary");
+    // A required field sent empty is a missing one.
+    const empty = await server.send("POST", base, { token, body: accession({ id_0: "" }) });
+    expect([empty.status, Object.keys((empty.body as { error: object }).error)]).toEqual([400, ["id_0", "identifier"]]);
+  });
+
   it("drops an unknown field, at any depth, naming each in the warnings (as ArchivesSpace drops them, but said)", async () => {
     const reply = await server.send("POST", base, {
       token,

@@ -21361,7 +21361,17 @@ export const manifest: RegistryManifest = {
             "items": {
               "type": "object"
             },
-            "description": "Computed by ArchivesSpace; ignored on input."
+            "description": "Computed by ArchivesSpace; ignored on input.",
+            "x-computed": {
+              "ancestors": {
+                "fields": [
+                  "title",
+                  "identifier"
+                ],
+                "self": true,
+                "ref": false
+              }
+            }
           },
           "linked_records": {
             "type": "array",
@@ -21626,7 +21636,18 @@ export const manifest: RegistryManifest = {
             "items": {
               "type": "object"
             },
-            "description": "Computed by ArchivesSpace; ignored on input."
+            "description": "Computed by ArchivesSpace; ignored on input.",
+            "x-computed": {
+              "ancestors": {
+                "fields": [
+                  "title",
+                  "identifier"
+                ],
+                "from_root": true,
+                "self": true,
+                "ref": false
+              }
+            }
           },
           "linked_records": {
             "type": "array",

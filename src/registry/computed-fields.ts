@@ -27,7 +27,9 @@
 //                    root: each note of those types holding a `holder` object dated around today (or not dated but
 //                    typed), shown with linked_records {ref} and restriction_note_type (a top container's
 //                    active_restrictions)
-//   {"ancestors": {"fields": ["level"]}}       [{ref, level}] from the parent up to the tree's root (x-tree)
+//   {"ancestors": {"fields": ["level"]}}       [{ref, level}] from the parent up to the tree's root (x-tree);
+//        `"from_root": true` the other way round, `"self": true` the record itself last, `"ref": false` without
+//        refs (a classification term's path_from_root: [{title, identifier}] from the classification down)
 //   {"ancestors": {"unless": {"publish": true}}}
 //                    whether some ancestor (the root included) fails to hold those values (a list: any of them,
 //                    null standing for absent): an archival object's has_unpublished_ancestor
@@ -57,7 +59,14 @@ export type ComputedRule =
       readonly show: JsonObject | null;
     }
   | { readonly kind: "uses"; readonly via: string; readonly yield: UseYield; readonly keep: readonly string[] | null }
-  | { readonly kind: "ancestors"; readonly fields: readonly string[]; readonly unless: JsonObject | null };
+  | {
+      readonly kind: "ancestors";
+      readonly fields: readonly string[];
+      readonly unless: JsonObject | null;
+      readonly fromRoot: boolean;
+      readonly self: boolean;
+      readonly ref: boolean;
+    };
 
 export interface ComputedField {
   readonly field: string;
@@ -132,12 +141,13 @@ function ruleOf(spec: JsonValue, fail: (detail: string) => never): ComputedRule 
       return { kind, via, yield: found, keep: keep as string[] | null };
     }
     case "ancestors": {
+      const shape = { fromRoot: arg("from_root") === true, self: arg("self") === true, ref: arg("ref") !== false };
       const unless = arg("unless");
-      if (isJsonObject(unless)) return { kind, fields: Object.keys(unless), unless };
+      if (isJsonObject(unless)) return { kind, fields: Object.keys(unless), unless, ...shape };
       const fields = arg("fields");
       if (!Array.isArray(fields) || !fields.every((field) => typeof field === "string"))
         fail("ancestors needs fields (shown beside each ancestor's ref) or unless (values every ancestor holds)");
-      return { kind, fields: fields as string[], unless: null };
+      return { kind, fields: fields as string[], unless: null, ...shape };
     }
     default:
       return fail(`unknown rule "${kind}"`);

@@ -285,4 +285,25 @@ describe("fields that other records decide", () => {
       ],
     });
   });
+
+  it("a classification's and its terms' path_from_root: [{title, identifier}] from the classification down", async () => {
+    const classification = await post(at("classifications"), { identifier: "C", title: "Collections" });
+    const term = await post(at("classification_terms"), {
+      identifier: "C.1",
+      title: "Correspondence",
+      classification: { ref: classification },
+    });
+    const inner = await post(at("classification_terms"), {
+      identifier: "C.1.a",
+      title: "Letters",
+      classification: { ref: classification },
+      parent: { ref: term },
+    });
+    expect((await get(classification)).path_from_root).toEqual([{ title: "Collections", identifier: "C" }]);
+    expect((await get(inner)).path_from_root).toEqual([
+      { title: "Collections", identifier: "C" },
+      { title: "Correspondence", identifier: "C.1" },
+      { title: "Letters", identifier: "C.1.a" },
+    ]);
+  });
 });

@@ -207,17 +207,20 @@ async function publishedRepositories(deps: OperationDeps, rows: Use[]): Promise<
   return new Set(docs.map((doc) => doc.id as number));
 }
 
+/** `{ref, ...fields}` of a stored record: an ancestor as the ancestors rule lists it. */
+function pickFields(doc: StoredRecord, uri: string, fields: readonly string[]): JsonObject {
+  const entry: Record<string, JsonValue> = { ref: uri };
+  for (const field of fields) if (doc[field] !== undefined && doc[field] !== null) entry[field] = doc[field];
+  return entry;
+}
+
 /** The chain above each tree node: [{ref, ...fields}] from its parent up to its root. */
 async function ancestors(deps: OperationDeps, type: RecordType, fields: readonly string[], docs: StoredRecord[]) {
   const tree = type.tree;
   const chains = new Map<StoredRecord, JsonObject[]>();
   if (tree === null) return chains;
   const projection = Object.fromEntries(["id", "repo_id", tree.parent, ...fields].map((field) => [field, 1]));
-  const pick = (doc: StoredRecord, uri: string): JsonObject => {
-    const entry: Record<string, JsonValue> = { ref: uri };
-    for (const field of fields) if (doc[field] !== undefined && doc[field] !== null) entry[field] = doc[field];
-    return entry;
-  };
+  const pick = (doc: StoredRecord, uri: string): JsonObject => pickFields(doc, uri, fields);
   // Each node's chain grows one level per round, all nodes' parents fetched together.
   let climbing = docs.map((doc) => ({ doc, at: doc }));
   for (const { doc } of climbing) chains.set(doc, []);
@@ -359,7 +362,13 @@ export async function addLinkedFields(
       const record = records[i];
       if (record === undefined) return;
       const chain = chains.get(doc) ?? [];
-      record[field] = unless === null ? chain : chain.some((ancestor) => !matches(ancestor, unless));
+      if (unless !== null) {
+        record[field] = chain.some((ancestor) => !matches(ancestor, unless));
+        return;
+      }
+      const path = rule.fromRoot ? [...chain].reverse() : [...chain];
+      if (rule.self) path.push(pickFields(doc, record.uri as string, rule.fields));
+      record[field] = rule.ref ? path : path.map(({ ref: _ref, ...fields }) => fields);
     });
   }
   // Local fields may read linked ones (a top container's display string names its series): worked out again.

@@ -4936,10 +4936,6 @@ export const manifest: RegistryManifest = {
                   ]
                 }
               },
-              "sort_name": {
-                "type": "string",
-                "maxLength": 255
-              },
               "sort_name_auto_generate": {
                 "type": "boolean",
                 "default": true
@@ -4952,6 +4948,50 @@ export const manifest: RegistryManifest = {
               "jsonmodel_type": {
                 "const": "name_corporate_entity",
                 "default": "name_corporate_entity"
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255,
+                "x-derived": {
+                  "unless": "sort_name_auto_generate",
+                  "format": {
+                    "parts": [
+                      {
+                        "parts": [
+                          {
+                            "path": "primary_name"
+                          },
+                          {
+                            "path": "subordinate_name_1"
+                          },
+                          {
+                            "path": "subordinate_name_2"
+                          }
+                        ],
+                        "join": ". "
+                      },
+                      {
+                        "parts": [
+                          {
+                            "path": "number"
+                          },
+                          {
+                            "path": "dates"
+                          }
+                        ],
+                        "join": " : ",
+                        "before": " (",
+                        "after": ")"
+                      },
+                      {
+                        "path": "qualifier",
+                        "before": " (",
+                        "after": ")"
+                      }
+                    ],
+                    "max": 255
+                  }
+                }
               },
               "primary_name": {
                 "type": "string",
@@ -6054,10 +6094,6 @@ export const manifest: RegistryManifest = {
                   ]
                 }
               },
-              "sort_name": {
-                "type": "string",
-                "maxLength": 255
-              },
               "sort_name_auto_generate": {
                 "type": "boolean",
                 "default": true
@@ -6065,6 +6101,50 @@ export const manifest: RegistryManifest = {
               "jsonmodel_type": {
                 "const": "parallel_name_corporate_entity",
                 "default": "parallel_name_corporate_entity"
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255,
+                "x-derived": {
+                  "unless": "sort_name_auto_generate",
+                  "format": {
+                    "parts": [
+                      {
+                        "parts": [
+                          {
+                            "path": "primary_name"
+                          },
+                          {
+                            "path": "subordinate_name_1"
+                          },
+                          {
+                            "path": "subordinate_name_2"
+                          }
+                        ],
+                        "join": ". "
+                      },
+                      {
+                        "parts": [
+                          {
+                            "path": "number"
+                          },
+                          {
+                            "path": "dates"
+                          }
+                        ],
+                        "join": " : ",
+                        "before": " (",
+                        "after": ")"
+                      },
+                      {
+                        "path": "qualifier",
+                        "before": " (",
+                        "after": ")"
+                      }
+                    ],
+                    "max": 255
+                  }
+                }
               },
               "primary_name": {
                 "type": "string",
@@ -8825,10 +8905,6 @@ export const manifest: RegistryManifest = {
                   ]
                 }
               },
-              "sort_name": {
-                "type": "string",
-                "maxLength": 255
-              },
               "sort_name_auto_generate": {
                 "type": "boolean",
                 "default": true
@@ -8841,6 +8917,34 @@ export const manifest: RegistryManifest = {
               "jsonmodel_type": {
                 "const": "name_family",
                 "default": "name_family"
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255,
+                "x-derived": {
+                  "unless": "sort_name_auto_generate",
+                  "format": {
+                    "parts": [
+                      {
+                        "path": "family_name"
+                      },
+                      {
+                        "path": "prefix",
+                        "before": ", "
+                      },
+                      {
+                        "path": "dates",
+                        "before": ", "
+                      },
+                      {
+                        "path": "qualifier",
+                        "before": " (",
+                        "after": ")"
+                      }
+                    ],
+                    "max": 255
+                  }
+                }
               },
               "family_name": {
                 "type": "string",
@@ -9931,10 +10035,6 @@ export const manifest: RegistryManifest = {
                   ]
                 }
               },
-              "sort_name": {
-                "type": "string",
-                "maxLength": 255
-              },
               "sort_name_auto_generate": {
                 "type": "boolean",
                 "default": true
@@ -9942,6 +10042,34 @@ export const manifest: RegistryManifest = {
               "jsonmodel_type": {
                 "const": "parallel_name_family",
                 "default": "parallel_name_family"
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255,
+                "x-derived": {
+                  "unless": "sort_name_auto_generate",
+                  "format": {
+                    "parts": [
+                      {
+                        "path": "family_name"
+                      },
+                      {
+                        "path": "prefix",
+                        "before": ", "
+                      },
+                      {
+                        "path": "dates",
+                        "before": ", "
+                      },
+                      {
+                        "path": "qualifier",
+                        "before": " (",
+                        "after": ")"
+                      }
+                    ],
+                    "max": 255
+                  }
+                }
               },
               "family_name": {
                 "type": "string",
@@ -12828,10 +12956,6 @@ export const manifest: RegistryManifest = {
                   ]
                 }
               },
-              "sort_name": {
-                "type": "string",
-                "maxLength": 255
-              },
               "sort_name_auto_generate": {
                 "type": "boolean",
                 "default": true
@@ -12844,6 +12968,84 @@ export const manifest: RegistryManifest = {
               "jsonmodel_type": {
                 "const": "name_person",
                 "default": "name_person"
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255,
+                "x-derived": {
+                  "unless": "sort_name_auto_generate",
+                  "format": {
+                    "parts": [
+                      {
+                        "first": [
+                          {
+                            "when": {
+                              "name_order": "inverted"
+                            },
+                            "parts": [
+                              {
+                                "path": "primary_name"
+                              },
+                              {
+                                "path": "rest_of_name"
+                              }
+                            ],
+                            "join": ", "
+                          },
+                          {
+                            "when": {
+                              "name_order": "direct"
+                            },
+                            "parts": [
+                              {
+                                "path": "rest_of_name"
+                              },
+                              {
+                                "path": "primary_name"
+                              }
+                            ],
+                            "join": " "
+                          },
+                          {
+                            "path": "primary_name"
+                          }
+                        ]
+                      },
+                      {
+                        "path": "prefix",
+                        "before": ", "
+                      },
+                      {
+                        "path": "suffix",
+                        "before": ", "
+                      },
+                      {
+                        "path": "title",
+                        "before": ", "
+                      },
+                      {
+                        "path": "number",
+                        "before": ", "
+                      },
+                      {
+                        "path": "fuller_form",
+                        "before": " (",
+                        "after": ")"
+                      },
+                      {
+                        "path": "dates",
+                        "before": ", "
+                      },
+                      {
+                        "path": "qualifier",
+                        "before": " (",
+                        "after": ")"
+                      }
+                    ],
+                    "trim_start": true,
+                    "max": 255
+                  }
+                }
               },
               "primary_name": {
                 "type": "string",
@@ -13958,10 +14160,6 @@ export const manifest: RegistryManifest = {
                   ]
                 }
               },
-              "sort_name": {
-                "type": "string",
-                "maxLength": 255
-              },
               "sort_name_auto_generate": {
                 "type": "boolean",
                 "default": true
@@ -13969,6 +14167,84 @@ export const manifest: RegistryManifest = {
               "jsonmodel_type": {
                 "const": "parallel_name_person",
                 "default": "parallel_name_person"
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255,
+                "x-derived": {
+                  "unless": "sort_name_auto_generate",
+                  "format": {
+                    "parts": [
+                      {
+                        "first": [
+                          {
+                            "when": {
+                              "name_order": "inverted"
+                            },
+                            "parts": [
+                              {
+                                "path": "primary_name"
+                              },
+                              {
+                                "path": "rest_of_name"
+                              }
+                            ],
+                            "join": ", "
+                          },
+                          {
+                            "when": {
+                              "name_order": "direct"
+                            },
+                            "parts": [
+                              {
+                                "path": "rest_of_name"
+                              },
+                              {
+                                "path": "primary_name"
+                              }
+                            ],
+                            "join": " "
+                          },
+                          {
+                            "path": "primary_name"
+                          }
+                        ]
+                      },
+                      {
+                        "path": "prefix",
+                        "before": ", "
+                      },
+                      {
+                        "path": "suffix",
+                        "before": ", "
+                      },
+                      {
+                        "path": "title",
+                        "before": ", "
+                      },
+                      {
+                        "path": "number",
+                        "before": ", "
+                      },
+                      {
+                        "path": "fuller_form",
+                        "before": " (",
+                        "after": ")"
+                      },
+                      {
+                        "path": "dates",
+                        "before": ", "
+                      },
+                      {
+                        "path": "qualifier",
+                        "before": " (",
+                        "after": ")"
+                      }
+                    ],
+                    "trim_start": true,
+                    "max": 255
+                  }
+                }
               },
               "primary_name": {
                 "type": "string",
@@ -16325,10 +16601,6 @@ export const manifest: RegistryManifest = {
                   ]
                 }
               },
-              "sort_name": {
-                "type": "string",
-                "maxLength": 255
-              },
               "sort_name_auto_generate": {
                 "type": "boolean",
                 "default": true
@@ -16341,6 +16613,38 @@ export const manifest: RegistryManifest = {
               "jsonmodel_type": {
                 "const": "name_software",
                 "default": "name_software"
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255,
+                "x-derived": {
+                  "unless": "sort_name_auto_generate",
+                  "format": {
+                    "parts": [
+                      {
+                        "parts": [
+                          {
+                            "path": "manufacturer"
+                          },
+                          {
+                            "path": "software_name"
+                          }
+                        ],
+                        "join": " "
+                      },
+                      {
+                        "path": "version",
+                        "before": " "
+                      },
+                      {
+                        "path": "qualifier",
+                        "before": " (",
+                        "after": ")"
+                      }
+                    ],
+                    "max": 255
+                  }
+                }
               },
               "software_name": {
                 "type": "string",
@@ -17427,10 +17731,6 @@ export const manifest: RegistryManifest = {
                   ]
                 }
               },
-              "sort_name": {
-                "type": "string",
-                "maxLength": 255
-              },
               "sort_name_auto_generate": {
                 "type": "boolean",
                 "default": true
@@ -17438,6 +17738,38 @@ export const manifest: RegistryManifest = {
               "jsonmodel_type": {
                 "const": "parallel_name_software",
                 "default": "parallel_name_software"
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255,
+                "x-derived": {
+                  "unless": "sort_name_auto_generate",
+                  "format": {
+                    "parts": [
+                      {
+                        "parts": [
+                          {
+                            "path": "manufacturer"
+                          },
+                          {
+                            "path": "software_name"
+                          }
+                        ],
+                        "join": " "
+                      },
+                      {
+                        "path": "version",
+                        "before": " "
+                      },
+                      {
+                        "path": "qualifier",
+                        "before": " (",
+                        "after": ")"
+                      }
+                    ],
+                    "max": 255
+                  }
+                }
               },
               "software_name": {
                 "type": "string",

@@ -4942,10 +4942,6 @@ export const manifest: RegistryManifest = {
                   ]
                 }
               },
-              "sort_name": {
-                "type": "string",
-                "maxLength": 255
-              },
               "sort_name_auto_generate": {
                 "type": "boolean",
                 "default": true
@@ -4958,6 +4954,50 @@ export const manifest: RegistryManifest = {
               "jsonmodel_type": {
                 "const": "name_corporate_entity",
                 "default": "name_corporate_entity"
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255,
+                "x-derived": {
+                  "unless": "sort_name_auto_generate",
+                  "format": {
+                    "parts": [
+                      {
+                        "parts": [
+                          {
+                            "path": "primary_name"
+                          },
+                          {
+                            "path": "subordinate_name_1"
+                          },
+                          {
+                            "path": "subordinate_name_2"
+                          }
+                        ],
+                        "join": ". "
+                      },
+                      {
+                        "parts": [
+                          {
+                            "path": "number"
+                          },
+                          {
+                            "path": "dates"
+                          }
+                        ],
+                        "join": " : ",
+                        "before": " (",
+                        "after": ")"
+                      },
+                      {
+                        "path": "qualifier",
+                        "before": " (",
+                        "after": ")"
+                      }
+                    ],
+                    "max": 255
+                  }
+                }
               },
               "primary_name": {
                 "type": "string",
@@ -6060,10 +6100,6 @@ export const manifest: RegistryManifest = {
                   ]
                 }
               },
-              "sort_name": {
-                "type": "string",
-                "maxLength": 255
-              },
               "sort_name_auto_generate": {
                 "type": "boolean",
                 "default": true
@@ -6071,6 +6107,50 @@ export const manifest: RegistryManifest = {
               "jsonmodel_type": {
                 "const": "parallel_name_corporate_entity",
                 "default": "parallel_name_corporate_entity"
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255,
+                "x-derived": {
+                  "unless": "sort_name_auto_generate",
+                  "format": {
+                    "parts": [
+                      {
+                        "parts": [
+                          {
+                            "path": "primary_name"
+                          },
+                          {
+                            "path": "subordinate_name_1"
+                          },
+                          {
+                            "path": "subordinate_name_2"
+                          }
+                        ],
+                        "join": ". "
+                      },
+                      {
+                        "parts": [
+                          {
+                            "path": "number"
+                          },
+                          {
+                            "path": "dates"
+                          }
+                        ],
+                        "join": " : ",
+                        "before": " (",
+                        "after": ")"
+                      },
+                      {
+                        "path": "qualifier",
+                        "before": " (",
+                        "after": ")"
+                      }
+                    ],
+                    "max": 255
+                  }
+                }
               },
               "primary_name": {
                 "type": "string",
@@ -8831,10 +8911,6 @@ export const manifest: RegistryManifest = {
                   ]
                 }
               },
-              "sort_name": {
-                "type": "string",
-                "maxLength": 255
-              },
               "sort_name_auto_generate": {
                 "type": "boolean",
                 "default": true
@@ -8847,6 +8923,34 @@ export const manifest: RegistryManifest = {
               "jsonmodel_type": {
                 "const": "name_family",
                 "default": "name_family"
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255,
+                "x-derived": {
+                  "unless": "sort_name_auto_generate",
+                  "format": {
+                    "parts": [
+                      {
+                        "path": "family_name"
+                      },
+                      {
+                        "path": "prefix",
+                        "before": ", "
+                      },
+                      {
+                        "path": "dates",
+                        "before": ", "
+                      },
+                      {
+                        "path": "qualifier",
+                        "before": " (",
+                        "after": ")"
+                      }
+                    ],
+                    "max": 255
+                  }
+                }
               },
               "family_name": {
                 "type": "string",
@@ -9937,10 +10041,6 @@ export const manifest: RegistryManifest = {
                   ]
                 }
               },
-              "sort_name": {
-                "type": "string",
-                "maxLength": 255
-              },
               "sort_name_auto_generate": {
                 "type": "boolean",
                 "default": true
@@ -9948,6 +10048,34 @@ export const manifest: RegistryManifest = {
               "jsonmodel_type": {
                 "const": "parallel_name_family",
                 "default": "parallel_name_family"
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255,
+                "x-derived": {
+                  "unless": "sort_name_auto_generate",
+                  "format": {
+                    "parts": [
+                      {
+                        "path": "family_name"
+                      },
+                      {
+                        "path": "prefix",
+                        "before": ", "
+                      },
+                      {
+                        "path": "dates",
+                        "before": ", "
+                      },
+                      {
+                        "path": "qualifier",
+                        "before": " (",
+                        "after": ")"
+                      }
+                    ],
+                    "max": 255
+                  }
+                }
               },
               "family_name": {
                 "type": "string",
@@ -12834,10 +12962,6 @@ export const manifest: RegistryManifest = {
                   ]
                 }
               },
-              "sort_name": {
-                "type": "string",
-                "maxLength": 255
-              },
               "sort_name_auto_generate": {
                 "type": "boolean",
                 "default": true
@@ -12850,6 +12974,84 @@ export const manifest: RegistryManifest = {
               "jsonmodel_type": {
                 "const": "name_person",
                 "default": "name_person"
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255,
+                "x-derived": {
+                  "unless": "sort_name_auto_generate",
+                  "format": {
+                    "parts": [
+                      {
+                        "first": [
+                          {
+                            "when": {
+                              "name_order": "inverted"
+                            },
+                            "parts": [
+                              {
+                                "path": "primary_name"
+                              },
+                              {
+                                "path": "rest_of_name"
+                              }
+                            ],
+                            "join": ", "
+                          },
+                          {
+                            "when": {
+                              "name_order": "direct"
+                            },
+                            "parts": [
+                              {
+                                "path": "rest_of_name"
+                              },
+                              {
+                                "path": "primary_name"
+                              }
+                            ],
+                            "join": " "
+                          },
+                          {
+                            "path": "primary_name"
+                          }
+                        ]
+                      },
+                      {
+                        "path": "prefix",
+                        "before": ", "
+                      },
+                      {
+                        "path": "suffix",
+                        "before": ", "
+                      },
+                      {
+                        "path": "title",
+                        "before": ", "
+                      },
+                      {
+                        "path": "number",
+                        "before": ", "
+                      },
+                      {
+                        "path": "fuller_form",
+                        "before": " (",
+                        "after": ")"
+                      },
+                      {
+                        "path": "dates",
+                        "before": ", "
+                      },
+                      {
+                        "path": "qualifier",
+                        "before": " (",
+                        "after": ")"
+                      }
+                    ],
+                    "trim_start": true,
+                    "max": 255
+                  }
+                }
               },
               "primary_name": {
                 "type": "string",
@@ -13964,10 +14166,6 @@ export const manifest: RegistryManifest = {
                   ]
                 }
               },
-              "sort_name": {
-                "type": "string",
-                "maxLength": 255
-              },
               "sort_name_auto_generate": {
                 "type": "boolean",
                 "default": true
@@ -13975,6 +14173,84 @@ export const manifest: RegistryManifest = {
               "jsonmodel_type": {
                 "const": "parallel_name_person",
                 "default": "parallel_name_person"
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255,
+                "x-derived": {
+                  "unless": "sort_name_auto_generate",
+                  "format": {
+                    "parts": [
+                      {
+                        "first": [
+                          {
+                            "when": {
+                              "name_order": "inverted"
+                            },
+                            "parts": [
+                              {
+                                "path": "primary_name"
+                              },
+                              {
+                                "path": "rest_of_name"
+                              }
+                            ],
+                            "join": ", "
+                          },
+                          {
+                            "when": {
+                              "name_order": "direct"
+                            },
+                            "parts": [
+                              {
+                                "path": "rest_of_name"
+                              },
+                              {
+                                "path": "primary_name"
+                              }
+                            ],
+                            "join": " "
+                          },
+                          {
+                            "path": "primary_name"
+                          }
+                        ]
+                      },
+                      {
+                        "path": "prefix",
+                        "before": ", "
+                      },
+                      {
+                        "path": "suffix",
+                        "before": ", "
+                      },
+                      {
+                        "path": "title",
+                        "before": ", "
+                      },
+                      {
+                        "path": "number",
+                        "before": ", "
+                      },
+                      {
+                        "path": "fuller_form",
+                        "before": " (",
+                        "after": ")"
+                      },
+                      {
+                        "path": "dates",
+                        "before": ", "
+                      },
+                      {
+                        "path": "qualifier",
+                        "before": " (",
+                        "after": ")"
+                      }
+                    ],
+                    "trim_start": true,
+                    "max": 255
+                  }
+                }
               },
               "primary_name": {
                 "type": "string",
@@ -16331,10 +16607,6 @@ export const manifest: RegistryManifest = {
                   ]
                 }
               },
-              "sort_name": {
-                "type": "string",
-                "maxLength": 255
-              },
               "sort_name_auto_generate": {
                 "type": "boolean",
                 "default": true
@@ -16347,6 +16619,38 @@ export const manifest: RegistryManifest = {
               "jsonmodel_type": {
                 "const": "name_software",
                 "default": "name_software"
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255,
+                "x-derived": {
+                  "unless": "sort_name_auto_generate",
+                  "format": {
+                    "parts": [
+                      {
+                        "parts": [
+                          {
+                            "path": "manufacturer"
+                          },
+                          {
+                            "path": "software_name"
+                          }
+                        ],
+                        "join": " "
+                      },
+                      {
+                        "path": "version",
+                        "before": " "
+                      },
+                      {
+                        "path": "qualifier",
+                        "before": " (",
+                        "after": ")"
+                      }
+                    ],
+                    "max": 255
+                  }
+                }
               },
               "software_name": {
                 "type": "string",
@@ -17433,10 +17737,6 @@ export const manifest: RegistryManifest = {
                   ]
                 }
               },
-              "sort_name": {
-                "type": "string",
-                "maxLength": 255
-              },
               "sort_name_auto_generate": {
                 "type": "boolean",
                 "default": true
@@ -17444,6 +17744,38 @@ export const manifest: RegistryManifest = {
               "jsonmodel_type": {
                 "const": "parallel_name_software",
                 "default": "parallel_name_software"
+              },
+              "sort_name": {
+                "type": "string",
+                "maxLength": 255,
+                "x-derived": {
+                  "unless": "sort_name_auto_generate",
+                  "format": {
+                    "parts": [
+                      {
+                        "parts": [
+                          {
+                            "path": "manufacturer"
+                          },
+                          {
+                            "path": "software_name"
+                          }
+                        ],
+                        "join": " "
+                      },
+                      {
+                        "path": "version",
+                        "before": " "
+                      },
+                      {
+                        "path": "qualifier",
+                        "before": " (",
+                        "after": ")"
+                      }
+                    ],
+                    "max": 255
+                  }
+                }
               },
               "software_name": {
                 "type": "string",

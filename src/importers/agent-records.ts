@@ -8,6 +8,9 @@ import type {
   NamePerson,
   RecordTypeMap,
 } from "../../generated/types/index.js";
+import { deriveFields } from "../records/computed/derived-fields.js";
+import { registry, type JsonObject } from "../registry/index.js";
+import { isJsonObject } from "../registry/json.js";
 import type { PendingRecord, SourceLocation } from "./pending.js";
 import { untyped, type Draft, type KeysOfType } from "./record-draft.js";
 
@@ -67,41 +70,16 @@ const field = (name: NameDraft, key: NameTextField): string | undefined => {
 };
 
 /**
- * The name as ArchivesSpace sorts and shows it (its SortNameProcessor): a person's
- * "Primary, Rest, Prefix, Suffix, Title, Number (Fuller form), Dates (Qualifier)", a family's
- * "Family, Prefix, Dates (Qualifier)", a corporate body's "Primary. Sub 1. Sub 2 (Number : Dates) (Qualifier)".
- * ArchivesSpace computes it on save; here it is stored as sent, so the parsers compute it.
+ * The sort name `name` is stored with when its agent of `type` is written: derived by the name schema's rule
+ * (x-derived, as ArchivesSpace derives it on save), or the one it has when its sort_name_auto_generate is false.
+ * The import matches stored agents by it before writing, so it is asked of the write path's own rule.
  */
-export function sortName(type: AgentType, name: NameDraft): string {
-  let result: string;
-  const qualifier = field(name, "qualifier");
-  const dates = field(name, "dates");
-  if (type === "agent_person") {
-    const primary = field(name, "primary_name");
-    const rest = field(name, "rest_of_name");
-    if (field(name, "name_order") === "direct") result = [rest, primary].filter(Boolean).join(" ");
-    else result = [primary, rest].filter(Boolean).join(", ");
-    for (const key of ["prefix", "suffix", "title", "number"] as const) {
-      const value = field(name, key);
-      if (value !== undefined) result += `, ${value}`;
-    }
-    const fuller = field(name, "fuller_form");
-    if (fuller !== undefined) result += ` (${fuller})`;
-    if (dates !== undefined) result += `, ${dates}`;
-  } else if (type === "agent_family") {
-    result = field(name, "family_name") ?? "";
-    const prefix = field(name, "prefix");
-    if (prefix !== undefined) result += `, ${prefix}`;
-    if (dates !== undefined) result += `, ${dates}`;
-  } else {
-    result = [field(name, "primary_name"), field(name, "subordinate_name_1"), field(name, "subordinate_name_2")]
-      .filter(Boolean)
-      .join(". ");
-    const grouped = [field(name, "number"), dates].filter(Boolean);
-    if (grouped.length > 0) result += ` (${grouped.join(" : ")})`;
-  }
-  if (qualifier !== undefined) result += ` (${qualifier})`;
-  return result.trim().slice(0, 255);
+export function sortNameOf(type: AgentType, name: NameDraft): string {
+  // The generated interfaces hold JSON values only (record-draft.ts `untyped` says why the cast is needed).
+  const record = agentRecord(type, { names: [name] }) as unknown as JsonObject;
+  const names = deriveFields(registry, type, record).names;
+  const derived = Array.isArray(names) ? names[0] : undefined;
+  return isJsonObject(derived) && typeof derived.sort_name === "string" ? derived.sort_name : "";
 }
 
 /** The uri prefix agents of a type have, for messages. */
@@ -125,11 +103,8 @@ export class FileAgents {
   constructor(private readonly prefix: string) {}
 
   claim(type: AgentType, agent: AgentDraft, source: SourceLocation): { key: string; pending?: PendingRecord } {
-    for (const name of agent.names) {
-      if (field(name, "sort_name") === undefined) name.sort_name = sortName(type, name);
-    }
     const display = agent.names[0] ?? {};
-    const sort = field(display, "sort_name") ?? "";
+    const sort = sortNameOf(type, display);
     const authorityId = field(display, "authority_id");
     const identity = JSON.stringify([type, sort, authorityId ?? null]);
     const known = this.keys.get(identity);

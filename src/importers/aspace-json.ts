@@ -8,6 +8,7 @@
 import type { Readable } from "node:stream";
 import { isJsonObject, type JsonObject, type JsonValue } from "../registry/json.js";
 import { linksAt, type Registry } from "../registry/index.js";
+import { deriveFields } from "../records/computed/derived-fields.js";
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from "./limits.js";
 import { ImportError, type FormatParser, type ImportInput, type PendingRecord } from "./pending.js";
 
@@ -151,7 +152,14 @@ export class AspaceJsonParser implements FormatParser {
       throw new ImportError(`unknown jsonmodel_type ${JSON.stringify(type ?? null)}`, source);
     if (NOT_IMPORTABLE.has(type)) throw new ImportError(`${type} records cannot be imported in a batch`, source);
     const key = typeof value.uri === "string" ? value.uri : `import:[${index}]`;
-    return { key, type, record: value, source, ...matchOf(this.registry, type, value) };
+    // Matched by what the record will be stored with: an agent by its names' sort_name as derived on write.
+    return {
+      key,
+      type,
+      record: value,
+      source,
+      ...matchOf(this.registry, type, deriveFields(this.registry, type, value)),
+    };
   }
 
   /**

@@ -1,6 +1,7 @@
 // The record type registry's public face for the service: what a type is (routes, URIs, links,
 // permissions, indexes) and whether a document is a valid record of it.
 export { LINKED_RULES, type ComputedField, type ComputedRule } from "./computed-fields.js";
+export type { DerivedField, DerivedPlan } from "./derived-fields.js";
 export { SchemaDefinitionError, UnknownRecordTypeError } from "./errors.js";
 export { TREE_PARENT_FIELD, type IndexSpec } from "./indexes.js";
 export { appendTo, dictionary, type Dictionary } from "./dictionary.js";

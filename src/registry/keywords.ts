@@ -125,6 +125,18 @@ const settingsKeywords: KeywordDefinition[] = [
     schemaType: "object",
     metaSchema: { type: "object", minProperties: 1, maxProperties: 1 },
   },
+  // On a writable string property at any depth: the server produces it on every write, from a display format read
+  // from the object holding it, unless the boolean property `unless` names is false (derived-fields.ts).
+  {
+    keyword: "x-derived",
+    schemaType: "object",
+    metaSchema: {
+      type: "object",
+      properties: { unless: { type: "string", pattern: "^[a-z][a-z0-9_]*$" }, format: { type: "object" } },
+      required: ["format"],
+      additionalProperties: false,
+    },
+  },
   // On a top-level property: only callers holding this permission code see it (registry.ts readGuards).
   { keyword: "x-read-permission", schemaType: "string", metaSchema: { type: "string", pattern: "^[a-z][a-z0-9_]*$" } },
   // On a top-level string property: the server fills it in when a record arrives without it.

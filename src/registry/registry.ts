@@ -3,6 +3,7 @@
 // Generic code asks the registry; it never tests a type name.
 import { enumerationSeeds, findEnumerationPaths, type EnumerationPath, type EnumerationSeed } from "./enumerations.js";
 import { computedFields, type ComputedField } from "./computed-fields.js";
+import { derivedPlan, type DerivedPlan } from "./derived-fields.js";
 import { SchemaDefinitionError, UnknownRecordTypeError } from "./errors.js";
 import { indexesFor, indexForKeyPattern, type IndexSpec } from "./indexes.js";
 import { isJsonObject, type JsonObject } from "./json.js";
@@ -60,6 +61,8 @@ export interface RecordType {
   readonly readGuards: readonly ReadGuard[];
   /** x-computed: read-only fields the server produces on a read, in declaration order. */
   readonly computed: readonly ComputedField[];
+  /** x-derived: where the writable properties the server produces on every write sit; null if none. */
+  readonly derived: DerivedPlan;
   /** Where the type holds values of enumerations (x-enumeration). */
   readonly enumerationPaths: readonly EnumerationPath[];
   /** How the type's records form trees (x-tree), with the root's type; null for other types. */
@@ -232,6 +235,7 @@ function describeType(entry: RecordTypeManifest, pattern: UriPattern): RecordTyp
     generated: generatedFields(entry.schema),
     readGuards: readGuards(entry.schema),
     computed: computedFields(entry.schema, entry.name),
+    derived: derivedPlan(entry.schema, entry.name),
     enumerationPaths: findEnumerationPaths(entry.schema, entry.name),
     tree: entry.tree === undefined ? null : { ...entry.tree, rootType: treeRootType(entry, refPaths) },
     schema: entry.schema,

@@ -2,7 +2,7 @@
 // a walk over a record is a walk over the record, not over the schema: which properties to act on
 // (`own`, as each use defines it), which to look below, the items of a list, and the oneOf/anyOf
 // alternatives told apart by their `const` properties (a note by its jsonmodel_type). Used by the
-// read-only stripper (read-only.ts) and the array filler (array-fields.ts).
+// read-only stripper (read-only.ts), the array filler (array-fields.ts) and the derived fields (derived-fields.ts).
 import { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
 import { resolveLocalRef } from "./schema-walk.js";
 
@@ -17,8 +17,11 @@ export interface SchemaPlan<Own> {
 export interface PlanRules<Own> {
   empty(): Own;
   isEmpty(own: Own): boolean;
-  /** Notes the property in `own` if it is one to act on; whether to look below it. `resolved`: its $ref followed. */
-  property(own: Own, name: string, schema: JsonObject, resolved: JsonObject): boolean;
+  /**
+   * Notes the property in `own` if it is one to act on; whether to look below it. `resolved`: its $ref followed;
+   * `siblings`: the properties object declaring it (a rule may name another property of the same object).
+   */
+  property(own: Own, name: string, schema: JsonObject, resolved: JsonObject, siblings: JsonObject): boolean;
 }
 
 const MERGED_KEYWORDS = ["allOf", "if", "then", "else"] as const;
@@ -56,9 +59,10 @@ class Planner<Own> {
       const target = resolveLocalRef(this.root, schema.$ref);
       if (target !== undefined) this.fill(plan, target);
     }
-    if (isJsonObject(schema.properties)) {
-      for (const [name, sub] of Object.entries(schema.properties)) {
-        if (!isJsonObject(sub) || !this.rules.property(plan.own, name, sub, this.resolved(sub))) continue;
+    const properties = schema.properties;
+    if (isJsonObject(properties)) {
+      for (const [name, sub] of Object.entries(properties)) {
+        if (!isJsonObject(sub) || !this.rules.property(plan.own, name, sub, this.resolved(sub), properties)) continue;
         const child = this.plan(sub);
         if (child !== null) plan.properties.set(name, child);
       }

@@ -320,6 +320,34 @@ describe("generate() refuses", () => {
     ).toMatch(/^thing: x-read-permission on cost: "see_cost" is not a permission code/);
   });
 
+  it("x-derived without a format, on a non-string, or whose unless names no boolean beside it", async () => {
+    const part = (label: Record<string, unknown>, flag: Record<string, unknown> = { type: "boolean" }) => ({
+      parts: { type: "array", items: { type: "object", properties: { label, name: { type: "string" }, auto: flag } } },
+    });
+    const format = { path: "name" };
+    expect(
+      await generate(
+        schemaDirWith(
+          withHolder({ thing: thing({}, part({ type: "string", "x-derived": { unless: "auto", format } })) }),
+        ),
+      ),
+    ).toBeDefined();
+    expect(
+      await generationError({ thing: thing({}, part({ type: "string", "x-derived": { unless: "auto" } })) }),
+    ).toMatch(/x-derived/);
+    expect(await generationError({ thing: thing({}, part({ type: "integer", "x-derived": { format } })) })).toMatch(
+      /^thing: x-derived on label: the property must be a string/,
+    );
+    expect(
+      await generationError({ thing: thing({}, part({ type: "string", "x-derived": { unless: "nope", format } })) }),
+    ).toMatch(/^thing: x-derived on label: unless must name a boolean property beside it \("nope" is not one\)/);
+    expect(
+      await generationError({
+        thing: thing({}, part({ type: "string", "x-derived": { unless: "auto", format } }, { type: "string" })),
+      }),
+    ).toMatch(/unless must name a boolean property beside it \("auto" is not one\)/);
+  });
+
   it("two types sharing a collection", async () => {
     const other = thing({ title: "Other", "x-record-type": "other" });
     expect(await generationError({ thing: thing(), other })).toMatch(/x-collection "things" is already used/);

@@ -9,7 +9,7 @@ import type { EnumeratedValues } from "../csv/enumerated-values.js";
 import { withoutEndPunctuation } from "../marc/marc-record.js";
 import { childElements, textOf } from "../xml/xml-element.js";
 import type { XmlElement } from "../xml/xml-reader.js";
-import { sortName, type AgentType, type NameDraft, type NameTextField } from "../agent-records.js";
+import { sortNameOf, type AgentType, type NameDraft, type NameTextField } from "../agent-records.js";
 import { structuredDates } from "./eac-dates.js";
 
 /** A name field a part fills, or a person's "Surname, Forenames" (MARC $a) split into two. */
@@ -129,7 +129,7 @@ export interface EacNames {
 
 export function eacNames(type: AgentType, entries: XmlElement[], values: EnumeratedValues): EacNames {
   const problems = new Set<string>();
-  const read: Array<{ name: NameDraft; authorized: boolean }> = [];
+  const read: Array<{ name: NameDraft; authorized: boolean; sort: string }> = [];
   for (const entry of entries) {
     const name: NameDraft = {};
     const loose: string[] = [];
@@ -177,17 +177,15 @@ export function eacNames(type: AgentType, entries: XmlElement[], values: Enumera
     }
     if (entry.attributes.lang !== undefined || entry.attributes.scriptCode !== undefined)
       problems.add("nameEntry xml:lang and scriptCode");
-    name.sort_name = sortName(type, name);
-    read.push({ name, authorized });
+    read.push({ name, authorized, sort: sortNameOf(type, name) });
   }
   // Authorized forms first (the first of them displayed); one name per sort name.
   const ordered = [...read.filter((entry) => entry.authorized), ...read.filter((entry) => !entry.authorized)];
   const seen = new Set<string>();
   const names: NameDraft[] = [];
-  for (const { name, authorized } of ordered) {
-    const key = String(name.sort_name);
-    if (seen.has(key)) continue;
-    seen.add(key);
+  for (const { name, authorized, sort } of ordered) {
+    if (seen.has(sort)) continue;
+    seen.add(sort);
     names.push({ ...name, authorized: authorized || names.length === 0, is_display_name: names.length === 0 });
   }
   return { names, problems: [...problems] };

@@ -8,7 +8,7 @@ import { lookupTable } from "../../registry/dictionary.js";
 import {
   agentRecord,
   PRIMARY_NAME_FIELD,
-  sortName,
+  sortNameOf,
   type AgentType,
   type NameDraft,
   type NameTextField,
@@ -144,7 +144,6 @@ function nameOf(ctx: EadContext, type: AgentType, element: XmlElement): NameDraf
   if (source !== undefined)
     put(name, "source", ctx.pick("name_source", source, "name source", where, { synonyms: NAME_SOURCE_SYNONYMS }));
   put(name, "authority_id", attribute(element, "authfilenumber") ?? attribute(element, "identifier"));
-  name.sort_name = sortName(type, name);
   return name;
 }
 
@@ -158,7 +157,7 @@ function agentKey(ctx: EadContext, type: AgentType, element: XmlElement): string
     ctx.warn(`an empty <${element.name}>: no agent`, at(element));
     return undefined;
   }
-  const sort = name.sort_name ?? "";
+  const sort = sortNameOf(type, name);
   const authorityId = str(name.authority_id);
   // Punctuation and spacing do not tell names apart within a file: an <origination>'s
   // "Slytherin Salazar d. circa 1100" in loose parts is the <controlaccess>'s "Slytherin, Salazar, d. circa 1100".

@@ -12,7 +12,7 @@ import type {
 } from "../../../generated/types/index.js";
 import { ImportError } from "../pending.js";
 import { archivalDate } from "../source-dates.js";
-import type { AgentDraft, NameDraft } from "../agent-records.js";
+import { sortNameOf, type AgentDraft, type NameDraft } from "../agent-records.js";
 import { notImportedMessage, type MappedRecords, type MarcMapping } from "./bibliographic-record.js";
 import { marcName } from "./marc-names.js";
 import { fieldsOf, noteText, value, values, type DataField, type MarcRecord } from "./marc-record.js";
@@ -131,7 +131,7 @@ export function authorityRecord(record: MarcRecord, index: number, mapping: Marc
   const claimed = mapping.agents.claim(authorized.type, agent, record.source);
   if (claimed.pending === undefined)
     mapping.warn(
-      `record ${index}: the same agent as an earlier record of the file (${String(name.sort_name)}); not created twice`,
+      `record ${index}: the same agent as an earlier record of the file (${sortNameOf(authorized.type, name)}); not created twice`,
       record.source,
     );
   return { agents: claimed.pending === undefined ? [] : [claimed.pending], subjects: [], principal: [] };

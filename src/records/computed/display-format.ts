@@ -14,7 +14,9 @@
 //   {"date": "dates"}                         the first date of a list, as ArchivesSpace labels it: its expression,
 //                                             else "begin - end", else begin
 //   {"when": {"name_order": "inverted"}, ...} the part only when each path holds that value
-// On any part: `before`, `after`; on the outermost: `trim_end` (a character taken off the end once), `max` (length).
+// On any part: `before`, `after`; on the outermost: `trim_end` (a character taken off the end once), `trim_start`
+// (true: leading white space taken off, as Ruby's lstrip), `max` (length), in that order. Used by x-computed formats
+// (shown on reads) and x-derived ones (produced on writes: an agent name's sort_name).
 import type { JsonObject, JsonValue } from "../../registry/index.js";
 import { isJsonObject } from "../../registry/json.js";
 import { valueAt, valuesAt } from "./paths.js";

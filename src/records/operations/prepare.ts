@@ -1,10 +1,11 @@
-// A client's record body, made ready to store: safe keys, valid against the type's schema
-// (read-only fields dropped, defaults applied), links checked.
+// A client's record body, made ready to store: safe keys, derived fields produced (x-derived), valid against the
+// type's schema (read-only fields dropped, defaults applied), links checked.
 import { ApiError } from "../../errors/api-error.js";
 import { randomBytes } from "node:crypto";
 import type { JsonObject, JsonValue, RecordType } from "../../registry/index.js";
 import { fieldErrors, mergeFieldErrors, type FieldErrors } from "../../registry/validation-errors.js";
 import type { OperationDeps } from "../deps.js";
+import { withDerivedFields } from "../computed/derived-fields.js";
 import { assertSafeKeys } from "./input-safety.js";
 import { linkProblems } from "./links.js";
 import type { Scope } from "../types.js";
@@ -95,14 +96,16 @@ export type CheckedRecord =
   { ok: true; prepared: PreparedRecord } | { ok: false; errors: FieldErrors; fields?: JsonObject };
 
 /**
- * Schema checks only (no store access): safe keys, validation, generated fields. On failure the
+ * Schema checks only (no store access): safe keys, derived fields, validation, generated fields. On failure the
  * input's fields come back too when it is an object, so its links can still be checked and
  * every problem reported at once. Call `deps.enumerations.ready()` first.
  */
 export function checkRecord(deps: OperationDeps, type: RecordType, raw: unknown, existing?: JsonObject): CheckedRecord {
   assertSafeKeys(raw);
   const input = withoutEmpty(raw);
-  const result = deps.validator.validate(type.name, input);
+  // Derived before validation, so the produced values are checked, indexed and stored like any other. A flag absent
+  // here (its default not yet applied) is not false: the value is produced, as the default true would have it.
+  const result = deps.validator.validate(type.name, withDerivedFields(type, input));
   const isObject = input !== null && typeof input === "object" && !Array.isArray(input);
   if (!result.ok) return { ok: false, errors: { ...result.errors }, ...(isObject && { fields: input as JsonObject }) };
   const fields = fillGenerated(type, result.doc, existing);

@@ -21,8 +21,6 @@ import type { JsonObject, JsonValue } from "../../registry/index.js";
 import { isJsonObject } from "../../registry/json.js";
 import { valueAt, valuesAt } from "./paths.js";
 
-type Record_ = JsonObject;
-
 function text(value: JsonValue | undefined): string | undefined {
   if (typeof value === "string") return value === "" ? undefined : value;
   if (typeof value === "number") return String(value);
@@ -47,12 +45,12 @@ function dateLabel(date: JsonValue | undefined): string | undefined {
   return begin !== undefined && end !== undefined ? `${begin} - ${end}` : begin;
 }
 
-function holds(record: Record_, when: JsonValue | undefined): boolean {
+function holds(record: JsonObject, when: JsonValue | undefined): boolean {
   if (!isJsonObject(when)) return true;
   return Object.entries(when).every(([path, expected]) => valueAt(record, split(path)) === expected);
 }
 
-function inner(part: JsonObject, record: Record_): string | undefined {
+function inner(part: JsonObject, record: JsonObject): string | undefined {
   if (part.path !== undefined) {
     const value = text(valueAt(record, split(part.path)));
     return value !== undefined && part.case === "capitalize" ? capitalize(value) : value;
@@ -89,7 +87,7 @@ function inner(part: JsonObject, record: Record_): string | undefined {
   return undefined;
 }
 
-function render(part: JsonObject, record: Record_): string | undefined {
+function render(part: JsonObject, record: JsonObject): string | undefined {
   if (!holds(record, part.when)) return undefined;
   const value = inner(part, record);
   if (value === undefined) return undefined;
@@ -97,7 +95,7 @@ function render(part: JsonObject, record: Record_): string | undefined {
 }
 
 /** The display string `format` gives for `record`; undefined when nothing in it yields. */
-export function displayString(format: JsonObject, record: Record_): string | undefined {
+export function displayString(format: JsonObject, record: JsonObject): string | undefined {
   let value = render(format, record);
   if (value === undefined) return undefined;
   const trim = text(format.trim_end);

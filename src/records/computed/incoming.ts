@@ -48,7 +48,12 @@ async function standIns(
 }
 
 /** For each uri: [{ref, ...shown fields}] of the records whose `via` list links to it (or what they stand for). */
-export async function incoming(deps: OperationDeps, type: RecordType, rule: IncomingRule, uris: string[]) {
+export async function incoming(
+  deps: OperationDeps,
+  type: RecordType,
+  rule: IncomingRule,
+  uris: string[],
+): Promise<Map<string, JsonObject[]>> {
   const found = new Map<string, JsonObject[]>(uris.map((uri) => [uri, []]));
   const listed = new Map<string, Set<string>>(uris.map((uri) => [uri, new Set()]));
   const bare = rule.to === "self" && rule.where === null && rule.show === null;

@@ -1,18 +1,18 @@
 // What the computed fields that read other records share (linked-fields.ts): which types link into a record from a
 // `via` list, stored records fetched by uri, the chain above a tree node, and the value tests of `where`/`unless`.
-import type { JsonObject, JsonValue, RecordType } from "../../registry/index.js";
+import type { IncomingLink, JsonObject, JsonValue, RecordType } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import type { OperationDeps } from "../deps.js";
 import { valueAt } from "./paths.js";
 
-export /**
+/**
  * The most referring records one incoming field lists. ArchivesSpace lists them all; a record linked from more than
  * this (an event log of a busy resource) is cut here, so a read stays bounded: the list is the first ones by id.
  */
-const MAX_INCOMING = 1000;
+export const MAX_INCOMING = 1000;
 
 /** Referring types and the link path each follows into `target` from its `via` list. */
-export function referrers(deps: OperationDeps, target: RecordType, via: string) {
+export function referrers(deps: OperationDeps, target: RecordType, via: string): IncomingLink[] {
   return deps.registry.linksTo(target.name).filter(({ refPath }) => refPath.segments[0] === via);
 }
 
@@ -22,7 +22,7 @@ export async function fetchByUri(
   typeName: string,
   uris: Iterable<string>,
   projection?: JsonObject,
-) {
+): Promise<Map<string, StoredRecord>> {
   const byUri = new Map<string, StoredRecord>();
   const ids: number[] = [];
   let repoId: number | undefined;
@@ -64,7 +64,7 @@ export async function ancestors(
   type: RecordType,
   fields: readonly string[],
   docs: StoredRecord[],
-) {
+): Promise<Map<StoredRecord, JsonObject[]>> {
   const tree = type.tree;
   const chains = new Map<StoredRecord, JsonObject[]>();
   if (tree === null) return chains;

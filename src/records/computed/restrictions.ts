@@ -18,7 +18,12 @@ function inForce(restriction: JsonObject, today: string): boolean {
 }
 
 /** For each uri: the restrictions in force of the records linking to it through `via`, their ancestors and roots. */
-export async function restrictions(deps: OperationDeps, type: RecordType, rule: RestrictionsRule, uris: string[]) {
+export async function restrictions(
+  deps: OperationDeps,
+  type: RecordType,
+  rule: RestrictionsRule,
+  uris: string[],
+): Promise<Map<string, JsonObject[]>> {
   const found = new Map<string, JsonObject[]>(uris.map((uri) => [uri, []]));
   const today = deps.now().toISOString().slice(0, 10);
   const fromNotes = (holder: JsonObject, ref: string): JsonObject[] => {

@@ -14,7 +14,7 @@ let token: string;
 let repo: number;
 
 beforeAll(async () => {
-  server = await startRecordServer();
+  server = await startRecordServer({ monitorCommands: true });
   repo = (
     await server.ops.create("repository", {}, { repo_code: "cf", name: "Computed", publish: true }, trusted("system"))
   ).id;
@@ -305,5 +305,28 @@ describe("fields that other records decide", () => {
       { title: "Correspondence", identifier: "C.1" },
       { title: "Letters", identifier: "C.1.a" },
     ]);
+  });
+
+  it("a GET reads the record and what links to it for its linked_events in one store round trip", async () => {
+    const accession = await post(at("accessions"), { id_0: "RT1", title: "One trip" });
+    await post(at("events"), {
+      event_type: "custody_transfer",
+      date: { date_type: "single", label: "event", begin: "2024-05-01" },
+      linked_agents: [
+        {
+          ref: await post("/agents/people", { names: [{ primary_name: "Trip", name_order: "direct" }] }),
+          role: "implementer",
+        },
+      ],
+      linked_records: [{ ref: accession, role: "source" }],
+    });
+    const commands = server.commands!;
+    commands.clear();
+    const read = await get(accession);
+    expect(read.linked_events).toEqual([{ ref: expect.stringMatching(/\/events\/\d+$/) }]);
+    expect(read.display_string).toBe("One trip");
+    expect(commands.roundTrips()).toBe(1);
+    // A missing record is still the 404 it was.
+    expect((await server.send("GET", `${accession}999`, { token })).status).toBe(404);
   });
 });

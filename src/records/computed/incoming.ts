@@ -1,14 +1,21 @@
 // x-computed incoming: the records whose `via` list links to each of a batch of records (or, for tree nodes, what
 // they stand for: their root or top-level node), as [{ref, ...shown fields}] (linked_events, linked_instances, a
 // top container's collection and series).
-import { linksAt, type ComputedRule, type JsonObject, type JsonValue, type RecordType } from "../../registry/index.js";
+import {
+  linksAt,
+  type ComputedRule,
+  type JsonObject,
+  type JsonValue,
+  type RecordType,
+  type RefPath,
+} from "../../registry/index.js";
 import { isJsonObject } from "../../registry/json.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import type { OperationDeps } from "../deps.js";
 import { displayString } from "./display-format.js";
 import { ancestors, fetchByUri, matches, MAX_INCOMING, referrers } from "./linked-lookups.js";
 
-type IncomingRule = Extract<ComputedRule, { kind: "incoming" }>;
+export type IncomingRule = Extract<ComputedRule, { kind: "incoming" }>;
 
 /** The record each referring record stands for under `to`: itself, its tree's root, or its top-level node. */
 async function standIns(
@@ -47,23 +54,45 @@ async function standIns(
   return out;
 }
 
-/** For each uri: [{ref, ...shown fields}] of the records whose `via` list links to it (or what they stand for). */
+/** A rule that lists the linking records themselves, by ref only: what a record's own read can fetch beside it. */
+export function isBare(rule: IncomingRule): boolean {
+  return rule.to === "self" && rule.where === null && rule.show === null;
+}
+
+/** The query of one referring type's links into `uris`: filter and projection (the whole record unless bare). */
+export function incomingQuery(rule: IncomingRule, refPath: RefPath, uris: readonly string[]) {
+  return {
+    filter: { [refPath.mongoPath]: { $in: [...uris] } },
+    projection: isBare(rule) ? { id: 1, repo_id: 1, [rule.via]: 1 } : undefined,
+  };
+}
+
+/** The key of one referring type's link path in `prefetched`. */
+export const prefetchKey = (referrer: string, refPath: RefPath): string => `${referrer} ${refPath.path}`;
+
+/**
+ * For each uri: [{ref, ...shown fields}] of the records whose `via` list links to it (or what they stand for).
+ * `prefetched`: linking records already read with the records themselves (see read.ts), by prefetchKey.
+ */
 export async function incoming(
   deps: OperationDeps,
   type: RecordType,
   rule: IncomingRule,
   uris: string[],
+  prefetched?: ReadonlyMap<string, StoredRecord[]>,
 ): Promise<Map<string, JsonObject[]>> {
   const found = new Map<string, JsonObject[]>(uris.map((uri) => [uri, []]));
   const listed = new Map<string, Set<string>>(uris.map((uri) => [uri, new Set()]));
-  const bare = rule.to === "self" && rule.where === null && rule.show === null;
   for (const { type: referrer, refPath } of referrers(deps, type, rule.via)) {
-    const docs = await deps.store
-      .collection(referrer)
-      .find({ [refPath.mongoPath]: { $in: uris } }, bare ? { projection: { id: 1, repo_id: 1, [rule.via]: 1 } } : {})
-      .sort({ id: 1 })
-      .limit(MAX_INCOMING)
-      .toArray();
+    const { filter, projection } = incomingQuery(rule, refPath, uris);
+    const docs =
+      prefetched?.get(prefetchKey(referrer, refPath)) ??
+      (await deps.store
+        .collection(referrer)
+        .find(filter, projection === undefined ? {} : { projection })
+        .sort({ id: 1 })
+        .limit(MAX_INCOMING)
+        .toArray());
     const stands = await standIns(deps, deps.registry.get(referrer), rule.to, docs);
     for (const doc of docs) {
       const target = stands.get(doc);

@@ -20,6 +20,8 @@ export async function addLinkedFields(
   type: RecordType,
   docs: StoredRecord[],
   shown: readonly JsonObject[],
+  /** Linking records read with the records themselves (operations/read-with-links.ts), by prefetchKey. */
+  prefetched?: ReadonlyMap<string, StoredRecord[]>,
 ): Promise<void> {
   // shapeRecord's own fresh objects: filled in place, as shape.ts fills them.
   const records = shown as Shown[];
@@ -31,7 +33,7 @@ export async function addLinkedFields(
   const usesByVia = new Map<string, Promise<Use[]>>();
   for (const { field, rule } of linked) {
     if (rule.kind === "incoming") {
-      const found = await incoming(deps, type, rule, uris);
+      const found = await incoming(deps, type, rule, uris, prefetched);
       for (const record of records) record[field] = found.get(record.uri as string) ?? [];
     } else if (rule.kind === "restrictions") {
       const found = await restrictions(deps, type, rule, uris);

@@ -11,9 +11,17 @@ import { valueAt } from "./paths.js";
  */
 export const MAX_INCOMING = 1000;
 
+/** Each target type's referrers by via list, worked out once per type: every read of a type with linked fields asks. */
+const referrersByType = new WeakMap<RecordType, Map<string, IncomingLink[]>>();
+
 /** Referring types and the link path each follows into `target` from its `via` list. */
 export function referrers(deps: OperationDeps, target: RecordType, via: string): IncomingLink[] {
-  return deps.registry.linksTo(target.name).filter(({ refPath }) => refPath.segments[0] === via);
+  let byVia = referrersByType.get(target);
+  if (byVia === undefined) referrersByType.set(target, (byVia = new Map()));
+  let found = byVia.get(via);
+  if (found === undefined)
+    byVia.set(via, (found = deps.registry.linksTo(target.name).filter(({ refPath }) => refPath.segments[0] === via)));
+  return found;
 }
 
 /** Stored records of a type by uri, fetched by id in one query (the whole record, or `projection`). */

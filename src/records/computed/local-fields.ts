@@ -39,8 +39,19 @@ function computeLocal(field: ComputedField, record: Shown): JsonValue | undefine
   }
 }
 
+type Computer = ((record: Shown) => void) | undefined;
+
+/** Each type's local computer, worked out once: every read of the type runs it, a GET of a linked type twice. */
+const computers = new WeakMap<RecordType, { computer: Computer }>();
+
 /** The local computer of a type: fills its computed fields into a shown record, in place; undefined if none. */
-export function localComputer(type: RecordType): ((record: Shown) => void) | undefined {
+export function localComputer(type: RecordType): Computer {
+  let known = computers.get(type);
+  if (known === undefined) computers.set(type, (known = { computer: buildComputer(type) }));
+  return known.computer;
+}
+
+function buildComputer(type: RecordType): Computer {
   // Copies last: they read other computed fields, whichever schema (a type's own or a base it composes) declares them.
   const own = type.computed.filter(({ rule }) => !LINKED_RULES.has(rule.kind));
   const local = [...own.filter(({ rule }) => rule.kind !== "copy"), ...own.filter(({ rule }) => rule.kind === "copy")];

@@ -9,6 +9,8 @@ import { Aggregator } from "mingo";
 import { CommandError, ErrorCodes, badValue } from "../errors.js";
 import { cloneValue } from "../query/clone.js";
 import { preparePipeline } from "../query/pipeline.js";
+import { plainInclusion } from "../query/projection.js";
+import { isDocument } from "../bson-values.js";
 import { parseSort } from "../query/sort.js";
 import type { CollectionAccess } from "../access.js";
 import type { CommandHandler } from "./context.js";
@@ -131,12 +133,23 @@ function literalFields(stage: Document): Document | undefined {
 }
 
 /**
- * Leading stages simple enough to run without mingo, as the documents pass: literal
- * `$addFields`/`$set` (a shallow copy with the fields; stored documents stay untouched), and
- * `$unionWith` whose sub-pipeline is an index-served $match (+ $sort/$skip/$limit) followed by
- * literal fields only. resolve[]'s one-query-per-level pipeline is all of this; mingo's
- * per-stage compiling and copying would cost it several times more. Returns the documents so
- * far and the stages left for mingo.
+ * A stage that maps each document on its own without expressions: literal `$addFields`/`$set` (a shallow copy with
+ * the fields; stored documents stay untouched) or a `$project` keeping top-level fields and adding constants.
+ */
+function directMap(stage: Document): ((doc: Document) => Document) | undefined {
+  const fields = literalFields(stage);
+  if (fields !== undefined) return (doc) => ({ ...doc, ...fields });
+  const projection = stage.$project as Document | undefined;
+  if (projection === undefined || Object.keys(stage).length !== 1 || !isDocument(projection)) return undefined;
+  return plainInclusion(projection);
+}
+
+/**
+ * Leading stages simple enough to run without mingo, as the documents pass: the per-document maps of directMap, and
+ * `$unionWith` whose sub-pipeline is an index-served $match (+ $sort/$skip/$limit) followed by such maps only.
+ * resolve[]'s one-query-per-level pipeline and a GET's read of what links to its record are all of this; mingo's
+ * per-stage compiling and copying would cost them several times more. Returns the documents so far and the stages
+ * left for mingo.
  */
 function directStages(
   access: (name: string) => CollectionAccess,
@@ -147,9 +160,9 @@ function directStages(
   let i = 0;
   for (; i < stages.length; i++) {
     const stage = stages[i] as Document;
-    const fields = literalFields(stage);
-    if (fields !== undefined) {
-      docs = docs.map((doc) => ({ ...doc, ...fields }));
+    const map = directMap(stage);
+    if (map !== undefined) {
+      docs = docs.map(map);
       continue;
     }
     const union = stage.$unionWith as Document | undefined;
@@ -161,11 +174,9 @@ function directStages(
     )
       break;
     const { docs: matched, rest } = leadingSource(access(union.coll), union.pipeline as Document[]);
-    const later = (rest as Document[]).map(literalFields);
-    if (later.some((fields) => fields === undefined)) break;
-    docs = docs.concat(
-      matched.map((doc) => later.reduce<Document>((merged, fields) => ({ ...merged, ...fields }), { ...doc })),
-    );
+    const maps = (rest as Document[]).map(directMap);
+    if (maps.some((map) => map === undefined)) break;
+    docs = docs.concat(matched.map((doc) => maps.reduce<Document>((mapped, map) => map!(mapped), doc)));
   }
   return { docs, rest: stages.slice(i) };
 }

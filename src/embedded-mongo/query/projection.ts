@@ -125,8 +125,39 @@ export function checkProjection(spec: Document, syntax: ProjectionSyntax): Docum
   return included ? rest : spec;
 }
 
+/** A scalar a projection may add as `{$literal: value}` without an expression evaluator. */
+const isScalar = (value: unknown): boolean =>
+  value === null || typeof value === "number" || typeof value === "boolean" || typeof value === "string";
+
+/**
+ * A projection that keeps top-level fields as they are and adds constants (`{a: 1, b: 1, tag: {$literal: "x"}}`,
+ * the shape the service's link lookups send): the function applying it to one document, without mingo, whose
+ * per-call compiling and copying cost several times the work (BENCHMARKS.md). Undefined for anything else, which
+ * goes to mingo. Kept fields stay in the document's order and added ones follow, as MongoDB writes them.
+ */
+export function plainInclusion(spec: Document): ((doc: Document) => Document) | undefined {
+  const keep = new Set<string>();
+  const added: [string, unknown][] = [];
+  let keepId = true;
+  for (const [field, value] of Object.entries(spec)) {
+    if (field.includes(".") || field.startsWith("$")) return undefined;
+    if (field === "_id" && (value === 0 || value === false)) keepId = false;
+    else if (value === true || (typeof value === "number" && value !== 0)) keep.add(field);
+    else if (field !== "_id" && isDocument(value) && Object.keys(value).length === 1 && isScalar(value.$literal))
+      added.push([field, value.$literal]);
+    else return undefined;
+  }
+  // {_id: 0} alone is an exclusion projection.
+  if (keep.size === 0 && added.length === 0) return undefined;
+  if (keepId) keep.add("_id");
+  // fromEntries defines the fields, so one named __proto__ stays a field.
+  return (doc) => Object.fromEntries([...Object.entries(doc).filter(([field]) => keep.has(field)), ...added]);
+}
+
 export function project(docs: Document[], projection: Document | undefined, filter: Document = {}): Document[] {
   if (!projection || Object.keys(projection).length === 0) return docs;
+  const plain = plainInclusion(projection);
+  if (plain !== undefined) return docs.map(plain);
   const spec = checkProjection(projection, "find");
   try {
     return new Query(filter, {}).find<Document>(docs, spec).all();

@@ -58,7 +58,9 @@ export function selectRecords(collection: Collection, request: ReadRequest): num
   const plan = planQuery(collection, request.filter, request.sort, request.hint);
   if (plan.index && plan.exact && plan.sorted) return sliceExact(plan, skip, limit);
 
-  const matches = compileFilter(request.filter);
+  // Index bounds that decide the filter leave nothing to re-check: no filter to compile (mingo's compiling costs a
+  // GET's link lookup more than its index walk).
+  const matches = plan.decides ? undefined : compileFilter(request.filter);
   const candidates: Iterable<number> = plan.index ? entriesOf(plan) : collection.docs.keys();
   const seen = plan.index?.multikey ? new Set<number>() : undefined;
   const out: number[] = [];
@@ -70,8 +72,7 @@ export function selectRecords(collection: Collection, request: ReadRequest): num
       if (seen.has(rid)) continue;
       seen.add(rid);
     }
-    const doc = collection.docs.get(rid)!;
-    if (!matches(doc)) continue;
+    if (matches !== undefined && !matches(collection.docs.get(rid)!)) continue;
     if (streaming && skipped < skip) {
       skipped++;
       continue;

@@ -35,6 +35,11 @@ export interface Plan {
   ranges: RankRange[];
   /** The ranges contain exactly the matching documents, once each. */
   exact: boolean;
+  /**
+   * The ranges contain exactly the matching documents, a multikey index's possibly more than once: exact, or
+   * point lookups on a one-field multikey index, whose entries are the elements a query compares one by one.
+   */
+  decides: boolean;
   /** Walking the ranges in order (reversed when `reverse`) yields the requested sort. */
   sorted: boolean;
   reverse: boolean;
@@ -236,13 +241,16 @@ export function planQuery(collection: Collection, filter: Document, sort: SortKe
       best = candidate;
   }
   if (!best || (best.score === 0 && !hinted))
-    return { ranges: [], exact: false, sorted: sort.length === 0, reverse: false };
-  const exact =
-    !residual &&
-    !best.index.multikey &&
-    best.index.complete &&
-    [...fields.keys()].every((field) => best!.usedFields.has(field));
-  return { index: best.index, ranges: rankRanges(best, fields), exact, sorted: best.sorted, reverse: best.reverse };
+    return { ranges: [], exact: false, decides: false, sorted: sort.length === 0, reverse: false };
+  const covered = !residual && best.index.complete && [...fields.keys()].every((field) => best!.usedFields.has(field));
+  // On a multikey index a range could join two different elements, and two fields two different elements.
+  const decides =
+    covered &&
+    (!best.index.multikey ||
+      (best.index.fields.length === 1 && [...fields.values()].every((predicate) => predicate.points !== undefined)));
+  const exact = decides && !best.index.multikey;
+  const ranges = rankRanges(best, fields);
+  return { index: best.index, ranges, exact, decides, sorted: best.sorted, reverse: best.reverse };
 }
 
 /** Turns the chosen predicates into rank ranges of the index tree, in tree order. */

@@ -113,6 +113,46 @@ describe("basic stages", () => {
     ]);
   });
 
+  it("$unionWith whose sub-pipeline ends in a $project keeping fields and adding a $literal tag", async () => {
+    const other = t.db.collection<Loose>(next());
+    await other.insertMany([
+      { _id: 20, item: "abc", qty: 1, note: "n" },
+      { _id: 21, item: "abc", qty: 7 },
+      { _id: 22, item: "def", qty: 3 },
+    ]);
+    const docs = await run([
+      { $match: { _id: 2 } },
+      { $project: { qty: 1, item: 1 } },
+      {
+        $unionWith: {
+          coll: other.collectionName,
+          pipeline: [
+            { $match: { item: "abc" } },
+            { $sort: { _id: 1 } },
+            { $limit: 5 },
+            { $project: { _id: 0, tag: { $literal: "linked" }, note: 1, qty: 1 } },
+          ],
+        },
+      },
+    ]);
+    expect(docs.map((d) => Object.entries(d))).toEqual([
+      [
+        ["_id", 2],
+        ["item", "jkl"],
+        ["qty", 1],
+      ],
+      [
+        ["qty", 1],
+        ["note", "n"],
+        ["tag", "linked"],
+      ],
+      [
+        ["qty", 7],
+        ["tag", "linked"],
+      ],
+    ]);
+  });
+
   it("$match with $in then $group by that field counting: one row per value present, on a scalar index and on a multikey one", async () => {
     const coll = t.db.collection<Loose>(next());
     await coll.createIndex({ parent: 1, position: 1 });

@@ -247,6 +247,20 @@ describe("projection", () => {
     expect(doc).toEqual({ addr: { city: "Oslo" }, items: [{ sku: "x" }, { sku: "y" }] });
   });
 
+  it("top-level inclusion keeps the document's field order, whole values, and adds $literal constants after", async () => {
+    const doc = await people.findOne({ _id: 1 }, { projection: { tag: { $literal: "t" }, items: 1, name: 1, x: 1 } });
+    expect(Object.entries(doc ?? {})).toEqual([
+      ["_id", 1],
+      ["name", "alice"],
+      ["items", PEOPLE[0].items],
+      ["tag", "t"],
+    ]);
+    expect(await people.findOne({ _id: 1 }, { projection: { _id: 0, age: true, name: -1 } })).toEqual({
+      name: "alice",
+      age: 30,
+    });
+  });
+
   it("mixing inclusion and exclusion is rejected", async () => {
     const err = await rejection(people.findOne({ _id: 1 }, { projection: { name: 1, age: 0 } }));
     expect([31253, 31254]).toContain(err.code);

@@ -78,12 +78,18 @@ export interface RecordsConfig {
   responseMaxBytes: number;
 }
 
+export interface BulkConfig {
+  /** The most records one container or location bulk call may name or make (docs/api.md §12); past it, 400. */
+  maxRecords: number;
+}
+
 export interface Config {
   http: HttpConfig;
   store: StoreConfig;
   auth: AuthConfig;
   records: RecordsConfig;
   imports: ImportConfig;
+  bulk: BulkConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -161,6 +167,7 @@ export function loadConfig(env: Env = process.env): Config {
       resolveMaxBytes: positiveInteger(env, "RESOLVE_MAX_BYTES", 4 * 1024 * 1024),
       responseMaxBytes: positiveInteger(env, "RESPONSE_MAX_BYTES", 128 * 1024 * 1024),
     },
+    bulk: { maxRecords: positiveInteger(env, "BULK_MAX_RECORDS", 1000) },
     http: {
       port,
       host: text(env, "HOST", "0.0.0.0"),

@@ -16,6 +16,7 @@ import type { Accounts } from "./accounts/index.js";
 import { sessionMiddleware } from "./auth/session-middleware.js";
 import { enumerationController } from "./records/enumerations/index.js";
 import { exportController } from "./exporters/index.js";
+import { containerController } from "./containers/routes.js";
 import { importController, isFileImport } from "./importers/routes.js";
 import type { SessionStore } from "./auth/session-store.js";
 import type { Config } from "./config.js";
@@ -53,6 +54,12 @@ export async function createServer(config: Config, services?: ServerServices): P
   if (services) {
     controllers.push(
       ...services.accounts.controllers,
+      // Before the record controllers, whose /locations/:id would take /locations/batch.
+      containerController({
+        operations: services.operations,
+        access: services.accounts.accessControl,
+        maxRecords: config.bulk.maxRecords,
+      }),
       ...recordControllers(
         { operations: services.operations, accessControl: services.accounts.accessControl },
         services.operations.deps.registry.types,

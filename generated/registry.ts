@@ -59,6 +59,7 @@ export const manifest: RegistryManifest = {
           ],
           "scope": "repository"
         },
+        "x-suppressible": true,
         "x-permissions": {
           "read": "view_repository",
           "create": "update_accession_record",
@@ -2628,6 +2629,9 @@ export const manifest: RegistryManifest = {
               "names.sort_name": 1
             }
           }
+        ],
+        "x-publish": [
+          "publish"
         ],
         "x-permissions": {
           "read": null,
@@ -6667,6 +6671,9 @@ export const manifest: RegistryManifest = {
             }
           }
         ],
+        "x-publish": [
+          "publish"
+        ],
         "x-permissions": {
           "read": null,
           "create": "update_agent_record",
@@ -10579,6 +10586,9 @@ export const manifest: RegistryManifest = {
               "names.sort_name": 1
             }
           }
+        ],
+        "x-publish": [
+          "publish"
         ],
         "x-permissions": {
           "read": null,
@@ -14779,6 +14789,9 @@ export const manifest: RegistryManifest = {
             }
           }
         ],
+        "x-publish": [
+          "publish"
+        ],
         "x-permissions": {
           "read": null,
           "create": "update_agent_record",
@@ -18304,6 +18317,11 @@ export const manifest: RegistryManifest = {
             "scope": "repository"
           }
         ],
+        "x-publish": [
+          "publish",
+          "unpublish"
+        ],
+        "x-suppressible": true,
         "x-permissions": {
           "read": "view_repository",
           "create": "update_resource_record",
@@ -22269,6 +22287,10 @@ export const manifest: RegistryManifest = {
             "scope": "repository"
           }
         ],
+        "x-publish": [
+          "publish"
+        ],
+        "x-suppressible": true,
         "x-permissions": {
           "read": "view_repository",
           "create": "update_digital_object_record",
@@ -24522,6 +24544,7 @@ export const manifest: RegistryManifest = {
         "x-record-type": "digital_object_component",
         "x-collection": "digital_object_components",
         "x-scope": "repository",
+        "x-suppressible": true,
         "x-permissions": {
           "read": "view_repository",
           "create": "update_digital_object_record",
@@ -26356,6 +26379,7 @@ export const manifest: RegistryManifest = {
         "x-record-type": "event",
         "x-collection": "events",
         "x-scope": "repository",
+        "x-suppressible": true,
         "x-permissions": {
           "read": "view_repository",
           "create": "update_event_record",
@@ -27844,6 +27868,11 @@ export const manifest: RegistryManifest = {
             "sparse": true
           }
         ],
+        "x-publish": [
+          "publish",
+          "unpublish"
+        ],
+        "x-suppressible": true,
         "x-permissions": {
           "read": "view_repository",
           "create": "update_resource_record",

@@ -26,6 +26,7 @@ import { describedRoutes } from "./http/described-route.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { SystemController } from "./http/system-controller.js";
 import { recordControllers } from "./records/http/index.js";
+import { publicationController } from "./records/http/publication-controller.js";
 import { openApiController } from "./openapi/index.js";
 import type { RecordOperations } from "./records/operations/index.js";
 import { ARCA_VERSION } from "./version.js";
@@ -64,6 +65,7 @@ export async function createServer(config: Config, services?: ServerServices): P
         { operations: services.operations, accessControl: services.accounts.accessControl },
         services.operations.deps.registry.types,
       ),
+      publicationController({ operations: services.operations, accessControl: services.accounts.accessControl }),
       enumerationController(services.operations.deps, services.accounts.accessControl),
       exportController({ operations: services.operations, access: services.accounts.accessControl }),
       importController({

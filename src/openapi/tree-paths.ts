@@ -4,6 +4,7 @@
 import type { RecordType } from "../registry/registry.js";
 import { WAYPOINT_SIZE } from "../records/operations/tree-views.js";
 import {
+  booleanParameter,
   commonResponses,
   conflictResponse,
   idPathParameter,
@@ -18,6 +19,12 @@ import {
   type Schema,
 } from "../http/api-description.js";
 import { accessNote, isPublic, writeResultSchema } from "./record-paths.js";
+
+/** ArchivesSpace's published_only (docs/api.md §14). */
+const PUBLISHED_ONLY: Parameter = booleanParameter(
+  "published_only",
+  "Only nodes with `publish: true` that are not suppressed are shown and counted (default false).",
+);
 
 function waypointCounts(): Record<string, Schema> {
   return {
@@ -184,7 +191,12 @@ export class TreePaths {
           operationId: `tree_root_${type.name}`,
           summary: `The top of ${type.title}'s tree`,
           description: `Its child count, waypoint count (waypoints of ${WAYPOINT_SIZE} children) and the first waypoint precomputed.`,
-          responses: { "200": jsonResponse("The root node.", rootView), "404": notFound },
+          parameters: [PUBLISHED_ONLY],
+          responses: {
+            "200": jsonResponse("The root node.", rootView),
+            "400": responseRef("BadRequest"),
+            "404": notFound,
+          },
         },
       },
       {
@@ -197,6 +209,7 @@ export class TreePaths {
           parameters: [
             query("offset", "The waypoint number, from 0.", { type: "integer", minimum: 0 }, true),
             query("parent_node", `The parent node's uri; absent or empty for the top level.`, { type: "string" }),
+            PUBLISHED_ONLY,
           ],
           responses: {
             "200": jsonResponse("The nodes, in position order.", { type: "array", items: waypointNodeSchema(nodes) }),
@@ -212,7 +225,7 @@ export class TreePaths {
           operationId: `tree_node_${type.name}`,
           summary: `One node of ${type.title}'s tree`,
           description: "Its counts and the first waypoint of its children precomputed.",
-          parameters: [query("node_uri", "The node's uri.", { type: "string" }, true)],
+          parameters: [query("node_uri", "The node's uri.", { type: "string" }, true), PUBLISHED_ONLY],
           responses: {
             "200": jsonResponse("The node.", nodeView),
             "400": responseRef("BadRequest"),
@@ -228,7 +241,10 @@ export class TreePaths {
           summary: `The waypoint path from the root of ${type.title}'s tree to nodes`,
           description:
             "Per node id: the root's step (node null), then each ancestor's, each naming the waypoint of its children that holds the next step.",
-          parameters: [arrayQuery("node_ids", "The nodes' ids.", { type: "integer", minimum: 1 }, true)],
+          parameters: [
+            arrayQuery("node_ids", "The nodes' ids.", { type: "integer", minimum: 1 }, true),
+            PUBLISHED_ONLY,
+          ],
           responses: {
             "200": jsonResponse("The paths by node id.", {
               type: "object",
@@ -289,8 +305,10 @@ export class TreePaths {
             operationId: `children_${type.name}`,
             summary: `The children of a ${type.title}`,
             description: "Whole records, in position order.",
+            parameters: [PUBLISHED_ONLY],
             responses: {
               "200": jsonResponse("The children.", { type: "array", items: ctx.recordRef(type.name) }),
+              "400": responseRef("BadRequest"),
               "404": notFound,
             },
           },

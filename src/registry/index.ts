@@ -10,6 +10,7 @@ export type { OnTargetDelete, RecordOperation, RecordScope, RegistryManifest } f
 export { registry, uniqueFieldFor } from "./record-types.js";
 export { linksAt, type FoundLink, type RefPath } from "./ref-paths.js";
 export { reciprocalFor, type ReciprocalLink } from "./reciprocal-links.js";
+export { PUBLISH_ROUTES, type PublicationShape, type PublishRoute } from "./publication.js";
 export { Registry, type IncomingLink, type RecordType, type TreeShape } from "./registry.js";
 export type { ParsedUri } from "./uri-patterns.js";
 export {

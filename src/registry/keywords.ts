@@ -34,6 +34,12 @@ const settingsKeywords: KeywordDefinition[] = [
   { keyword: "x-public-read", schemaType: "boolean", metaSchema: { const: true } },
   { keyword: "x-list-unpaged", schemaType: "boolean", metaSchema: { const: true } },
   { keyword: "x-in-hidden-scope", schemaType: "boolean", metaSchema: { const: true } },
+  { keyword: "x-suppressible", schemaType: "boolean", metaSchema: { const: true } },
+  {
+    keyword: "x-publish",
+    schemaType: "array",
+    metaSchema: { type: "array", minItems: 1, uniqueItems: true, items: { enum: ["publish", "unpublish"] } },
+  },
   {
     keyword: "x-write-parameters",
     schemaType: "object",

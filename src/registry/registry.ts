@@ -8,6 +8,7 @@ import { SchemaDefinitionError, UnknownRecordTypeError } from "./errors.js";
 import { indexesFor, indexForKeyPattern, type IndexSpec } from "./indexes.js";
 import { isJsonObject, type JsonObject } from "./json.js";
 import { BUILT_IN_PERMISSION_LEVELS, type PermissionLevel } from "./permission-codes.js";
+import { publicationOf, suppressibleOf, type PublicationShape } from "./publication.js";
 import type {
   IdentifierSettings,
   PermissionSettings,
@@ -67,6 +68,10 @@ export interface RecordType {
   readonly enumerationPaths: readonly EnumerationPath[];
   /** How the type's records form trees (x-tree), with the root's type; null for other types. */
   readonly tree: TreeShape | null;
+  /** The publish routes the type takes (x-publish) and the sub-records a publish reaches; null: no `publish`. */
+  readonly publication: PublicationShape | null;
+  /** Whether records of the type can be suppressed (x-suppressible), and so are hidden from some callers. */
+  readonly suppressible: boolean;
   /** The bundled schema (also served by the schema endpoints). */
   readonly schema: JsonObject;
 }
@@ -238,6 +243,8 @@ function describeType(entry: RecordTypeManifest, pattern: UriPattern): RecordTyp
     derived: derivedPlan(entry.schema, entry.name),
     enumerationPaths: findEnumerationPaths(entry.schema, entry.name),
     tree: entry.tree === undefined ? null : { ...entry.tree, rootType: treeRootType(entry, refPaths) },
+    publication: publicationOf(entry.schema, entry.name),
+    suppressible: suppressibleOf(entry.schema, entry.name),
     schema: entry.schema,
   };
 }

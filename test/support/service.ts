@@ -24,6 +24,7 @@ import { ErrorFilter } from "../../src/errors/error-filter.js";
 import { bodyParsers } from "../../src/http/body-parsers.js";
 import { enumerationController } from "../../src/records/enumerations/index.js";
 import { recordControllers } from "../../src/records/http/index.js";
+import { publicationController } from "../../src/records/http/publication-controller.js";
 import type { RecordOperations } from "../../src/records/operations/index.js";
 import { openRecords, type RecordsOptions } from "../../src/records/setup.js";
 import type { Registry } from "../../src/registry/index.js";
@@ -333,6 +334,7 @@ export async function startRecordServer(options: StoreOptions = {}): Promise<Rec
     mount: {
       "/": [
         ...recordControllers({ operations: ops, accessControl: permissions }),
+        publicationController({ operations: ops, accessControl: permissions }),
         enumerationController(ops.deps, permissions),
       ],
     },

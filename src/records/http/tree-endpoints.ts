@@ -4,7 +4,8 @@
 // type's own (x-permissions): reading a tree is reading its root, moving nodes is updating.
 import type { Request, Response } from "express";
 import type { JsonObject } from "../../registry/index.js";
-import { MAX_ID_SET, type RecordOperations, type WriteResult } from "../operations/index.js";
+import { MAX_ID_SET, type Actor, type RecordOperations, type WriteResult } from "../operations/index.js";
+import type { TreeViewer } from "../operations/tree-views.js";
 import { ParamReader, REQUIRED, requestParameters, throwIfAny } from "./list-params.js";
 import type { RecordEndpoints } from "./record-endpoints.js";
 
@@ -30,6 +31,11 @@ function idList(reader: ParamReader, name: string): number[] | undefined {
   return given.map(Number);
 }
 
+/** The caller and their published_only (ArchivesSpace's "restrict to published/unsuppressed items"). */
+function viewerOf(reader: ParamReader, actor: Actor): TreeViewer {
+  return { actor, publishedOnly: reader.boolean("published_only") ?? false };
+}
+
 export class TreeEndpoints {
   constructor(
     /** The record routes of the same type: its permission guard and path ids. */
@@ -42,16 +48,21 @@ export class TreeEndpoints {
   }
 
   async root(req: Request, res: Response): Promise<JsonObject> {
-    const { scope } = await this.records.enter("read", req, res);
-    return this.operations.treeViews.root(this.typeName, scope, this.records.recordId(req));
+    const { scope, actor } = await this.records.enter("read", req, res);
+    const id = this.records.recordId(req);
+    const reader = params(req);
+    const viewer = viewerOf(reader, actor);
+    throwIfAny(reader.errors);
+    return this.operations.treeViews.root(this.typeName, scope, id, viewer);
   }
 
   async waypoint(req: Request, res: Response): Promise<JsonObject[]> {
-    const { scope } = await this.records.enter("read", req, res);
+    const { scope, actor } = await this.records.enter("read", req, res);
     const id = this.records.recordId(req);
     const reader = params(req);
     const offset = required(reader, "offset", reader.wholeNumber("offset", 0));
     const parentNode = reader.scalar("parent_node");
+    const viewer = viewerOf(reader, actor);
     throwIfAny(reader.errors);
     // An empty parent_node is how ArchivesSpace's own client asks for the top level.
     return this.operations.treeViews.waypoint(
@@ -60,30 +71,37 @@ export class TreeEndpoints {
       id,
       offset ?? 0,
       parentNode === "" ? undefined : parentNode,
+      viewer,
     );
   }
 
   async node(req: Request, res: Response): Promise<JsonObject> {
-    const { scope } = await this.records.enter("read", req, res);
+    const { scope, actor } = await this.records.enter("read", req, res);
     const id = this.records.recordId(req);
     const reader = params(req);
     const nodeUri = required(reader, "node_uri", reader.scalar("node_uri"));
+    const viewer = viewerOf(reader, actor);
     throwIfAny(reader.errors);
-    return this.operations.treeViews.node(this.typeName, scope, id, nodeUri ?? "");
+    return this.operations.treeViews.node(this.typeName, scope, id, nodeUri ?? "", viewer);
   }
 
   async nodeFromRoot(req: Request, res: Response): Promise<JsonObject> {
-    const { scope } = await this.records.enter("read", req, res);
+    const { scope, actor } = await this.records.enter("read", req, res);
     const id = this.records.recordId(req);
     const reader = params(req);
     const nodeIds = idList(reader, "node_ids");
+    const viewer = viewerOf(reader, actor);
     throwIfAny(reader.errors);
-    return this.operations.treeViews.nodeFromRoot(this.typeName, scope, id, nodeIds ?? []);
+    return this.operations.treeViews.nodeFromRoot(this.typeName, scope, id, nodeIds ?? [], viewer);
   }
 
   async children(req: Request, res: Response): Promise<JsonObject[]> {
     const { scope, actor } = await this.records.enter("read", req, res);
-    return this.operations.treeViews.children(this.typeName, scope, this.records.recordId(req), actor);
+    const id = this.records.recordId(req);
+    const reader = params(req);
+    const viewer = viewerOf(reader, actor);
+    throwIfAny(reader.errors);
+    return this.operations.treeViews.children(this.typeName, scope, id, viewer);
   }
 
   async parent(req: Request, res: Response): Promise<WriteResult> {

@@ -1,13 +1,15 @@
 // The record operations, one file each, behind one object that HTTP controllers, account
 // routes and importers share: validation, links, ids and audit fields are the same however
 // a record arrives.
-import type { JsonObject } from "../../registry/index.js";
+import type { JsonObject, PublishRoute } from "../../registry/index.js";
 import { TreeMoves } from "./tree-moves.js";
 import { TreeViews } from "./tree-views.js";
 import { checkRecords, createRecord, createRecords, type NewRecord } from "./create.js";
 import { deleteRecord } from "./delete.js";
 import type { OperationDeps } from "../deps.js";
 import { listRecords } from "./list.js";
+import { setPublished } from "./publication.js";
+import { setSuppressed, type SuppressedResult } from "./suppress.js";
 import { recordType } from "./locate.js";
 import { readRecord } from "./read.js";
 import { shapeRecord } from "./shape.js";
@@ -25,6 +27,8 @@ import { trusted } from "../types.js";
 import { updateRecord } from "./update.js";
 
 export { BatchRecordError, type NewRecord } from "./create.js";
+export type { SuppressedResult } from "./suppress.js";
+export type { TreeViewer } from "./tree-views.js";
 export type { OperationDeps } from "../deps.js";
 export * from "../types.js";
 
@@ -85,6 +89,16 @@ export class RecordOperations {
     options?: Pick<WriteOptions, "parameters">,
   ): Promise<WriteResult> {
     return updateRecord(this.deps, type, scope, id, input, actor, options);
+  }
+
+  /** POST <item>/publish or /unpublish: the record, its sub-records and its tree below it (publication.ts). */
+  publish(type: string, scope: Scope, id: number, route: PublishRoute, actor: Actor): Promise<WriteResult> {
+    return setPublished(this.deps, type, scope, id, route, actor);
+  }
+
+  /** POST <item>/suppressed?suppressed=: the record and its tree below it (suppress.ts). */
+  suppress(type: string, scope: Scope, id: number, suppressed: boolean, actor: Actor): Promise<SuppressedResult> {
+    return setSuppressed(this.deps, type, scope, id, suppressed, actor);
   }
 
   delete(type: string, scope: Scope, id: number, actor: Actor): Promise<DeleteResult> {

@@ -10,6 +10,7 @@ import { readWithin } from "./bounded-read.js";
 import { permittedType, requireRepository } from "./locate.js";
 import { resolveRefs } from "./resolve.js";
 import { shapeRecord } from "./shape.js";
+import { hiddenFilter } from "./suppression.js";
 import type { Actor, ListQuery, ListResult, Scope } from "../types.js";
 
 /** Fields a list can sort by without sorting the whole repository: those an index orders. */
@@ -49,7 +50,10 @@ export async function listRecords(
     });
   }
   const collection = deps.store.collection(type.name);
-  const filter: Record<string, unknown> = type.scope === "repository" ? { repo_id: scope.repoId } : {};
+  const filter: Record<string, unknown> = {
+    ...(type.scope === "repository" ? { repo_id: scope.repoId } : {}),
+    ...hiddenFilter(type, actor, scope.repoId),
+  };
   if (query.modifiedSince !== undefined) filter.system_mtime = { $gte: new Date(query.modifiedSince * 1000) };
   if (query.excludeIds !== undefined && query.excludeIds.length > 0) filter.id = { $nin: query.excludeIds };
   // Fields the schema declares (x-list-filters), each matched as text: never an operator.

@@ -50,15 +50,21 @@ export function recordFilter(type: RecordType, id: number, scope: Scope): { id: 
   return type.scope === "repository" ? { id, repo_id: scope.repoId } : { id };
 }
 
-/** `session`: read inside that transaction. */
+/**
+ * `session`: read inside that transaction. `hidden`: what the caller may not see (suppression.ts hiddenFilter):
+ * such a record is not found.
+ */
 export async function findStored(
   deps: OperationDeps,
   type: RecordType,
   id: number,
   scope: Scope,
   session?: ClientSession,
+  hidden?: Record<string, unknown>,
 ): Promise<StoredRecord> {
-  const stored = await deps.store.collection(type.name).findOne(recordFilter(type, id, scope), { session });
+  const stored = await deps.store
+    .collection(type.name)
+    .findOne({ ...recordFilter(type, id, scope), ...hidden }, { session });
   if (stored) return stored;
   await requireRepository(deps, type, scope, session);
   throw notFound(type.title);

@@ -14,13 +14,14 @@ const LINK_TAG = "_linked_by";
 
 /**
  * The stored record `id` and, by prefetchKey, the records linking to it for its bare incoming fields. 404s as
- * findStored answers them.
+ * findStored answers them; `hidden` (suppression.ts hiddenFilter) is what the caller may not see.
  */
 export async function readWithLinks(
   deps: OperationDeps,
   type: RecordType,
   id: number,
   scope: Scope,
+  hidden?: Record<string, unknown>,
 ): Promise<{ stored: StoredRecord; prefetched?: Map<string, StoredRecord[]> }> {
   const uri = deps.registry.uriFor(type.name, id, scope.repoId);
   const unions: { key: string; stage: object }[] = [];
@@ -36,10 +37,13 @@ export async function readWithLinks(
       unions.push({ key, stage: { $unionWith: { coll: deps.registry.get(referrer).collection, pipeline } } });
     }
   }
-  if (unions.length === 0) return { stored: await findStored(deps, type, id, scope) };
+  if (unions.length === 0) return { stored: await findStored(deps, type, id, scope, undefined, hidden) };
   const rows = await deps.store
     .collection(type.name)
-    .aggregate<StoredRecord>([{ $match: recordFilter(type, id, scope) }, ...unions.map((union) => union.stage)])
+    .aggregate<StoredRecord>([
+      { $match: { ...recordFilter(type, id, scope), ...hidden } },
+      ...unions.map((union) => union.stage),
+    ])
     .toArray();
   let stored: StoredRecord | undefined;
   const prefetched = new Map<string, StoredRecord[]>(unions.map((union) => [union.key, []]));
@@ -48,6 +52,6 @@ export async function readWithLinks(
     else stored = row as StoredRecord;
   }
   // Not found: findStored says which of the record and its repository is missing.
-  if (stored === undefined) return { stored: await findStored(deps, type, id, scope) };
+  if (stored === undefined) return { stored: await findStored(deps, type, id, scope, undefined, hidden) };
   return { stored, prefetched };
 }

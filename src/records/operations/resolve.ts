@@ -21,6 +21,7 @@ import type { OperationDeps } from "../deps.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import { addLinkedFields } from "../computed/linked-fields.js";
 import { shapeRecord } from "./shape.js";
+import { hiddenFilter } from "./suppression.js";
 import type { Actor } from "../types.js";
 
 /**
@@ -122,10 +123,13 @@ const GROUP_TAG = "_resolve_group";
 function queryGroups(
   deps: OperationDeps,
   groups: readonly TargetGroup[],
+  viewer: Actor,
 ): AsyncIterable<{ group: TargetGroup; doc: StoredRecord }> {
+  // A target the viewer may not see (suppressed) is read as missing: its ref gets no _resolved.
   const filterOf = (group: TargetGroup): Record<string, unknown> => ({
     id: { $in: [...group.ids] },
     ...(group.repoId !== undefined && { repo_id: group.repoId }),
+    ...hiddenFilter(deps.registry.get(group.type), viewer, group.repoId),
   });
   const [first, ...others] = groups as [TargetGroup, ...TargetGroup[]];
   if (others.length === 0) {
@@ -177,7 +181,7 @@ async function fetchTargets(
   let complete = true;
   // Each group's records, to add their linked computed fields once all are read: a target is shown as its GET shows it.
   const read = new Map<TargetGroup, { docs: StoredRecord[]; records: JsonObject[] }>();
-  for await (const { group, doc } of queryGroups(deps, [...groups.values()])) {
+  for await (const { group, doc } of queryGroups(deps, [...groups.values()], viewer)) {
     // The stored (BSON) size stands in for the JSON size, as for RESPONSE_MAX_BYTES: it is
     // known without shaping or serializing, so a target too large to attach costs no more work.
     const size = calculateObjectSize(doc);

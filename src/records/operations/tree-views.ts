@@ -13,7 +13,8 @@ import { readWithin } from "./bounded-read.js";
 import { findStored, recordType } from "./locate.js";
 import { addLinkedFields } from "../computed/linked-fields.js";
 import { shapeRecord } from "./shape.js";
-import type { Actor, Scope } from "../types.js";
+import { hiddenFilter } from "./suppression.js";
+import { trusted, type Actor, type Scope } from "../types.js";
 import {
   childCount,
   childrenFilter,
@@ -36,6 +37,32 @@ interface TreeRead {
   root: StoredRecord;
   rootUri: string;
   session: ClientSession;
+  /**
+   * published_only's condition, or empty. With it, waypoints are pages of the matching children in position order and
+   * counts count them, as ArchivesSpace's large tree does; without it, a waypoint is an index range of positions.
+   */
+  only: Record<string, unknown>;
+  /**
+   * What the viewer may not see (suppressed nodes): left out of what is shown, but not of the counts and position
+   * ranges, so that a waypoint stays one index range for everyone (such a node leaves a gap in its waypoint).
+   */
+  hidden: Record<string, unknown>;
+}
+
+/** How a tree read is asked for: by whom, and whether unpublished nodes are left out (published_only). */
+export interface TreeViewer {
+  actor: Actor;
+  publishedOnly?: boolean;
+}
+
+/** Server code's reads (an export, an import's check): it decides itself what it passes on. */
+const SERVER_VIEW: TreeViewer = { actor: trusted("server") };
+
+/** published_only: ArchivesSpace's "restrict to published/unsuppressed items". */
+const PUBLISHED_ONLY = { publish: true, suppressed: { $ne: true } };
+
+function filtered(read: TreeRead): boolean {
+  return Object.keys(read.only).length > 0;
 }
 
 /** The fields a tree view shows of a record: its label and the x-tree summary fields. */
@@ -67,7 +94,7 @@ async function childCounts(read: TreeRead, holders: readonly string[]): Promise<
   const rows = await read.deps.store
     .collection(read.nodes.name)
     .aggregate<{ _id: string; count: number }>(
-      [{ $match: filter }, { $group: { _id: `$${TREE_PARENT_FIELD}`, count: { $sum: 1 } } }],
+      [{ $match: { ...filter, ...read.only } }, { $group: { _id: `$${TREE_PARENT_FIELD}`, count: { $sum: 1 } } }],
       { session: read.session },
     )
     .toArray();
@@ -76,6 +103,10 @@ async function childCounts(read: TreeRead, holders: readonly string[]): Promise<
 
 /** One holder's child count: the last position plus one (an index seek; see childCount). */
 function childCountOf(read: TreeRead, holder: string): Promise<number> {
+  if (filtered(read))
+    return read.deps.store
+      .collection(read.nodes.name)
+      .countDocuments({ ...childrenFilter(read.nodes, read.scope, holder), ...read.only }, { session: read.session });
   return childCount(read.deps, read.nodes, read.scope, holder, read.session);
 }
 
@@ -89,17 +120,30 @@ async function waypointOf(read: TreeRead, holder: string, offset: number): Promi
   const projection = Object.fromEntries(
     [...read.nodes.tree.label, ...read.nodes.tree.summary, "id", "repo_id", position].map((field) => [field, 1]),
   );
-  const children = await read.deps.store
-    .collection(read.nodes.name)
-    .find(
-      {
-        ...childrenFilter(read.nodes, read.scope, holder),
-        [position]: { $gte: offset * WAYPOINT_SIZE, $lt: (offset + 1) * WAYPOINT_SIZE },
-      },
-      { session: read.session, projection, batchSize: WAYPOINT_SIZE + 1 },
-    )
-    .sort({ [position]: 1 })
-    .toArray();
+  // Filtered, the matching children are paged (a skip over the index, as ArchivesSpace's offset query).
+  const children = filtered(read)
+    ? await read.deps.store
+        .collection(read.nodes.name)
+        .find(
+          { ...childrenFilter(read.nodes, read.scope, holder), ...read.only },
+          { session: read.session, projection, batchSize: WAYPOINT_SIZE + 1 },
+        )
+        .sort({ [position]: 1 })
+        .skip(offset * WAYPOINT_SIZE)
+        .limit(WAYPOINT_SIZE)
+        .toArray()
+    : await read.deps.store
+        .collection(read.nodes.name)
+        .find(
+          {
+            ...childrenFilter(read.nodes, read.scope, holder),
+            ...read.hidden,
+            [position]: { $gte: offset * WAYPOINT_SIZE, $lt: (offset + 1) * WAYPOINT_SIZE },
+          },
+          { session: read.session, projection, batchSize: WAYPOINT_SIZE + 1 },
+        )
+        .sort({ [position]: 1 })
+        .toArray();
   const counts = await childCounts(
     read,
     children.map((child) => uriOf(read, child)),
@@ -134,20 +178,24 @@ export class TreeViews {
     rootTypeName: string,
     scope: Scope,
     rootId: number,
+    viewer: TreeViewer,
     work: (read: TreeRead) => Promise<T>,
   ): Promise<T> {
     const rootType = recordType(this.deps, rootTypeName, scope);
     const nodes = this.nodeTypeOf(rootType.name);
+    const hidden = hiddenFilter(nodes, viewer.actor, scope.repoId);
+    const only = viewer.publishedOnly === true ? { ...hidden, ...PUBLISHED_ONLY } : {};
     return this.deps.store.transaction(async (session) => {
-      const root = await findStored(this.deps, rootType, rootId, scope);
+      const rootHidden = hiddenFilter(rootType, viewer.actor, scope.repoId);
+      const root = await findStored(this.deps, rootType, rootId, scope, undefined, rootHidden);
       const rootUri = this.deps.registry.uriFor(rootType.name, rootId, scope.repoId);
-      return work({ deps: this.deps, nodes, scope, root, rootUri, session });
+      return work({ deps: this.deps, nodes, scope, root, rootUri, session, only, hidden });
     });
   }
 
   /** GET .../tree/root */
-  root(rootTypeName: string, scope: Scope, rootId: number): Promise<JsonObject> {
-    return this.within(rootTypeName, scope, rootId, async (read) => {
+  root(rootTypeName: string, scope: Scope, rootId: number, viewer: TreeViewer = SERVER_VIEW): Promise<JsonObject> {
+    return this.within(rootTypeName, scope, rootId, viewer, async (read) => {
       const childCount = await childCountOf(read, read.rootUri);
       return {
         ...waypointCounts(childCount),
@@ -166,8 +214,9 @@ export class TreeViews {
     rootId: number,
     offset: number,
     parentNode: string | undefined,
+    viewer: TreeViewer = SERVER_VIEW,
   ): Promise<JsonObject[]> {
-    return this.within(rootTypeName, scope, rootId, async (read) => {
+    return this.within(rootTypeName, scope, rootId, viewer, async (read) => {
       const holder =
         parentNode === undefined ? read.rootUri : uriOf(read, await this.nodeIn(read, parentNode, "parent_node"));
       return waypointOf(read, holder, offset);
@@ -175,8 +224,8 @@ export class TreeViews {
   }
 
   /** GET .../tree/node?node_uri= */
-  node(rootTypeName: string, scope: Scope, rootId: number, nodeUri: string): Promise<JsonObject> {
-    return this.within(rootTypeName, scope, rootId, async (read) => {
+  node(rootTypeName: string, scope: Scope, rootId: number, nodeUri: string, viewer = SERVER_VIEW): Promise<JsonObject> {
+    return this.within(rootTypeName, scope, rootId, viewer, async (read) => {
       const node = await this.nodeIn(read, nodeUri, "node_uri");
       const uri = uriOf(read, node);
       const childCount = await childCountOf(read, uri);
@@ -197,8 +246,15 @@ export class TreeViews {
    * down to it: the root's entry (node null) then each ancestor's, each saying which waypoint
    * of its children holds the next step. Ancestors are fetched a level at a time for all nodes.
    */
-  nodeFromRoot(rootTypeName: string, scope: Scope, rootId: number, nodeIds: readonly number[]): Promise<JsonObject> {
-    return this.within(rootTypeName, scope, rootId, async (read) => {
+  nodeFromRoot(
+    rootTypeName: string,
+    scope: Scope,
+    rootId: number,
+    nodeIds: readonly number[],
+    viewer: TreeViewer = SERVER_VIEW,
+  ): Promise<JsonObject> {
+    // Paths name the waypoints of positions, so only what the viewer may not see (suppression) is left out here.
+    return this.within(rootTypeName, scope, rootId, { actor: viewer.actor }, async (read) => {
       const known = new Map<number, StoredRecord>();
       let wanted = [...new Set(nodeIds)];
       const position = read.nodes.tree.position;
@@ -216,7 +272,10 @@ export class TreeViews {
       while (wanted.length > 0) {
         const found = await read.deps.store
           .collection(read.nodes.name)
-          .find({ ...scopeFilter(read.nodes, read.scope), id: { $in: wanted } }, { session: read.session, projection })
+          .find(
+            { ...scopeFilter(read.nodes, read.scope), ...read.hidden, id: { $in: wanted } },
+            { session: read.session, projection },
+          )
           .toArray();
         for (const node of found) known.set(node.id, node);
         wanted = found
@@ -280,10 +339,17 @@ export class TreeViews {
   }
 
   /** GET <node>/children: the node's children, whole, in position order. */
-  async children(nodeTypeName: string, scope: Scope, nodeId: number, viewer: Actor): Promise<JsonObject[]> {
+  async children(
+    nodeTypeName: string,
+    scope: Scope,
+    nodeId: number,
+    viewer: TreeViewer = SERVER_VIEW,
+  ): Promise<JsonObject[]> {
     const type = recordType(this.deps, nodeTypeName, scope);
     if (!isTreeNodeType(type)) throw new Error(`${type.name} records form no trees`);
-    await findStored(this.deps, type, nodeId, scope);
+    const hidden = hiddenFilter(type, viewer.actor, scope.repoId);
+    await findStored(this.deps, type, nodeId, scope, undefined, hidden);
+    const only = { ...hidden, ...(viewer.publishedOnly === true ? PUBLISHED_ONLY : {}) };
     const uri = this.deps.registry.uriFor(type.name, nodeId, scope.repoId);
     const position = type.tree.position;
     const tooLarge = (maxBytes: number) =>
@@ -293,12 +359,12 @@ export class TreeViews {
     const children = await readWithin(
       this.deps.store
         .collection(type.name)
-        .find(childrenFilter(type, scope, uri))
+        .find({ ...childrenFilter(type, scope, uri), ...only })
         .sort({ [position]: 1 }),
       this.deps.responseMaxBytes,
       tooLarge,
     );
-    const records = children.map((child) => shapeRecord(this.deps.registry, type, child, viewer));
+    const records = children.map((child) => shapeRecord(this.deps.registry, type, child, viewer.actor));
     // Each child whole, as its own GET shows it (ArchivesSpace answers each with to_jsonmodel).
     await addLinkedFields(this.deps, type, children, records);
     return records;
@@ -318,7 +384,10 @@ export class TreeViews {
       parsed.repoId === read.scope.repoId
         ? await read.deps.store
             .collection(read.nodes.name)
-            .findOne({ ...scopeFilter(read.nodes, read.scope), id: parsed.id }, { session: read.session })
+            .findOne(
+              { ...scopeFilter(read.nodes, read.scope), ...read.hidden, ...read.only, id: parsed.id },
+              { session: read.session },
+            )
         : null;
     if (!node || nodeLinks(read.nodes, node).rootUri !== read.rootUri) throw notFound(read.nodes.title);
     return node;

@@ -10,6 +10,7 @@ import { findStored, permittedType, recordFilter } from "./locate.js";
 import { prepareRecord } from "./prepare.js";
 import { hasReciprocalItems, writeMirrors } from "./reciprocal-links.js";
 import { shapeRecord } from "./shape.js";
+import { assertNotSuppressed } from "./suppression.js";
 import { NO_PARAMETERS, onBehalfOf, type Actor, type Scope, type WriteOptions, type WriteResult } from "../types.js";
 import { updateStamp } from "./stamps.js";
 import { asDuplicateIdentifier } from "./write-errors.js";
@@ -39,6 +40,7 @@ export async function updateRecord(
   const lockVersion = lockVersionOf(input);
   if (lockVersion === undefined) throw conflict(LOCK_VERSION_MISSING);
   const existing = await findStored(deps, type, id, scope);
+  assertNotSuppressed(type, existing, actor);
   const hooks = deps.hooks.of(type.name);
   const previous = hooks === undefined ? undefined : shapeRecord(deps.registry, type, existing, onBehalfOf(actor));
   const checkedInput = hooks?.beforeWrite

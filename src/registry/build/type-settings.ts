@@ -36,6 +36,8 @@ const ROOT_ONLY = [
   "x-permission-codes",
   "x-indexes",
   "x-tree",
+  "x-publish",
+  "x-suppressible",
 ];
 
 /** Keywords that only mean something on a top-level property of a record type. */

@@ -9,6 +9,7 @@ import type { RecordOperation, RecordType } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import type { OperationDeps } from "../deps.js";
 import type { Actor, Scope } from "../types.js";
+import { hiddenFrom } from "./suppression.js";
 
 export function recordType(deps: OperationDeps, typeName: string, scope: Scope): RecordType {
   const type = deps.registry.get(typeName);
@@ -51,8 +52,8 @@ export function recordFilter(type: RecordType, id: number, scope: Scope): { id: 
 }
 
 /**
- * `session`: read inside that transaction. `hidden`: what the caller may not see (suppression.ts hiddenFilter):
- * such a record is not found.
+ * `session`: read inside that transaction. `viewer`: whom the record is read for; a record hidden from them
+ * (suppression.ts) is not found.
  */
 export async function findStored(
   deps: OperationDeps,
@@ -60,11 +61,10 @@ export async function findStored(
   id: number,
   scope: Scope,
   session?: ClientSession,
-  hidden?: Record<string, unknown>,
+  viewer?: Actor,
 ): Promise<StoredRecord> {
-  const stored = await deps.store
-    .collection(type.name)
-    .findOne({ ...recordFilter(type, id, scope), ...hidden }, { session });
+  const stored = await deps.store.collection(type.name).findOne(recordFilter(type, id, scope), { session });
+  if (stored && viewer !== undefined && hiddenFrom(type, stored, viewer)) throw notFound(type.title);
   if (stored) return stored;
   await requireRepository(deps, type, scope, session);
   throw notFound(type.title);

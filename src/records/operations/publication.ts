@@ -78,7 +78,7 @@ export async function setPublished(
   const setting = route === "publish";
   const lockVersion = await deps.store.transaction(async (session) => {
     // A suppressed record is published like any other by whoever sees it, as ArchivesSpace's publish! does.
-    const record = await findStored(deps, type, id, scope, session, hiddenFilter(type, actor, scope.repoId));
+    const record = await findStored(deps, type, id, scope, session, actor);
     return changeWithDescendants(deps, type, scope, record, actor, session, (of, stored) =>
       publishChange(of, stored, setting),
     );

@@ -5,7 +5,9 @@ import type { RecordType } from "../../registry/index.js";
 import type { StoredRecord } from "../../storage/record-store.js";
 import type { OperationDeps } from "../deps.js";
 import { findStored, recordFilter } from "./locate.js";
-import type { Scope } from "../types.js";
+import type { Actor, Scope } from "../types.js";
+import { hiddenFrom } from "./suppression.js";
+import { notFound } from "../../errors/api-error.js";
 import { incomingQuery, isBare, prefetchKey } from "../computed/incoming.js";
 import { MAX_INCOMING, referrers } from "../computed/linked-lookups.js";
 
@@ -14,14 +16,14 @@ const LINK_TAG = "_linked_by";
 
 /**
  * The stored record `id` and, by prefetchKey, the records linking to it for its bare incoming fields. 404s as
- * findStored answers them; `hidden` (suppression.ts hiddenFilter) is what the caller may not see.
+ * findStored answers them, a record hidden from `viewer` (suppression.ts) included.
  */
 export async function readWithLinks(
   deps: OperationDeps,
   type: RecordType,
   id: number,
   scope: Scope,
-  hidden?: Record<string, unknown>,
+  viewer: Actor,
 ): Promise<{ stored: StoredRecord; prefetched?: Map<string, StoredRecord[]> }> {
   const uri = deps.registry.uriFor(type.name, id, scope.repoId);
   const unions: { key: string; stage: object }[] = [];
@@ -37,13 +39,10 @@ export async function readWithLinks(
       unions.push({ key, stage: { $unionWith: { coll: deps.registry.get(referrer).collection, pipeline } } });
     }
   }
-  if (unions.length === 0) return { stored: await findStored(deps, type, id, scope, undefined, hidden) };
+  if (unions.length === 0) return { stored: await findStored(deps, type, id, scope, undefined, viewer) };
   const rows = await deps.store
     .collection(type.name)
-    .aggregate<StoredRecord>([
-      { $match: { ...recordFilter(type, id, scope), ...hidden } },
-      ...unions.map((union) => union.stage),
-    ])
+    .aggregate<StoredRecord>([{ $match: recordFilter(type, id, scope) }, ...unions.map((union) => union.stage)])
     .toArray();
   let stored: StoredRecord | undefined;
   const prefetched = new Map<string, StoredRecord[]>(unions.map((union) => [union.key, []]));
@@ -52,6 +51,7 @@ export async function readWithLinks(
     else stored = row as StoredRecord;
   }
   // Not found: findStored says which of the record and its repository is missing.
-  if (stored === undefined) return { stored: await findStored(deps, type, id, scope, undefined, hidden) };
+  if (stored === undefined) return { stored: await findStored(deps, type, id, scope, undefined, viewer) };
+  if (hiddenFrom(type, stored, viewer)) throw notFound(type.title);
   return { stored, prefetched };
 }

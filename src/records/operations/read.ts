@@ -6,7 +6,6 @@ import type { OperationDeps } from "../deps.js";
 import { permittedType } from "./locate.js";
 import { resolveRefs } from "./resolve.js";
 import { shapeRecord } from "./shape.js";
-import { hiddenFilter } from "./suppression.js";
 import type { Actor, ReadOptions, Scope } from "../types.js";
 
 export async function readRecord(
@@ -18,7 +17,7 @@ export async function readRecord(
   options: ReadOptions = {},
 ): Promise<JsonObject> {
   const type = permittedType(deps, typeName, scope, actor, "read");
-  const { stored, prefetched } = await readWithLinks(deps, type, id, scope, hiddenFilter(type, actor, scope.repoId));
+  const { stored, prefetched } = await readWithLinks(deps, type, id, scope, actor);
   const shaped = shapeRecord(deps.registry, type, stored, actor);
   await addLinkedFields(deps, type, [stored], [shaped], prefetched);
   const afterRead = deps.hooks.of(type.name)?.afterRead;

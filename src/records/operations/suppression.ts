@@ -38,6 +38,14 @@ export function isSuppressed(record: StoredRecord): boolean {
 }
 
 /**
+ * Whether one record read by its id is hidden from `actor`. Checked on the record read rather than added to the query,
+ * so a read by id stays the unique-key lookup it is for everyone.
+ */
+export function hiddenFrom(type: RecordType, record: StoredRecord, actor: Actor): boolean {
+  return type.suppressible && isSuppressed(record) && !seesSuppressed(actor, record.repo_id);
+}
+
+/**
  * Refuses a write to a suppressed record, as ArchivesSpace does: a caller who may not see it is told it is not
  * there (404), one who may is told it cannot be changed (409) until it is unsuppressed.
  */

@@ -186,8 +186,7 @@ export class TreeViews {
     const hidden = hiddenFilter(nodes, viewer.actor, scope.repoId);
     const only = viewer.publishedOnly === true ? { ...hidden, ...PUBLISHED_ONLY } : {};
     return this.deps.store.transaction(async (session) => {
-      const rootHidden = hiddenFilter(rootType, viewer.actor, scope.repoId);
-      const root = await findStored(this.deps, rootType, rootId, scope, undefined, rootHidden);
+      const root = await findStored(this.deps, rootType, rootId, scope, undefined, viewer.actor);
       const rootUri = this.deps.registry.uriFor(rootType.name, rootId, scope.repoId);
       return work({ deps: this.deps, nodes, scope, root, rootUri, session, only, hidden });
     });
@@ -347,8 +346,8 @@ export class TreeViews {
   ): Promise<JsonObject[]> {
     const type = recordType(this.deps, nodeTypeName, scope);
     if (!isTreeNodeType(type)) throw new Error(`${type.name} records form no trees`);
+    await findStored(this.deps, type, nodeId, scope, undefined, viewer.actor);
     const hidden = hiddenFilter(type, viewer.actor, scope.repoId);
-    await findStored(this.deps, type, nodeId, scope, undefined, hidden);
     const only = { ...hidden, ...(viewer.publishedOnly === true ? PUBLISHED_ONLY : {}) };
     const uri = this.deps.registry.uriFor(type.name, nodeId, scope.repoId);
     const position = type.tree.position;

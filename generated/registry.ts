@@ -42,6 +42,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": "external_ids.external_id",
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Accession",
@@ -59,6 +61,7 @@ export const manifest: RegistryManifest = {
           ],
           "scope": "repository"
         },
+        "x-external-id": "external_ids.external_id",
         "x-permissions": {
           "read": "view_repository",
           "create": "update_accession_record",
@@ -2613,6 +2616,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentCorporateEntity",
@@ -6651,6 +6656,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentFamily",
@@ -10564,6 +10571,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentPerson",
@@ -14763,6 +14772,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentSoftware",
@@ -18271,6 +18282,11 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [
+        "ref_id",
+        "component_id"
+      ],
+      "externalId": "external_ids.external_id",
       "tree": {
         "root": "resource",
         "parent": "parent",
@@ -18304,6 +18320,11 @@ export const manifest: RegistryManifest = {
             "scope": "repository"
           }
         ],
+        "x-find-by-id": [
+          "ref_id",
+          "component_id"
+        ],
+        "x-external-id": "external_ids.external_id",
         "x-permissions": {
           "read": "view_repository",
           "create": "update_resource_record",
@@ -21052,6 +21073,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Assessment",
@@ -21417,6 +21440,8 @@ export const manifest: RegistryManifest = {
       "listFilters": [],
       "hiddenIds": [],
       "indexes": [],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AssessmentAttributeDefinition",
@@ -21561,6 +21586,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Classification",
@@ -21782,6 +21809,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "tree": {
         "root": "classification",
         "parent": "parent",
@@ -22056,6 +22085,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "ContainerProfile",
@@ -22253,6 +22284,10 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [
+        "digital_object_id"
+      ],
+      "externalId": "external_ids.external_id",
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "DigitalObject",
@@ -22269,6 +22304,10 @@ export const manifest: RegistryManifest = {
             "scope": "repository"
           }
         ],
+        "x-find-by-id": [
+          "digital_object_id"
+        ],
+        "x-external-id": "external_ids.external_id",
         "x-permissions": {
           "read": "view_repository",
           "create": "update_digital_object_record",
@@ -24500,6 +24539,10 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [
+        "component_id"
+      ],
+      "externalId": "external_ids.external_id",
       "tree": {
         "root": "digital_object",
         "parent": "parent",
@@ -24522,6 +24565,10 @@ export const manifest: RegistryManifest = {
         "x-record-type": "digital_object_component",
         "x-collection": "digital_object_components",
         "x-scope": "repository",
+        "x-find-by-id": [
+          "component_id"
+        ],
+        "x-external-id": "external_ids.external_id",
         "x-permissions": {
           "read": "view_repository",
           "create": "update_digital_object_record",
@@ -26348,6 +26395,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": "external_ids.external_id",
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Event",
@@ -26356,6 +26405,7 @@ export const manifest: RegistryManifest = {
         "x-record-type": "event",
         "x-collection": "events",
         "x-scope": "repository",
+        "x-external-id": "external_ids.external_id",
         "x-permissions": {
           "read": "view_repository",
           "create": "update_event_record",
@@ -26891,6 +26941,8 @@ export const manifest: RegistryManifest = {
       ],
       "hiddenIds": [],
       "indexes": [],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Group",
@@ -27031,6 +27083,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": "external_ids.external_id",
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Location",
@@ -27039,6 +27093,7 @@ export const manifest: RegistryManifest = {
         "x-record-type": "location",
         "x-collection": "locations",
         "x-scope": "global",
+        "x-external-id": "external_ids.external_id",
         "x-permissions": {
           "read": null,
           "create": "update_location_record",
@@ -27422,6 +27477,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "LocationProfile",
@@ -27594,6 +27651,8 @@ export const manifest: RegistryManifest = {
         1
       ],
       "indexes": [],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Repository",
@@ -27818,6 +27877,10 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [
+        "identifier"
+      ],
+      "externalId": "external_ids.external_id",
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Resource",
@@ -27844,6 +27907,10 @@ export const manifest: RegistryManifest = {
             "sparse": true
           }
         ],
+        "x-find-by-id": [
+          "identifier"
+        ],
+        "x-external-id": "external_ids.external_id",
         "x-permissions": {
           "read": "view_repository",
           "create": "update_resource_record",
@@ -31185,6 +31252,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": "external_ids.external_id",
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Subject",
@@ -31210,6 +31279,7 @@ export const manifest: RegistryManifest = {
             "sparse": true
           }
         ],
+        "x-external-id": "external_ids.external_id",
         "x-permissions": {
           "read": null,
           "create": "update_subject_record",
@@ -31583,6 +31653,11 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [
+        "indicator",
+        "barcode"
+      ],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "TopContainer",
@@ -31599,6 +31674,10 @@ export const manifest: RegistryManifest = {
             "scope": "repository",
             "sparse": true
           }
+        ],
+        "x-find-by-id": [
+          "indicator",
+          "barcode"
         ],
         "x-permissions": {
           "read": "view_repository",
@@ -32100,6 +32179,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "User",
@@ -32314,10 +32395,12 @@ export const manifest: RegistryManifest = {
         "delete": "delete_vocabulary_record"
       },
       "publicRead": false,
-      "listUnpaged": false,
+      "listUnpaged": true,
       "inHiddenScope": false,
       "writeParameters": [],
-      "listFilters": [],
+      "listFilters": [
+        "ref_id"
+      ],
       "hiddenIds": [],
       "indexes": [
         {
@@ -32326,10 +32409,12 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Vocabulary",
-        "$comment": "ArchivesSpace common/schemas/vocabulary.rb; name and ref_id are each unique, as in its database. Read needs a session but no permission code (null), as ArchivesSpace's GET /vocabularies endpoints declare no permission (api-contract §2: only repositories are readable without a session, x-public-read): a code such as view_repository would lock out everyone whose grants are per repository, since a global type only counts global grants. Writes need update_vocabulary_record, delete needs delete_vocabulary_record. Deleting a vocabulary is NOT refused while subjects use it: subjects name it by a bare uri string, which x-ref-targets cannot describe (see subject.schema.json).",
+        "$comment": "ArchivesSpace common/schemas/vocabulary.rb; name and ref_id are each unique, as in its database. Read needs a session but no permission code (null), as ArchivesSpace's GET /vocabularies endpoints declare no permission (api-contract §2: only repositories are readable without a session, x-public-read): a code such as view_repository would lock out everyone whose grants are per repository, since a global type only counts global grants. Writes need update_vocabulary_record, delete needs delete_vocabulary_record. GET /vocabularies answers every vocabulary, unpaged, and ref_id= narrows it, as ArchivesSpace's does (x-list-unpaged, x-list-filters). Deleting a vocabulary is NOT refused while subjects use it: subjects name it by a bare uri string, which x-ref-targets cannot describe (see subject.schema.json).",
         "type": "object",
         "x-record-type": "vocabulary",
         "x-collection": "vocabularies",
@@ -32347,6 +32432,10 @@ export const manifest: RegistryManifest = {
             ],
             "scope": "global"
           }
+        ],
+        "x-list-unpaged": true,
+        "x-list-filters": [
+          "ref_id"
         ],
         "x-permissions": {
           "read": null,

@@ -17,6 +17,7 @@ import { sessionMiddleware } from "./auth/session-middleware.js";
 import { enumerationController } from "./records/enumerations/index.js";
 import { exportController } from "./exporters/index.js";
 import { importController, isFileImport } from "./importers/routes.js";
+import { lookupControllers } from "./lookups/routes.js";
 import type { SessionStore } from "./auth/session-store.js";
 import type { Config } from "./config.js";
 import { ErrorFilter } from "./errors/error-filter.js";
@@ -58,6 +59,7 @@ export async function createServer(config: Config, services?: ServerServices): P
         services.operations.deps.registry.types,
       ),
       enumerationController(services.operations.deps, services.accounts.accessControl),
+      ...lookupControllers({ operations: services.operations, access: services.accounts.accessControl }),
       exportController({ operations: services.operations, access: services.accounts.accessControl }),
       importController({
         operations: services.operations,

@@ -42,6 +42,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": "external_ids.external_id",
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Accession",
@@ -60,6 +62,7 @@ export const manifest: RegistryManifest = {
           "scope": "repository"
         },
         "x-suppressible": true,
+        "x-external-id": "external_ids.external_id",
         "x-permissions": {
           "read": "view_repository",
           "create": "update_accession_record",
@@ -2614,6 +2617,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentCorporateEntity",
@@ -6655,6 +6660,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentFamily",
@@ -10571,6 +10578,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentPerson",
@@ -14773,6 +14782,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentSoftware",
@@ -18284,6 +18295,11 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [
+        "ref_id",
+        "component_id"
+      ],
+      "externalId": "external_ids.external_id",
       "tree": {
         "root": "resource",
         "parent": "parent",
@@ -18322,6 +18338,11 @@ export const manifest: RegistryManifest = {
           "unpublish"
         ],
         "x-suppressible": true,
+        "x-find-by-id": [
+          "ref_id",
+          "component_id"
+        ],
+        "x-external-id": "external_ids.external_id",
         "x-permissions": {
           "read": "view_repository",
           "create": "update_resource_record",
@@ -21070,6 +21091,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Assessment",
@@ -21435,6 +21458,8 @@ export const manifest: RegistryManifest = {
       "listFilters": [],
       "hiddenIds": [],
       "indexes": [],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AssessmentAttributeDefinition",
@@ -21579,6 +21604,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Classification",
@@ -21800,6 +21827,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "tree": {
         "root": "classification",
         "parent": "parent",
@@ -22074,6 +22103,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "ContainerProfile",
@@ -22271,6 +22302,10 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [
+        "digital_object_id"
+      ],
+      "externalId": "external_ids.external_id",
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "DigitalObject",
@@ -22291,6 +22326,10 @@ export const manifest: RegistryManifest = {
           "publish"
         ],
         "x-suppressible": true,
+        "x-find-by-id": [
+          "digital_object_id"
+        ],
+        "x-external-id": "external_ids.external_id",
         "x-permissions": {
           "read": "view_repository",
           "create": "update_digital_object_record",
@@ -24522,6 +24561,10 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [
+        "component_id"
+      ],
+      "externalId": "external_ids.external_id",
       "tree": {
         "root": "digital_object",
         "parent": "parent",
@@ -24545,6 +24588,10 @@ export const manifest: RegistryManifest = {
         "x-collection": "digital_object_components",
         "x-scope": "repository",
         "x-suppressible": true,
+        "x-find-by-id": [
+          "component_id"
+        ],
+        "x-external-id": "external_ids.external_id",
         "x-permissions": {
           "read": "view_repository",
           "create": "update_digital_object_record",
@@ -26371,6 +26418,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": "external_ids.external_id",
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Event",
@@ -26380,6 +26429,7 @@ export const manifest: RegistryManifest = {
         "x-collection": "events",
         "x-scope": "repository",
         "x-suppressible": true,
+        "x-external-id": "external_ids.external_id",
         "x-permissions": {
           "read": "view_repository",
           "create": "update_event_record",
@@ -26915,6 +26965,8 @@ export const manifest: RegistryManifest = {
       ],
       "hiddenIds": [],
       "indexes": [],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Group",
@@ -27055,6 +27107,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": "external_ids.external_id",
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Location",
@@ -27063,6 +27117,7 @@ export const manifest: RegistryManifest = {
         "x-record-type": "location",
         "x-collection": "locations",
         "x-scope": "global",
+        "x-external-id": "external_ids.external_id",
         "x-permissions": {
           "read": null,
           "create": "update_location_record",
@@ -27446,6 +27501,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "LocationProfile",
@@ -27618,6 +27675,8 @@ export const manifest: RegistryManifest = {
         1
       ],
       "indexes": [],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Repository",
@@ -27842,6 +27901,10 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [
+        "identifier"
+      ],
+      "externalId": "external_ids.external_id",
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Resource",
@@ -27873,6 +27936,10 @@ export const manifest: RegistryManifest = {
           "unpublish"
         ],
         "x-suppressible": true,
+        "x-find-by-id": [
+          "identifier"
+        ],
+        "x-external-id": "external_ids.external_id",
         "x-permissions": {
           "read": "view_repository",
           "create": "update_resource_record",
@@ -31214,6 +31281,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": "external_ids.external_id",
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Subject",
@@ -31239,6 +31308,7 @@ export const manifest: RegistryManifest = {
             "sparse": true
           }
         ],
+        "x-external-id": "external_ids.external_id",
         "x-permissions": {
           "read": null,
           "create": "update_subject_record",
@@ -31612,6 +31682,11 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [
+        "indicator",
+        "barcode"
+      ],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "TopContainer",
@@ -31628,6 +31703,10 @@ export const manifest: RegistryManifest = {
             "scope": "repository",
             "sparse": true
           }
+        ],
+        "x-find-by-id": [
+          "indicator",
+          "barcode"
         ],
         "x-permissions": {
           "read": "view_repository",
@@ -32129,6 +32208,8 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "User",
@@ -32343,10 +32424,12 @@ export const manifest: RegistryManifest = {
         "delete": "delete_vocabulary_record"
       },
       "publicRead": false,
-      "listUnpaged": false,
+      "listUnpaged": true,
       "inHiddenScope": false,
       "writeParameters": [],
-      "listFilters": [],
+      "listFilters": [
+        "ref_id"
+      ],
       "hiddenIds": [],
       "indexes": [
         {
@@ -32355,10 +32438,12 @@ export const manifest: RegistryManifest = {
           }
         }
       ],
+      "findById": [],
+      "externalId": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Vocabulary",
-        "$comment": "ArchivesSpace common/schemas/vocabulary.rb; name and ref_id are each unique, as in its database. Read needs a session but no permission code (null), as ArchivesSpace's GET /vocabularies endpoints declare no permission (api-contract §2: only repositories are readable without a session, x-public-read): a code such as view_repository would lock out everyone whose grants are per repository, since a global type only counts global grants. Writes need update_vocabulary_record, delete needs delete_vocabulary_record. Deleting a vocabulary is NOT refused while subjects use it: subjects name it by a bare uri string, which x-ref-targets cannot describe (see subject.schema.json).",
+        "$comment": "ArchivesSpace common/schemas/vocabulary.rb; name and ref_id are each unique, as in its database. Read needs a session but no permission code (null), as ArchivesSpace's GET /vocabularies endpoints declare no permission (api-contract §2: only repositories are readable without a session, x-public-read): a code such as view_repository would lock out everyone whose grants are per repository, since a global type only counts global grants. Writes need update_vocabulary_record, delete needs delete_vocabulary_record. GET /vocabularies answers every vocabulary, unpaged, and ref_id= narrows it, as ArchivesSpace's does (x-list-unpaged, x-list-filters). Deleting a vocabulary is NOT refused while subjects use it: subjects name it by a bare uri string, which x-ref-targets cannot describe (see subject.schema.json).",
         "type": "object",
         "x-record-type": "vocabulary",
         "x-collection": "vocabularies",
@@ -32376,6 +32461,10 @@ export const manifest: RegistryManifest = {
             ],
             "scope": "global"
           }
+        ],
+        "x-list-unpaged": true,
+        "x-list-filters": [
+          "ref_id"
         ],
         "x-permissions": {
           "read": null,

@@ -18,6 +18,7 @@ import { enumerationController } from "./records/enumerations/index.js";
 import { exportController } from "./exporters/index.js";
 import { containerController } from "./containers/routes.js";
 import { importController, isFileImport } from "./importers/routes.js";
+import { lookupControllers } from "./lookups/routes.js";
 import type { SessionStore } from "./auth/session-store.js";
 import type { Config } from "./config.js";
 import { ErrorFilter } from "./errors/error-filter.js";
@@ -67,6 +68,7 @@ export async function createServer(config: Config, services?: ServerServices): P
       ),
       publicationController({ operations: services.operations, accessControl: services.accounts.accessControl }),
       enumerationController(services.operations.deps, services.accounts.accessControl),
+      ...lookupControllers({ operations: services.operations, access: services.accounts.accessControl }),
       exportController({ operations: services.operations, access: services.accounts.accessControl }),
       importController({
         operations: services.operations,

@@ -1,7 +1,7 @@
 // Routes about the service itself; none needs a session (docs/api.md §2).
 import { Controller } from "@tsed/di";
 import { ContentType } from "@tsed/schema";
-import { ARCA_VERSION } from "../version.js";
+import { ARCA_VERSION, VERSION_TEXT } from "../version.js";
 import { commonResponses, jsonResponse, type Tag } from "./api-description.js";
 import { Route } from "./described-route.js";
 
@@ -40,18 +40,20 @@ export class SystemController {
   @Route("get", "/version", () => ({
     operationId: "get_version",
     summary: "The version, as plain text",
-    description: "Needs no session.",
+    description:
+      "Needs no session. `(v<ArchivesSpace API version>) Arca <version>`: the ArchivesSpace release whose API Arca " +
+      "speaks, first and in parentheses, where ArchivesSnake's version parsing (anchored at the start) finds it.",
     tag: SYSTEM,
     responses: {
       "200": {
         description: "The version.",
-        content: { "text/plain": { schema: { type: "string" }, example: `Arca ${ARCA_VERSION}` } },
+        content: { "text/plain": { schema: { type: "string" }, example: VERSION_TEXT } },
       },
       ...commonResponses(),
     },
   }))
   @ContentType("text/plain")
   version(): string {
-    return `Arca ${ARCA_VERSION}`;
+    return VERSION_TEXT;
   }
 }

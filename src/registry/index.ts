@@ -6,7 +6,13 @@ export { SchemaDefinitionError, UnknownRecordTypeError } from "./errors.js";
 export { TREE_PARENT_FIELD, type IndexSpec } from "./indexes.js";
 export { appendTo, dictionary, type Dictionary } from "./dictionary.js";
 export type { JsonArray, JsonObject, JsonPrimitive, JsonValue } from "./json.js";
-export type { OnTargetDelete, RecordOperation, RecordScope, RegistryManifest } from "./manifest.js";
+export {
+  FIND_BY_IDENTIFIER,
+  type OnTargetDelete,
+  type RecordOperation,
+  type RecordScope,
+  type RegistryManifest,
+} from "./manifest.js";
 export { registry, uniqueFieldFor } from "./record-types.js";
 export { linksAt, type FoundLink, type RefPath } from "./ref-paths.js";
 export { reciprocalFor, type ReciprocalLink } from "./reciprocal-links.js";

@@ -1,6 +1,6 @@
 // The indexes a record type's collection must have, derived from its scope and x- settings, and
 // the reverse question a duplicate-key error (E11000) asks: which field do we name in the reply?
-import type { RecordTypeManifest } from "./manifest.js";
+import { FIND_BY_IDENTIFIER, type RecordTypeManifest } from "./manifest.js";
 
 export interface IndexSpec {
   /** Stable name, so that index sync can compare declared and existing indexes. */
@@ -57,6 +57,22 @@ export function indexesFor(type: Omit<RecordTypeManifest, "schema">): IndexSpec[
       type.scope === "repository" ? { repo_id: 1, ...extra.fields, id: 1 } : { ...extra.fields, id: 1 };
     specs.push({ name: `${Object.keys(extra.fields).join("_")}_index`, keys, unique: false });
   }
+  for (const field of type.findById) {
+    // The identifier's parts are looked up through identifier_unique; any other field needs an index led by it (after
+    // repo_id: a lookup is confined to the repository in its URL), unless one already is.
+    if (field === FIND_BY_IDENTIFIER) continue;
+    const keys = scoped(type.scope, [field]);
+    if (specs.some((spec) => leadsWith(spec.keys, keys) && spec.partialFilterExpression === undefined)) continue;
+    specs.push({ name: `${field}_lookup_index`, keys: { ...keys, id: 1 }, unique: false });
+  }
+  if (type.externalId !== null) {
+    // Not prefixed with repo_id: /by-external-id looks in every repository.
+    specs.push({
+      name: `${type.externalId.replaceAll(".", "_")}_lookup_index`,
+      keys: { [type.externalId]: 1 },
+      unique: false,
+    });
+  }
   if (type.tree !== undefined) {
     // A tree's children are read by parent in position order, a waypoint at a time: the
     // index serves both, and the range of positions a waypoint covers.
@@ -67,6 +83,12 @@ export function indexesFor(type: Omit<RecordTypeManifest, "schema">): IndexSpec[
     });
   }
   return specs;
+}
+
+/** Whether an index's keys begin with exactly `prefix`'s, in its order. */
+function leadsWith(keys: Readonly<Record<string, unknown>>, prefix: Readonly<Record<string, unknown>>): boolean {
+  const have = Object.keys(keys);
+  return Object.keys(prefix).every((key, i) => have[i] === key);
 }
 
 /**

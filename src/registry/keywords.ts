@@ -59,6 +59,12 @@ const settingsKeywords: KeywordDefinition[] = [
     },
   },
   { keyword: "x-list-filters", schemaType: "array", metaSchema: FIELD_LIST },
+  { keyword: "x-find-by-id", schemaType: "array", metaSchema: FIELD_LIST },
+  {
+    keyword: "x-external-id",
+    schemaType: "string",
+    metaSchema: { type: "string", pattern: "^[a-z][a-z0-9_]*\\.[a-z][a-z0-9_]*$" },
+  },
   {
     keyword: "x-hidden-ids",
     schemaType: "array",

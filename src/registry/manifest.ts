@@ -8,6 +8,9 @@ export type RecordOperation = "read" | "create" | "update" | "delete";
 export type OnTargetDelete = "remove" | "cascade" | "restrict";
 export type IndexDirection = 1 | -1;
 
+/** The x-find-by-id name that stands for the 4-part identifier (x-identifiers), given as a JSON array. */
+export const FIND_BY_IDENTIFIER = "identifier";
+
 /** x-identifiers: the 4-part identifier (docs/api.md §10). */
 export interface IdentifierSettings {
   readonly fields: readonly string[];
@@ -105,6 +108,17 @@ export interface RecordTypeManifest {
    */
   readonly hiddenIds: readonly number[];
   readonly indexes: readonly ExtraIndexSettings[];
+  /**
+   * x-find-by-id: the parameters of `GET /repositories/:repo_id/find_by_id/<collection>` (ArchivesSpace's lookups),
+   * each a top-level text property matched as given, or `identifier`: the x-identifiers parts as a JSON array. None:
+   * the type has no such route. Each gets an index (indexes.ts), so a lookup never scans.
+   */
+  readonly findById: readonly string[];
+  /**
+   * x-external-id: the dotted path of the type's external ids (`external_ids.external_id`), which
+   * `GET /by-external-id` looks up in every repository, through an index on it; null when the type has none.
+   */
+  readonly externalId: string | null;
   /** x-tree, when the type's records form trees (absent otherwise). */
   readonly tree?: TreeSettings;
   /** The bundled draft 2020-12 schema (x- keywords kept: the validator reads some of them). */

@@ -52,6 +52,10 @@ export interface RecordType {
   readonly listFilters: readonly string[];
   /** Ids of records the API never serves (x-hidden-ids). */
   readonly hiddenIds: readonly number[];
+  /** The parameters of the type's find_by_id route (x-find-by-id); none: it has no such route. */
+  readonly findById: readonly string[];
+  /** The dotted path of the type's external ids (x-external-id), or null. */
+  readonly externalId: string | null;
   readonly refPaths: readonly RefPath[];
   /** Link items each stating one fact about two records, shown back by the target (x-reciprocal). */
   readonly reciprocalLinks: readonly ReciprocalLink[];
@@ -234,6 +238,8 @@ function describeType(entry: RecordTypeManifest, pattern: UriPattern): RecordTyp
     writeParameters: entry.writeParameters,
     listFilters: entry.listFilters,
     hiddenIds: entry.hiddenIds,
+    findById: entry.findById,
+    externalId: entry.externalId,
     refPaths,
     reciprocalLinks: findReciprocalLinks(entry.schema, entry.name),
     indexes,

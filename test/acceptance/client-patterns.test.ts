@@ -11,11 +11,14 @@
 // records is tested on records read otherwise.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomUUID } from "node:crypto";
+import { ARCHIVESSPACE_API_VERSION } from "../../src/version.js";
 import { startService, type Service } from "../support/service.js";
 import { AgentArchivesClient } from "./clients/agentarchives.js";
 import {
+  aspaceVersion,
   ASnakeClient,
   AttributeError,
+  byExternalId,
   closestValue,
   findClosestValue,
   formatResourceId,
@@ -105,7 +108,29 @@ describe("agentarchives, whatever the records", () => {
   it.todo(
     "agentarchives find_collection_ids, count_collections, find_collections: GET /repositories/:id/search (issue 15)",
   );
-  it.todo("agentarchives find_by_id: GET /repositories/:id/find_by_id/archival_objects?ref_id[]= (issue 14)");
+  it("agentarchives find_by_id: archival objects by ref_id and component_id, components by component_id", async () => {
+    const client = await agentarchives();
+    for (const set of sets.values()) {
+      const top = await read(set.top);
+      const [hit, ...more] = await client.findById("archival_objects", "ref_id", text(top.ref_id));
+      expect(more).toEqual([]);
+      expect(hit).toEqual({
+        id: set.top,
+        type: "resource_component",
+        identifier: top.ref_id,
+        title: top.title,
+        levelOfDescription: top.level,
+        fullrecord: top,
+      });
+    }
+    const componentId = `cp-${randomUUID()}`;
+    const made = await (sets.get("fresh") as RecordSet).newArchivalObject({ component_id: componentId });
+    expect((await client.findById("archival_objects", "component_id", componentId)).map((hit) => hit.id)).toEqual([
+      made,
+    ]);
+    expect(await client.findById("digital_object_components", "component_id", componentId)).toEqual([]);
+    await expect(client.findById("resources", "ref_id", "x")).rejects.toThrow("object_type must be");
+  });
 });
 
 describe("ArchivesSnake, whatever the records", () => {
@@ -132,8 +157,27 @@ describe("ArchivesSnake, whatever the records", () => {
   it.todo(
     "ArchivesSnake resource.tree, ComponentObject.tree, TreeNode.walk: GET <resource>/tree, the legacy tree (issue 14)",
   );
-  it.todo("ArchivesSnake ASpace.by_external_id: GET /by-external-id?eid= (issue 14)");
-  it.todo("ArchivesSnake ASpace(): GET /version parsed as '(vX.Y.Z)', Arca's says 'Arca 0.1.0' (issue 14)");
+  it("ArchivesSnake ASpace.by_external_id: none, one (a 303 followed to the record), several (refs)", async () => {
+    const client = await asnake();
+    const eid = `eid-${randomUUID()}`;
+    const fresh = sets.get("fresh") as RecordSet;
+    expect(await collect(byExternalId(client, eid))).toEqual([]);
+    const first = await fresh.newArchivalObject({ external_ids: [{ external_id: eid, source: "legacy" }] });
+    const [one, ...none] = await collect(byExternalId(client, eid));
+    expect(none).toEqual([]);
+    expect(one).toBeInstanceOf(JSONModelObject);
+    expect(await (one as JSONModelObject).attr("uri")).toBe(first);
+    expect(await (one as JSONModelObject).attr("title")).toBe((await read(first)).title);
+    const second = await fresh.newArchivalObject({ external_ids: [{ external_id: eid }] });
+    const several = (await collect(byExternalId(client, eid))) as JSONModelObject[];
+    expect(await Promise.all(several.map((record) => record.attr("uri")))).toEqual([first, second]);
+    expect(await several[1]?.attr("title")).toBe((await read(second)).title);
+    expect(await collect(byExternalId(client, eid, ["resource"]))).toEqual([]);
+  });
+  it("ArchivesSnake ASpace(): GET /version parsed with its anchored regex finds the ArchivesSpace API version", async () => {
+    // The regex keeps the closing parenthesis in its group, whoever answers.
+    expect(await aspaceVersion(await asnake())).toBe(`${ARCHIVESSPACE_API_VERSION})`);
+  });
   it.todo("ArchivesSnake repo.search, top_containers.search (SolrRelation): the search endpoints (issue 15)");
 });
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { request as httpRequest } from "node:http";
 import { gzipSync } from "node:zlib";
-import { ARCA_VERSION } from "../../src/version.js";
+import { ARCA_VERSION, ARCHIVESSPACE_API_VERSION } from "../../src/version.js";
 import { startService, type Service } from "../support/service.js";
 
 const LIMIT = 64 * 1024;
@@ -43,7 +43,7 @@ describe("transport", () => {
     const { status, headers, text } = await send("/version");
     expect(status).toBe(200);
     expect(headers.get("content-type")).toMatch(/^text\/plain/);
-    expect(text).toBe(`Arca ${ARCA_VERSION}`);
+    expect(text).toBe(`(v${ARCHIVESSPACE_API_VERSION}) Arca ${ARCA_VERSION}`);
   });
 
   it.each([

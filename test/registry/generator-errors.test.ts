@@ -119,6 +119,26 @@ describe("generate() refuses", () => {
       );
   });
 
+  it("x-find-by-id naming no text property, identifier without x-identifiers, or on a global type", async () => {
+    expect(await generationError({ thing: thing({ "x-find-by-id": ["nope"] }) })).toMatch(
+      /thing\.schema\.json: x-find-by-id: "nope" must be a text property/,
+    );
+    expect(await generationError({ thing: thing({ "x-find-by-id": ["identifier"] }) })).toMatch(
+      /x-find-by-id: "identifier" needs x-identifiers/,
+    );
+    expect(await generationError({ thing: thing({ "x-find-by-id": ["name"], "x-scope": "global" }) })).toMatch(
+      /x-find-by-id is for a repository-scoped type/,
+    );
+  });
+
+  it("x-external-id naming no list of items with that text property", async () => {
+    const ids = { type: "array", items: { type: "object", properties: { external_id: { type: "string" } } } };
+    for (const path of ["name.external_id", "ids.nope", "ids", "ids.external_id.more"])
+      expect(await generationError({ thing: thing({ "x-external-id": path }, { ids }) })).toMatch(
+        /thing\.schema\.json: .*x-external-id/,
+      );
+  });
+
   it("x-write-parameters naming a record field, without a description, taken by no write, or with a bad use", async () => {
     const refusals: Array<[unknown, RegExp]> = [
       [{ name: { create: "required", description: "x" } }, /x-write-parameters\.name: "name" is a property/],

@@ -209,6 +209,8 @@ describe("indexes", () => {
       },
       { name: "title_index", keys: { repo_id: 1, title: 1, id: 1 }, unique: false },
       { name: "accession_date_index", keys: { repo_id: 1, accession_date: 1, id: 1 }, unique: false },
+      // x-external-id: /by-external-id looks in every repository, so not prefixed with repo_id.
+      { name: "external_ids_external_id_lookup_index", keys: { "external_ids.external_id": 1 }, unique: false },
       // The link paths other types' computed fields follow into accessions' links (x-computed incoming and uses).
       { name: "linked_agents_ref_link_index", keys: { "linked_agents.ref": 1 }, unique: false },
       { name: "instances_digital_object_ref_link_index", keys: { "instances.digital_object.ref": 1 }, unique: false },
@@ -241,11 +243,27 @@ describe("indexes", () => {
       "identifier_unique",
       "ead_id_unique",
       "title_index",
+      "external_ids_external_id_lookup_index",
       "linked_agents_ref_link_index",
       "instances_digital_object_ref_link_index",
       "subjects_ref_link_index",
       "instances_sub_container_top_container_ref_link_index",
     ]);
+  });
+
+  it("x-find-by-id: an index led by each field, unless one already is (after repo_id)", () => {
+    const names = (type: string) => registry.indexes(type).map((index) => index.name);
+    // ref_id's unique index is led by resource.ref: a lookup by ref_id alone needs its own.
+    expect(registry.indexes("archival_object")).toEqual(
+      expect.arrayContaining([
+        { name: "ref_id_lookup_index", keys: { repo_id: 1, ref_id: 1, id: 1 }, unique: false },
+        { name: "component_id_lookup_index", keys: { repo_id: 1, component_id: 1, id: 1 }, unique: false },
+      ]),
+    );
+    // digital_object_id's unique index and indicator's x-indexes serve; barcode's is partial (sparse), so not.
+    expect(names("digital_object")).not.toContain("digital_object_id_lookup_index");
+    expect(names("top_container")).not.toContain("indicator_lookup_index");
+    expect(names("top_container")).toContain("barcode_lookup_index");
   });
 
   it("global types: id and their unique codes", () => {

@@ -15,6 +15,7 @@ import type {
   UniqueSettings,
   WriteParameterSettings,
 } from "../manifest.js";
+import { FIND_BY_IDENTIFIER } from "../manifest.js";
 import { resolveLocalRef, subschemasOf } from "../schema-walk.js";
 
 /** Keywords that only mean something on a record type's top-level schema. */
@@ -35,6 +36,8 @@ const ROOT_ONLY = [
   "x-hidden-ids",
   "x-permission-codes",
   "x-indexes",
+  "x-find-by-id",
+  "x-external-id",
   "x-tree",
   "x-publish",
   "x-suppressible",
@@ -218,6 +221,46 @@ class SettingsReader {
     });
   }
 
+  /** x-find-by-id: top-level text properties, or `identifier` on a type with x-identifiers. */
+  findById(identifiers: IdentifierSettings | null, scope: RecordScope): string[] {
+    const value = this.schema["x-find-by-id"];
+    if (value === undefined) return [];
+    // The route is /repositories/:repo_id/find_by_id/<collection>: a lookup within one repository.
+    if (scope !== "repository") this.fail("x-find-by-id is for a repository-scoped type");
+    const names = this.fields(value, "x-find-by-id");
+    const properties = isJsonObject(this.schema.properties) ? this.schema.properties : {};
+    for (const name of names) {
+      if (name === FIND_BY_IDENTIFIER) {
+        if (identifiers === null) this.fail(`x-find-by-id: "${name}" needs x-identifiers (its parts are looked up)`);
+        continue;
+      }
+      const property = properties[name];
+      if (!isJsonObject(property) || property.type !== "string")
+        this.fail(`x-find-by-id: "${name}" must be a text property of this schema, or "${FIND_BY_IDENTIFIER}"`);
+    }
+    return names;
+  }
+
+  /** x-external-id: `list.field`, a top-level list whose items' text property holds the external id. */
+  externalId(): string | null {
+    const value = this.schema["x-external-id"];
+    if (value === undefined) return null;
+    if (typeof value !== "string") this.fail("x-external-id must be a dotted path");
+    const [list, field, ...rest] = value.split(".");
+    const properties = isJsonObject(this.schema.properties) ? this.schema.properties : {};
+    const listSchema = list === undefined ? undefined : properties[list];
+    const items = isJsonObject(listSchema) && listSchema.type === "array" ? listSchema.items : undefined;
+    const itemSchema =
+      isJsonObject(items) && typeof items.$ref === "string" ? resolveLocalRef(this.schema, items.$ref) : items;
+    const fieldSchema =
+      isJsonObject(itemSchema) && isJsonObject(itemSchema.properties) && field !== undefined
+        ? itemSchema.properties[field]
+        : undefined;
+    if (rest.length > 0 || !isJsonObject(fieldSchema) || fieldSchema.type !== "string")
+      this.fail(`x-external-id: "${value}" must name a list property and a text property of its items ("list.field")`);
+    return value;
+  }
+
   /** The x-ref-targets of a top-level link property, or a failure naming `where`. */
   private linkTargets(field: string, where: string): string[] {
     const properties = isJsonObject(this.schema.properties) ? this.schema.properties : {};
@@ -327,12 +370,13 @@ export function readTypeSettings(schema: JsonObject, source: string): Settings {
   reader.checkRequiredDeclared(schema, "#", new Set());
   const tree = reader.tree(name);
   const permissions = reader.permissions();
+  const identifiers = reader.identifiers();
   return {
     name,
     collection,
     scope,
     uriPrefix: prefix ?? `/${collection}`,
-    identifiers: reader.identifiers(),
+    identifiers,
     unique: reader.unique(),
     permissions,
     publicRead: reader.publicRead(permissions),
@@ -342,6 +386,8 @@ export function readTypeSettings(schema: JsonObject, source: string): Settings {
     listFilters: reader.listFilters(),
     hiddenIds: reader.hiddenIds(),
     indexes: reader.indexes(),
+    findById: reader.findById(identifiers, scope),
+    externalId: reader.externalId(),
     ...(tree === undefined ? {} : { tree }),
   };
 }

@@ -475,6 +475,21 @@ export class AgentArchivesClient {
     };
   }
 
+  /**
+   * find_by_id: one field of archival objects or digital object components, each hit resolved and formatted
+   * (format_record below).
+   */
+  async findById(objectType: string, field: string, value: string): Promise<Dict[]> {
+    if (objectType !== "digital_object_components" && objectType !== "archival_objects")
+      throw new Error("object_type must be 'digital_object_components' or 'archival_objects'");
+    if (field !== "ref_id" && field !== "component_id") throw new Error("field must be 'component_id' or 'ref_id'");
+    const hits = await this.call("GET", `${this.repository}/find_by_id/${objectType}`, {
+      [`${field}[]`]: value,
+      "resolve[]": objectType,
+    });
+    return list(at(hits, objectType)).map((hit) => this.recordPartOfFindById(hit));
+  }
+
   /** find_by_id's format_record, for one hit: a ref with its _resolved record. */
   recordPartOfFindById(hit: unknown): Dict {
     const resolved = at(hit, "_resolved");

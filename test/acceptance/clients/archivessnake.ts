@@ -400,3 +400,24 @@ async function* handleWaypoint(waypointsUri: string, waypoint: unknown, client: 
   for await (const child of pageWaypointChildren(waypointsUri, waypoint, client))
     yield* handleWaypoint(waypointsUri, child, client);
 }
+
+/** ASpace.__init__'s version: `re.match(r'\(v?(.+\))', text)`, which matches only at the start of the text. */
+export async function aspaceVersion(client: ASnakeClient): Promise<string> {
+  const found = /^\(v?(.+\))/.exec((await client.get("version")).text);
+  return found?.[1] ?? "unknown version";
+}
+
+/** ASpace.by_external_id: 404 none; 300 the listed uris (distinct, in order) as refs; 200 (303 followed) the record. */
+export async function* byExternalId(
+  client: ASnakeClient,
+  externalId: string,
+  recordTypes?: string[],
+): AsyncGenerator<unknown> {
+  const params: Params = recordTypes ? { eid: externalId, "type[]": recordTypes } : { eid: externalId };
+  const reply = await client.get("by-external-id", params);
+  if (reply.status === 404) return;
+  if (reply.status === 300) {
+    for (const uri of new Set(list(reply.body))) yield wrap({ ref: uri }, client);
+  } else if (reply.status === 200) yield wrap(reply.body, client);
+  else throw new Error(`by-external-id call returned '${reply.status}'`);
+}

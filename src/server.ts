@@ -25,6 +25,7 @@ import { describedRoutes } from "./http/described-route.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { SystemController } from "./http/system-controller.js";
 import { recordControllers } from "./records/http/index.js";
+import { repositoryWithAgentController } from "./repositories/with-agent.js";
 import { openApiController } from "./openapi/index.js";
 import type { RecordOperations } from "./records/operations/index.js";
 import { ARCA_VERSION } from "./version.js";
@@ -53,6 +54,7 @@ export async function createServer(config: Config, services?: ServerServices): P
   if (services) {
     controllers.push(
       ...services.accounts.controllers,
+      repositoryWithAgentController({ operations: services.operations, access: services.accounts.accessControl }),
       ...recordControllers(
         { operations: services.operations, accessControl: services.accounts.accessControl },
         services.operations.deps.registry.types,

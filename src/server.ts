@@ -25,7 +25,7 @@ import { describedRoutes } from "./http/described-route.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { SystemController } from "./http/system-controller.js";
 import { recordControllers } from "./records/http/index.js";
-import { repositoryWithAgentController } from "./repositories/with-agent.js";
+import { repositoryWithAgentController } from "./repository-with-agent/controller.js";
 import { openApiController } from "./openapi/index.js";
 import type { RecordOperations } from "./records/operations/index.js";
 import { ARCA_VERSION } from "./version.js";

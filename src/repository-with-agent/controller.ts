@@ -22,7 +22,7 @@ import { respond } from "../records/http/answer.js";
 import { onBehalfOf, type Actor, type RecordOperations, type WriteResult } from "../records/operations/index.js";
 import type { JsonObject } from "../registry/index.js";
 import { addFieldError, fieldErrors } from "../registry/validation-errors.js";
-import { describeWithAgent as describe } from "./with-agent-descriptions.js";
+import { describeWithAgent as describe } from "./descriptions.js";
 
 const REPOSITORY = "repository";
 const AGENT = "agent_corporate_entity";

@@ -1,4 +1,4 @@
-// How /repositories/with_agent (with-agent.ts) is described in /openapi.json.
+// How /repositories/with_agent (controller.ts) is described in /openapi.json.
 import {
   commonResponses,
   conflictResponse,

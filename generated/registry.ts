@@ -26959,7 +26959,13 @@ export const manifest: RegistryManifest = {
       "publicRead": false,
       "listUnpaged": true,
       "inHiddenScope": true,
-      "writeParameters": [],
+      "writeParameters": [
+        {
+          "name": "with_members",
+          "update": "optional",
+          "description": "true (the default, as in ArchivesSpace): the group's members become member_usernames (none when it is absent). false: the members are kept as they are, whatever member_usernames says."
+        }
+      ],
       "listFilters": [
         "group_code"
       ],
@@ -26994,6 +27000,12 @@ export const manifest: RegistryManifest = {
           "create": "manage_repository",
           "update": "manage_repository",
           "delete": "manage_repository"
+        },
+        "x-write-parameters": {
+          "with_members": {
+            "update": "optional",
+            "description": "true (the default, as in ArchivesSpace): the group's members become member_usernames (none when it is absent). false: the members are kept as they are, whatever member_usernames says."
+          }
         },
         "properties": {
           "uri": {
@@ -32197,6 +32209,18 @@ export const manifest: RegistryManifest = {
           "create": "required",
           "update": "optional",
           "description": "The password, stored apart from the record (as a scrypt hash) and never shown. A new one ends the user's other sessions."
+        },
+        {
+          "name": "groups",
+          "create": "optional",
+          "update": "optional",
+          "array": true,
+          "description": "Uris of groups (/repositories/N/groups/M) to put the user in, each needing manage_repository in the group's repository (403) and naming a group that exists (404). On an update it needs repo_id, and the user's groups in that repository become those of the list that are in it (the others are ignored), as ArchivesSpace does."
+        },
+        {
+          "name": "repo_id",
+          "update": "optional",
+          "description": "With groups[] on an update: the repository whose groups the list replaces."
         }
       ],
       "listFilters": [],
@@ -32245,6 +32269,16 @@ export const manifest: RegistryManifest = {
             "create": "required",
             "update": "optional",
             "description": "The password, stored apart from the record (as a scrypt hash) and never shown. A new one ends the user's other sessions."
+          },
+          "groups": {
+            "create": "optional",
+            "update": "optional",
+            "array": true,
+            "description": "Uris of groups (/repositories/N/groups/M) to put the user in, each needing manage_repository in the group's repository (403) and naming a group that exists (404). On an update it needs repo_id, and the user's groups in that repository become those of the list that are in it (the others are ignored), as ArchivesSpace does."
+          },
+          "repo_id": {
+            "update": "optional",
+            "description": "With groups[] on an update: the repository whose groups the list replaces."
           }
         },
         "properties": {
@@ -32349,7 +32383,7 @@ export const manifest: RegistryManifest = {
             "items": {
               "type": "string"
             },
-            "description": "Uris of the groups the user belongs to, computed by ArchivesSpace (membership is written through a group's member_usernames here, through ?groups[] or /users/:id/groups there); ignored on input."
+            "description": "Uris of the groups the user belongs to, the server's answer on a read (membership is written through a group's member_usernames, the groups[] parameter of a user's create or update, or /users/:id/groups); ignored on input."
           },
           "permissions": {
             "type": "object",

@@ -28,6 +28,7 @@ import { securityHeaders } from "./http/security-headers.js";
 import { SystemController } from "./http/system-controller.js";
 import { recordControllers } from "./records/http/index.js";
 import { publicationController } from "./records/http/publication-controller.js";
+import { repositoryWithAgentController } from "./repository-with-agent/controller.js";
 import { openApiController } from "./openapi/index.js";
 import type { RecordOperations } from "./records/operations/index.js";
 import { ARCA_VERSION } from "./version.js";
@@ -62,6 +63,7 @@ export async function createServer(config: Config, services?: ServerServices): P
         access: services.accounts.accessControl,
         maxRecords: config.bulk.maxRecords,
       }),
+      repositoryWithAgentController({ operations: services.operations, access: services.accounts.accessControl }),
       ...recordControllers(
         { operations: services.operations, accessControl: services.accounts.accessControl },
         services.operations.deps.registry.types,

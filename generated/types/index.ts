@@ -2838,7 +2838,7 @@ export interface User {
   agent_record?: Ref;
   is_system_user?: boolean;
   /**
-   * Uris of the groups the user belongs to, computed by ArchivesSpace (membership is written through a group's member_usernames here, through ?groups[] or /users/:id/groups there); ignored on input.
+   * Uris of the groups the user belongs to, the server's answer on a read (membership is written through a group's member_usernames, the groups[] parameter of a user's create or update, or /users/:id/groups); ignored on input.
    */
   groups?: string[];
   /**

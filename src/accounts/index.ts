@@ -14,6 +14,8 @@ import { groupAccountHooks } from "./group-hooks.js";
 import { LoginThrottle, type LoginThrottleOptions } from "./login-throttle.js";
 import { sessionController } from "./session-controller.js";
 import { userAccountHooks } from "./user-hooks.js";
+import { userGroupHooks } from "./user-group-hooks.js";
+import { userRoutesController } from "./user-routes.js";
 
 export { AccountAccessControl } from "./access-control.js";
 export {
@@ -44,7 +46,10 @@ export interface AccountsOptions {
 export interface Accounts {
   /** The AccessControl for the record routes; emptied after every committed write to users or groups. */
   accessControl: AccountAccessControl;
-  /** Login, logout and current-user, to mount before the record controllers (current-user is not a user id). */
+  /**
+   * Login, logout, current-user and the user routes beyond the five (user-routes.ts), to mount before the record
+   * controllers (current-user and complete are not user ids).
+   */
   controllers: Array<new () => unknown>;
   /** `defaultAdminPasswordInUse`: log a loud warning. */
   bootstrap: BootstrapResult;
@@ -57,12 +62,16 @@ export async function openAccounts(options: AccountsOptions): Promise<Accounts> 
   const accessControl = new AccountAccessControl(store, options.permissionCache);
   hooks
     .add("user", userAccountHooks({ store, credentials, sessions, access: accessControl }))
+    .add("user", userGroupHooks(operations.deps, accessControl))
     .add("group", groupAccountHooks(store, accessControl));
   const bootstrap = await bootstrapAccounts(operations, credentials, { adminPassword: options.adminPassword });
   // Whatever writes a user or a group (a route, an importer, a hook, start-up), what anyone may
   // do is recomputed once the write has committed.
   changes.subscribe((change) => (GRANTING_TYPES.has(change.type) ? accessControl.invalidate() : undefined));
   const throttle = new LoginThrottle(options.loginThrottle);
-  const controllers = [sessionController({ operations, credentials, sessions, access: accessControl, throttle })];
+  const controllers = [
+    sessionController({ operations, credentials, sessions, access: accessControl, throttle }),
+    userRoutesController({ operations, access: accessControl, credentials, sessions }),
+  ];
   return { accessControl, controllers, bootstrap };
 }

@@ -15,7 +15,7 @@
 import type { SessionStore } from "../auth/session-store.js";
 import { isAdministrator } from "../auth/caller.js";
 import { accessDenied, badRequest, conflict } from "../errors/api-error.js";
-import type { RecordHooks } from "../records/hooks/index.js";
+import { textParameter, type RecordHooks } from "../records/hooks/index.js";
 import type { Actor } from "../records/operations/index.js";
 import type { JsonObject } from "../registry/index.js";
 import type { RecordStore } from "../storage/record-store.js";
@@ -84,14 +84,14 @@ export function userAccountHooks({ store, credentials, sessions, access }: UserH
     },
 
     async afterCreate({ record, parameters, session }) {
-      const password = parameters.get(PASSWORD_PARAMETER);
+      const password = textParameter(parameters, PASSWORD_PARAMETER);
       // The schema requires a string username.
       if (password !== undefined) await credentials.set(String(record.username), password, session);
     },
 
     async afterUpdate({ record, previous, parameters, caller, session }) {
       const username = String(previous?.username ?? record.username);
-      const password = parameters.get(PASSWORD_PARAMETER);
+      const password = textParameter(parameters, PASSWORD_PARAMETER);
       if (password !== undefined) {
         await credentials.set(username, password, session);
         await endSessions(session, username, tokenOf(caller));

@@ -48,6 +48,11 @@ export interface ImportOptions {
   onWarning?(warning: ImportMessage): void;
   /** The config's import settings (the journal's lease); default their defaults. */
   limits?: ImportLimits;
+  /**
+   * The summary says where each record of the file went, as ArchivesSpace's batch import answers (`saved`): for a
+   * batch, whose keys are the client's temporary uris. Off for other formats, whose keys are the parser's own.
+   */
+  saved?: boolean;
 }
 
 /**
@@ -463,5 +468,16 @@ export async function importFile(
     reused: write.reused,
     uris: write.principal,
     fidelity: write.fidelity.report(),
+    ...(options.saved === true ? { saved: savedMap(ops, write.uris) } : {}),
   };
+}
+
+/** `{<key>: [<uri>, <id>]}` for every record of the file, created or reused (keys are the client's: a dictionary). */
+function savedMap(ops: RecordOperations, uris: ReadonlyMap<string, string>): Record<string, [string, number]> {
+  const saved = dictionary<[string, number]>();
+  for (const [key, uri] of uris) {
+    const parsed = ops.deps.registry.parseUri(uri);
+    if (parsed !== undefined) saved[key] = [uri, parsed.id];
+  }
+  return saved;
 }

@@ -125,4 +125,10 @@ export interface ImportSummary {
    * of their source: EAD and EAD3). Absent for a failed or skipped file.
    */
   fidelity?: FidelityReport;
+  /**
+   * A batch import's answer in ArchivesSpace's shape: each record's temporary uri (or `import:[i]` for a record
+   * without one) -> `[real uri, id]`, created or reused. Only on a batch import that was written (not a dry run, not
+   * `skip_results=true`).
+   */
+  saved?: Record<string, [string, number]>;
 }

@@ -84,6 +84,18 @@ const summary = {
     warnings: { type: "array", items: message },
     errors: { type: "array", items: message },
     fidelity,
+    saved: {
+      type: "object",
+      description:
+        "A written batch import only (not with `skip_results=true`), in ArchivesSpace's shape: each record's " +
+        "temporary uri (`import:[i]` for one without) -> `[real uri, id]`, whether created or reused.",
+      additionalProperties: {
+        type: "array",
+        prefixItems: [{ type: "string" }, { type: "integer", minimum: 1 }],
+        minItems: 2,
+        maxItems: 2,
+      },
+    },
   },
 } as const satisfies Schema;
 
@@ -123,12 +135,18 @@ function importOperation(
 }
 
 export function describeBatchImport(ctx: DocumentContext): RouteOperation {
-  return importOperation(ctx, {
-    operationId: "batch_import",
-    summary: "Import an ArchivesSpace JSON batch",
-    description: "Records linking each other by temporary uris (`/subjects/import_1`), written in dependency order.",
-    requestBody: { required: true, content: jsonContent({ type: "array", items: { type: "object" } }) },
-  });
+  return importOperation(
+    ctx,
+    {
+      operationId: "batch_import",
+      summary: "Import an ArchivesSpace JSON batch",
+      description:
+        "Records linking each other by temporary uris (`/subjects/import_1`), written in dependency order. The " +
+        "summary's `saved` maps each temporary uri to `[real uri, id]`, as ArchivesSpace's answer ends.",
+      requestBody: { required: true, content: jsonContent({ type: "array", items: { type: "object" } }) },
+    },
+    [booleanParameter("skip_results", "Leave `saved` out of the summary (ArchivesSpace's parameter).")],
+  );
 }
 
 export function describeFileImport(ctx: DocumentContext): RouteOperation {

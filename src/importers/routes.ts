@@ -47,12 +47,13 @@ export interface ImportControllerDeps {
   uploadDir?: string;
 }
 
-function options(values: ParameterValues): { dryRun: boolean; format: string | undefined } {
+function options(values: ParameterValues): { dryRun: boolean; format: string | undefined; skipResults: boolean } {
   const reader = new ParamReader(values);
   const dryRun = reader.boolean("dry_run");
   const format = reader.scalar("format");
+  const skipResults = reader.boolean("skip_results");
   throwIfAny(reader.errors);
-  return { dryRun: dryRun === true, format };
+  return { dryRun: dryRun === true, format, skipResults: skipResults === true };
 }
 
 /**
@@ -132,7 +133,7 @@ export function importController({
 
   const importBatch = async (req: ParamRequest, res: Response): Promise<void> => {
     const { repoId, caller } = await importer(req, res);
-    const { dryRun } = options(parameterValues(req.query));
+    const { dryRun, skipResults } = options(parameterValues(req.query));
     if (req.body === undefined || req.body === null || typeof req.body !== "object")
       throw badRequest({ body: ["An ArchivesSpace JSON batch (an array of records) is required"] });
     const text = JSON.stringify(req.body);
@@ -142,6 +143,8 @@ export function importController({
       actor: onBehalfOf(caller),
       dryRun,
       limits,
+      // ArchivesSpace's answer beside Arca's summary: where each temporary uri went (docs/api.md §16).
+      saved: !skipResults,
     });
     const { status, body } = answer(summary);
     res.status(status).json(body);

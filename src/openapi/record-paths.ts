@@ -125,12 +125,15 @@ function listParameters(type: RecordType): Parameter[] {
 function writeParameters(type: RecordType, write: "create" | "update"): Parameter[] | undefined {
   const taken = type.writeParameters.filter((parameter) => parameter[write] !== undefined);
   if (taken.length === 0) return undefined;
-  return taken.map((parameter) => ({
-    name: parameter.name,
+  return taken.map((parameter): Parameter => ({
+    name: parameter.array === true ? `${parameter.name}[]` : parameter.name,
     in: "query",
     required: parameter[write] === "required",
     description: `${parameter.description} From the query string or a form body (the body being the record).`,
-    schema: { type: "string", minLength: 1 },
+    schema: (parameter.array === true
+      ? { type: "array", items: { type: "string", minLength: 1 } }
+      : { type: "string", minLength: 1 }) satisfies Schema,
+    ...(parameter.array === true ? { style: "form" as const, explode: true } : {}),
   }));
 }
 

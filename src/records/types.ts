@@ -15,11 +15,11 @@ export interface WriteOptions {
    * The type's write parameters (x-write-parameters) the caller gave, by declared name: what the
    * type's hooks take beside the record (a user's password).
    */
-  parameters?: ReadonlyMap<string, string>;
+  parameters?: ReadonlyMap<string, string | readonly string[]>;
 }
 
 /** A write given no parameters. */
-export const NO_PARAMETERS: ReadonlyMap<string, string> = new Map();
+export const NO_PARAMETERS: ReadonlyMap<string, string | readonly string[]> = new Map();
 
 /** Where a record lives: the repository id for repository-scoped types, nothing for global ones. */
 export interface Scope {

@@ -51,6 +51,7 @@ const settingsKeywords: KeywordDefinition[] = [
         properties: {
           create: { enum: ["required", "optional"] },
           update: { enum: ["required", "optional"] },
+          array: { const: true },
           description: { type: "string", minLength: 1 },
         },
         required: ["description"],

@@ -68,6 +68,8 @@ export interface WriteParameterSettings {
   readonly name: string;
   readonly create?: ParameterUse;
   readonly update?: ParameterUse;
+  /** `"array": true`: a list, sent as `name[]=a&name[]=b` (a user's groups); otherwise one text value. */
+  readonly array?: true;
   readonly description: string;
 }
 

@@ -224,14 +224,27 @@ describe("every record type", () => {
     expect(registry.get("group").listFilters).toEqual(["group_code"]);
   });
 
-  it("describes the write parameters a type's schema declares (a user's password)", () => {
+  it("describes the write parameters a type's schema declares (a user's password, groups[]; a group's with_members)", () => {
     expect(operation("/repositories/{repo_id}/accessions", "post").parameters).toBeUndefined();
+    const groups = expect.objectContaining({
+      name: "groups[]",
+      in: "query",
+      required: false,
+      schema: { type: "array", items: { type: "string", minLength: 1 } },
+    });
     expect(operation("/users", "post").parameters).toEqual([
       expect.objectContaining({ name: "password", in: "query", required: true }),
+      groups,
     ]);
     expect(operation("/users/{id}", "post").parameters).toEqual([
       expect.objectContaining({ name: "password", in: "query", required: false }),
+      groups,
+      expect.objectContaining({ name: "repo_id", in: "query", required: false }),
     ]);
+    expect(operation("/repositories/{repo_id}/groups/{id}", "post").parameters).toEqual([
+      expect.objectContaining({ name: "with_members", in: "query", required: false }),
+    ]);
+    expect(operation("/repositories/{repo_id}/groups", "post").parameters).toBeUndefined();
   });
 });
 

@@ -7,6 +7,7 @@ import { userHooks } from "./user.js";
 
 export { HookTable } from "./hook-table.js";
 export type * from "./types.js";
+export { listParameter, textParameter } from "./types.js";
 
 export function addRecordHooks(table: HookTable, operations: RecordOperations): void {
   table.add("repository", repositoryHooks(operations)).add("user", userHooks(operations.deps));

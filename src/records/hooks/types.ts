@@ -9,9 +9,22 @@ import type { Actor, Scope, TrustedActor } from "../types.js";
 
 /**
  * The values of a type's write parameters (x-write-parameters) a request gave: keys are the
- * declared names only, never a client's.
+ * declared names only, never a client's; a list (`"array": true`) has every value given.
  */
-export type WriteParameters = ReadonlyMap<string, string>;
+export type WriteParameters = ReadonlyMap<string, WriteParameterValue>;
+export type WriteParameterValue = string | readonly string[];
+
+/** A text parameter's value; undefined when absent or given as a list. */
+export function textParameter(parameters: WriteParameters, name: string): string | undefined {
+  const value = parameters.get(name);
+  return typeof value === "string" ? value : undefined;
+}
+
+/** A list parameter's values; undefined when absent (a text value counts as a list of one). */
+export function listParameter(parameters: WriteParameters, name: string): readonly string[] | undefined {
+  const value = parameters.get(name);
+  return typeof value === "string" ? [value] : value;
+}
 
 /** A create, update or delete about to be made, once its actor may make it (x-permissions). */
 export interface PendingWrite {

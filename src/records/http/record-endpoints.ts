@@ -3,11 +3,11 @@
 // permissions, titles, scope) comes from the registry's RecordType.
 import type { Request, Response } from "express";
 import type { AccessControl } from "../../auth/access-control.js";
-import { notFound } from "../../errors/api-error.js";
+import { badRequest, notFound } from "../../errors/api-error.js";
 import type { JsonObject, RecordOperation, RecordType } from "../../registry/index.js";
 import type { Actor, DeleteResult, ListResult, RecordOperations, Scope, WriteResult } from "../operations/index.js";
 import { listParams, resolveParam } from "./list-params.js";
-import { requiredParam, scalarParam } from "./request-params.js";
+import { arrayParam, PARAMETER_REQUIRED, requiredParam, scalarParam } from "./request-params.js";
 import { authorize } from "./route-guard.js";
 
 export interface RecordRouteDeps {
@@ -18,11 +18,21 @@ export interface RecordRouteDeps {
 const POSITIVE_ID = /^[1-9][0-9]*$/;
 
 /** The type's write parameters (x-write-parameters) a create or an update request gave. @throws ApiError 400 */
-function writeParameters(req: Request, type: RecordType, write: "create" | "update"): ReadonlyMap<string, string> {
-  const values = new Map<string, string>();
+function writeParameters(
+  req: Request,
+  type: RecordType,
+  write: "create" | "update",
+): ReadonlyMap<string, string | readonly string[]> {
+  const values = new Map<string, string | readonly string[]>();
   for (const parameter of type.writeParameters) {
     const use = parameter[write];
     if (use === undefined) continue;
+    if (parameter.array === true) {
+      const list = arrayParam(req, parameter.name);
+      if (list === undefined && use === "required") throw badRequest({ [parameter.name]: [PARAMETER_REQUIRED] });
+      if (list !== undefined) values.set(parameter.name, list);
+      continue;
+    }
     const value = use === "required" ? requiredParam(req, parameter.name) : scalarParam(req, parameter.name);
     if (value !== undefined) values.set(parameter.name, value);
   }

@@ -56,6 +56,21 @@ export function scalarParam(req: ParamRequest, name: string, sources: ParamSourc
   return value;
 }
 
+/**
+ * Every text value of an array parameter, sent as `name[]=a&name[]=b` or as a repeated `name`; undefined when
+ * it has none (empty values do not count).
+ * @throws ApiError 400 naming it, for a value that is not text (a nested form field)
+ */
+export function arrayParam(req: ParamRequest, name: string, sources: ParamSources = {}): string[] | undefined {
+  const values = [...valuesOf(req, `${name}[]`, sources), ...valuesOf(req, name, sources)].filter(
+    (value) => value !== "" && value !== undefined && value !== null,
+  );
+  if (values.length === 0) return undefined;
+  if (!values.every((value): value is string => typeof value === "string"))
+    throw badRequest({ [name]: ["Must be a list of text values"] });
+  return values;
+}
+
 export function requiredParam(req: ParamRequest, name: string, sources: ParamSources = {}): string {
   const value = scalarParam(req, name, sources);
   if (value === undefined) throw badRequest({ [name]: [PARAMETER_REQUIRED] });

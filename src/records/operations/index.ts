@@ -86,7 +86,7 @@ export class RecordOperations {
     id: number,
     input: unknown,
     actor: Actor,
-    options?: Pick<WriteOptions, "parameters">,
+    options?: WriteOptions,
   ): Promise<WriteResult> {
     return updateRecord(this.deps, type, scope, id, input, actor, options);
   }

@@ -7,7 +7,8 @@ import { fieldErrors, mergeFieldErrors, type FieldErrors } from "../../registry/
 import type { OperationDeps } from "../deps.js";
 import { withDerivedFields } from "../computed/derived-fields.js";
 import { assertSafeKeys } from "./input-safety.js";
-import { linkProblems } from "./links.js";
+import { linkProblemsOfMany } from "./links.js";
+import type { ClientSession } from "mongodb";
 import type { Scope } from "../types.js";
 
 export interface PreparedRecord {
@@ -129,12 +130,18 @@ export async function prepareRecord(
   scope: Scope,
   raw: unknown,
   existing?: JsonObject,
+  /** Links are checked inside this transaction (a record created earlier in it counts as existing). */
+  session?: ClientSession,
 ): Promise<PreparedRecord> {
   // Enumerated fields are checked against the enumerations' values as they are now.
   await deps.enumerations.ready();
   const checked = checkRecord(deps, type, raw, existing);
   const linked = checked.ok ? checked.prepared.fields : checked.fields;
-  const errors = problemsOf(checked, linked === undefined ? {} : await linkProblems(deps, type.name, scope, linked));
+  const problems =
+    linked === undefined
+      ? undefined
+      : (await linkProblemsOfMany(deps, type.name, scope, [linked], undefined, session))[0];
+  const errors = problemsOf(checked, problems ?? fieldErrors());
   if (!checked.ok || Object.keys(errors).length > 0) throw new ApiError(400, errors);
   return checked.prepared;
 }

@@ -34,12 +34,15 @@ export async function updateRecord(
   id: number,
   input: unknown,
   actor: Actor,
-  { parameters = NO_PARAMETERS }: Pick<WriteOptions, "parameters"> = {},
+  { parameters = NO_PARAMETERS, session }: WriteOptions = {},
 ): Promise<WriteResult> {
   const type = permittedType(deps, typeName, scope, actor, "update");
+  // A tree node's update is serialized per tree in a transaction of its own (replaceNode).
+  if (session !== undefined && isTreeNodeType(type))
+    throw new Error(`${type.name}: a tree node's update takes no session`);
   const lockVersion = lockVersionOf(input);
   if (lockVersion === undefined) throw conflict(LOCK_VERSION_MISSING);
-  const existing = await findStored(deps, type, id, scope);
+  const existing = await findStored(deps, type, id, scope, session);
   assertNotSuppressed(type, existing, actor);
   const hooks = deps.hooks.of(type.name);
   const previous = hooks === undefined ? undefined : shapeRecord(deps.registry, type, existing, onBehalfOf(actor));
@@ -54,7 +57,7 @@ export async function updateRecord(
         parameters,
       })
     : input;
-  const { fields, stale, warnings } = await prepareRecord(deps, type, scope, checkedInput, existing);
+  const { fields, stale, warnings } = await prepareRecord(deps, type, scope, checkedInput, existing, session);
   keepGuardedFields(type, fields, actor, scope.repoId, existing);
   const now = deps.now();
   const replacement = {
@@ -113,13 +116,16 @@ export async function updateRecord(
         if (matchedCount > 0 && session !== undefined) await after?.(session);
         return matchedCount > 0;
       };
-      written = after === undefined ? await replace() : await deps.store.transaction(replace);
+      // Inside the caller's transaction (a repository written with its agent), or one of its own when hooks or
+      // mirrors write beside the replacement.
+      if (session !== undefined) written = await replace(session);
+      else written = after === undefined ? await replace() : await deps.store.transaction(replace);
     }
   } catch (error) {
     throw asDuplicateIdentifier(deps, type.name, error);
   }
   if (!written) throw conflict(LOCK_VERSION_STALE);
-  await deps.changes.written({ type: type.name, operation: "update", id, scope });
+  await deps.changes.written({ type: type.name, operation: "update", id, scope }, session);
   return {
     status: "Updated",
     id,

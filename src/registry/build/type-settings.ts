@@ -165,8 +165,11 @@ class SettingsReader {
     const properties = isJsonObject(this.schema.properties) ? this.schema.properties : {};
     return Object.entries(value).map(([name, entry]) => {
       const where = `x-write-parameters.${name}`;
-      // A parameter named as a field would make the record's field and the parameter two answers to one name.
-      if (Object.hasOwn(properties, name)) this.fail(`${where}: "${name}" is a property of the record`);
+      // A parameter named as a field would make the record's field and the parameter two answers to one name; a
+      // readOnly field is never input (a user's `groups`, shown on reads, set by the `groups[]` parameter).
+      const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
+      if (property !== undefined && !(isJsonObject(property) && property.readOnly === true))
+        this.fail(`${where}: "${name}" is a property of the record (only a readOnly one may share its name)`);
       if (!isJsonObject(entry) || typeof entry.description !== "string") this.fail(`${where} needs a description`);
       const use = (key: "create" | "update"): { create?: ParameterUse } | { update?: ParameterUse } => {
         const given = entry[key];
@@ -176,7 +179,9 @@ class SettingsReader {
       };
       if (entry.create === undefined && entry.update === undefined)
         this.fail(`${where}: say which writes take it (create, update)`);
-      return { name, ...use("create"), ...use("update"), description: entry.description };
+      if (entry.array !== undefined && entry.array !== true) this.fail(`${where}.array must be true when present`);
+      const array = entry.array === true ? { array: true as const } : {};
+      return { name, ...use("create"), ...use("update"), ...array, description: entry.description };
     });
   }
 

@@ -1,12 +1,13 @@
 // The tree routes (records/http/tree-endpoints.ts) of every type that takes part in a tree,
 // from the registry alone: a root type's large-tree reads and accept_children, a node type's
-// children, parent and accept_children.
+// children, parent and accept_children; both take POST children.
 import type { RecordType } from "../registry/registry.js";
 import { WAYPOINT_SIZE } from "../records/operations/tree-views.js";
 import {
   commonResponses,
   conflictResponse,
   idPathParameter,
+  jsonContent,
   jsonResponse,
   notFoundResponse,
   openApiPath,
@@ -68,6 +69,13 @@ function arrayQuery(name: string, description: string, items: Schema, required =
     explode: true,
     ...(required && { required }),
   };
+}
+
+/** Path sets joined, the operations of one path (GET and POST children) kept together. */
+function combined(...sets: Paths[]): Paths {
+  const paths: Paths = {};
+  for (const set of sets) for (const [path, item] of Object.entries(set)) paths[path] = { ...paths[path], ...item };
+  return paths;
 }
 
 interface TreeRoute {
@@ -240,7 +248,7 @@ export class TreePaths {
         },
       },
     ]);
-    return { ...reads, ...this.accepting(type, nodes) };
+    return combined(reads, this.accepting(type, nodes));
   }
 
   private accepting(type: RecordType, nodes: RecordType): Paths {
@@ -273,6 +281,33 @@ export class TreePaths {
           },
         },
       },
+      {
+        method: "post",
+        suffix: "children",
+        operation: {
+          operationId: `add_children_${type.name}`,
+          summary: `Create ${nodes.title} records under this ${type.title}`,
+          description:
+            `Also needs the ${nodes.title} create permission. ArchivesSpace's \`{"children": [...]}\` body: each child is ` +
+            "created under this record, in order, after its present children (unless a child names its `position`); its " +
+            "root and parent links are this record's. All or none: the first bad child is a 400 with its fields under " +
+            "`children/<index>/`. Answers this record (`Updated`), with the children's warnings.",
+          requestBody: {
+            required: true,
+            content: jsonContent({
+              type: "object",
+              required: ["children"],
+              properties: { children: { type: "array", items: this.ctx.recordRef(nodes.name) } },
+            }),
+          },
+          responses: {
+            "200": jsonResponse("Created: the answer names this record.", writeResultSchema(this.ctx, "Updated")),
+            "400": responseRef("BadRequest"),
+            "404": notFoundResponse(this.ctx, [type.title, this.repositoryTitle]),
+            "413": responseRef("TooLarge"),
+          },
+        },
+      },
     ]);
   }
 
@@ -280,8 +315,8 @@ export class TreePaths {
   node(type: RecordType): Paths {
     const ctx = this.ctx;
     const notFound = notFoundResponse(ctx, [type.title, this.repositoryTitle]);
-    return {
-      ...this.place(type, "read", [
+    return combined(
+      this.place(type, "read", [
         {
           method: "get",
           suffix: "children",
@@ -296,7 +331,7 @@ export class TreePaths {
           },
         },
       ]),
-      ...this.place(type, "update", [
+      this.place(type, "update", [
         {
           method: "post",
           suffix: "parent",
@@ -325,7 +360,7 @@ export class TreePaths {
           },
         },
       ]),
-      ...this.accepting(type, type),
-    };
+      this.accepting(type, type),
+    );
   }
 }

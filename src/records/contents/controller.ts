@@ -3,13 +3,13 @@
 //   a tree's root type (resource, digital_object, classification):
 //     GET  <item>/tree               ArchivesSpace 2.x's whole tree
 //     GET  <item>/ordered_records    the record and its nodes in tree order
-//     POST <item>/children           create nodes at its top level
 //   a tree's node type (archival_object, digital_object_component, classification_term):
 //     GET  <item>/previous           the record before it in tree order
-//     POST <item>/children           create nodes under it
 //   the types of TOP_CONTAINER_ROUTES (ArchivesSpace serves these two only):
 //     GET  <item>/top_containers     the top containers it (and its tree) uses
-// Each is guarded by the type's own permission (x-permissions) as its record routes are.
+// Each is guarded by the type's own permission (x-permissions) as its record routes are. POST <item>/children, on
+// both sides of a tree, is a tree route (records/http/tree-controllers.ts, add-children.ts): the node type's GET
+// children already shares its path, which the registry describes.
 import { Controller } from "@tsed/di";
 import type { PlatformContext } from "@tsed/platform-http";
 import { Context } from "@tsed/platform-params";
@@ -19,7 +19,6 @@ import { pascalCase, respond } from "../http/answer.js";
 import { RecordEndpoints, type RecordRouteDeps } from "../http/record-endpoints.js";
 import { CollectionContents, type ContentsLimits } from "./operations.js";
 import {
-  describeChildren,
   describeLegacyTree,
   describeOrderedRecords,
   describePrevious,
@@ -65,14 +64,6 @@ function rootController(
         return contents.orderedRecords(type.name, scope, records.recordId(req));
       });
     }
-
-    @Route("post", `${type.itemPath}/children`, describeChildren(type, nodes))
-    children(@Context() ctx: PlatformContext): Promise<void> {
-      return respond(ctx, async (req, res) => {
-        const { scope, actor } = await records.enter("update", req, res);
-        return contents.addChildren(type.name, scope, records.recordId(req), req.body as unknown, actor);
-      });
-    }
   }
   return named(Generated, type, "ContentsController");
 }
@@ -84,14 +75,6 @@ function nodeController(type: RecordType, records: RecordEndpoints, contents: Co
       return respond(ctx, async (req, res) => {
         const { scope, actor } = await records.enter("read", req, res);
         return contents.previous(type.name, scope, records.recordId(req), actor);
-      });
-    }
-
-    @Route("post", `${type.itemPath}/children`, describeChildren(type, type))
-    children(@Context() ctx: PlatformContext): Promise<void> {
-      return respond(ctx, async (req, res) => {
-        const { scope, actor } = await records.enter("update", req, res);
-        return contents.addChildren(type.name, scope, records.recordId(req), req.body as unknown, actor);
       });
     }
   }

@@ -1,24 +1,14 @@
 // What a collection holds, as ArchivesSpace's routes answer it (docs/api.md §12): a root record's tree in order
-// (ordered_records) and whole (the legacy tree), the top containers a record or its tree uses, the node before one
-// in tree order (previous), and children created under a record in one batch (children). Transport-free: the
-// routes (controller.ts) guard, read parameters and call these.
-import { ApiError, badRequest } from "../../errors/api-error.js";
-import { addFieldError, fieldErrors } from "../../registry/validation-errors.js";
-import { isJsonObject } from "../../registry/json.js";
-import { TREE_PARENT_FIELD, type JsonObject, type JsonValue, type RecordType } from "../../registry/index.js";
+// (ordered_records) and whole (the legacy tree), the top containers a record or its tree uses and the node before
+// one in tree order (previous). Transport-free: the routes (controller.ts) guard, read parameters and call these.
+import { ApiError } from "../../errors/api-error.js";
+import { TREE_PARENT_FIELD, type JsonObject, type RecordType } from "../../registry/index.js";
 import type { OperationDeps } from "../deps.js";
 import { valuesAt } from "../computed/paths.js";
-import { BatchRecordError, type RecordOperations } from "../operations/index.js";
+import type { RecordOperations } from "../operations/index.js";
 import { findStored, recordType } from "../operations/locate.js";
-import { trusted, type Actor, type Scope, type WriteResult } from "../types.js";
-import {
-  childCount,
-  childrenFilter,
-  isTreeNodeType,
-  linkPath,
-  nodeLinks,
-  type TreeNodeType,
-} from "../trees/tree-links.js";
+import { trusted, type Actor, type Scope } from "../types.js";
+import { childCount, childrenFilter, isTreeNodeType, nodeLinks, type TreeNodeType } from "../trees/tree-links.js";
 import { fillContainers, legacyNode, nest, type LegacyNode } from "./legacy-tree.js";
 import { inTreeOrder, nodeTypeOf, readWholeTree, type WholeTreeOptions } from "./whole-tree.js";
 
@@ -40,11 +30,6 @@ const PAGED_READS = "read it through tree/root, tree/waypoint and tree/node, whi
 /** Whether a record is out of a published view: unpublished (unset counts as unpublished) or suppressed. */
 function hidden(record: JsonObject): boolean {
   return record.publish !== true || record.suppressed === true;
-}
-
-/** A link value as stored for a link property: `{ref}`, or the bare uri where the schema keeps a string. */
-function linkValue(type: RecordType, field: string, uri: string): JsonValue {
-  return linkPath(type, field).segments.length > 1 ? { ref: uri } : uri;
 }
 
 export class CollectionContents {
@@ -191,71 +176,9 @@ export class CollectionContents {
     return this.operations.read(type.name, scope, previous.id, actor);
   }
 
-  /**
-   * POST <record>/children with `{"children": [...]}`: each child created under the record (a root record's top level,
-   * or a node), in order, after its present children unless a child names its `position`. All of them or none: one
-   * batch, checked whole before any is written. A child's own root and parent links are replaced by the record's.
-   * Answers the record, as ArchivesSpace does (`Updated`), with each child's warnings.
-   */
-  async addChildren(typeName: string, scope: Scope, id: number, body: unknown, actor: Actor): Promise<WriteResult> {
-    const type = recordType(this.deps, typeName, scope);
-    const nodes = isTreeNodeType(type) ? type : this.nodesOf(type.name);
-    if (!isJsonObject(body)) throw badRequest({ children: ["Must be an object with a list of children"] });
-    const children = body.children;
-    if (!Array.isArray(children)) throw badRequest({ children: ["Must be a list of records"] });
-    const bad = children.findIndex((child) => !isJsonObject(child));
-    if (bad >= 0) {
-      const errors = fieldErrors();
-      addFieldError(errors, `children/${bad}`, "Must be a record (an object)");
-      throw badRequest(errors);
-    }
-    const stored = await findStored(this.deps, type, id, scope);
-    const uri = this.deps.registry.uriFor(type.name, id, scope.repoId);
-    const rootUri = type === nodes ? nodeLinks(nodes, stored).rootUri : uri;
-    const items = (children as JsonObject[]).map((child) => {
-      const input: Record<string, JsonValue> = { ...child };
-      input[nodes.tree.root] = linkValue(nodes, nodes.tree.root, rootUri);
-      if (type === nodes) input[nodes.tree.parent] = linkValue(nodes, nodes.tree.parent, uri);
-      else delete input[nodes.tree.parent];
-      return { input };
-    });
-    let results: WriteResult[] = [];
-    try {
-      if (items.length > 0) results = await this.operations.createMany(nodes.name, scope, items, actor);
-    } catch (error) {
-      // The batch's first bad child, named by its place in the body.
-      if (
-        error instanceof BatchRecordError ||
-        (error instanceof ApiError && error.status === 400 && items.length === 1)
-      )
-        throw prefixed(error, error instanceof BatchRecordError ? error.index : 0);
-      throw error;
-    }
-    const current = await findStored(this.deps, type, id, scope);
-    return {
-      status: "Updated",
-      id,
-      lock_version: current.lock_version as number,
-      stale: null,
-      uri,
-      warnings: results.flatMap((result, index) => result.warnings.map((warning) => `children/${index}/${warning}`)),
-    };
-  }
-
   private nodesOf(rootTypeName: string): TreeNodeType {
     const nodes = nodeTypeOf(this.deps, rootTypeName);
     if (nodes === undefined) throw new Error(`${rootTypeName} records have no trees`);
     return nodes;
   }
-}
-
-/** A child's 400 with its field paths under `children/<index>/`. */
-function prefixed(error: ApiError, index: number): ApiError {
-  const detail = error.detail;
-  const errors = fieldErrors();
-  if (typeof detail === "string") addFieldError(errors, `children/${index}`, detail);
-  else
-    for (const [path, messages] of Object.entries(detail))
-      for (const message of messages) addFieldError(errors, `children/${index}/${path}`, message);
-  return new ApiError(400, errors, error.extra);
 }

@@ -4,20 +4,39 @@ import {
   commonResponses,
   idPathParameter,
   notFoundResponse,
-  jsonContent,
   jsonResponse,
+  openApiPath,
   responseRef,
   type DocumentContext,
   type Parameter,
   type Reference,
   type Response,
   type Schema,
+  type Tag,
 } from "../../http/api-description.js";
 import type { RouteOperation } from "../../http/described-route.js";
 import type { RecordOperation, RecordType } from "../../registry/index.js";
-import { accessNote, isPublic, recordTag, writeResultSchema } from "../../openapi/record-paths.js";
 
 type Describe = (ctx: DocumentContext) => RouteOperation;
+
+// As the registry's routes say them (src/openapi/record-paths.ts, which records/ may not import: openapi/ imports
+// records/): the same tag (its description is the first one met) and the same words for who may call.
+function recordTag(type: RecordType): Tag {
+  return { name: type.name, description: `${type.title} records, at \`${openApiPath(type.collectionPath)}\`.` };
+}
+
+function isPublic(type: RecordType, operation: RecordOperation): boolean {
+  return operation === "read" && type.publicRead;
+}
+
+function accessNote(type: RecordType, operation: RecordOperation): string {
+  if (isPublic(type, operation)) return "Needs no session.";
+  const code = type.permissions[operation];
+  if (code === null) return "Needs a session; any user may.";
+  return type.scope === "repository"
+    ? `Needs a session whose user holds \`${code}\` in the repository (or globally).`
+    : `Needs a session whose user holds \`${code}\` globally.`;
+}
 
 const TOO_LARGE =
   "A tree with more nodes than WHOLE_TREE_MAX_NODES (20,000 unless set) is a 400 saying so, before it is read: " +
@@ -155,29 +174,4 @@ export function describePrevious(type: RecordType): Describe {
       },
       'The first node of a tree has no previous record: `{"error":"No previous node"}`.',
     );
-}
-
-export function describeChildren(type: RecordType, nodes: RecordType): Describe {
-  return (ctx) =>
-    operation(ctx, type, "update", {
-      operationId: `add_children_${type.name}`,
-      summary: `Create ${nodes.title} records under a ${type.title}`,
-      description:
-        `Also needs the ${nodes.title} create permission. Each child is created under this record, in order, after ` +
-        "its present children (unless a child names its `position`); its root and parent links are this record's. " +
-        "All or none: the first bad child is a 400 with its fields under `children/<index>/`.",
-      requestBody: {
-        required: true,
-        content: jsonContent({
-          type: "object",
-          required: ["children"],
-          properties: { children: { type: "array", items: ctx.recordRef(nodes.name) } },
-        }),
-      },
-      responses: {
-        "200": jsonResponse("Created: the answer names this record.", writeResultSchema(ctx, "Updated")),
-        "400": responseRef("BadRequest"),
-        "413": responseRef("TooLarge"),
-      },
-    });
 }

@@ -76,10 +76,15 @@ export interface RecordsConfig {
   resolveMaxBytes: number;
   /** The most bytes of whole records one response carries (a list page, an id set, a node's children); past it, 400. */
   responseMaxBytes: number;
+  /**
+   * The most nodes a read of a whole tree answers (the legacy `<root>/tree`, `ordered_records`, a resource's
+   * `top_containers`); a larger tree is a 400 pointing at the paged tree routes.
+   */
+  wholeTreeMaxNodes: number;
 }
 
 export interface BulkConfig {
-  /** The most records one container or location bulk call may name or make (docs/api.md §12); past it, 400. */
+  /** The most records one container or location bulk call may name or make (docs/api.md §13); past it, 400. */
   maxRecords: number;
 }
 
@@ -166,6 +171,7 @@ export function loadConfig(env: Env = process.env): Config {
       resolveMaxRefs: positiveInteger(env, "RESOLVE_MAX_REFS", 1000),
       resolveMaxBytes: positiveInteger(env, "RESOLVE_MAX_BYTES", 4 * 1024 * 1024),
       responseMaxBytes: positiveInteger(env, "RESPONSE_MAX_BYTES", 128 * 1024 * 1024),
+      wholeTreeMaxNodes: positiveInteger(env, "WHOLE_TREE_MAX_NODES", 20_000),
     },
     bulk: { maxRecords: positiveInteger(env, "BULK_MAX_RECORDS", 1000) },
     http: {

@@ -14,6 +14,7 @@ import type { Application, RequestHandler } from "express";
 import { Configuration } from "@tsed/di";
 import type { Accounts } from "./accounts/index.js";
 import { sessionMiddleware } from "./auth/session-middleware.js";
+import { contentsControllers } from "./records/contents/controller.js";
 import { enumerationController } from "./records/enumerations/index.js";
 import { exportController } from "./exporters/index.js";
 import { containerController } from "./containers/routes.js";
@@ -69,6 +70,10 @@ export async function createServer(config: Config, services?: ServerServices): P
         services.operations.deps.registry.types,
       ),
       publicationController({ operations: services.operations, accessControl: services.accounts.accessControl }),
+      ...contentsControllers(
+        { operations: services.operations, accessControl: services.accounts.accessControl },
+        { wholeTreeMaxNodes: config.records.wholeTreeMaxNodes },
+      ),
       enumerationController(services.operations.deps, services.accounts.accessControl),
       ...lookupControllers({ operations: services.operations, access: services.accounts.accessControl }),
       exportController({ operations: services.operations, access: services.accounts.accessControl }),

@@ -1,6 +1,6 @@
 // The tree routes (records/http/tree-endpoints.ts) of every type that takes part in a tree,
 // from the registry alone: a root type's large-tree reads and accept_children, a node type's
-// children, parent and accept_children.
+// children, parent and accept_children; both take POST children.
 import type { RecordType } from "../registry/registry.js";
 import { WAYPOINT_SIZE } from "../records/operations/tree-views.js";
 import {
@@ -8,6 +8,7 @@ import {
   commonResponses,
   conflictResponse,
   idPathParameter,
+  jsonContent,
   jsonResponse,
   notFoundResponse,
   openApiPath,
@@ -75,6 +76,13 @@ function arrayQuery(name: string, description: string, items: Schema, required =
     explode: true,
     ...(required && { required }),
   };
+}
+
+/** Path sets joined, the operations of one path (GET and POST children) kept together. */
+function combined(...sets: Paths[]): Paths {
+  const paths: Paths = {};
+  for (const set of sets) for (const [path, item] of Object.entries(set)) paths[path] = { ...paths[path], ...item };
+  return paths;
 }
 
 interface TreeRoute {
@@ -256,7 +264,7 @@ export class TreePaths {
         },
       },
     ]);
-    return { ...reads, ...this.accepting(type, nodes) };
+    return combined(reads, this.accepting(type, nodes));
   }
 
   private accepting(type: RecordType, nodes: RecordType): Paths {
@@ -289,6 +297,33 @@ export class TreePaths {
           },
         },
       },
+      {
+        method: "post",
+        suffix: "children",
+        operation: {
+          operationId: `add_children_${type.name}`,
+          summary: `Create ${nodes.title} records under this ${type.title}`,
+          description:
+            `Also needs the ${nodes.title} create permission. ArchivesSpace's \`{"children": [...]}\` body: each child is ` +
+            "created under this record, in order, after its present children (unless a child names its `position`); its " +
+            "root and parent links are this record's. All or none: the first bad child is a 400 with its fields under " +
+            "`children/<index>/`. Answers this record (`Updated`), with the children's warnings.",
+          requestBody: {
+            required: true,
+            content: jsonContent({
+              type: "object",
+              required: ["children"],
+              properties: { children: { type: "array", items: this.ctx.recordRef(nodes.name) } },
+            }),
+          },
+          responses: {
+            "200": jsonResponse("Created: the answer names this record.", writeResultSchema(this.ctx, "Updated")),
+            "400": responseRef("BadRequest"),
+            "404": notFoundResponse(this.ctx, [type.title, this.repositoryTitle]),
+            "413": responseRef("TooLarge"),
+          },
+        },
+      },
     ]);
   }
 
@@ -296,8 +331,8 @@ export class TreePaths {
   node(type: RecordType): Paths {
     const ctx = this.ctx;
     const notFound = notFoundResponse(ctx, [type.title, this.repositoryTitle]);
-    return {
-      ...this.place(type, "read", [
+    return combined(
+      this.place(type, "read", [
         {
           method: "get",
           suffix: "children",
@@ -314,7 +349,7 @@ export class TreePaths {
           },
         },
       ]),
-      ...this.place(type, "update", [
+      this.place(type, "update", [
         {
           method: "post",
           suffix: "parent",
@@ -343,7 +378,7 @@ export class TreePaths {
           },
         },
       ]),
-      ...this.accepting(type, type),
-    };
+      this.accepting(type, type),
+    );
   }
 }

@@ -20,6 +20,8 @@ import {
   AttributeError,
   byExternalId,
   closestValue,
+  componentTree,
+  dispatchType,
   findClosestValue,
   formatResourceId,
   getDateDisplay,
@@ -31,6 +33,7 @@ import {
   JSONModelRelation,
   textInNote,
   walkTree,
+  walkTreeNode,
 } from "./clients/archivessnake.js";
 import { at, isDict, list, text, type Dict } from "./clients/python.js";
 import { freshRecords, populatedRecords, REPO, type RecordSet, type Send } from "./clients/records.js";
@@ -102,9 +105,51 @@ describe("agentarchives, whatever the records", () => {
     );
   });
 
-  it.todo(
-    "agentarchives collection_list, get_resource_component_and_children on a resource, augment_resource_ids: GET <resource>/tree, the legacy tree (issue 14)",
-  );
+  it("agentarchives collection_list, get_resource_component_and_children on a resource, augment_resource_ids: GET <resource>/tree, the legacy tree", async () => {
+    const client = await agentarchives();
+    for (const set of sets.values()) {
+      const uris = await client.collectionList(set.resource);
+      expect(uris).toEqual(expect.arrayContaining([set.top, set.child, set.located]));
+      expect(uris.indexOf(set.child)).toBe(uris.indexOf(set.top) + 1);
+      const [resource, top, child] = [await read(set.resource), await read(set.top), await read(set.child)];
+      const tree = (await client.getResourceComponentAndChildren(set.resource)) as Dict;
+      // _get_resources counts sortPosition from 2 and calls every node a "resource".
+      expect(tree).toMatchObject({
+        id: set.resource,
+        type: "resource",
+        sortPosition: 2,
+        title: resource.title,
+        levelOfDescription: resource.level,
+        has_children: true,
+      });
+      const topNode = list(tree.children).find((node) => at(node, "id") === set.top);
+      expect(topNode).toMatchObject({
+        type: "resource",
+        sortPosition: 3,
+        title: top.title,
+        display_title: top.display_string,
+        levelOfDescription: top.level,
+        has_children: true,
+        children: [
+          {
+            id: set.child,
+            sortPosition: 4,
+            title: child.title,
+            levelOfDescription: child.level,
+            children: false,
+            has_children: false,
+          },
+        ],
+      });
+      // The top level in collection_list's order (a node's subtree follows it there).
+      const topLevel = list(tree.children).map((node) => at(node, "id"));
+      expect([...topLevel].sort((a, b) => uris.indexOf(a) - uris.indexOf(b))).toEqual(topLevel);
+      // augment_resource_ids: two levels, the top level's children known but not fetched.
+      const [augmented] = await client.augmentResourceIds([set.resource]);
+      const augmentedTop = list(at(augmented, "children")).find((node) => at(node, "id") === set.top);
+      expect(augmentedTop).toMatchObject({ has_children: true, children: [] });
+    }
+  });
   it.todo(
     "agentarchives find_collection_ids, count_collections, find_collections: GET /repositories/:id/search (issue 15)",
   );
@@ -154,9 +199,30 @@ describe("ArchivesSnake, whatever the records", () => {
     for (const set of sets.values()) expect(objectUris).toEqual(expect.arrayContaining([set.top, set.child]));
   });
 
-  it.todo(
-    "ArchivesSnake resource.tree, ComponentObject.tree, TreeNode.walk: GET <resource>/tree, the legacy tree (issue 14)",
-  );
+  it("ArchivesSnake resource.tree, ComponentObject.tree, TreeNode.walk: GET <resource>/tree, the legacy tree", async () => {
+    const client = await asnake();
+    const idOf = (uri: string) => Number(uri.split("/").pop());
+    const uris = async (records: unknown[]) =>
+      Promise.all(records.map((record) => (record as JSONModelObject).attr("uri")));
+    for (const set of sets.values()) {
+      const resource = await new JSONModelRelation(`${REPO}/resources`, client).call(idOf(set.resource));
+      // resource.tree: the {ref: <uri>/tree} ref, a TreeNode, reified by a GET of the ref.
+      const tree = await resource.record("tree");
+      expect(dispatchType(await tree.json())).toBe("tree_node");
+      const walked = await uris(await collect(walkTreeNode(tree)));
+      expect(walked[0]).toBe(set.resource);
+      expect(walked.indexOf(set.child)).toBe(walked.indexOf(set.top) + 1);
+      // The same records in the same order as walk_tree reads through the large-tree waypoints.
+      const waypoints = (await collect(walkTree(set.resource, client))).map((record) => at(record, "uri"));
+      expect(walked).toEqual(waypoints);
+      // ComponentObject.tree: the top archival object's node, walked to its child.
+      const top = await new JSONModelRelation(`${REPO}/archival_objects`, client).call(idOf(set.top));
+      const node = await componentTree(top);
+      expect(node).toBeInstanceOf(JSONModelObject);
+      expect(await (node as JSONModelObject).attr("record_uri")).toBe(set.top);
+      expect(await uris(await collect(walkTreeNode(node as JSONModelObject)))).toEqual([set.top, set.child]);
+    }
+  });
   it("ArchivesSnake ASpace.by_external_id: none, one (a 303 followed to the record), several (refs)", async () => {
     const client = await asnake();
     const eid = `eid-${randomUUID()}`;

@@ -1,6 +1,6 @@
 // The tree routes as Ts.ED controllers, generated per type like the record controllers and
 // mounted at the same collection path: a root type (resource) gets the large-tree reads and
-// accept_children, a node type (archival_object) children, parent and accept_children.
+// accept_children, a node type (archival_object) children, parent and accept_children; both take POST children.
 import { Controller } from "@tsed/di";
 import type { PlatformContext } from "@tsed/platform-http";
 import { Context } from "@tsed/platform-params";
@@ -36,6 +36,11 @@ export abstract class TreeRootController {
   acceptChildren(@Context() ctx: PlatformContext): Promise<void> {
     return respond(ctx, (req, res) => this.endpoints.acceptChildren(req, res));
   }
+
+  @Post("/:id/children")
+  addChildren(@Context() ctx: PlatformContext): Promise<void> {
+    return respond(ctx, (req, res) => this.endpoints.addChildren(req, res));
+  }
 }
 
 export abstract class TreeNodeController {
@@ -54,6 +59,11 @@ export abstract class TreeNodeController {
   @Post("/:id/accept_children")
   acceptChildren(@Context() ctx: PlatformContext): Promise<void> {
     return respond(ctx, (req, res) => this.endpoints.acceptChildren(req, res));
+  }
+
+  @Post("/:id/children")
+  addChildren(@Context() ctx: PlatformContext): Promise<void> {
+    return respond(ctx, (req, res) => this.endpoints.addChildren(req, res));
   }
 }
 

@@ -1,9 +1,10 @@
 // The tree routes of one type (ArchivesSpace's large-tree API and moves): on a root type
-// (resource) tree/root, tree/waypoint, tree/node, tree/node_from_root and accept_children; on
-// a node type (archival_object) children, parent and accept_children. Permissions are the
+// (resource) tree/root, tree/waypoint, tree/node, tree/node_from_root, accept_children and POST children; on a
+// node type (archival_object) children (GET and POST), parent and accept_children. Permissions are the
 // type's own (x-permissions): reading a tree is reading its root, moving nodes is updating.
 import type { Request, Response } from "express";
 import type { JsonObject } from "../../registry/index.js";
+import { addChildren } from "../operations/add-children.js";
 import { MAX_ID_SET, type Actor, type RecordOperations, type WriteResult } from "../operations/index.js";
 import type { TreeViewer } from "../operations/tree-views.js";
 import { ParamReader, REQUIRED, requestParameters, throwIfAny } from "./list-params.js";
@@ -112,6 +113,13 @@ export class TreeEndpoints {
     const position = reader.wholeNumber("position", 0);
     throwIfAny(reader.errors);
     return this.operations.treeMoves.moveUnder(this.typeName, scope, id, parent, position, actor);
+  }
+
+  /** POST <record>/children: new nodes created under the record, all or none (operations/add-children.ts). */
+  async addChildren(req: Request, res: Response): Promise<WriteResult> {
+    const { scope, actor } = await this.records.enter("update", req, res);
+    const id = this.records.recordId(req);
+    return addChildren(this.operations.deps, this.typeName, scope, id, req.body as unknown, actor);
   }
 
   async acceptChildren(req: Request, res: Response): Promise<WriteResult> {

@@ -1,8 +1,8 @@
 // agentarchives' ArchivesSpace client (artefactual-labs/agentarchives, agentarchives/archivesspace/client.py), the one
 // Archivematica uploads with, ported method by method: the same requests, the same keys read (record["key"] raises
 // when the key is missing, record.get("key") does not: see python.ts), the same mutation and the same write back.
-// Each method carries the name of the Python method it mirrors. Methods whose endpoint Arca lacks (the legacy
-// <resource>/tree, /search, find_by_id) are ported only for the part that reads records: see recordPartOf*.
+// Each method carries the name of the Python method it mirrors. Methods whose endpoint Arca lacks (/search,
+// find_by_id) are ported only for the part that reads records: see recordPartOf*.
 import { at, get, has, isDict, list, PyIndexError, PyKeyError, text, truthy, type Dict } from "./python.js";
 import { Session, type Params } from "./http.js";
 
@@ -256,6 +256,67 @@ export class AgentArchivesClient {
       return result;
     };
     return formatRecord(await this.getRecord(resourceId), 1);
+  }
+
+  /** collection_list: every record_uri under the resource's legacy tree, depth first (children where has_children). */
+  async collectionList(resourceId: string): Promise<unknown[]> {
+    const fetchChildren = (children: unknown[]): unknown[] => {
+      const results: unknown[] = [];
+      for (const child of children) {
+        results.push(at(child, "record_uri"));
+        if (truthy(at(child, "has_children"))) results.push(...fetchChildren(list(at(child, "children"))));
+      }
+      return results;
+    };
+    const tree = await this.call("GET", `${resourceId}/tree`);
+    return fetchChildren(list(at(tree, "children")));
+  }
+
+  /**
+   * _get_resources: the resource's legacy tree (<uri>/tree), each node's record fetched by its record_uri; the level
+   * comes from the tree node. sortPosition is one more than the depth (the client counts up before it builds), every
+   * node's type is "resource", and children stop (present but empty) at recurseMaxLevel.
+   */
+  async getResources(resourceId: string, recurseMaxLevel: number | false = false): Promise<Dict> {
+    const formatRecord = async (record: unknown, level: number): Promise<Dict> => {
+      const descend = recurseMaxLevel !== level;
+      level += 1;
+      const fullRecord = await this.getRecord(text(at(record, "record_uri")));
+      const result: Dict = {
+        ...this.recordPartOfGetResources(fullRecord, at(record, "level")),
+        id: at(record, "record_uri"),
+        sortPosition: level,
+      };
+      const children = list(at(record, "children"));
+      if (children.length > 0 && descend) {
+        const formatted: Dict[] = [];
+        for (const child of children) formatted.push(await formatRecord(child, level));
+        result.children = formatted;
+        result.has_children = true;
+      } else if (children.length > 0) {
+        result.children = [];
+        result.has_children = true;
+      } else {
+        result.children = false;
+        result.has_children = false;
+      }
+      return result;
+    };
+    return formatRecord(await this.call("GET", `${resourceId}/tree`), 1);
+  }
+
+  /** get_resource_component_and_children: _get_resources for a resource, _get_components for an archival object. */
+  getResourceComponentAndChildren(resourceId: string, recurseMaxLevel: number | false = false): Promise<unknown> {
+    return this.resourceType(resourceId) === "resource"
+      ? this.getResources(resourceId, recurseMaxLevel)
+      : this.getComponents(resourceId, recurseMaxLevel);
+  }
+
+  /** augment_resource_ids: each one's record and children, two levels deep. */
+  async augmentResourceIds(resourceIds: readonly string[]): Promise<unknown[]> {
+    const augmented: unknown[] = [];
+    for (const id of resourceIds) augmented.push(await this.getResourceComponentAndChildren(id, 2));
+    return augmented;
   }
 
   /** find_resource_id_for_component */

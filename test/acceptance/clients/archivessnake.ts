@@ -2,7 +2,7 @@
 // (asnake/client/web_client.py, get_paged), JSONModelObject's attribute access, ref reification and save
 // (asnake/jsonmodel/__init__.py), and the record helpers of asnake/utils/__init__.py. Each function carries the name
 // of the Python one it mirrors. Keys are read as Python reads them (python.ts): a missing key raises.
-import { at, get, has, isBlank, isDict, list, text, type Dict } from "./python.js";
+import { at, get, has, isBlank, isDict, list, text, truthy, type Dict } from "./python.js";
 import { Session, type Params } from "./http.js";
 import type { Reply } from "../../support/service.js";
 
@@ -420,4 +420,51 @@ export async function* byExternalId(
     for (const uri of new Set(list(reply.body))) yield wrap({ ref: uri }, client);
   } else if (reply.status === 200) yield wrap(reply.body, client);
   else throw new Error(`by-external-id call returned '${reply.status}'`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// asnake/jsonmodel: the legacy tree (<resource>/tree) as TreeNode and ComponentObject read it.
+
+/**
+ * find_subtree: the node of `uri` among the tree's children, searched depth first. As in ArchivesSnake, the search
+ * below a child is handed that child's list of children where a tree is expected, so it raises (TypeError) once it
+ * must look below a node that is not the one wanted: only nodes found before that are found.
+ */
+export function findSubtree(tree: unknown, uri: string): unknown {
+  let subtree: unknown = null;
+  for (const child of list(at(tree, "children"))) {
+    if (at(child, "record_uri") === uri) {
+      subtree = child;
+      break;
+    }
+    if (!truthy(at(child, "has_children"))) continue;
+    subtree = findSubtree(at(child, "children"), uri);
+  }
+  return subtree;
+}
+
+/** TreeNode.record: the full record of a node, from its record_uri. */
+export async function treeNodeRecord(node: JSONModelObject): Promise<unknown> {
+  return wrap((await node.client.get(text(await node.attr("record_uri")))).body, node.client);
+}
+
+/** TreeNode.walk: the node's record, then each child's walk (depth first). */
+export async function* walkTreeNode(node: JSONModelObject): AsyncGenerator<unknown> {
+  yield await treeNodeRecord(node);
+  for (const child of list(await node.attr("children"))) {
+    if (!(child instanceof JSONModelObject)) throw new Error(`a tree node's child is ${JSON.stringify(child)}`);
+    yield* walkTreeNode(child);
+  }
+}
+
+/** ComponentObject.tree: the archival object's node of its resource's tree (resource.tree.json()), wrapped. */
+export async function componentTree(component: JSONModelObject): Promise<unknown> {
+  let treeObject: unknown;
+  try {
+    const tree = await (await component.record("resource")).record("tree");
+    treeObject = findSubtree(await tree.json(), text(await component.attr("uri")));
+  } catch {
+    throw new AttributeError(`'${text(await component.attr("uri"))}' has no attribute 'tree'`);
+  }
+  return wrap(treeObject, component.client);
 }

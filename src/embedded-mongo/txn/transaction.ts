@@ -8,6 +8,7 @@ import { scalarIndexed, type CollectionAccess, type FoundRecord } from "../acces
 import { CommandError, ErrorCodes } from "../errors.js";
 import { compileFilter } from "../query/filter.js";
 import { sortRecords } from "../query/sort.js";
+import { OverlayWrites } from "./overlay-index.js";
 import type { Catalog } from "../store/catalog.js";
 import type { Collection } from "../store/collection.js";
 import { OrderStatisticTree } from "../store/order-statistic-tree.js";
@@ -26,8 +27,8 @@ export function writeConflict(): CommandError {
 }
 
 interface Overlay {
-  /** rid -> the document as this transaction left it (null: deleted). */
-  writes: Map<number, Document | null>;
+  /** rid -> the document as this transaction left it (null: deleted), findable by field (overlay-index.ts). */
+  writes: OverlayWrites;
   /**
    * Per unique index (by name), the keys of this transaction's own written documents, ordered
    * as the index orders them: checking a write against the transaction's earlier writes is
@@ -65,7 +66,8 @@ export class Transaction {
 
   overlay(ns: string): Overlay {
     let overlay = this.overlays.get(ns);
-    if (!overlay) this.overlays.set(ns, (overlay = { writes: new Map(), existing: new Set(), uniqueKeys: new Map() }));
+    if (!overlay)
+      this.overlays.set(ns, (overlay = { writes: new OverlayWrites(), existing: new Set(), uniqueKeys: new Map() }));
     return overlay;
   }
 
@@ -165,7 +167,8 @@ class TransactionAccess implements CollectionAccess {
       const before = collection.versionAt(rid, startSeq);
       if (before && matches(before)) merged.push({ rid, doc: before });
     }
-    for (const [rid, doc] of overlay?.writes ?? []) if (doc && matches(doc)) merged.push({ rid, doc });
+    if (overlay)
+      for (const [rid, doc] of overlay.writes.candidates(request.filter)) if (matches(doc)) merged.push({ rid, doc });
     const ordered = request.sort.length > 0 ? sortRecords(merged, (r) => r.doc, request.sort) : merged;
     return ordered.slice(request.skip, request.limit > 0 ? request.skip + request.limit : undefined);
   }

@@ -107,7 +107,7 @@ export class OverlayWrites {
     this.docs.set(rid, doc);
   }
 
-  /** The written documents that may match `filter` (every one when it pins no top-level field), deleted ones left out. */
+  /** The written documents that may match `filter` (all when it pins no top-level field), deleted ones left out. */
   *candidates(filter: Document): Generator<[number, Document]> {
     const pinned = pinnedField(filter);
     if (pinned === undefined) {

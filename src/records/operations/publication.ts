@@ -9,7 +9,6 @@ import type { StoredRecord } from "../../storage/record-store.js";
 import type { OperationDeps } from "../deps.js";
 import { changeWithDescendants } from "./flag-writes.js";
 import { findStored, permittedType } from "./locate.js";
-import { hiddenFilter } from "./suppression.js";
 import type { Actor, Scope, WriteResult } from "../types.js";
 
 const PUBLISH = "publish";

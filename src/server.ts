@@ -15,6 +15,7 @@ import { Configuration } from "@tsed/di";
 import type { Accounts } from "./accounts/index.js";
 import { sessionMiddleware } from "./auth/session-middleware.js";
 import { enumerationController } from "./records/enumerations/index.js";
+import { mergeController } from "./records/merges/index.js";
 import { exportController } from "./exporters/index.js";
 import { importController, isFileImport } from "./importers/routes.js";
 import type { SessionStore } from "./auth/session-store.js";
@@ -58,6 +59,7 @@ export async function createServer(config: Config, services?: ServerServices): P
         services.operations.deps.registry.types,
       ),
       enumerationController(services.operations.deps, services.accounts.accessControl),
+      mergeController(services.operations.deps, services.accounts.accessControl),
       exportController({ operations: services.operations, access: services.accounts.accessControl }),
       importController({
         operations: services.operations,

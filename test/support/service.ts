@@ -23,6 +23,7 @@ import { startEngine, type RunningEngine } from "../../src/embedded-mongo/index.
 import { ErrorFilter } from "../../src/errors/error-filter.js";
 import { bodyParsers } from "../../src/http/body-parsers.js";
 import { enumerationController } from "../../src/records/enumerations/index.js";
+import { mergeController } from "../../src/records/merges/index.js";
 import { recordControllers } from "../../src/records/http/index.js";
 import type { RecordOperations } from "../../src/records/operations/index.js";
 import { openRecords, type RecordsOptions } from "../../src/records/setup.js";
@@ -334,6 +335,7 @@ export async function startRecordServer(options: StoreOptions = {}): Promise<Rec
       "/": [
         ...recordControllers({ operations: ops, accessControl: permissions }),
         enumerationController(ops.deps, permissions),
+        mergeController(ops.deps, permissions),
       ],
     },
     middlewares: [

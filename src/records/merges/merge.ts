@@ -347,8 +347,6 @@ export function mergeRecords(
 
 /** What the store keeps of a record beside its fields, which an adjusted target keeps as it was. */
 function storageOf(doc: StoredRecord): JsonObject {
-  const kept: Record<string, JsonValue> = {};
-  for (const field of ["id", "repo_id", "lock_version", "created_by", "create_time", TREE_PARENT_FIELD])
-    if (doc[field] !== undefined) kept[field] = doc[field] as JsonValue;
-  return kept;
+  const fields = ["id", "repo_id", "lock_version", "created_by", "create_time", TREE_PARENT_FIELD];
+  return Object.fromEntries(fields.filter((field) => doc[field] !== undefined).map((field) => [field, doc[field]]));
 }

@@ -16,6 +16,7 @@ import type { Accounts } from "./accounts/index.js";
 import { sessionMiddleware } from "./auth/session-middleware.js";
 import { contentsControllers } from "./records/contents/controller.js";
 import { enumerationController } from "./records/enumerations/index.js";
+import { mergeController } from "./records/merges/index.js";
 import { exportController } from "./exporters/index.js";
 import { containerController } from "./containers/routes.js";
 import { importController, isFileImport } from "./importers/routes.js";
@@ -76,6 +77,7 @@ export async function createServer(config: Config, services?: ServerServices): P
       ),
       enumerationController(services.operations.deps, services.accounts.accessControl),
       ...lookupControllers({ operations: services.operations, access: services.accounts.accessControl }),
+      mergeController(services.operations.deps, services.accounts.accessControl),
       exportController({ operations: services.operations, access: services.accounts.accessControl }),
       importController({
         operations: services.operations,

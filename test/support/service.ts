@@ -23,6 +23,7 @@ import { startEngine, type RunningEngine } from "../../src/embedded-mongo/index.
 import { ErrorFilter } from "../../src/errors/error-filter.js";
 import { bodyParsers } from "../../src/http/body-parsers.js";
 import { enumerationController } from "../../src/records/enumerations/index.js";
+import { mergeController } from "../../src/records/merges/index.js";
 import { recordControllers } from "../../src/records/http/index.js";
 import { publicationController } from "../../src/records/http/publication-controller.js";
 import type { RecordOperations } from "../../src/records/operations/index.js";
@@ -336,6 +337,7 @@ export async function startRecordServer(options: StoreOptions = {}): Promise<Rec
         ...recordControllers({ operations: ops, accessControl: permissions }),
         publicationController({ operations: ops, accessControl: permissions }),
         enumerationController(ops.deps, permissions),
+        mergeController(ops.deps, permissions),
       ],
     },
     middlewares: [

@@ -24,6 +24,7 @@ import { bodyParsers } from "./http/body-parsers.js";
 import { describedRoutes } from "./http/described-route.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { SystemController } from "./http/system-controller.js";
+import { transferController } from "./records/transfers/controller.js";
 import { recordControllers } from "./records/http/index.js";
 import { openApiController } from "./openapi/index.js";
 import type { RecordOperations } from "./records/operations/index.js";
@@ -58,6 +59,7 @@ export async function createServer(config: Config, services?: ServerServices): P
         services.operations.deps.registry.types,
       ),
       enumerationController(services.operations.deps, services.accounts.accessControl),
+      transferController({ operations: services.operations, access: services.accounts.accessControl }),
       exportController({ operations: services.operations, access: services.accounts.accessControl }),
       importController({
         operations: services.operations,

@@ -24,6 +24,7 @@ import { ErrorFilter } from "../../src/errors/error-filter.js";
 import { bodyParsers } from "../../src/http/body-parsers.js";
 import { enumerationController } from "../../src/records/enumerations/index.js";
 import { recordControllers } from "../../src/records/http/index.js";
+import { transferController } from "../../src/records/transfers/controller.js";
 import type { RecordOperations } from "../../src/records/operations/index.js";
 import { openRecords, type RecordsOptions } from "../../src/records/setup.js";
 import type { Registry } from "../../src/registry/index.js";
@@ -334,6 +335,7 @@ export async function startRecordServer(options: StoreOptions = {}): Promise<Rec
       "/": [
         ...recordControllers({ operations: ops, accessControl: permissions }),
         enumerationController(ops.deps, permissions),
+        transferController({ operations: ops, access: permissions }),
       ],
     },
     middlewares: [

@@ -1330,11 +1330,12 @@ export const manifest: RegistryManifest = {
               },
               "digital_object": {
                 "$ref": "#/$defs/ref",
-                "$comment": "Deleting the digital object removes this whole instance (the innermost list item holding the link).",
+                "$comment": "Deleting the digital object removes this whole instance (the innermost list item holding the link). A repository transfer takes the digital object along when only moving records link to it, else is refused (ArchivesSpace: DIGITAL_OBJECT_IN_USE).",
                 "x-ref-targets": [
                   "digital_object"
                 ],
-                "x-on-target-delete": "remove"
+                "x-on-target-delete": "remove",
+                "x-on-transfer": "move"
               }
             },
             "required": [
@@ -2305,11 +2306,12 @@ export const manifest: RegistryManifest = {
               },
               "top_container": {
                 "$ref": "#/$defs/ref",
-                "$comment": "A container that still holds described material must not vanish under it: delete is refused while linked.",
+                "$comment": "A container that still holds described material must not vanish under it: delete is refused while linked. A repository transfer takes the container along when only moving records use it, else links them to a copy in the new repository (one with the same barcode there, if any), as ArchivesSpace does.",
                 "x-ref-targets": [
                   "top_container"
                 ],
-                "x-on-target-delete": "restrict"
+                "x-on-target-delete": "restrict",
+                "x-on-transfer": "move-or-copy"
               },
               "type_2": {
                 "type": "string",
@@ -19308,11 +19310,12 @@ export const manifest: RegistryManifest = {
               },
               "digital_object": {
                 "$ref": "#/$defs/ref",
-                "$comment": "Deleting the digital object removes this whole instance (the innermost list item holding the link).",
+                "$comment": "Deleting the digital object removes this whole instance (the innermost list item holding the link). A repository transfer takes the digital object along when only moving records link to it, else is refused (ArchivesSpace: DIGITAL_OBJECT_IN_USE).",
                 "x-ref-targets": [
                   "digital_object"
                 ],
-                "x-on-target-delete": "remove"
+                "x-on-target-delete": "remove",
+                "x-on-transfer": "move"
               }
             },
             "required": [
@@ -20936,11 +20939,12 @@ export const manifest: RegistryManifest = {
               },
               "top_container": {
                 "$ref": "#/$defs/ref",
-                "$comment": "A container that still holds described material must not vanish under it: delete is refused while linked.",
+                "$comment": "A container that still holds described material must not vanish under it: delete is refused while linked. A repository transfer takes the container along when only moving records use it, else links them to a copy in the new repository (one with the same barcode there, if any), as ArchivesSpace does.",
                 "x-ref-targets": [
                   "top_container"
                 ],
-                "x-on-target-delete": "restrict"
+                "x-on-target-delete": "restrict",
+                "x-on-transfer": "move-or-copy"
               },
               "type_2": {
                 "type": "string",
@@ -21180,7 +21184,8 @@ export const manifest: RegistryManifest = {
                 "archival_object",
                 "digital_object"
               ],
-              "x-on-target-delete": "remove"
+              "x-on-target-delete": "remove",
+              "x-on-target-transfer": "split"
             }
           },
           "accession_report": {
@@ -26803,6 +26808,7 @@ export const manifest: RegistryManifest = {
               "agent_software"
             ],
             "x-on-target-delete": "remove",
+            "x-on-target-transfer": "split",
             "properties": {
               "ref": {
                 "type": "string",
@@ -29185,11 +29191,12 @@ export const manifest: RegistryManifest = {
               },
               "digital_object": {
                 "$ref": "#/$defs/ref",
-                "$comment": "Deleting the digital object removes this whole instance (the innermost list item holding the link).",
+                "$comment": "Deleting the digital object removes this whole instance (the innermost list item holding the link). A repository transfer takes the digital object along when only moving records link to it, else is refused (ArchivesSpace: DIGITAL_OBJECT_IN_USE).",
                 "x-ref-targets": [
                   "digital_object"
                 ],
-                "x-on-target-delete": "remove"
+                "x-on-target-delete": "remove",
+                "x-on-transfer": "move"
               }
             },
             "required": [
@@ -30971,11 +30978,12 @@ export const manifest: RegistryManifest = {
               },
               "top_container": {
                 "$ref": "#/$defs/ref",
-                "$comment": "A container that still holds described material must not vanish under it: delete is refused while linked.",
+                "$comment": "A container that still holds described material must not vanish under it: delete is refused while linked. A repository transfer takes the container along when only moving records use it, else links them to a copy in the new repository (one with the same barcode there, if any), as ArchivesSpace does.",
                 "x-ref-targets": [
                   "top_container"
                 ],
-                "x-on-target-delete": "restrict"
+                "x-on-target-delete": "restrict",
+                "x-on-transfer": "move-or-copy"
               },
               "type_2": {
                 "type": "string",

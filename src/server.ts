@@ -28,6 +28,7 @@ import { bodyParsers } from "./http/body-parsers.js";
 import { describedRoutes } from "./http/described-route.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { SystemController } from "./http/system-controller.js";
+import { transferController } from "./records/transfers/controller.js";
 import { recordControllers } from "./records/http/index.js";
 import { publicationController } from "./records/http/publication-controller.js";
 import { repositoryWithAgentController } from "./repository-with-agent/controller.js";
@@ -78,6 +79,7 @@ export async function createServer(config: Config, services?: ServerServices): P
       enumerationController(services.operations.deps, services.accounts.accessControl),
       ...lookupControllers({ operations: services.operations, access: services.accounts.accessControl }),
       mergeController(services.operations.deps, services.accounts.accessControl),
+      transferController({ operations: services.operations, access: services.accounts.accessControl }),
       exportController({ operations: services.operations, access: services.accounts.accessControl }),
       importController({
         operations: services.operations,

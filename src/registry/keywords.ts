@@ -159,6 +159,10 @@ const settingsKeywords: KeywordDefinition[] = [
     schemaType: "string",
     metaSchema: { type: "string", enum: ["remove", "cascade", "restrict"] },
   },
+  // On a link: what a repository transfer of the record holding it does to its target (x-on-transfer), and what a
+  // transfer of its target does to the record holding it (x-on-target-transfer). See record-types/README.md.
+  { keyword: "x-on-transfer", schemaType: "string", metaSchema: { type: "string", enum: ["move", "move-or-copy"] } },
+  { keyword: "x-on-target-transfer", schemaType: "string", metaSchema: { type: "string", enum: ["split"] } },
   // On a link item of a top-level list: the link is one fact seen from both records; the target
   // shows it back in the same list, its `relator` property read through `inverse` (absent: the same).
   {

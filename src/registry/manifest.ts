@@ -6,6 +6,10 @@ import type { JsonObject } from "./json.js";
 export type RecordScope = "repository" | "global";
 export type RecordOperation = "read" | "create" | "update" | "delete";
 export type OnTargetDelete = "remove" | "cascade" | "restrict";
+/** x-on-transfer on a link: what moving the record holding it to another repository does to its target. */
+export type OnTransfer = "move" | "move-or-copy";
+/** x-on-target-transfer on a link: what moving its target to another repository does to the record holding it. */
+export type OnTargetTransfer = "split";
 export type IndexDirection = 1 | -1;
 
 /** The x-find-by-id name that stands for the 4-part identifier (x-identifiers), given as a JSON array. */

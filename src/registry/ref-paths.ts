@@ -3,7 +3,7 @@
 // what happens to them when their target is deleted, without it knowing any type by name.
 import { SchemaDefinitionError } from "./errors.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
-import type { OnTargetDelete } from "./manifest.js";
+import type { OnTargetDelete, OnTargetTransfer, OnTransfer } from "./manifest.js";
 import { resolveLocalRef } from "./schema-walk.js";
 
 export interface RefPath {
@@ -19,9 +19,33 @@ export interface RefPath {
   // What "remove" takes away: the innermost list item holding the link ("related_accessions/*";
   // "instances/*" for "instances/*/digital_object/ref"), or the link property when no list holds it.
   readonly removeAt: string;
+  /**
+   * What a repository transfer of the record holding the link does to its target (x-on-transfer): "move", the target
+   * moves too when nothing else links to it, else the transfer is refused; "move-or-copy", else the link names a
+   * copy of the target made in the new repository. Absent: a link to a record left behind is removed.
+   */
+  readonly onTransfer?: OnTransfer;
+  /**
+   * What a transfer of the target does to the record holding the link (x-on-target-transfer): "split", the holder
+   * moves too when all its links at this path name moving records, else a copy of it holding only those links is
+   * made in the new repository and the original keeps the others. Absent: the link is removed (or rewritten, when
+   * the holder is global or moves too).
+   */
+  readonly onTargetTransfer?: OnTargetTransfer;
 }
 
 const ON_DELETE: readonly OnTargetDelete[] = ["remove", "cascade", "restrict"];
+const ON_TRANSFER: readonly OnTransfer[] = ["move", "move-or-copy"];
+const ON_TARGET_TRANSFER: readonly OnTargetTransfer[] = ["split"];
+
+/** A transfer keyword's value, checked against its allowed values (ajv checked its shape already). */
+function transferRule<T extends string>(node: JsonObject, keyword: string, allowed: readonly T[], where: string) {
+  const value = node[keyword];
+  if (value === undefined) return undefined;
+  const known = allowed.find((rule) => rule === value);
+  if (known === undefined) throw new SchemaDefinitionError(where, `${keyword} must be one of ${allowed.join(", ")}`);
+  return known;
+}
 const COMBINATORS = ["allOf", "anyOf", "oneOf", "if", "then", "else"] as const;
 
 function refPathOf(segments: string[], targets: string[], onTargetDelete: OnTargetDelete, plain: boolean): RefPath {
@@ -63,7 +87,13 @@ export function findRefPaths(root: JsonObject, source: string): RefPath[] {
       // On a `{ref}` object the uri is its `ref`; on a string property (ArchivesSpace writes some
       // links that way, e.g. a subject's vocabulary) the value itself is the uri.
       const plain = node.type === "string";
-      const refPath = refPathOf(plain ? segments : [...segments, "ref"], targets, rule as OnTargetDelete, plain);
+      const onTransfer = transferRule(node, "x-on-transfer", ON_TRANSFER, where);
+      const onTargetTransfer = transferRule(node, "x-on-target-transfer", ON_TARGET_TRANSFER, where);
+      const refPath = {
+        ...refPathOf(plain ? segments : [...segments, "ref"], targets, rule as OnTargetDelete, plain),
+        ...(onTransfer === undefined ? {} : { onTransfer }),
+        ...(onTargetTransfer === undefined ? {} : { onTargetTransfer }),
+      };
       const previous = found.get(refPath.path);
       if (previous !== undefined && previous.onTargetDelete !== rule) {
         throw new SchemaDefinitionError(

@@ -26,6 +26,7 @@ import { enumerationController } from "../../src/records/enumerations/index.js";
 import { mergeController } from "../../src/records/merges/index.js";
 import { recordControllers } from "../../src/records/http/index.js";
 import { publicationController } from "../../src/records/http/publication-controller.js";
+import { transferController } from "../../src/records/transfers/controller.js";
 import type { RecordOperations } from "../../src/records/operations/index.js";
 import { openRecords, type RecordsOptions } from "../../src/records/setup.js";
 import type { Registry } from "../../src/registry/index.js";
@@ -338,6 +339,7 @@ export async function startRecordServer(options: StoreOptions = {}): Promise<Rec
         publicationController({ operations: ops, accessControl: permissions }),
         enumerationController(ops.deps, permissions),
         mergeController(ops.deps, permissions),
+        transferController({ operations: ops, access: permissions }),
       ],
     },
     middlewares: [

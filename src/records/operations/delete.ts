@@ -28,6 +28,20 @@ export async function deleteRecord(
 ): Promise<DeleteResult> {
   // The records the cascade reaches go with the one asked for: only that one is checked, by the
   // type's permissions and its own rules.
+  await checkDeletable(deps, typeName, scope, id, actor);
+  return deps.store.transaction((session) =>
+    deleteWithin(deps, { session, actor, now: deps.now(), going: new Set() }, typeName, scope, id),
+  );
+}
+
+/** What a delete asks before its transaction: the actor's permission and the type's own rules (its beforeWrite). */
+export async function checkDeletable(
+  deps: OperationDeps,
+  typeName: string,
+  scope: Scope,
+  id: number,
+  actor: Actor,
+): Promise<void> {
   const type = permittedType(deps, typeName, scope, actor, "delete");
   const beforeWrite = deps.hooks.of(type.name)?.beforeWrite;
   if (beforeWrite !== undefined) {
@@ -42,12 +56,10 @@ export async function deleteRecord(
       parameters: NO_PARAMETERS,
     });
   }
-  return deps.store.transaction((session) =>
-    deleteWithin(deps, { session, actor, now: deps.now(), going: new Set() }, typeName, scope, id),
-  );
 }
 
-interface Cascade {
+/** One delete's state within its transaction (several deletes of a batch share one). */
+export interface Cascade {
   session: ClientSession;
   actor: Actor;
   now: Date;
@@ -55,7 +67,8 @@ interface Cascade {
   going: Set<string>;
 }
 
-async function deleteWithin(
+/** Deletes a record and its cascade within `cascade`'s transaction; the caller has checked it (checkDeletable). */
+export async function deleteWithin(
   deps: OperationDeps,
   cascade: Cascade,
   typeName: string,

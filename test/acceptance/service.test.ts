@@ -52,7 +52,7 @@ describe("the service, end to end", () => {
   let repo: number;
 
   it("serves the system routes, its schemas and its OpenAPI description, and JSON 404s", async () => {
-    expect((await call("GET", "/version")).body).toMatch(/^Arca \d+\.\d+\.\d+$/);
+    expect((await call("GET", "/version")).body).toMatch(/^\(v\d+\.\d+\.\d+\) Arca \d+\.\d+\.\d+$/);
     expect((await call("GET", "/openapi.json")).body).toMatchObject({
       openapi: "3.1.0",
       paths: expect.objectContaining({ "/repositories/{repo_id}/accessions": expect.any(Object) }),

@@ -61,6 +61,12 @@ const SERVED_CLIENT_CALLS: readonly string[] = [
   "ArchivesSnake GET /repositories/:repo_id/resources/:id/tree/waypoint",
   // enumerations
   "agentarchives GET /config/enumerations/:enum_id",
+  // issue 14: lookups and the legacy tree
+  "agentarchives GET /repositories/:repo_id/find_by_id/archival_objects",
+  "agentarchives GET /repositories/:repo_id/find_by_id/digital_object_components",
+  "ArchivesSnake GET /by-external-id",
+  "agentarchives GET /repositories/:repo_id/resources/:id/tree",
+  "ArchivesSnake GET /repositories/:repo_id/resources/:id/tree",
 ];
 
 const callName = (call: ClientCall): string => `${call.client} ${call.method} ${call.path}`;

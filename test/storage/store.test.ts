@@ -52,6 +52,7 @@ describe("loadConfig", () => {
       resolveMaxRefs: 1000,
       resolveMaxBytes: 4 * 1024 * 1024,
       responseMaxBytes: 128 * 1024 * 1024,
+      wholeTreeMaxNodes: 20_000,
     });
     expect(config.auth.loginThrottle).toEqual({
       freeFailures: 5,

@@ -59,7 +59,7 @@ const TYPES: Array<[type: string, body: (n: number) => Json]> = [
     }),
   ],
   ["digital_object", (n) => ({ title: word(n), digital_object_id: `lm-${n}` })],
-  ["top_container", (n) => ({ indicator: word(n) })],
+  ["top_container", (n) => ({ indicator: word(n), barcode: `${word(n)} barcode` })],
 ];
 
 /** Records made in the repository under test (A) and, for repository-scoped types, in another one (B), interleaved. */

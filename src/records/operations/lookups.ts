@@ -4,6 +4,7 @@
 //   by external id   in every repository, by the `external_id` of a record's external ids (x-external-id).
 // Both answer uris only (and find_by_id what resolve[] asks of them); both read `{id, repo_id}` through the index
 // the registry derives from the same keyword (registry/indexes.ts), never a scan, and both are bounded.
+import { hiddenFilter } from "./suppression.js";
 import { badRequest } from "../../errors/api-error.js";
 import { dictionary, FIND_BY_IDENTIFIER, type JsonObject, type RecordType } from "../../registry/index.js";
 import type { OperationDeps } from "../deps.js";
@@ -45,7 +46,8 @@ export async function findById(
   actor: Actor,
 ): Promise<JsonObject> {
   const type = permittedType(deps, typeName, scope, actor, "read");
-  const base: Record<string, unknown> = { repo_id: scope.repoId };
+  // Suppressed records are not found by whoever may not see them, as ArchivesSpace's scoped queries leave them out.
+  const base: Record<string, unknown> = { repo_id: scope.repoId, ...hiddenFilter(type, actor, scope.repoId) };
   let tuples: ReadonlyArray<ReadonlyArray<string | null>> | undefined;
   for (const criterion of criteria) {
     if ("identifiers" in criterion) tuples = criterion.identifiers;

@@ -190,6 +190,27 @@ describe("GET /repositories/:repo_id/find_by_id/<type>", () => {
     expect([resolve.status, resolve.body]).toEqual([400, { error: { "resolve[]": [expect.any(String)] } }]);
   });
 
+  it("a suppressed record is found only by whoever may see suppressed records", async () => {
+    const viewers = (
+      (await send("GET", `${repo}/groups?group_code=repository-viewers`)).body as Array<{ uri: string }>
+    )[0];
+    await create(`/users?password=viewer-password&groups[]=${encodeURIComponent(String(viewers?.uri))}`, {
+      username: "lookup-viewer",
+      name: "Viewer",
+    });
+    const viewer = await service.login("lookup-viewer", "viewer-password");
+    const path = `${repo}/find_by_id/digital_objects?digital_object_id[]=do-1`;
+    expect((await send("GET", path, undefined, viewer)).body).toEqual({ digital_objects: [{ ref: digitalObject }] });
+    const suppress = await send("POST", `${digitalObject}/suppressed?suppressed=true`);
+    expect(suppress.status).toBe(200);
+    try {
+      expect((await send("GET", path, undefined, viewer)).body).toEqual({ digital_objects: [] });
+      expect((await send("GET", path)).body).toEqual({ digital_objects: [{ ref: digitalObject }] });
+    } finally {
+      await send("POST", `${digitalObject}/suppressed?suppressed=false`);
+    }
+  });
+
   it("403 without a session or the permission; 404 for a repository that does not exist", async () => {
     expect((await service.send("GET", `${repo}/find_by_id/archival_objects?ref_id[]=ref-a`)).status).toBe(403);
     const denied = await send("GET", `${repo}/find_by_id/archival_objects?ref_id[]=ref-a`, undefined, outsider);

@@ -81,6 +81,8 @@ export interface RecordsConfig {
    * `top_containers`); a larger tree is a 400 pointing at the paged tree routes.
    */
   wholeTreeMaxNodes: number;
+  /** The most terms GET /vocabularies/:id/terms answers; past it, a 400 pointing at GET /terms. */
+  vocabularyTermsMax: number;
 }
 
 export interface BulkConfig {
@@ -172,6 +174,7 @@ export function loadConfig(env: Env = process.env): Config {
       resolveMaxBytes: positiveInteger(env, "RESOLVE_MAX_BYTES", 4 * 1024 * 1024),
       responseMaxBytes: positiveInteger(env, "RESPONSE_MAX_BYTES", 128 * 1024 * 1024),
       wholeTreeMaxNodes: positiveInteger(env, "WHOLE_TREE_MAX_NODES", 20_000),
+      vocabularyTermsMax: positiveInteger(env, "VOCABULARY_TERMS_MAX", 10_000),
     },
     bulk: { maxRecords: positiveInteger(env, "BULK_MAX_RECORDS", 1000) },
     http: {

@@ -31,6 +31,7 @@ import { SystemController } from "./http/system-controller.js";
 import { transferController } from "./records/transfers/controller.js";
 import { recordControllers } from "./records/http/index.js";
 import { publicationController } from "./records/http/publication-controller.js";
+import { termControllers } from "./vocabulary-terms/routes.js";
 import { repositoryWithAgentController } from "./repository-with-agent/controller.js";
 import { openApiController } from "./openapi/index.js";
 import type { RecordOperations } from "./records/operations/index.js";
@@ -78,6 +79,11 @@ export async function createServer(config: Config, services?: ServerServices): P
       ),
       enumerationController(services.operations.deps, services.accounts.accessControl),
       ...lookupControllers({ operations: services.operations, access: services.accounts.accessControl }),
+      ...termControllers({
+        operations: services.operations,
+        access: services.accounts.accessControl,
+        termsMax: config.records.vocabularyTermsMax,
+      }),
       mergeController(services.operations.deps, services.accounts.accessControl),
       transferController({ operations: services.operations, access: services.accounts.accessControl }),
       exportController({ operations: services.operations, access: services.accounts.accessControl }),

@@ -53,6 +53,7 @@ describe("loadConfig", () => {
       resolveMaxBytes: 4 * 1024 * 1024,
       responseMaxBytes: 128 * 1024 * 1024,
       wholeTreeMaxNodes: 20_000,
+      vocabularyTermsMax: 10_000,
     });
     expect(config.auth.loginThrottle).toEqual({
       freeFailures: 5,

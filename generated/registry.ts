@@ -44,6 +44,31 @@ export const manifest: RegistryManifest = {
       ],
       "findById": [],
       "externalId": "external_ids.external_id",
+      "search": {
+        "title": [
+          "display_string",
+          "title"
+        ],
+        "fields": [
+          {
+            "name": "notes",
+            "paths": [
+              "content_description",
+              "condition_description",
+              "inventory",
+              "provenance",
+              "general_note"
+            ]
+          },
+          {
+            "name": "dates",
+            "paths": [
+              "dates"
+            ]
+          }
+        ],
+        "types": []
+      },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Accession",
@@ -52,6 +77,24 @@ export const manifest: RegistryManifest = {
         "x-record-type": "accession",
         "x-collection": "accessions",
         "x-scope": "repository",
+        "x-search": {
+          "title": [
+            "display_string",
+            "title"
+          ],
+          "fields": {
+            "notes": [
+              "content_description",
+              "condition_description",
+              "inventory",
+              "provenance",
+              "general_note"
+            ],
+            "dates": [
+              "dates"
+            ]
+          }
+        },
         "x-identifiers": {
           "fields": [
             "id_0",
@@ -2621,6 +2664,34 @@ export const manifest: RegistryManifest = {
       ],
       "findById": [],
       "externalId": null,
+      "search": {
+        "title": [
+          "title"
+        ],
+        "fields": [
+          {
+            "name": "names",
+            "paths": [
+              "names"
+            ]
+          },
+          {
+            "name": "notes",
+            "paths": [
+              "notes"
+            ]
+          },
+          {
+            "name": "dates",
+            "paths": [
+              "dates_of_existence"
+            ]
+          }
+        ],
+        "types": [
+          "agent"
+        ]
+      },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentCorporateEntity",
@@ -2629,6 +2700,25 @@ export const manifest: RegistryManifest = {
         "x-record-type": "agent_corporate_entity",
         "x-collection": "agent_corporate_entities",
         "x-scope": "global",
+        "x-search": {
+          "title": [
+            "title"
+          ],
+          "fields": {
+            "names": [
+              "names"
+            ],
+            "notes": [
+              "notes"
+            ],
+            "dates": [
+              "dates_of_existence"
+            ]
+          },
+          "types": [
+            "agent"
+          ]
+        },
         "x-uri-prefix": "/agents/corporate_entities",
         "x-indexes": [
           {
@@ -6664,6 +6754,34 @@ export const manifest: RegistryManifest = {
       ],
       "findById": [],
       "externalId": null,
+      "search": {
+        "title": [
+          "title"
+        ],
+        "fields": [
+          {
+            "name": "names",
+            "paths": [
+              "names"
+            ]
+          },
+          {
+            "name": "notes",
+            "paths": [
+              "notes"
+            ]
+          },
+          {
+            "name": "dates",
+            "paths": [
+              "dates_of_existence"
+            ]
+          }
+        ],
+        "types": [
+          "agent"
+        ]
+      },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentFamily",
@@ -6672,6 +6790,25 @@ export const manifest: RegistryManifest = {
         "x-record-type": "agent_family",
         "x-collection": "agent_families",
         "x-scope": "global",
+        "x-search": {
+          "title": [
+            "title"
+          ],
+          "fields": {
+            "names": [
+              "names"
+            ],
+            "notes": [
+              "notes"
+            ],
+            "dates": [
+              "dates_of_existence"
+            ]
+          },
+          "types": [
+            "agent"
+          ]
+        },
         "x-uri-prefix": "/agents/families",
         "x-indexes": [
           {
@@ -10582,6 +10719,34 @@ export const manifest: RegistryManifest = {
       ],
       "findById": [],
       "externalId": null,
+      "search": {
+        "title": [
+          "title"
+        ],
+        "fields": [
+          {
+            "name": "names",
+            "paths": [
+              "names"
+            ]
+          },
+          {
+            "name": "notes",
+            "paths": [
+              "notes"
+            ]
+          },
+          {
+            "name": "dates",
+            "paths": [
+              "dates_of_existence"
+            ]
+          }
+        ],
+        "types": [
+          "agent"
+        ]
+      },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentPerson",
@@ -10590,6 +10755,25 @@ export const manifest: RegistryManifest = {
         "x-record-type": "agent_person",
         "x-collection": "agent_people",
         "x-scope": "global",
+        "x-search": {
+          "title": [
+            "title"
+          ],
+          "fields": {
+            "names": [
+              "names"
+            ],
+            "notes": [
+              "notes"
+            ],
+            "dates": [
+              "dates_of_existence"
+            ]
+          },
+          "types": [
+            "agent"
+          ]
+        },
         "x-uri-prefix": "/agents/people",
         "x-indexes": [
           {
@@ -14786,6 +14970,34 @@ export const manifest: RegistryManifest = {
       ],
       "findById": [],
       "externalId": null,
+      "search": {
+        "title": [
+          "title"
+        ],
+        "fields": [
+          {
+            "name": "names",
+            "paths": [
+              "names"
+            ]
+          },
+          {
+            "name": "notes",
+            "paths": [
+              "notes"
+            ]
+          },
+          {
+            "name": "dates",
+            "paths": [
+              "dates_of_existence"
+            ]
+          }
+        ],
+        "types": [
+          "agent"
+        ]
+      },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentSoftware",
@@ -14794,6 +15006,25 @@ export const manifest: RegistryManifest = {
         "x-record-type": "agent_software",
         "x-collection": "agent_software",
         "x-scope": "global",
+        "x-search": {
+          "title": [
+            "title"
+          ],
+          "fields": {
+            "names": [
+              "names"
+            ],
+            "notes": [
+              "notes"
+            ],
+            "dates": [
+              "dates_of_existence"
+            ]
+          },
+          "types": [
+            "agent"
+          ]
+        },
         "x-uri-prefix": "/agents/software",
         "x-indexes": [
           {
@@ -18302,6 +18533,45 @@ export const manifest: RegistryManifest = {
         "component_id"
       ],
       "externalId": "external_ids.external_id",
+      "search": {
+        "title": [
+          "display_string",
+          "title"
+        ],
+        "fields": [
+          {
+            "name": "level",
+            "paths": [
+              "level"
+            ]
+          },
+          {
+            "name": "notes",
+            "paths": [
+              "notes"
+            ]
+          },
+          {
+            "name": "dates",
+            "paths": [
+              "dates"
+            ]
+          },
+          {
+            "name": "component_id",
+            "paths": [
+              "component_id"
+            ]
+          },
+          {
+            "name": "ref_id",
+            "paths": [
+              "ref_id"
+            ]
+          }
+        ],
+        "types": []
+      },
       "tree": {
         "root": "resource",
         "parent": "parent",
@@ -18324,6 +18594,29 @@ export const manifest: RegistryManifest = {
         "x-record-type": "archival_object",
         "x-collection": "archival_objects",
         "x-scope": "repository",
+        "x-search": {
+          "title": [
+            "display_string",
+            "title"
+          ],
+          "fields": {
+            "level": [
+              "level"
+            ],
+            "notes": [
+              "notes"
+            ],
+            "dates": [
+              "dates"
+            ],
+            "component_id": [
+              "component_id"
+            ],
+            "ref_id": [
+              "ref_id"
+            ]
+          }
+        },
         "x-unique": [
           {
             "fields": [
@@ -21097,6 +21390,7 @@ export const manifest: RegistryManifest = {
       ],
       "findById": [],
       "externalId": null,
+      "search": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Assessment",
@@ -21465,6 +21759,7 @@ export const manifest: RegistryManifest = {
       "indexes": [],
       "findById": [],
       "externalId": null,
+      "search": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AssessmentAttributeDefinition",
@@ -21611,6 +21906,26 @@ export const manifest: RegistryManifest = {
       ],
       "findById": [],
       "externalId": null,
+      "search": {
+        "title": [
+          "title"
+        ],
+        "fields": [
+          {
+            "name": "identifier",
+            "paths": [
+              "identifier"
+            ]
+          },
+          {
+            "name": "notes",
+            "paths": [
+              "description"
+            ]
+          }
+        ],
+        "types": []
+      },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Classification",
@@ -21619,6 +21934,19 @@ export const manifest: RegistryManifest = {
         "x-record-type": "classification",
         "x-collection": "classifications",
         "x-scope": "repository",
+        "x-search": {
+          "title": [
+            "title"
+          ],
+          "fields": {
+            "identifier": [
+              "identifier"
+            ],
+            "notes": [
+              "description"
+            ]
+          }
+        },
         "x-permissions": {
           "read": "view_repository",
           "create": "update_classification_record",
@@ -21834,6 +22162,27 @@ export const manifest: RegistryManifest = {
       ],
       "findById": [],
       "externalId": null,
+      "search": {
+        "title": [
+          "display_string",
+          "title"
+        ],
+        "fields": [
+          {
+            "name": "identifier",
+            "paths": [
+              "identifier"
+            ]
+          },
+          {
+            "name": "notes",
+            "paths": [
+              "description"
+            ]
+          }
+        ],
+        "types": []
+      },
       "tree": {
         "root": "classification",
         "parent": "parent",
@@ -21854,6 +22203,20 @@ export const manifest: RegistryManifest = {
         "x-record-type": "classification_term",
         "x-collection": "classification_terms",
         "x-scope": "repository",
+        "x-search": {
+          "title": [
+            "display_string",
+            "title"
+          ],
+          "fields": {
+            "identifier": [
+              "identifier"
+            ],
+            "notes": [
+              "description"
+            ]
+          }
+        },
         "x-unique": [
           {
             "fields": [
@@ -22110,6 +22473,14 @@ export const manifest: RegistryManifest = {
       ],
       "findById": [],
       "externalId": null,
+      "search": {
+        "title": [
+          "display_string",
+          "name"
+        ],
+        "fields": [],
+        "types": []
+      },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "ContainerProfile",
@@ -22118,6 +22489,12 @@ export const manifest: RegistryManifest = {
         "x-record-type": "container_profile",
         "x-collection": "container_profiles",
         "x-scope": "global",
+        "x-search": {
+          "title": [
+            "display_string",
+            "name"
+          ]
+        },
         "x-unique": [
           {
             "fields": [
@@ -22311,6 +22688,38 @@ export const manifest: RegistryManifest = {
         "digital_object_id"
       ],
       "externalId": "external_ids.external_id",
+      "search": {
+        "title": [
+          "title"
+        ],
+        "fields": [
+          {
+            "name": "identifier",
+            "paths": [
+              "digital_object_id"
+            ]
+          },
+          {
+            "name": "level",
+            "paths": [
+              "level"
+            ]
+          },
+          {
+            "name": "notes",
+            "paths": [
+              "notes"
+            ]
+          },
+          {
+            "name": "dates",
+            "paths": [
+              "dates"
+            ]
+          }
+        ],
+        "types": []
+      },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "DigitalObject",
@@ -22319,6 +22728,25 @@ export const manifest: RegistryManifest = {
         "x-record-type": "digital_object",
         "x-collection": "digital_objects",
         "x-scope": "repository",
+        "x-search": {
+          "title": [
+            "title"
+          ],
+          "fields": {
+            "identifier": [
+              "digital_object_id"
+            ],
+            "level": [
+              "level"
+            ],
+            "notes": [
+              "notes"
+            ],
+            "dates": [
+              "dates"
+            ]
+          }
+        },
         "x-unique": [
           {
             "fields": [
@@ -24570,6 +24998,33 @@ export const manifest: RegistryManifest = {
         "component_id"
       ],
       "externalId": "external_ids.external_id",
+      "search": {
+        "title": [
+          "display_string",
+          "title"
+        ],
+        "fields": [
+          {
+            "name": "identifier",
+            "paths": [
+              "component_id"
+            ]
+          },
+          {
+            "name": "notes",
+            "paths": [
+              "notes"
+            ]
+          },
+          {
+            "name": "dates",
+            "paths": [
+              "dates"
+            ]
+          }
+        ],
+        "types": []
+      },
       "tree": {
         "root": "digital_object",
         "parent": "parent",
@@ -24592,6 +25047,23 @@ export const manifest: RegistryManifest = {
         "x-record-type": "digital_object_component",
         "x-collection": "digital_object_components",
         "x-scope": "repository",
+        "x-search": {
+          "title": [
+            "display_string",
+            "title"
+          ],
+          "fields": {
+            "identifier": [
+              "component_id"
+            ],
+            "notes": [
+              "notes"
+            ],
+            "dates": [
+              "dates"
+            ]
+          }
+        },
         "x-suppressible": true,
         "x-find-by-id": [
           "component_id"
@@ -26425,6 +26897,20 @@ export const manifest: RegistryManifest = {
       ],
       "findById": [],
       "externalId": "external_ids.external_id",
+      "search": {
+        "title": [
+          "event_type"
+        ],
+        "fields": [
+          {
+            "name": "notes",
+            "paths": [
+              "outcome_note"
+            ]
+          }
+        ],
+        "types": []
+      },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Event",
@@ -26433,6 +26919,16 @@ export const manifest: RegistryManifest = {
         "x-record-type": "event",
         "x-collection": "events",
         "x-scope": "repository",
+        "x-search": {
+          "title": [
+            "event_type"
+          ],
+          "fields": {
+            "notes": [
+              "outcome_note"
+            ]
+          }
+        },
         "x-suppressible": true,
         "x-external-id": "external_ids.external_id",
         "x-permissions": {
@@ -26979,6 +27475,7 @@ export const manifest: RegistryManifest = {
       "indexes": [],
       "findById": [],
       "externalId": null,
+      "search": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Group",
@@ -27127,6 +27624,26 @@ export const manifest: RegistryManifest = {
       ],
       "findById": [],
       "externalId": "external_ids.external_id",
+      "search": {
+        "title": [
+          "title"
+        ],
+        "fields": [
+          {
+            "name": "building",
+            "paths": [
+              "building"
+            ]
+          },
+          {
+            "name": "barcode",
+            "paths": [
+              "barcode"
+            ]
+          }
+        ],
+        "types": []
+      },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Location",
@@ -27135,6 +27652,19 @@ export const manifest: RegistryManifest = {
         "x-record-type": "location",
         "x-collection": "locations",
         "x-scope": "global",
+        "x-search": {
+          "title": [
+            "title"
+          ],
+          "fields": {
+            "building": [
+              "building"
+            ],
+            "barcode": [
+              "barcode"
+            ]
+          }
+        },
         "x-external-id": "external_ids.external_id",
         "x-permissions": {
           "read": null,
@@ -27521,6 +28051,14 @@ export const manifest: RegistryManifest = {
       ],
       "findById": [],
       "externalId": null,
+      "search": {
+        "title": [
+          "display_string",
+          "name"
+        ],
+        "fields": [],
+        "types": []
+      },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "LocationProfile",
@@ -27529,6 +28067,12 @@ export const manifest: RegistryManifest = {
         "x-record-type": "location_profile",
         "x-collection": "location_profiles",
         "x-scope": "global",
+        "x-search": {
+          "title": [
+            "display_string",
+            "name"
+          ]
+        },
         "x-unique": [
           {
             "fields": [
@@ -27695,6 +28239,26 @@ export const manifest: RegistryManifest = {
       "indexes": [],
       "findById": [],
       "externalId": null,
+      "search": {
+        "title": [
+          "repo_code"
+        ],
+        "fields": [
+          {
+            "name": "name",
+            "paths": [
+              "name"
+            ]
+          },
+          {
+            "name": "notes",
+            "paths": [
+              "description"
+            ]
+          }
+        ],
+        "types": []
+      },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Repository",
@@ -27703,6 +28267,19 @@ export const manifest: RegistryManifest = {
         "x-record-type": "repository",
         "x-collection": "repositories",
         "x-scope": "global",
+        "x-search": {
+          "title": [
+            "repo_code"
+          ],
+          "fields": {
+            "name": [
+              "name"
+            ],
+            "notes": [
+              "description"
+            ]
+          }
+        },
         "x-scope-holder": true,
         "x-unique": [
           {
@@ -27923,6 +28500,45 @@ export const manifest: RegistryManifest = {
         "identifier"
       ],
       "externalId": "external_ids.external_id",
+      "search": {
+        "title": [
+          "finding_aid_filing_title",
+          "title"
+        ],
+        "fields": [
+          {
+            "name": "level",
+            "paths": [
+              "level"
+            ]
+          },
+          {
+            "name": "notes",
+            "paths": [
+              "notes"
+            ]
+          },
+          {
+            "name": "dates",
+            "paths": [
+              "dates"
+            ]
+          },
+          {
+            "name": "finding_aid_title",
+            "paths": [
+              "finding_aid_title"
+            ]
+          },
+          {
+            "name": "ead_id",
+            "paths": [
+              "ead_id"
+            ]
+          }
+        ],
+        "types": []
+      },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Resource",
@@ -27931,6 +28547,29 @@ export const manifest: RegistryManifest = {
         "x-record-type": "resource",
         "x-collection": "resources",
         "x-scope": "repository",
+        "x-search": {
+          "title": [
+            "finding_aid_filing_title",
+            "title"
+          ],
+          "fields": {
+            "level": [
+              "level"
+            ],
+            "notes": [
+              "notes"
+            ],
+            "dates": [
+              "dates"
+            ],
+            "finding_aid_title": [
+              "finding_aid_title"
+            ],
+            "ead_id": [
+              "ead_id"
+            ]
+          }
+        },
         "x-identifiers": {
           "fields": [
             "id_0",
@@ -31303,6 +31942,32 @@ export const manifest: RegistryManifest = {
       ],
       "findById": [],
       "externalId": "external_ids.external_id",
+      "search": {
+        "title": [
+          "title"
+        ],
+        "fields": [
+          {
+            "name": "terms",
+            "paths": [
+              "terms/*/term"
+            ]
+          },
+          {
+            "name": "source",
+            "paths": [
+              "source"
+            ]
+          },
+          {
+            "name": "authority_id",
+            "paths": [
+              "authority_id"
+            ]
+          }
+        ],
+        "types": []
+      },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Subject",
@@ -31311,6 +31976,22 @@ export const manifest: RegistryManifest = {
         "x-record-type": "subject",
         "x-collection": "subjects",
         "x-scope": "global",
+        "x-search": {
+          "title": [
+            "title"
+          ],
+          "fields": {
+            "terms": [
+              "terms/*/term"
+            ],
+            "source": [
+              "source"
+            ],
+            "authority_id": [
+              "authority_id"
+            ]
+          }
+        },
         "x-indexes": [
           {
             "fields": {
@@ -31707,6 +32388,33 @@ export const manifest: RegistryManifest = {
         "barcode"
       ],
       "externalId": null,
+      "search": {
+        "title": [
+          "long_display_string",
+          "display_string"
+        ],
+        "fields": [
+          {
+            "name": "barcode",
+            "paths": [
+              "barcode"
+            ]
+          },
+          {
+            "name": "indicator",
+            "paths": [
+              "indicator"
+            ]
+          },
+          {
+            "name": "type",
+            "paths": [
+              "type"
+            ]
+          }
+        ],
+        "types": []
+      },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "TopContainer",
@@ -31715,6 +32423,23 @@ export const manifest: RegistryManifest = {
         "x-record-type": "top_container",
         "x-collection": "top_containers",
         "x-scope": "repository",
+        "x-search": {
+          "title": [
+            "long_display_string",
+            "display_string"
+          ],
+          "fields": {
+            "barcode": [
+              "barcode"
+            ],
+            "indicator": [
+              "indicator"
+            ],
+            "type": [
+              "type"
+            ]
+          }
+        },
         "x-unique": [
           {
             "fields": [
@@ -32242,6 +32967,7 @@ export const manifest: RegistryManifest = {
       ],
       "findById": [],
       "externalId": null,
+      "search": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "User",
@@ -32482,6 +33208,7 @@ export const manifest: RegistryManifest = {
       ],
       "findById": [],
       "externalId": null,
+      "search": null,
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Vocabulary",

@@ -32,6 +32,7 @@ import { transferController } from "./records/transfers/controller.js";
 import { recordControllers } from "./records/http/index.js";
 import { publicationController } from "./records/http/publication-controller.js";
 import { termControllers } from "./vocabulary-terms/routes.js";
+import { searchControllers } from "./search/routes.js";
 import { repositoryWithAgentController } from "./repository-with-agent/controller.js";
 import { openApiController } from "./openapi/index.js";
 import type { RecordOperations } from "./records/operations/index.js";
@@ -84,6 +85,7 @@ export async function createServer(config: Config, services?: ServerServices): P
         access: services.accounts.accessControl,
         termsMax: config.records.vocabularyTermsMax,
       }),
+      ...searchControllers({ operations: services.operations, access: services.accounts.accessControl }),
       mergeController(services.operations.deps, services.accounts.accessControl),
       transferController({ operations: services.operations, access: services.accounts.accessControl }),
       exportController({ operations: services.operations, access: services.accounts.accessControl }),

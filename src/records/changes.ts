@@ -33,10 +33,34 @@ export type Change = RecordChange | RecordsDeleted;
 
 export type ChangeListener = (change: Change) => void | Promise<void>;
 
+/**
+ * A side effect written with the change itself (the search index): given the changes of one write and the session
+ * of the transaction making it (undefined: a write already committed on its own).
+ */
+export interface ChangeWriter {
+  /** Whether changes to records of this type need it: their writes then run in a transaction. */
+  covers(type: string): boolean;
+  write(changes: readonly Change[], session: ClientSession | undefined): Promise<void>;
+}
+
 export class RecordChanges {
   private readonly listeners: ChangeListener[] = [];
+  private readonly writers: ChangeWriter[] = [];
 
   constructor(private readonly store: RecordStore) {}
+
+  /**
+   * Writes `writer`'s side effect in every write's own transaction: it commits with the change or not at all, so
+   * what it writes never disagrees with the records. What it throws fails the write.
+   */
+  writeWith(writer: ChangeWriter): void {
+    this.writers.push(writer);
+  }
+
+  /** Whether a write of records of `type` has side effects written with it, and so needs a transaction. */
+  writtenWithin(type: string): boolean {
+    return this.writers.some((writer) => writer.covers(type));
+  }
 
   /**
    * Calls `listener` after every committed write, and waits for it: keep it cheap. What it throws
@@ -52,6 +76,19 @@ export class RecordChanges {
    * when the listeners are done, or at once inside a transaction (which waits for them itself).
    */
   async written(change: Change, session?: ClientSession): Promise<void> {
+    await this.writtenAll([change], session);
+  }
+
+  /** Several changes of one write (a batch of creates): their side effects are written together. */
+  async writtenAll(changes: readonly Change[], session?: ClientSession): Promise<void> {
+    for (const writer of this.writers) {
+      const covered = changes.filter((change) => writer.covers(change.type));
+      if (covered.length > 0) await writer.write(covered, session);
+    }
+    for (const change of changes) await this.tell(change, session);
+  }
+
+  private async tell(change: Change, session: ClientSession | undefined): Promise<void> {
     if (this.listeners.length === 0) return;
     await this.store.afterCommit(session, async () => {
       for (const listener of this.listeners) {

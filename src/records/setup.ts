@@ -7,6 +7,7 @@ import { RecordStore } from "../storage/record-store.js";
 import { RecordChanges } from "./changes.js";
 import { addRecordHooks, HookTable } from "./hooks/index.js";
 import { RecordOperations, type OperationDeps } from "./operations/index.js";
+import { ensureSearchIndexes, SearchIndexWriter } from "./search/index-writer.js";
 
 /**
  * RESOLVE_MAX_BYTES's and RESPONSE_MAX_BYTES's defaults, read from src/config.ts, for callers that do not set them
@@ -34,6 +35,7 @@ export async function openRecords(connection: Connection, options: RecordsOption
   const registry = options.registry ?? generatedRegistry;
   const store = new RecordStore(connection, registry);
   await store.syncIndexes();
+  await ensureSearchIndexes(connection);
   const now = options.now ?? (() => new Date());
   const enumerations = await openEnumerations(connection, registry, now(), options.enumerationCache);
   const deps: OperationDeps = {
@@ -48,6 +50,8 @@ export async function openRecords(connection: Connection, options: RecordsOption
     resolveMaxBytes: options.resolveMaxBytes ?? DEFAULT_RESOLVE_MAX_BYTES,
     responseMaxBytes: options.responseMaxBytes ?? DEFAULT_RESPONSE_MAX_BYTES,
   };
+  // Every write of a searchable record rewrites its search entry in the write's own transaction.
+  deps.changes.writeWith(new SearchIndexWriter(store, registry));
   const operations = new RecordOperations(deps);
   addRecordHooks(deps.hooks, operations);
   return operations;

@@ -4,7 +4,7 @@ export { LINKED_RULES, type ComputedField, type ComputedRule } from "./computed-
 export type { DerivedField, DerivedPlan } from "./derived-fields.js";
 export { SchemaDefinitionError, UnknownRecordTypeError } from "./errors.js";
 export { TREE_PARENT_FIELD, type IndexSpec } from "./indexes.js";
-export { appendTo, dictionary, type Dictionary } from "./dictionary.js";
+export { appendTo, dictionary, lookupTable, type Dictionary } from "./dictionary.js";
 export type { JsonArray, JsonObject, JsonPrimitive, JsonValue } from "./json.js";
 export {
   FIND_BY_IDENTIFIER,
@@ -12,6 +12,8 @@ export {
   type RecordOperation,
   type RecordScope,
   type RegistryManifest,
+  type SearchFieldSettings,
+  type SearchSettings,
 } from "./manifest.js";
 export { registry, uniqueFieldFor } from "./record-types.js";
 export { linksAt, type FoundLink, type RefPath } from "./ref-paths.js";

@@ -125,10 +125,28 @@ export interface RecordTypeManifest {
    * `GET /by-external-id` looks up in every repository, through an index on it; null when the type has none.
    */
   readonly externalId: string | null;
+  /** x-search: what the type's records contribute to the search index; null: they are not searchable. */
+  readonly search: SearchSettings | null;
   /** x-tree, when the type's records form trees (absent otherwise). */
   readonly tree?: TreeSettings;
   /** The bundled draft 2020-12 schema (x- keywords kept: the validator reads some of them). */
   readonly schema: JsonObject;
+}
+
+/** One search field (x-search.fields): its name in queries and where its text is, over the record as shown. */
+export interface SearchFieldSettings {
+  readonly name: string;
+  /** Slash paths (`*` for every item of a list); every text at or below each is the field's text. */
+  readonly paths: readonly string[];
+}
+
+/** x-search: how a type's records are indexed for search (src/search/). */
+export interface SearchSettings {
+  /** Slash paths over the record as shown: the first holding text is the result's title. */
+  readonly title: readonly string[];
+  readonly fields: readonly SearchFieldSettings[];
+  /** Names the records are also found by in `types` besides their own (agents: `agent`). */
+  readonly types: readonly string[];
 }
 
 export interface RegistryManifest {

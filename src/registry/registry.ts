@@ -15,6 +15,7 @@ import type {
   RecordOperation,
   RecordScope,
   RegistryManifest,
+  SearchSettings,
   RecordTypeManifest,
   TreeSettings,
   UniqueSettings,
@@ -56,6 +57,8 @@ export interface RecordType {
   readonly findById: readonly string[];
   /** The dotted path of the type's external ids (x-external-id), or null. */
   readonly externalId: string | null;
+  /** What the type's records give the search index (x-search); null: not searchable. */
+  readonly search: SearchSettings | null;
   readonly refPaths: readonly RefPath[];
   /** Link items each stating one fact about two records, shown back by the target (x-reciprocal). */
   readonly reciprocalLinks: readonly ReciprocalLink[];
@@ -240,6 +243,7 @@ function describeType(entry: RecordTypeManifest, pattern: UriPattern): RecordTyp
     hiddenIds: entry.hiddenIds,
     findById: entry.findById,
     externalId: entry.externalId,
+    search: entry.search,
     refPaths,
     reciprocalLinks: findReciprocalLinks(entry.schema, entry.name),
     indexes,

@@ -139,6 +139,18 @@ describe("generate() refuses", () => {
       );
   });
 
+  it("x-search with a path into no property, a built-in field's name, no title or a malformed path", async () => {
+    const refusals: Array<[unknown, RegExp]> = [
+      [{ title: ["nope"] }, /x-search\.title/],
+      [{ title: ["name"], fields: { notes: ["missing/*/content"] } }, /x-search\.fields\.notes/],
+      [{ title: ["name"], fields: { primary_type: ["name"] } }, /"primary_type" is a built-in search field/],
+      [{ fields: { notes: ["name"] } }, /x-search/],
+      [{ title: ["name/**"] }, /x-search/],
+    ];
+    for (const [value, message] of refusals)
+      expect(await generationError({ thing: thing({ "x-search": value }) })).toMatch(message);
+  });
+
   it("x-write-parameters naming a record field, without a description, taken by no write, or with a bad use", async () => {
     const refusals: Array<[unknown, RegExp]> = [
       [{ name: { create: "required", description: "x" } }, /x-write-parameters\.name: "name" is a property/],

@@ -136,8 +136,10 @@ export async function createRecords(
     } catch (error) {
       throw asDuplicateIdentifier(deps, type.name, error);
     }
-    for (const id of ids)
-      await deps.changes.written({ type: type.name, operation: "create", id: id as number, scope }, within);
+    await deps.changes.writtenAll(
+      ids.map((id) => ({ type: type.name, operation: "create" as const, id: id as number, scope })),
+      within,
+    );
     if (within === undefined) return;
     for (const [i, id] of ids.entries()) {
       if (mirrored[i] !== true) continue;
@@ -160,7 +162,8 @@ export async function createRecords(
         session: within,
       });
   };
-  if (session !== undefined || (afterCreate === undefined && !mirrored.includes(true))) await write(session);
+  const alone = afterCreate === undefined && !mirrored.includes(true) && !deps.changes.writtenWithin(type.name);
+  if (session !== undefined || alone) await write(session);
   else await deps.store.transaction(write);
   const results: WriteResult[] = [];
   for (const [i, one] of prepared.entries()) {

@@ -90,6 +90,13 @@ export async function updateRecord(
             session,
           });
         };
+  const change = { type: type.name, operation: "update" as const, id, scope };
+  // The change is told inside the transaction that writes it, so what is written with it (the search index)
+  // commits with the replacement.
+  const alongside = async (session: ClientSession) => {
+    await after?.(session);
+    await deps.changes.written(change, session);
+  };
   let written: boolean;
   let moved = false;
   try {
@@ -104,7 +111,7 @@ export async function updateRecord(
         existing,
         lockVersion,
         replacement,
-        after,
+        alongside,
       );
       written = position !== undefined;
       moved = written && position !== fields[type.tree.position];
@@ -113,19 +120,19 @@ export async function updateRecord(
         const { matchedCount } = await deps.store
           .collection(type.name)
           .replaceOne({ ...recordFilter(type, id, scope), lock_version: lockVersion }, replacement, { session });
-        if (matchedCount > 0 && session !== undefined) await after?.(session);
+        if (matchedCount > 0) await (session === undefined ? deps.changes.written(change) : alongside(session));
         return matchedCount > 0;
       };
-      // Inside the caller's transaction (a repository written with its agent), or one of its own when hooks or
-      // mirrors write beside the replacement.
+      // Inside the caller's transaction (a repository written with its agent), or one of its own when hooks,
+      // mirrors or side effects of the change (the search index) write beside the replacement.
+      const alone = after === undefined && !deps.changes.writtenWithin(type.name);
       if (session !== undefined) written = await replace(session);
-      else written = after === undefined ? await replace() : await deps.store.transaction(replace);
+      else written = alone ? await replace() : await deps.store.transaction(replace);
     }
   } catch (error) {
     throw asDuplicateIdentifier(deps, type.name, error);
   }
   if (!written) throw conflict(LOCK_VERSION_STALE);
-  await deps.changes.written({ type: type.name, operation: "update", id, scope }, session);
   return {
     status: "Updated",
     id,

@@ -27,6 +27,9 @@ function placed(type: TreeNodeType, doc: StoredRecord, placement: Placement): St
   return { ...doc, [TREE_PARENT_FIELD]: placement.holder, [type.tree.position]: placement.position };
 }
 
+/** The position each new node document asked for, before it was placed (see insertNodes). */
+const requestedPositions = new WeakMap<StoredRecord, unknown>();
+
 /**
  * Inserts new nodes, in order (a node may sit under one inserted before it), in one transaction
  * over every tree they join: `within`, the caller's, or one of its own. Each document gets its
@@ -42,8 +45,15 @@ export async function insertNodes(
 ): Promise<void> {
   const keys = treeKeys(...docs.map((doc) => nodeLinks(type, doc).rootUri));
   const position = type.tree.position;
-  /** The place each node asks for, before placing writes the one it gets into it. */
-  const requested = docs.map((doc) => doc[position]);
+  /**
+   * The place each node asks for, before placing writes the one it gets into it: remembered per document, so that
+   * when a caller's transaction is run again (and calls this again with the same, placed, documents), each node
+   * asks again for what it first asked for.
+   */
+  const requested = docs.map((doc) => {
+    if (!requestedPositions.has(doc)) requestedPositions.set(doc, doc[position]);
+    return requestedPositions.get(doc);
+  });
   const insert = async (session: ClientSession) => {
     // A retried transaction starts again from the stored state: each node asks again for the place it asked for
     // (the documents are placed in place, not copied: an import inserts thousands a batch; the _ids the driver gave

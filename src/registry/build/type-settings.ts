@@ -11,12 +11,30 @@ import type {
   PermissionSettings,
   RecordScope,
   RecordTypeManifest,
+  SearchSettings,
   TreeSettings,
   UniqueSettings,
   WriteParameterSettings,
 } from "../manifest.js";
 import { FIND_BY_IDENTIFIER } from "../manifest.js";
 import { resolveLocalRef, subschemasOf } from "../schema-walk.js";
+
+/** Search fields every index entry has (src/search/entries.ts): a type declares none of these. */
+export const RESERVED_SEARCH_FIELDS: readonly string[] = [
+  "keyword",
+  "title",
+  "primary_type",
+  "types",
+  "repository",
+  "uri",
+  "publish",
+  "suppressed",
+  "create_time",
+  "system_mtime",
+  "user_mtime",
+  "created_by",
+  "last_modified_by",
+];
 
 /** Keywords that only mean something on a record type's top-level schema. */
 const ROOT_ONLY = [
@@ -38,6 +56,7 @@ const ROOT_ONLY = [
   "x-indexes",
   "x-find-by-id",
   "x-external-id",
+  "x-search",
   "x-tree",
   "x-publish",
   "x-suppressible",
@@ -266,6 +285,33 @@ class SettingsReader {
     return value;
   }
 
+  /**
+   * x-search: `{title: [paths], fields: {name: [paths]}, types: [names]}`; each path starts at a property of the
+   * schema. The built-in fields of every entry (src/search/entries.ts) are not names a type may declare, but
+   * `identifier`, which a type without x-identifiers (whose parts are its identifier) may say where to find.
+   */
+  search(): SearchSettings | null {
+    const value = this.schema["x-search"];
+    if (value === undefined) return null;
+    if (!isJsonObject(value)) this.fail("x-search must be an object");
+    const paths = (entry: JsonValue | undefined, where: string): string[] => {
+      if (!Array.isArray(entry) || !entry.every((path): path is string => typeof path === "string"))
+        this.fail(`${where} must be a list of paths`);
+      entry.forEach((path) => this.declared(path.split("/")[0] ?? path, where));
+      return entry;
+    };
+    const fields = isJsonObject(value.fields) ? value.fields : {};
+    const types = Array.isArray(value.types) ? value.types.filter((name) => typeof name === "string") : [];
+    return {
+      title: paths(value.title, "x-search.title"),
+      fields: Object.entries(fields).map(([name, entry]) => {
+        if (RESERVED_SEARCH_FIELDS.includes(name)) this.fail(`x-search.fields: "${name}" is a built-in search field`);
+        return { name, paths: paths(entry, `x-search.fields.${name}`) };
+      }),
+      types,
+    };
+  }
+
   /** The x-ref-targets of a top-level link property, or a failure naming `where`. */
   private linkTargets(field: string, where: string): string[] {
     const properties = isJsonObject(this.schema.properties) ? this.schema.properties : {};
@@ -393,6 +439,7 @@ export function readTypeSettings(schema: JsonObject, source: string): Settings {
     indexes: reader.indexes(),
     findById: reader.findById(identifiers, scope),
     externalId: reader.externalId(),
+    search: reader.search(),
     ...(tree === undefined ? {} : { tree }),
   };
 }

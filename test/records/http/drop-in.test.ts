@@ -1,8 +1,8 @@
 // The drop-in promise over HTTP: a record type that exists only as a schema file (the
 // `widget` fixture) is generated into a registry and then served by the same generic
 // controller and operations as every other type: routes, validation, defaults, identifier
-// and unique rules, links with their delete rule, and its own permission codes. No code
-// anywhere names it.
+// and unique rules, links with their delete rule, its own permission codes, and search. No
+// code anywhere names it.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,6 +14,7 @@ import { Registry } from "../../../src/registry/registry.js";
 import { fixturesDir, removeTempDirs, schemaDirWith, tempDir } from "../../registry/helpers.js";
 import { startRecordServer, type RecordServer } from "../../support/service.js";
 import { trusted } from "../../../src/auth/actor.js";
+import { SearchOperations } from "../../../src/search/search.js";
 
 let server: RecordServer;
 let token: string;
@@ -153,6 +154,24 @@ describe("a record type that exists only as a schema", () => {
     });
     // Widgets carry no x-public-read: not even a read without a session.
     expect((await server.send("GET", `/repositories/${repo}/widgets/1`)).status).toBe(403);
+  });
+
+  it("is searchable as its x-search says, and its guarded fields never reach the index", async () => {
+    const input = { name: "Flywheel gear", code_a: "S", code_b: "1", colour: "red", cost: "secret-price" };
+    const created = await server.ops.create("widget", { repoId: repo }, input, trusted("admin"));
+    const search = new SearchOperations(server.ops);
+    const admin = trusted("admin");
+    const find = (q: string) => search.search({ repoId: repo, q, page: 1, pageSize: 10 }, admin);
+    const found = await find("colour:red AND title:flywheel");
+    expect(found.results.map((result) => [result.uri, result.title, result.identifier])).toEqual([
+      [created.uri, "Flywheel gear", "S-1"],
+    ]);
+    expect((await find("gears")).total_hits).toBe(1);
+    // The entry is built as an anonymous caller sees the record: the guarded cost is not in it.
+    expect((await find("cost:secret*")).total_hits).toBe(0);
+    expect((await find("secret")).total_hits).toBe(0);
+    await server.ops.delete("widget", { repoId: repo }, created.id, admin);
+    expect((await find("flywheel")).total_hits).toBe(0);
   });
 
   it("hides a field its schema guards with x-read-permission from callers without the code", async () => {

@@ -1,0 +1,189 @@
+// The search routes (routes.ts), and how they are described in /openapi.json.
+import {
+  commonResponses,
+  idPathParameter,
+  jsonResponse,
+  notFoundResponse,
+  responseRef,
+  type DocumentContext,
+  type HttpMethod,
+  type Parameter,
+  type Response,
+  type Tag,
+} from "../http/api-description.js";
+import type { RouteOperation } from "../http/described-route.js";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../records/operations/index.js";
+
+export interface SearchRoute {
+  path: string;
+  methods: readonly HttpMethod[];
+  /** The permission needed (in the repository, for a repository's search). */
+  permission: string;
+  /** The types the route searches whatever `type[]` says (undefined: any, or those `type[]` names). */
+  types?: readonly string[];
+  summary: string;
+}
+
+export const SEARCH_ROUTES: readonly SearchRoute[] = [
+  {
+    path: "/repositories/:repo_id/search",
+    methods: ["get", "post"],
+    permission: "view_repository",
+    summary: "Search a repository's records (and the global ones: agents, subjects, ...)",
+  },
+  { path: "/search", methods: ["get", "post"], permission: "view_all_records", summary: "Search every repository" },
+  {
+    path: "/search/repositories",
+    methods: ["get", "post"],
+    permission: "view_all_records",
+    types: ["repository"],
+    summary: "Search the repositories",
+  },
+  {
+    path: "/search/subjects",
+    methods: ["get", "post"],
+    permission: "view_all_records",
+    types: ["subject"],
+    summary: "Search the subjects",
+  },
+  {
+    path: "/search/location_profile",
+    methods: ["get"],
+    permission: "view_all_records",
+    types: ["location_profile"],
+    summary: "Search the location profiles",
+  },
+];
+
+/** ArchivesSpace's parameters Arca's search does not take yet: a 400 rather than an answer that ignores them. */
+export const UNSUPPORTED_PARAMETERS = ["aq", "filter", "facet", "facet_mincount", "hl", "dt", "resolve", "root_record"];
+
+const SEARCH: Tag = {
+  name: "search",
+  description:
+    "ArchivesSpace's search, served from an index inside the store written in the same transaction as every " +
+    "record: a record is found by the request after the one that wrote it, and a deleted one no longer is.",
+};
+
+const STRINGS = { type: "array", items: { type: "string" } };
+
+function parameter(name: string, description: string, schema: Parameter["schema"], required = false): Parameter {
+  return { name, in: "query", description, schema, ...(required && { required }) };
+}
+
+function arrayParameter(name: string, description: string): Parameter {
+  return { name: `${name}[]`, in: "query", description, schema: STRINGS, style: "form", explode: true };
+}
+
+function parameters(route: SearchRoute): Parameter[] {
+  return [
+    parameter("page", "The page, from 1. Required (but for `all_ids=true` with no page: page 1).", {
+      type: "integer",
+      minimum: 1,
+    }),
+    parameter(
+      "page_size",
+      `Results per page (default ${DEFAULT_PAGE_SIZE}; more than ${MAX_PAGE_SIZE} is cut to it).`,
+      {
+        type: "integer",
+        minimum: 1,
+      },
+    ),
+    parameter(
+      "q",
+      'A Lucene query: terms (OR between them), `"phrases"`, `AND`/`OR`/`NOT`, `+`/`-`, parentheses, ' +
+        "`field:value`, suffix wildcards (`F*`), backslash escapes, ranges `[a TO b]`. Fields: keyword (the " +
+        "default: all text), title, identifier, the fields the record types declare (x-search: notes, level, " +
+        "dates, ...), primary_type, types, repository, uri, publish, suppressed, created_by, last_modified_by, " +
+        "create_time, system_mtime, user_mtime. Case and diacritics are ignored; English words are stemmed.",
+      { type: "string", maxLength: 4096 },
+    ),
+    ...(route.types === undefined ? [arrayParameter("type", "Only records of these types (`agent`: any agent).")] : []),
+    parameter(
+      "sort",
+      "Comma-separated `field asc|desc`: title_sort, identifier, primary_type, repository, create_time, " +
+        "system_mtime, user_mtime, uri; `score` is accepted and orders as the default (title, then uri).",
+      { type: "string" },
+    ),
+    arrayParameter("filter_query", "Lucene queries every result must also match."),
+    arrayParameter("exclude", "Uris of records to leave out."),
+    arrayParameter("fields", "Only these fields of each result."),
+    { ...parameter("all_ids", "ArchivesSnake's probe: with no `page`, page 1.", { type: "string" }) },
+  ];
+}
+
+function envelope(ctx: DocumentContext): Response {
+  return jsonResponse(
+    "One page of results, in ArchivesSpace's envelope; each result's `json` is its record as the caller may read " +
+      "it, as a JSON string. `last_page` is 0 when nothing matched.",
+    ctx.component("SearchPage", {
+      type: "object",
+      required: [
+        "page_size",
+        "first_page",
+        "last_page",
+        "this_page",
+        "offset_first",
+        "offset_last",
+        "total_hits",
+        "results",
+        "facets",
+      ],
+      properties: {
+        page_size: { type: "integer" },
+        first_page: { type: "integer" },
+        last_page: { type: "integer" },
+        this_page: { type: "integer" },
+        offset_first: { type: "integer" },
+        offset_last: { type: "integer" },
+        total_hits: { type: "integer" },
+        results: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["id", "uri", "title", "primary_type", "types", "json", "jsonmodel_type"],
+            properties: {
+              id: { type: "string" },
+              uri: { type: "string" },
+              title: { type: "string" },
+              primary_type: { type: "string" },
+              types: STRINGS,
+              json: { type: "string", description: "The record, as JSON text." },
+              repository: { type: "string" },
+              identifier: { type: "string" },
+              publish: { type: "boolean" },
+              suppressed: { type: "boolean" },
+              jsonmodel_type: { type: "string" },
+            },
+          },
+        },
+        facets: { type: "object" },
+      },
+    }),
+  );
+}
+
+export function describeSearch(ctx: DocumentContext, route: SearchRoute, method: HttpMethod): RouteOperation {
+  const scoped = route.path.includes(":repo_id");
+  const operationId = `search${route.path.replace(/[^a-z]+/gi, "_")}${method === "post" ? "_post" : ""}`;
+  return {
+    operationId,
+    summary: route.summary,
+    description:
+      `ArchivesSpace's \`${route.path}\`${method === "post" ? " (the parameters in a form body or the query)" : ""}. ` +
+      (scoped ? "Suppressed records are left out for callers who may not see them, as ArchivesSpace does. " : "") +
+      `Not taken yet (a 400 naming them): ${UNSUPPORTED_PARAMETERS.join(", ")}. Needs \`${route.permission}\`` +
+      (scoped ? " in the repository (or globally)." : " (held globally)."),
+    tag: SEARCH,
+    ...(scoped && { pathParameters: [idPathParameter("repo_id", "The repository's id.")] }),
+    parameters: parameters(route),
+    responses: {
+      "200": envelope(ctx),
+      "400": responseRef("BadRequest"),
+      "403": responseRef("AccessDenied"),
+      ...(scoped && { "404": notFoundResponse(ctx, ["Repository"]) }),
+      ...commonResponses(),
+    },
+    security: ctx.security(route.permission),
+  };
+}

@@ -1,0 +1,221 @@
+// The search endpoints over HTTP against the real service (ArchivesSpace's search.rb): the index written with
+// every write, the query language, the envelope, permissions, and the calls Archivematica's client and
+// ArchivesSnake make, as their code makes them.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { startService, type Reply, type Service } from "../support/service.js";
+
+let service: Service;
+let repo: string;
+let otherRepo: string;
+let papers: string;
+let ledger: string;
+
+/** `token` null: no session. */
+const send = (
+  method: string,
+  path: string,
+  body?: unknown,
+  token: string | null = service.adminToken,
+): Promise<Reply> =>
+  service.send(method, path, token === null ? { ...(body !== undefined && { body }) } : { token, body });
+
+async function create(path: string, body: unknown): Promise<string> {
+  const reply = await send("POST", path, body);
+  expect([path, reply.status, reply.body]).toEqual([path, 200, expect.objectContaining({ status: "Created" })]);
+  return (reply.body as { uri: string }).uri;
+}
+
+interface Page {
+  total_hits: number;
+  this_page: number;
+  last_page: number;
+  results: Array<{ uri: string; title: string; json: string; primary_type: string; identifier?: string }>;
+}
+
+async function search(path: string): Promise<Page> {
+  const reply = await send("GET", path);
+  expect([path, reply.status]).toEqual([path, 200]);
+  return reply.body as Page;
+}
+
+const uris = (page: Page) => page.results.map((result) => result.uri).sort();
+const q = (text: string) => encodeURIComponent(text);
+
+const resource = (title: string, id0: string, extra: Record<string, unknown> = {}) => ({
+  title,
+  id_0: id0,
+  level: "collection",
+  extents: [{ portion: "whole", number: "1", extent_type: "cubic_feet" }],
+  dates: [{ date_type: "single", label: "creation", begin: "1900" }],
+  finding_aid_language: "eng",
+  finding_aid_script: "Latn",
+  lang_materials: [{ language_and_script: { language: "eng", script: "Latn" } }],
+  ...extra,
+});
+
+beforeAll(async () => {
+  service = await startService();
+  repo = await create("/repositories", { repo_code: "SEARCH", name: "Search" });
+  otherRepo = await create("/repositories", { repo_code: "ELSEWHERE", name: "Elsewhere" });
+  papers = await create(
+    `${repo}/resources`,
+    resource("Test fonds", "F1", {
+      notes: [
+        {
+          jsonmodel_type: "note_multipart",
+          type: "scopecontent",
+          subnotes: [{ jsonmodel_type: "note_text", content: "Letters about the <emph>railroads</emph> of Ohio." }],
+        },
+      ],
+    }),
+  );
+  ledger = await create(`${repo}/resources`, resource("Papers of José Martí", "MSS-060"));
+  await create(`${repo}/resources`, resource("Photographs", "F10"));
+  await create(`${otherRepo}/resources`, resource("Test fonds elsewhere", "F1"));
+  await create("/subjects", {
+    source: "local",
+    vocabulary: "/vocabularies/1",
+    terms: [{ term: "Railroads", term_type: "topical", vocabulary: "/vocabularies/1" }],
+  });
+}, 60_000);
+
+afterAll(() => service.stop());
+
+describe("the index follows every write", () => {
+  it("finds a record in the request after the one that created it, its change after an update, nothing after a delete", async () => {
+    const uri = await create(`${repo}/accessions`, {
+      title: "Zeppelin log",
+      id_0: "A-1",
+      accession_date: "2020-01-01",
+    });
+    expect(uris(await search(`${repo}/search?page=1&q=zeppelin`))).toEqual([uri]);
+    const record = (await send("GET", uri)).body as Record<string, unknown>;
+    expect((await send("POST", uri, { ...record, title: "Dirigible log" })).status).toBe(200);
+    expect((await search(`${repo}/search?page=1&q=zeppelin`)).total_hits).toBe(0);
+    expect(uris(await search(`${repo}/search?page=1&q=dirigible`))).toEqual([uri]);
+    expect((await send("DELETE", uri)).status).toBe(200);
+    expect((await search(`${repo}/search?page=1&q=dirigible`)).total_hits).toBe(0);
+  });
+});
+
+describe("GET /repositories/:repo_id/search", () => {
+  it("answers ArchivesSpace's envelope, each result with its record as a JSON string", async () => {
+    const reply = await send("GET", `${repo}/search?page=1&q=${q("primary_type:resource AND title:Test")}`);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({
+      page_size: 10,
+      first_page: 1,
+      last_page: 1,
+      this_page: 1,
+      offset_first: 1,
+      offset_last: 1,
+      total_hits: 1,
+      results: [
+        expect.objectContaining({
+          id: papers,
+          uri: papers,
+          title: "Test fonds",
+          primary_type: "resource",
+          types: ["resource"],
+          jsonmodel_type: "resource",
+          repository: repo,
+          identifier: "F1",
+          level: "collection",
+          publish: false,
+          suppressed: false,
+        }),
+      ],
+      facets: { facet_queries: {}, facet_fields: {}, facet_ranges: {}, facet_intervals: {}, facet_heatmaps: {} },
+    });
+    const json = JSON.parse((reply.body as Page).results[0]?.json ?? "{}") as Record<string, unknown>;
+    expect(json).toEqual(
+      expect.objectContaining({ uri: papers, title: "Test fonds", id_0: "F1", level: "collection" }),
+    );
+  });
+
+  it("runs Archivematica's collection search as its client sends it (double-escaped title, identifier, sort)", async () => {
+    // agentarchives find_collection_ids / find_collections: title escaped with a doubled backslash.
+    const sent = "primary_type:resource AND title:Test\\\\ fonds AND identifier:F1";
+    const found = await search(`${repo}/search?page=1&page_size=30&q=${q(sent)}&sort=${q("title_sort asc")}`);
+    expect(uris(found)).toEqual([papers]);
+    // Identifiers match whole: F1 is not F10; a trailing wildcard finds both.
+    expect((await search(`${repo}/search?page=1&q=${q("identifier:F1")}`)).total_hits).toBe(1);
+    const prefixed = await search(`${repo}/search?page=1&q=${q("primary_type:resource AND identifier:F*")}`);
+    expect(prefixed.total_hits).toBe(2);
+    // count_collections reads total_hits alone; its title is not escaped.
+    expect(
+      (await search(`${repo}/search?page=1&q=${q("primary_type:resource AND title:Papers of*")}`)).total_hits,
+    ).toBe(1);
+  });
+
+  it("folds case and diacritics, stems English, keeps identifiers whole as well as split, searches notes", async () => {
+    expect(uris(await search(`${repo}/search?page=1&q=jose`))).toEqual([ledger]);
+    expect(uris(await search(`${repo}/search?page=1&q=PAPER`))).toEqual([ledger]);
+    expect(uris(await search(`${repo}/search?page=1&q=MSS-060`))).toEqual([ledger]);
+    expect(uris(await search(`${repo}/search?page=1&q=060`))).toEqual([ledger]);
+    expect(uris(await search(`${repo}/search?page=1&q=${q("notes:railroad AND primary_type:resource")}`))).toEqual([
+      papers,
+    ]);
+    expect(uris(await search(`${repo}/search?page=1&q=${q('"railroads of ohio"')}`))).toEqual([papers]);
+    expect((await search(`${repo}/search?page=1&q=${q('"ohio railroads"')}`)).total_hits).toBe(0);
+  });
+
+  it("includes global records (subjects, agents) and leaves other repositories out (their records and themselves); type[] narrows", async () => {
+    const all = await search(`${repo}/search?page=1&q=railroads`);
+    expect(all.results.map((result) => result.primary_type).sort()).toEqual(["resource", "subject"]);
+    const subjects = await search(`${repo}/search?page=1&q=railroads&type[]=subject`);
+    expect(subjects.results.map((result) => result.title)).toEqual(["Railroads"]);
+    expect((await search(`${repo}/search?page=1&q=elsewhere`)).total_hits).toBe(0);
+    const everywhere = await search(`/search?page=1&q=elsewhere`);
+    expect(everywhere.results.map((result) => result.primary_type).sort()).toEqual(["repository", "resource"]);
+    expect(uris(everywhere)).toContain(otherRepo);
+  });
+
+  it("pages, sorts, excludes and filters as asked; a page past the end is empty", async () => {
+    const first = await search(`${repo}/search?page=1&page_size=2&type[]=resource&sort=${q("title_sort desc")}`);
+    expect([first.total_hits, first.last_page, first.results.map((result) => result.title)]).toEqual([
+      3,
+      2,
+      ["Test fonds", "Photographs"],
+    ]);
+    const second = await search(`${repo}/search?page=2&page_size=2&type[]=resource&sort=${q("title_sort desc")}`);
+    expect(second.results.map((result) => result.title)).toEqual(["Papers of José Martí"]);
+    expect((await search(`${repo}/search?page=9&type[]=resource`)).results).toEqual([]);
+    const excluded = await search(`${repo}/search?page=1&type[]=resource&exclude[]=${q(papers)}`);
+    expect(uris(excluded)).not.toContain(papers);
+    const filtered = await search(`${repo}/search?page=1&q=*&filter_query[]=${q("identifier:F1")}`);
+    expect(uris(filtered)).toEqual([papers]);
+  });
+
+  it("answers POST with a form body as GET, and ArchivesSnake's all_ids probe with a 200", async () => {
+    const reply = await service.send("POST", `${repo}/search`, {
+      token: service.adminToken,
+      form: { page: "1", q: "title:Photographs" },
+    });
+    expect([reply.status, (reply.body as Page).total_hits]).toEqual([200, 1]);
+    expect((await send("GET", `${repo}/search?all_ids=True`)).status).toBe(200);
+  });
+
+  it("400 naming the parameter: no page, a malformed query, an unknown field, a bad sort, an unsupported one", async () => {
+    const cases: Array<[string, string]> = [
+      [`${repo}/search?q=a`, "page"],
+      [`${repo}/search?page=0`, "page"],
+      [`${repo}/search?page=1&q=${q("(unclosed")}`, "q"],
+      [`${repo}/search?page=1&q=${q("nosuchfield:x")}`, "q"],
+      [`${repo}/search?page=1&sort=${q("colour asc")}`, "sort"],
+      [`${repo}/search?page=1&filter_query[]=${q('"open')}`, "filter_query[]"],
+      [`${repo}/search?page=1&aq=${q("{}")}`, "aq"],
+    ];
+    for (const [path, name] of cases) {
+      const reply = await send("GET", path);
+      expect([path, reply.status, reply.body]).toEqual([path, 400, { error: { [name]: [expect.any(String)] } }]);
+    }
+  });
+
+  it("403 without a session or the permission; 404 for a repository that does not exist", async () => {
+    expect((await send("GET", `${repo}/search?page=1`, undefined, null)).status).toBe(403);
+    expect((await send("GET", `/search?page=1`, undefined, null)).status).toBe(403);
+    const missing = await send("GET", "/repositories/999/search?page=1");
+    expect([missing.status, missing.body]).toEqual([404, { error: "Repository not found" }]);
+  });
+});

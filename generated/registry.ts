@@ -65,9 +65,32 @@ export const manifest: RegistryManifest = {
             "paths": [
               "dates"
             ]
+          },
+          {
+            "name": "subjects",
+            "paths": [
+              "subjects/*/ref"
+            ]
+          },
+          {
+            "name": "agents",
+            "paths": [
+              "linked_agents/*/ref"
+            ]
+          },
+          {
+            "name": "creators",
+            "paths": [
+              "linked_agents/*[role=creator]/ref"
+            ]
           }
         ],
-        "types": []
+        "types": [],
+        "facets": [
+          "subjects",
+          "creators",
+          "agents"
+        ]
       },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -92,8 +115,22 @@ export const manifest: RegistryManifest = {
             ],
             "dates": [
               "dates"
+            ],
+            "subjects": [
+              "subjects/*/ref"
+            ],
+            "agents": [
+              "linked_agents/*/ref"
+            ],
+            "creators": [
+              "linked_agents/*[role=creator]/ref"
             ]
-          }
+          },
+          "facets": [
+            "subjects",
+            "creators",
+            "agents"
+          ]
         },
         "x-identifiers": {
           "fields": [
@@ -2690,7 +2727,8 @@ export const manifest: RegistryManifest = {
         ],
         "types": [
           "agent"
-        ]
+        ],
+        "facets": []
       },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -6780,7 +6818,8 @@ export const manifest: RegistryManifest = {
         ],
         "types": [
           "agent"
-        ]
+        ],
+        "facets": []
       },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -10745,7 +10784,8 @@ export const manifest: RegistryManifest = {
         ],
         "types": [
           "agent"
-        ]
+        ],
+        "facets": []
       },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -14996,7 +15036,8 @@ export const manifest: RegistryManifest = {
         ],
         "types": [
           "agent"
-        ]
+        ],
+        "facets": []
       },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -18568,9 +18609,33 @@ export const manifest: RegistryManifest = {
             "paths": [
               "ref_id"
             ]
+          },
+          {
+            "name": "subjects",
+            "paths": [
+              "subjects/*/ref"
+            ]
+          },
+          {
+            "name": "agents",
+            "paths": [
+              "linked_agents/*/ref"
+            ]
+          },
+          {
+            "name": "creators",
+            "paths": [
+              "linked_agents/*[role=creator]/ref"
+            ]
           }
         ],
-        "types": []
+        "types": [],
+        "facets": [
+          "level",
+          "subjects",
+          "creators",
+          "agents"
+        ]
       },
       "tree": {
         "root": "resource",
@@ -18614,8 +18679,23 @@ export const manifest: RegistryManifest = {
             ],
             "ref_id": [
               "ref_id"
+            ],
+            "subjects": [
+              "subjects/*/ref"
+            ],
+            "agents": [
+              "linked_agents/*/ref"
+            ],
+            "creators": [
+              "linked_agents/*[role=creator]/ref"
             ]
-          }
+          },
+          "facets": [
+            "level",
+            "subjects",
+            "creators",
+            "agents"
+          ]
         },
         "x-unique": [
           {
@@ -21924,7 +22004,8 @@ export const manifest: RegistryManifest = {
             ]
           }
         ],
-        "types": []
+        "types": [],
+        "facets": []
       },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -22181,7 +22262,8 @@ export const manifest: RegistryManifest = {
             ]
           }
         ],
-        "types": []
+        "types": [],
+        "facets": []
       },
       "tree": {
         "root": "classification",
@@ -22479,7 +22561,8 @@ export const manifest: RegistryManifest = {
           "name"
         ],
         "fields": [],
-        "types": []
+        "types": [],
+        "facets": []
       },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -22716,9 +22799,33 @@ export const manifest: RegistryManifest = {
             "paths": [
               "dates"
             ]
+          },
+          {
+            "name": "subjects",
+            "paths": [
+              "subjects/*/ref"
+            ]
+          },
+          {
+            "name": "agents",
+            "paths": [
+              "linked_agents/*/ref"
+            ]
+          },
+          {
+            "name": "creators",
+            "paths": [
+              "linked_agents/*[role=creator]/ref"
+            ]
           }
         ],
-        "types": []
+        "types": [],
+        "facets": [
+          "level",
+          "subjects",
+          "creators",
+          "agents"
+        ]
       },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -22744,8 +22851,23 @@ export const manifest: RegistryManifest = {
             ],
             "dates": [
               "dates"
+            ],
+            "subjects": [
+              "subjects/*/ref"
+            ],
+            "agents": [
+              "linked_agents/*/ref"
+            ],
+            "creators": [
+              "linked_agents/*[role=creator]/ref"
             ]
-          }
+          },
+          "facets": [
+            "level",
+            "subjects",
+            "creators",
+            "agents"
+          ]
         },
         "x-unique": [
           {
@@ -25023,7 +25145,8 @@ export const manifest: RegistryManifest = {
             ]
           }
         ],
-        "types": []
+        "types": [],
+        "facets": []
       },
       "tree": {
         "root": "digital_object",
@@ -26909,7 +27032,8 @@ export const manifest: RegistryManifest = {
             ]
           }
         ],
-        "types": []
+        "types": [],
+        "facets": []
       },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -27642,7 +27766,8 @@ export const manifest: RegistryManifest = {
             ]
           }
         ],
-        "types": []
+        "types": [],
+        "facets": []
       },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -28057,7 +28182,8 @@ export const manifest: RegistryManifest = {
           "name"
         ],
         "fields": [],
-        "types": []
+        "types": [],
+        "facets": []
       },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -28257,7 +28383,8 @@ export const manifest: RegistryManifest = {
             ]
           }
         ],
-        "types": []
+        "types": [],
+        "facets": []
       },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -28535,9 +28662,33 @@ export const manifest: RegistryManifest = {
             "paths": [
               "ead_id"
             ]
+          },
+          {
+            "name": "subjects",
+            "paths": [
+              "subjects/*/ref"
+            ]
+          },
+          {
+            "name": "agents",
+            "paths": [
+              "linked_agents/*/ref"
+            ]
+          },
+          {
+            "name": "creators",
+            "paths": [
+              "linked_agents/*[role=creator]/ref"
+            ]
           }
         ],
-        "types": []
+        "types": [],
+        "facets": [
+          "level",
+          "subjects",
+          "creators",
+          "agents"
+        ]
       },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -28567,8 +28718,23 @@ export const manifest: RegistryManifest = {
             ],
             "ead_id": [
               "ead_id"
+            ],
+            "subjects": [
+              "subjects/*/ref"
+            ],
+            "agents": [
+              "linked_agents/*/ref"
+            ],
+            "creators": [
+              "linked_agents/*[role=creator]/ref"
             ]
-          }
+          },
+          "facets": [
+            "level",
+            "subjects",
+            "creators",
+            "agents"
+          ]
         },
         "x-identifiers": {
           "fields": [
@@ -31966,7 +32132,8 @@ export const manifest: RegistryManifest = {
             ]
           }
         ],
-        "types": []
+        "types": [],
+        "facets": []
       },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -32413,7 +32580,8 @@ export const manifest: RegistryManifest = {
             ]
           }
         ],
-        "types": []
+        "types": [],
+        "facets": []
       },
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -24,8 +24,8 @@ const NAME = { type: "string", pattern: "^[a-z][a-z0-9_]*$" };
 const SCOPE = { type: "string", enum: ["repository", "global"] };
 const FIELD_LIST = { type: "array", minItems: 1, uniqueItems: true, items: { type: "string", minLength: 1 } };
 const PERMISSION = { type: ["string", "null"], pattern: "^[a-z][a-z0-9_]*$" };
-/** A slash path into a record: property names, `*` for every item of a list. */
-const SLASH_PATH = "^[a-z_][a-z0-9_]*(/([a-z_][a-z0-9_]*|\\*))*$";
+/** A slash path into a record: property names, `*` for every item of a list, `*[role=creator]` for some of them. */
+const SLASH_PATH = "^[a-z_][a-z0-9_]*(/([a-z_][a-z0-9_]*|\\*|\\*\\[[a-z_][a-z0-9_]*=[a-z0-9_]+\\]))*$";
 
 // Settings keywords: only their shape is checked here; the generator reads their meaning.
 const settingsKeywords: KeywordDefinition[] = [
@@ -75,6 +75,7 @@ const settingsKeywords: KeywordDefinition[] = [
           additionalProperties: { type: "array", minItems: 1, items: { type: "string", pattern: SLASH_PATH } },
         },
         types: { type: "array", uniqueItems: true, items: NAME },
+        facets: { type: "array", uniqueItems: true, items: NAME },
       },
       required: ["title"],
       additionalProperties: false,

@@ -136,7 +136,10 @@ export interface RecordTypeManifest {
 /** One search field (x-search.fields): its name in queries and where its text is, over the record as shown. */
 export interface SearchFieldSettings {
   readonly name: string;
-  /** Slash paths (`*` for every item of a list); every text at or below each is the field's text. */
+  /**
+   * Slash paths (`*` for every item of a list, `*[role=creator]` for those whose property has that value); every text
+   * at or below each is the field's text, and a link's uri stands for the linked record's title.
+   */
   readonly paths: readonly string[];
 }
 
@@ -147,6 +150,8 @@ export interface SearchSettings {
   readonly fields: readonly SearchFieldSettings[];
   /** Names the records are also found by in `types` besides their own (agents: `agent`). */
   readonly types: readonly string[];
+  /** Fields (of `fields`) whose values `facet[]` counts. */
+  readonly facets: readonly string[];
 }
 
 export interface RegistryManifest {

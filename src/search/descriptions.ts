@@ -13,6 +13,7 @@ import {
 } from "../http/api-description.js";
 import type { RouteOperation } from "../http/described-route.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../records/operations/index.js";
+import { FACET_LIMIT, MAX_FACETS } from "./facets.js";
 
 export interface SearchRoute {
   path: string;
@@ -56,7 +57,7 @@ export const SEARCH_ROUTES: readonly SearchRoute[] = [
 ];
 
 /** ArchivesSpace's parameters Arca's search does not take yet: a 400 rather than an answer that ignores them. */
-export const UNSUPPORTED_PARAMETERS = ["aq", "filter", "facet", "facet_mincount", "hl", "dt", "resolve", "root_record"];
+export const UNSUPPORTED_PARAMETERS = ["aq", "filter", "hl", "dt", "resolve", "root_record"];
 
 const SEARCH: Tag = {
   name: "search",
@@ -108,6 +109,16 @@ function parameters(route: SearchRoute): Parameter[] {
     arrayParameter("filter_query", "Lucene queries every result must also match."),
     arrayParameter("exclude", "Uris of records to leave out."),
     arrayParameter("fields", "Only these fields of each result."),
+    arrayParameter(
+      "facet",
+      `Count the matching records' values of these fields (at most ${MAX_FACETS}): primary_type, types, ` +
+        "repository, publish, suppressed, created_by, last_modified_by, and those the types declare (level, " +
+        `subjects, creators, agents); each as Solr's flat [value, count, ...], by count, at most ${FACET_LIMIT}.`,
+    ),
+    parameter("facet_mincount", "The least count a facet value is shown with (values with none are never shown).", {
+      type: "integer",
+      minimum: 0,
+    }),
     { ...parameter("all_ids", "ArchivesSnake's probe: with no `page`, page 1.", { type: "string" }) },
   ];
 }

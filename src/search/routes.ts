@@ -53,6 +53,8 @@ function searchParams(req: Request, route: SearchRoute): Omit<SearchRequest, "re
   const filterQueries = list("filter_query");
   const exclude = list("exclude");
   const fields = list("fields");
+  const facets = list("facet");
+  const facetMinCount = reader.wholeNumber("facet_mincount", 0);
   throwIfAny(reader.errors);
   return {
     page: page ?? 1,
@@ -63,6 +65,8 @@ function searchParams(req: Request, route: SearchRoute): Omit<SearchRequest, "re
     ...(filterQueries !== undefined && { filterQueries }),
     ...(exclude !== undefined && { exclude }),
     ...(fields !== undefined && { fields }),
+    ...(facets !== undefined && { facets }),
+    ...(facetMinCount !== undefined && { facetMinCount }),
   };
 }
 

@@ -7,9 +7,11 @@ import type { RecordOperations } from "../records/operations/index.js";
 import { seesSuppressed } from "../records/operations/suppression.js";
 import { GLOBAL_REPOSITORY, type SearchEntry } from "../records/search/entries.js";
 import { searchCollection } from "../records/search/index-writer.js";
+import { groupUris } from "../records/search/uri-groups.js";
 import type { JsonObject, JsonValue } from "../registry/index.js";
 import { NONE, QueryCompiler, textFields, type Filter } from "./compile.js";
 import { parseQuery, QueryParseError } from "./query/parser.js";
+import { checkFacets, countFacets, facetPaths, type FacetCounts } from "./facets.js";
 import { sortOf, type SortKey } from "./sort.js";
 
 export interface SearchRequest {
@@ -27,6 +29,10 @@ export interface SearchRequest {
   pageSize: number;
   /** Only these fields of each result. */
   fields?: readonly string[];
+  /** Count the matching entries' values of these (facets.ts). */
+  facets?: readonly string[];
+  /** The least count a facet value is shown with (at least 1). */
+  facetMinCount?: number;
 }
 
 export interface SearchPage {
@@ -40,7 +46,7 @@ export interface SearchPage {
   results: JsonObject[];
   facets: {
     facet_queries: Record<string, never>;
-    facet_fields: Record<string, never>;
+    facet_fields: FacetCounts;
     facet_ranges: Record<string, never>;
     facet_intervals: Record<string, never>;
     facet_heatmaps: Record<string, never>;
@@ -60,9 +66,11 @@ function compiled(compiler: QueryCompiler, parameter: string, q: string): Filter
 
 export class SearchOperations {
   private readonly compiler: QueryCompiler;
+  private readonly facetPaths: ReadonlyMap<string, string>;
 
   constructor(private readonly operations: RecordOperations) {
     this.compiler = new QueryCompiler(textFields(operations.deps.registry));
+    this.facetPaths = facetPaths(operations.deps.registry);
   }
 
   private get registry() {
@@ -90,9 +98,12 @@ export class SearchOperations {
   async search(request: SearchRequest, actor: Actor): Promise<SearchPage> {
     const filter = this.filterOf(request, actor);
     const sort: SortKey[] = sortOf(request.sort);
+    const facets = request.facets ?? [];
+    checkFacets(this.facetPaths, facets);
     const index = searchCollection(this.operations.deps.store.connection);
     const skip = (request.page - 1) * request.pageSize;
-    const [total, entries] = await Promise.all([
+    const [facetFields, total, entries] = await Promise.all([
+      countFacets(index, this.facetPaths, filter, facets, request.facetMinCount ?? 1),
       index.countDocuments(filter),
       index
         .find(filter, { projection: { words: 0, text: 0 } })
@@ -117,26 +128,26 @@ export class SearchOperations {
       offset_last: Math.min(skip + request.pageSize, total),
       total_hits: total,
       results,
-      facets: { facet_queries: {}, facet_fields: {}, facet_ranges: {}, facet_intervals: {}, facet_heatmaps: {} },
+      facets: {
+        facet_queries: {},
+        facet_fields: facetFields,
+        facet_ranges: {},
+        facet_intervals: {},
+        facet_heatmaps: {},
+      },
     };
   }
 
   /** The page's records as `actor` may read them, by uri: one id-set read per type and repository. */
   private async recordsOf(entries: readonly SearchEntry[], actor: Actor): Promise<Map<string, JsonObject>> {
-    const groups = new Map<string, { type: string; repoId: number | undefined; ids: number[] }>();
-    for (const entry of entries) {
-      const parsed = this.registry.parseUri(entry._id);
-      if (parsed === undefined) continue;
-      const key = `${parsed.type} ${String(parsed.repoId)}`;
-      const group = groups.get(key) ?? { type: parsed.type, repoId: parsed.repoId, ids: [] };
-      group.ids.push(parsed.id);
-      groups.set(key, group);
-    }
     const records = new Map<string, JsonObject>();
-    for (const { type, repoId, ids } of groups.values()) {
+    for (const { type, repoId, ids } of groupUris(
+      this.registry,
+      entries.map((entry) => entry._id),
+    )) {
       let found: unknown;
       try {
-        found = await this.operations.list(type, { repoId }, { mode: { kind: "idSet", ids } }, actor);
+        found = await this.operations.list(type.name, { repoId }, { mode: { kind: "idSet", ids } }, actor);
       } catch {
         continue; // a type the caller may not read: its entries are left out of the page
       }

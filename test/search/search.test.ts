@@ -9,6 +9,7 @@ let repo: string;
 let otherRepo: string;
 let papers: string;
 let ledger: string;
+let railroads: string;
 
 /** `token` null: no session. */
 const send = (
@@ -72,7 +73,7 @@ beforeAll(async () => {
   ledger = await create(`${repo}/resources`, resource("Papers of José Martí", "MSS-060"));
   await create(`${repo}/resources`, resource("Photographs", "F10"));
   await create(`${otherRepo}/resources`, resource("Test fonds elsewhere", "F1"));
-  await create("/subjects", {
+  railroads = await create("/subjects", {
     source: "local",
     vocabulary: "/vocabularies/1",
     terms: [{ term: "Railroads", term_type: "topical", vocabulary: "/vocabularies/1" }],
@@ -185,6 +186,47 @@ describe("GET /repositories/:repo_id/search", () => {
     expect(uris(excluded)).not.toContain(papers);
     const filtered = await search(`${repo}/search?page=1&q=*&filter_query[]=${q("identifier:F1")}`);
     expect(uris(filtered)).toEqual([papers]);
+  });
+
+  it("finds records by their linked agents and subjects, kept current when the agent is renamed", async () => {
+    const agent = await create("/agents/people", {
+      names: [{ primary_name: "Brunel", rest_of_name: "Isambard", name_order: "inverted", source: "local" }],
+    });
+    const bridges = await create(
+      `${repo}/resources`,
+      resource("Bridge drawings", "BR-1", {
+        linked_agents: [{ ref: agent, role: "creator" }],
+        subjects: [{ ref: railroads }],
+      }),
+    );
+    expect(uris(await search(`${repo}/search?page=1&q=${q("creators:brunel")}`))).toEqual([bridges]);
+    expect(uris(await search(`${repo}/search?page=1&q=${q("subjects:railroads AND primary_type:resource")}`))).toEqual([
+      bridges,
+    ]);
+    const record = (await send("GET", agent)).body as Record<string, unknown>;
+    const renamed = { ...record, names: [{ primary_name: "Stephenson", name_order: "inverted", source: "local" }] };
+    expect((await send("POST", agent, renamed)).status).toBe(200);
+    expect(uris(await search(`${repo}/search?page=1&q=${q("creators:stephenson")}`))).toEqual([bridges]);
+    expect((await search(`${repo}/search?page=1&q=${q("creators:brunel")}`)).total_hits).toBe(0);
+    // As a subject, the agent would be one of the record's agents but not a creator.
+    expect((await search(`${repo}/search?page=1&q=${q("agents:stephenson")}`)).total_hits).toBe(1);
+  });
+
+  it("counts facets as Solr's flat value, count pairs, by count, over the same matches", async () => {
+    const reply = await send(
+      "GET",
+      `${repo}/search?page=1&type[]=resource&facet[]=primary_type&facet[]=level&facet[]=subjects&facet[]=publish`,
+    );
+    expect(reply.status).toBe(200);
+    const facets = (reply.body as { facets: { facet_fields: Record<string, unknown[]> } }).facets.facet_fields;
+    expect(facets).toEqual({
+      primary_type: ["resource", 4],
+      level: ["collection", 4],
+      subjects: ["Railroads", 1],
+      publish: [false, 4],
+    });
+    const unknown = await send("GET", `${repo}/search?page=1&facet[]=colour`);
+    expect([unknown.status, unknown.body]).toEqual([400, { error: { "facet[]": [expect.any(String)] } }]);
   });
 
   it("answers POST with a form body as GET, and ArchivesSnake's all_ids probe with a 200", async () => {

@@ -52,6 +52,10 @@ export interface SearchEntry {
   created_by: unknown;
   last_modified_by: unknown;
   words: string[];
+  /** The records whose titles the entry holds (its links' targets): their entries' changes rewrite this one. */
+  links: string[];
+  /** Per facet field (x-search.facets), its values as shown (a link's: the linked record's title). */
+  facets: Record<string, string[]>;
   /** Per field: its terms in order, space-separated and space-bounded (` a b c `), for phrase matching. */
   text: Record<string, string>;
 }
@@ -69,15 +73,31 @@ function collectText(value: JsonValue | undefined, out: string[]): void {
     for (const [key, item] of Object.entries(value)) if (!NOT_TEXT.has(key)) collectText(item, out);
 }
 
-/** Every text at or below a slash path (`*`: each item of a list). */
+/** `*[role=creator]`: the items of a list whose `role` is `creator`. */
+const ITEMS_WHERE = /^\*\[([a-z_][a-z0-9_]*)=([a-z0-9_]+)\]$/;
+
+function itemsOf(value: JsonValue, segment: string): JsonValue[] {
+  if (!Array.isArray(value)) return [];
+  if (segment === "*") return value;
+  const [, key = "", wanted] = ITEMS_WHERE.exec(segment) ?? [];
+  return value.filter(
+    (item) =>
+      item !== null &&
+      typeof item === "object" &&
+      !Array.isArray(item) &&
+      Object.hasOwn(item, key) &&
+      item[key] === wanted,
+  );
+}
+
+/** Every text at or below a slash path (`*`: each item of a list; `*[key=value]`: those items where key is value). */
 export function textAt(record: JsonObject, path: string): string[] {
   let current: JsonValue[] = [record];
   for (const segment of path.split("/")) {
     const next: JsonValue[] = [];
     for (const value of current) {
-      if (segment === "*") {
-        if (Array.isArray(value)) next.push(...value);
-      } else if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      if (segment.startsWith("*")) next.push(...itemsOf(value, segment));
+      else if (value !== null && typeof value === "object" && !Array.isArray(value)) {
         const child = Object.hasOwn(value, segment) ? (value as JsonObject)[segment] : undefined;
         if (child !== undefined) next.push(child);
       }
@@ -134,11 +154,42 @@ function addField(entry: SearchEntry, field: string, texts: readonly string[]): 
   }
 }
 
-/** The index entry of a stored record of a searchable type. */
-export function searchEntry(registry: Registry, type: RecordType, stored: StoredRecord): SearchEntry {
+/** The record as its index entry is built from: as an anonymous caller is shown it (guarded fields left out). */
+export function indexedView(registry: Registry, type: RecordType, stored: StoredRecord): JsonObject {
+  return shapeRecord(registry, type, stored, ANONYMOUS);
+}
+
+/** The title of a record of a searchable type, as its entry (and search results) show it. */
+export function titleOf(type: RecordType, view: JsonObject): string | undefined {
+  return type.search === null ? undefined : firstText(view, type.search.title);
+}
+
+/** The uris of records of searchable types the view's search fields name (whose titles its entry will hold). */
+export function linkedUris(registry: Registry, type: RecordType, view: JsonObject): string[] {
+  const uris = new Set<string>();
+  for (const field of type.search?.fields ?? [])
+    for (const text of field.paths.flatMap((path) => textAt(view, path))) if (isLink(registry, text)) uris.add(text);
+  return [...uris];
+}
+
+function isLink(registry: Registry, text: string): boolean {
+  const parsed = text.startsWith("/") ? registry.parseUri(text) : undefined;
+  return parsed !== undefined && registry.has(parsed.type) && registry.get(parsed.type).search !== null;
+}
+
+/**
+ * The index entry of a stored record of a searchable type, from its indexed view; `titles`: the titles of the
+ * records it links (linkedUris), a link whose record is not there being left out.
+ */
+export function searchEntry(
+  registry: Registry,
+  type: RecordType,
+  stored: StoredRecord,
+  record: JsonObject,
+  titles: ReadonlyMap<string, string>,
+): SearchEntry {
   const search = type.search;
   if (search === null) throw new Error(`${type.name} is not searchable (no x-search)`);
-  const record = shapeRecord(registry, type, stored, ANONYMOUS);
   const uri = registry.uriFor(type.name, stored.id, stored.repo_id);
   const title = firstText(record, search.title) ?? uri;
   const identifier = identifierOf(type, search, record);
@@ -159,17 +210,27 @@ export function searchEntry(registry: Registry, type: RecordType, stored: Stored
     created_by: stored.created_by ?? null,
     last_modified_by: stored.last_modified_by ?? null,
     words: [],
+    links: [],
+    facets: dictionary(),
     text: dictionary(),
   };
   addField(entry, TITLE, [title]);
   if (identifier !== null) addField(entry, IDENTIFIER, [identifier]);
+  const links = new Set<string>();
   for (const field of search.fields) {
     if (field.name === IDENTIFIER) continue;
-    addField(
-      entry,
-      field.name,
-      field.paths.flatMap((path) => textAt(record, path)),
-    );
+    const texts: string[] = [];
+    for (const text of field.paths.flatMap((path) => textAt(record, path))) {
+      if (!isLink(registry, text)) texts.push(text);
+      else {
+        const title = titles.get(text);
+        links.add(text);
+        if (title !== undefined) texts.push(title);
+      }
+    }
+    addField(entry, field.name, texts);
+    if (search.facets.includes(field.name)) entry.facets[field.name] = [...new Set(texts)];
   }
+  entry.links = [...links];
   return entry;
 }

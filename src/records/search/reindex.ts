@@ -2,8 +2,8 @@
 // index is written with every change, so neither is part of normal running: a rebuild is for an index from before
 // a change of x-search (or of how text is analysed), the check for confidence after a restore or a crash.
 import type { OperationDeps } from "../deps.js";
-import { searchEntry } from "./entries.js";
-import { searchCollection } from "./index-writer.js";
+import type { StoredRecord } from "../../storage/record-store.js";
+import { entriesOf, searchCollection } from "./index-writer.js";
 
 const BATCH = 500;
 
@@ -19,18 +19,19 @@ export async function reindex(deps: OperationDeps): Promise<ReindexSummary> {
   const searchable = deps.registry.types.filter((type) => type.search !== null);
   for (const type of searchable) {
     let count = 0;
-    let batch: ReturnType<typeof searchEntry>[] = [];
+    let batch: StoredRecord[] = [];
     const flush = async () => {
       if (batch.length === 0) return;
+      const built = await entriesOf(deps.store, deps.registry, type, batch);
       await index.bulkWrite(
-        batch.map((entry) => ({ replaceOne: { filter: { _id: entry._id }, replacement: entry, upsert: true } })),
+        built.map((entry) => ({ replaceOne: { filter: { _id: entry._id }, replacement: entry, upsert: true } })),
         { ordered: false },
       );
-      count += batch.length;
+      count += built.length;
       batch = [];
     };
     for await (const doc of deps.store.collection(type.name).find({})) {
-      batch.push(searchEntry(deps.registry, type, doc));
+      batch.push(doc);
       if (batch.length >= BATCH) await flush();
     }
     await flush();

@@ -286,8 +286,8 @@ class SettingsReader {
   }
 
   /**
-   * x-search: `{title: [paths], fields: {name: [paths]}, types: [names]}`; each path starts at a property of the
-   * schema. The built-in fields of every entry (src/search/entries.ts) are not names a type may declare, but
+   * x-search: `{title: [paths], fields: {name: [paths]}, types: [names], facets: [field names]}`; each path starts
+   * at a property of the schema. The built-in fields of every entry (src/search/entries.ts) are not names a type may declare, but
    * `identifier`, which a type without x-identifiers (whose parts are its identifier) may say where to find.
    */
   search(): SearchSettings | null {
@@ -302,6 +302,9 @@ class SettingsReader {
     };
     const fields = isJsonObject(value.fields) ? value.fields : {};
     const types = Array.isArray(value.types) ? value.types.filter((name) => typeof name === "string") : [];
+    const facets = Array.isArray(value.facets) ? value.facets.filter((name) => typeof name === "string") : [];
+    for (const facet of facets)
+      if (!Object.hasOwn(fields, facet)) this.fail(`x-search.facets: "${facet}" must be one of x-search.fields`);
     return {
       title: paths(value.title, "x-search.title"),
       fields: Object.entries(fields).map(([name, entry]) => {
@@ -309,6 +312,7 @@ class SettingsReader {
         return { name, paths: paths(entry, `x-search.fields.${name}`) };
       }),
       types,
+      facets,
     };
   }
 

@@ -1,0 +1,70 @@
+// facet[]: how many of the matching entries hold each value of a field, counted by the store (one aggregation per
+// field, over the same filter as the results), in Solr's flat form ArchivesSpace passes on:
+// `{"facet_fields": {"level": ["file", 40, "series", 12]}}`, by count then value, at most FACET_LIMIT values.
+import type { Collection } from "mongodb";
+import { badRequest } from "../errors/api-error.js";
+import type { SearchEntry } from "../records/search/entries.js";
+import { dictionary, type Registry } from "../registry/index.js";
+import type { Filter } from "./compile.js";
+
+/** Values per facet, as ArchivesSpace's solr_facet_limit. */
+export const FACET_LIMIT = 100;
+export const MAX_FACETS = 10;
+
+/** Facets every entry has, and where. */
+const ENTRY_FACETS = new Map<string, string>([
+  ["primary_type", "primary_type"],
+  ["types", "types"],
+  ["repository", "repository"],
+  ["publish", "publish"],
+  ["suppressed", "suppressed"],
+  ["created_by", "created_by"],
+  ["last_modified_by", "last_modified_by"],
+]);
+
+/** Every facet name a request may ask for: the entry's own, and each type's x-search facets. */
+export function facetPaths(registry: Registry): Map<string, string> {
+  const paths = new Map(ENTRY_FACETS);
+  for (const type of registry.types) for (const facet of type.search?.facets ?? []) paths.set(facet, `facets.${facet}`);
+  return paths;
+}
+
+export type FacetCounts = Record<string, Array<string | number | boolean>>;
+
+/** Checks the names asked for. @throws ApiError 400 naming facet[] */
+export function checkFacets(paths: ReadonlyMap<string, string>, names: readonly string[]): void {
+  if (names.length > MAX_FACETS) throw badRequest({ "facet[]": [`At most ${MAX_FACETS} facets, not ${names.length}`] });
+  const unknown = names.find((name) => !paths.has(name));
+  if (unknown !== undefined)
+    throw badRequest({
+      "facet[]": [`Must name facets (${[...paths.keys()].join(", ")}), not "${unknown.slice(0, 100)}"`],
+    });
+}
+
+export async function countFacets(
+  index: Collection<SearchEntry>,
+  paths: ReadonlyMap<string, string>,
+  filter: Filter,
+  names: readonly string[],
+  minCount: number,
+): Promise<FacetCounts> {
+  const counts = dictionary<Array<string | number | boolean>>();
+  await Promise.all(
+    [...new Set(names)].map(async (name) => {
+      const path = paths.get(name) ?? name;
+      const rows = await index
+        .aggregate([
+          { $match: filter },
+          { $project: { value: `$${path}` } },
+          { $unwind: "$value" },
+          { $group: { _id: "$value", count: { $sum: 1 } } },
+          { $match: { count: { $gte: Math.max(1, minCount) } } },
+          { $sort: { count: -1, _id: 1 } },
+          { $limit: FACET_LIMIT },
+        ])
+        .toArray();
+      counts[name] = rows.flatMap((row) => [row._id as string | number | boolean, row.count as number]);
+    }),
+  );
+  return counts;
+}

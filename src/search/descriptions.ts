@@ -102,8 +102,9 @@ function parameters(route: SearchRoute): Parameter[] {
     ...(route.types === undefined ? [arrayParameter("type", "Only records of these types (`agent`: any agent).")] : []),
     parameter(
       "sort",
-      "Comma-separated `field asc|desc`: title_sort, identifier, primary_type, repository, create_time, " +
-        "system_mtime, user_mtime, uri; `score` is accepted and orders as the default (title, then uri).",
+      "`score desc` (the default): by relevance (BM25 over the query's terms, title and identifier weighed " +
+        "above the rest; ties by title). Or comma-separated `field asc|desc`: title_sort, identifier, " +
+        "primary_type, repository, create_time, system_mtime, user_mtime, uri.",
       { type: "string" },
     ),
     arrayParameter("filter_query", "Lucene queries every result must also match."),

@@ -1,6 +1,7 @@
 // A search, transport-free: the request's query and filters as one filter over the search index, the caller's
 // visibility added, one page of entries in the order asked, each result carrying its record as the caller may read
 // it (`json`, as ArchivesSpace's results carry it: a JSON string), in ArchivesSpace's page envelope.
+import type { Collection } from "mongodb";
 import type { Actor } from "../auth/actor.js";
 import { badRequest } from "../errors/api-error.js";
 import type { RecordOperations } from "../records/operations/index.js";
@@ -10,9 +11,10 @@ import { searchCollection } from "../records/search/index-writer.js";
 import { groupUris } from "../records/search/uri-groups.js";
 import type { JsonObject, JsonValue } from "../registry/index.js";
 import { NONE, QueryCompiler, textFields, type Filter } from "./compile.js";
-import { parseQuery, QueryParseError } from "./query/parser.js";
+import { parseQuery, QueryParseError, type QueryNode } from "./query/parser.js";
 import { checkFacets, countFacets, facetPaths, type FacetCounts } from "./facets.js";
-import { sortOf, type SortKey } from "./sort.js";
+import { rankedPage, rankedTerms } from "./ranking.js";
+import { sortOf } from "./sort.js";
 
 export interface SearchRequest {
   /** A repository's search (its records and the global ones), or every repository's (undefined). */
@@ -53,10 +55,10 @@ export interface SearchPage {
   };
 }
 
-/** A query parsed and compiled, or a 400 naming the parameter it came from. */
-function compiled(compiler: QueryCompiler, parameter: string, q: string): Filter {
+/** A query parsed, or a 400 naming the parameter it came from. */
+function parsed(parameter: string, q: string): QueryNode {
   try {
-    return compiler.compile(parseQuery(q));
+    return parseQuery(q);
   } catch (error) {
     if (error instanceof QueryParseError)
       throw badRequest({ [parameter]: [`${error.message} (at character ${error.position + 1})`] });
@@ -77,10 +79,14 @@ export class SearchOperations {
     return this.operations.deps.registry;
   }
 
-  /** The filter of a request for `actor`: its query, its filters and what the actor may see. */
-  private filterOf(request: SearchRequest, actor: Actor): Filter {
-    const clauses: Filter[] = [compiled(this.compiler, "q", request.q ?? "*:*")];
-    for (const query of request.filterQueries ?? []) clauses.push(compiled(this.compiler, "filter_query[]", query));
+  /**
+   * The filter of a request for `actor` (its query, its filters and what the actor may see), and the terms its
+   * query ranks by.
+   */
+  private filterOf(request: SearchRequest, actor: Actor): { filter: Filter; terms: Set<string> } {
+    const query = parsed("q", request.q ?? "*:*");
+    const clauses: Filter[] = [this.compiler.compile(query)];
+    for (const text of request.filterQueries ?? []) clauses.push(this.compiler.compile(parsed("filter_query[]", text)));
     if (request.types !== undefined) clauses.push({ types: { $in: [...request.types] } });
     if (request.exclude !== undefined && request.exclude.length > 0)
       clauses.push({ _id: { $nin: [...request.exclude] } });
@@ -91,26 +97,44 @@ export class SearchOperations {
       if (!seesSuppressed(actor, request.repoId)) clauses.push({ suppressed: false });
     }
     const meaningful = clauses.filter((clause) => Object.keys(clause).length > 0);
-    if (meaningful.some((clause) => clause === NONE)) return NONE;
-    return meaningful.length === 0 ? {} : meaningful.length === 1 ? (meaningful[0] as Filter) : { $and: meaningful };
+    const terms = rankedTerms(query);
+    if (meaningful.some((clause) => clause === NONE)) return { filter: NONE, terms };
+    const filter =
+      meaningful.length === 0 ? {} : meaningful.length === 1 ? (meaningful[0] as Filter) : { $and: meaningful };
+    return { filter, terms };
+  }
+
+  /** One page of the matching entries, in the order asked. */
+  private async page(
+    index: Collection<SearchEntry>,
+    filter: Filter,
+    total: number,
+    terms: ReadonlySet<string>,
+    request: SearchRequest,
+  ): Promise<SearchEntry[]> {
+    const order = sortOf(request.sort);
+    const skip = (request.page - 1) * request.pageSize;
+    const shown = { projection: { words: 0, text: 0, boosted: 0 } };
+    if (order.relevance) {
+      const uris = await rankedPage(index, filter, total, terms, skip, request.pageSize);
+      const found = await index.find({ _id: { $in: uris } }, shown).toArray();
+      const byUri = new Map(found.map((entry) => [entry._id, entry]));
+      return uris.flatMap((uri) => byUri.get(uri) ?? []);
+    }
+    const sort = Object.fromEntries(order.keys.map(({ field, direction }) => [field, direction]));
+    return index.find(filter, shown).sort(sort).skip(skip).limit(request.pageSize).toArray();
   }
 
   async search(request: SearchRequest, actor: Actor): Promise<SearchPage> {
-    const filter = this.filterOf(request, actor);
-    const sort: SortKey[] = sortOf(request.sort);
+    const { filter, terms } = this.filterOf(request, actor);
     const facets = request.facets ?? [];
     checkFacets(this.facetPaths, facets);
     const index = searchCollection(this.operations.deps.store.connection);
     const skip = (request.page - 1) * request.pageSize;
-    const [facetFields, total, entries] = await Promise.all([
+    const total = await index.countDocuments(filter);
+    const [facetFields, entries] = await Promise.all([
       countFacets(index, this.facetPaths, filter, facets, request.facetMinCount ?? 1),
-      index.countDocuments(filter),
-      index
-        .find(filter, { projection: { words: 0, text: 0 } })
-        .sort(Object.fromEntries(sort.map(({ field, direction }) => [field, direction])))
-        .skip(skip)
-        .limit(request.pageSize)
-        .toArray(),
+      this.page(index, filter, total, terms, request),
     ]);
     const records = await this.recordsOf(entries, actor);
     const results = entries.flatMap((entry) => {

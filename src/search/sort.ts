@@ -1,5 +1,5 @@
-// The `sort` parameter as ArchivesSpace clients send it (Solr's: `title_sort asc`, several comma-separated) and
-// the entry fields it orders by. Relevance (`score`) is not computed yet: it orders as the default does.
+// The `sort` parameter as ArchivesSpace clients send it (Solr's: `title_sort asc`, several comma-separated): by
+// relevance (`score desc`, the default, ranking.ts), or by the entry fields it names.
 import { badRequest } from "../errors/api-error.js";
 
 export interface SortKey {
@@ -23,17 +23,20 @@ const SORT_FIELDS = new Map<string, string | null>([
   ["score", null],
 ]);
 
-/** Ties, and a sort by score, fall back to title then uri: every page of a result is then stable. */
-const DEFAULT: SortKey[] = [
+/** Ties fall back to title then uri: every page of a result is then stable. */
+const TIES: SortKey[] = [
   { field: "title_sort", direction: 1 },
   { field: "_id", direction: 1 },
 ];
 
+/** By relevance (ties by title then uri), or by `keys`. */
+export type SearchOrder = { relevance: true } | { relevance: false; keys: SortKey[] };
+
 const MAX_KEYS = 8;
 
 /** @throws ApiError 400 naming `sort` */
-export function sortOf(sort: string | undefined): SortKey[] {
-  if (sort === undefined || sort.trim() === "") return DEFAULT;
+export function sortOf(sort: string | undefined): SearchOrder {
+  if (sort === undefined || sort.trim() === "") return { relevance: true };
   const parts = sort.split(",").map((part) => part.trim());
   if (parts.length > MAX_KEYS) throw badRequest({ sort: [`At most ${MAX_KEYS} sort keys, not ${parts.length}`] });
   const keys: SortKey[] = [];
@@ -46,9 +49,12 @@ export function sortOf(sort: string | undefined): SortKey[] {
           `Must be fields (${[...SORT_FIELDS.keys()].join(", ")}) each with asc or desc, not "${part.slice(0, 100)}"`,
         ],
       });
+    // Relevance first is the ranked order (ascending relevance is not a useful one); after a field, a tie-break
+    // the title already gives.
+    if (field === null && keys.length === 0) return { relevance: true };
     if (field !== null && !keys.some((key) => key.field === field))
       keys.push({ field, direction: direction === "asc" ? 1 : -1 });
   }
-  for (const key of DEFAULT) if (!keys.some((one) => one.field === key.field)) keys.push(key);
-  return keys;
+  for (const key of TIES) if (!keys.some((one) => one.field === key.field)) keys.push(key);
+  return { relevance: false, keys };
 }

@@ -229,6 +229,32 @@ describe("GET /repositories/:repo_id/search", () => {
     expect([unknown.status, unknown.body]).toEqual([400, { error: { "facet[]": [expect.any(String)] } }]);
   });
 
+  it("ranks by relevance unless asked otherwise: identifier, then a short title, a long title, the text", async () => {
+    const note = (text: string) => [
+      {
+        jsonmodel_type: "note_multipart",
+        type: "scopecontent",
+        subnotes: [{ jsonmodel_type: "note_text", content: text }],
+      },
+    ];
+    const inNotes = await create(`${repo}/resources`, resource("Aardvark survey", "Q-1", { notes: note("A quarry.") }));
+    const longTitle = await create(`${repo}/resources`, resource("Maps, plans and records of the old quarry", "Q-2"));
+    const shortTitle = await create(`${repo}/resources`, resource("Quarry", "Q-3"));
+    const identified = await create(`${repo}/resources`, resource("Zinc", "QUARRY"));
+    const ranked = await search(`${repo}/search?page=1&q=quarry`);
+    expect(ranked.results.map((result) => result.uri)).toEqual([identified, shortTitle, longTitle, inNotes]);
+    expect((await search(`${repo}/search?page=1&q=quarry&sort=${q("score desc")}`)).results.map((r) => r.uri)).toEqual(
+      ranked.results.map((result) => result.uri),
+    );
+    const byTitle = await search(`${repo}/search?page=1&q=quarry&sort=${q("title_sort asc")}`);
+    expect(byTitle.results.map((result) => result.uri)).toEqual([inNotes, longTitle, shortTitle, identified]);
+    // Pages of a ranked result follow on.
+    const second = await search(`${repo}/search?page=2&page_size=3&q=quarry`);
+    expect(second.results.map((result) => result.uri)).toEqual([inNotes]);
+    for (const uri of [inNotes, longTitle, shortTitle, identified])
+      expect((await send("DELETE", uri)).status).toBe(200);
+  });
+
   it("answers POST with a form body as GET, and ArchivesSnake's all_ids probe with a 200", async () => {
     const reply = await service.send("POST", `${repo}/search`, {
       token: service.adminToken,

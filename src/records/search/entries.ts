@@ -52,6 +52,10 @@ export interface SearchEntry {
   created_by: unknown;
   last_modified_by: unknown;
   words: string[];
+  /** The title's and identifier's words (`title:paper`, `identifier:ms-42`): what relevance weighs above the rest. */
+  boosted: string[];
+  /** How many terms the title has (a match in a short title counts for more). */
+  title_length: number;
   /** The records whose titles the entry holds (its links' targets): their entries' changes rewrite this one. */
   links: string[];
   /** Per facet field (x-search.facets), its values as shown (a link's: the linked record's title). */
@@ -210,12 +214,15 @@ export function searchEntry(
     created_by: stored.created_by ?? null,
     last_modified_by: stored.last_modified_by ?? null,
     words: [],
+    boosted: [],
+    title_length: analyze(title).terms.length,
     links: [],
     facets: dictionary(),
     text: dictionary(),
   };
   addField(entry, TITLE, [title]);
   if (identifier !== null) addField(entry, IDENTIFIER, [identifier]);
+  entry.boosted = entry.words.filter((word) => word.startsWith(`${TITLE}:`) || word.startsWith(`${IDENTIFIER}:`));
   const links = new Set<string>();
   for (const field of search.fields) {
     if (field.name === IDENTIFIER) continue;

@@ -287,8 +287,9 @@ class SettingsReader {
 
   /**
    * x-search: `{title: [paths], fields: {name: [paths]}, types: [names], facets: [field names]}`; each path starts
-   * at a property of the schema. The built-in fields of every entry (src/search/entries.ts) are not names a type may declare, but
-   * `identifier`, which a type without x-identifiers (whose parts are its identifier) may say where to find.
+   * at a property of the schema. The built-in fields of every entry (src/records/search/entries.ts) are not names a
+   * type may declare, but `identifier`, which a type without x-identifiers (whose parts are its identifier) may say
+   * where to find.
    */
   search(): SearchSettings | null {
     const value = this.schema["x-search"];

@@ -69,6 +69,8 @@ export async function createServer(config: Config, services?: ServerServices): P
         maxRecords: config.bulk.maxRecords,
       }),
       repositoryWithAgentController({ operations: services.operations, access: services.accounts.accessControl }),
+      // Before the record controllers, whose /top_containers/:id would take /top_containers/search.
+      ...searchControllers({ operations: services.operations, access: services.accounts.accessControl }),
       ...recordControllers(
         { operations: services.operations, accessControl: services.accounts.accessControl },
         services.operations.deps.registry.types,
@@ -85,7 +87,6 @@ export async function createServer(config: Config, services?: ServerServices): P
         access: services.accounts.accessControl,
         termsMax: config.records.vocabularyTermsMax,
       }),
-      ...searchControllers({ operations: services.operations, access: services.accounts.accessControl }),
       mergeController(services.operations.deps, services.accounts.accessControl),
       transferController({ operations: services.operations, access: services.accounts.accessControl }),
       exportController({ operations: services.operations, access: services.accounts.accessControl }),

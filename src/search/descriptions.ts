@@ -57,7 +57,7 @@ export const SEARCH_ROUTES: readonly SearchRoute[] = [
 ];
 
 /** ArchivesSpace's parameters Arca's search does not take yet: a 400 rather than an answer that ignores them. */
-export const UNSUPPORTED_PARAMETERS = ["aq", "filter", "hl", "dt", "resolve", "root_record"];
+export const UNSUPPORTED_PARAMETERS = ["aq", "filter", "dt", "resolve"];
 
 const SEARCH: Tag = {
   name: "search",
@@ -115,6 +115,15 @@ function parameters(route: SearchRoute): Parameter[] {
       `Count the matching records' values of these fields (at most ${MAX_FACETS}): primary_type, types, ` +
         "repository, publish, suppressed, created_by, last_modified_by, and those the types declare (level, " +
         `subjects, creators, agents); each as Solr's flat [value, count, ...], by count, at most ${FACET_LIMIT}.`,
+    ),
+    parameter("root_record", "Only the components of this tree: a resource's or digital object's uri.", {
+      type: "string",
+    }),
+    parameter(
+      "hl",
+      "`true`: `highlighting` gives, per result uri, per field, up to three snippets of its text with the " +
+        "matching words in `<em>`.",
+      { type: "string", pattern: "^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$" },
     ),
     parameter("facet_mincount", "The least count a facet value is shown with (values with none are never shown).", {
       type: "integer",
@@ -197,5 +206,84 @@ export function describeSearch(ctx: DocumentContext, route: SearchRoute, method:
       ...commonResponses(),
     },
     security: ctx.security(route.permission),
+  };
+}
+
+export function describeRecordsByUri(ctx: DocumentContext, method: HttpMethod, max: number): RouteOperation {
+  return {
+    operationId: `search_records${method === "post" ? "_post" : ""}`,
+    summary: "Index documents of records named by uri",
+    description:
+      `ArchivesSpace's \`/search/records\`: the documents of the records at \`uri[]\` (at most ${max}), in the ` +
+      "order named, as one page; a uri of no record, or of one the caller may not read, is left out. Needs " +
+      "`view_all_records`.",
+    tag: SEARCH,
+    parameters: [{ ...arrayParameter("uri", "The records' uris."), required: true }],
+    responses: {
+      "200": envelope(ctx),
+      "400": responseRef("BadRequest"),
+      "403": responseRef("AccessDenied"),
+      ...commonResponses(),
+    },
+    security: ctx.security("view_all_records"),
+  };
+}
+
+export function describeTypeCounts(ctx: DocumentContext, method: HttpMethod): RouteOperation {
+  return {
+    operationId: `search_record_types_by_repository${method === "post" ? "_post" : ""}`,
+    summary: "How many records of each type each repository holds",
+    description:
+      "ArchivesSpace's `/search/record_types_by_repository`: with `repo_uri`, `{type: count}` for that repository; " +
+      "without, `{repository uri: {type: count}}` for every repository holding any. Needs `view_all_records`.",
+    tag: SEARCH,
+    parameters: [
+      { ...arrayParameter("record_types", "The record types to count."), required: true },
+      parameter("repo_uri", "Only this repository.", { type: "string" }),
+    ],
+    responses: {
+      "200": jsonResponse("The counts.", { type: "object" }),
+      "400": responseRef("BadRequest"),
+      "403": responseRef("AccessDenied"),
+      ...commonResponses(),
+    },
+    security: ctx.security("view_all_records"),
+  };
+}
+
+export function describeTopContainerSearch(ctx: DocumentContext, max: number): RouteOperation {
+  return {
+    operationId: "search_top_containers",
+    summary: "Search a repository's top containers",
+    description:
+      "ArchivesSpace's `top_containers/search`: every top container matching `q` (at most " +
+      `${max}, by relevance), answered as Solr answers (\`response.docs\`, \`numFound\`, \`facet_counts\`, ` +
+      "`highlighting`), not paged. Needs `view_repository` in the repository.",
+    tag: SEARCH,
+    pathParameters: [idPathParameter("repo_id", "The repository's id.")],
+    parameters: [
+      parameter("q", "A Lucene query, as the other searches take it.", { type: "string", maxLength: 4096 }),
+      arrayParameter("facet", "Count the matching containers' values of these fields."),
+    ],
+    responses: {
+      "200": jsonResponse("Solr's answer.", {
+        type: "object",
+        required: ["responseHeader", "response"],
+        properties: {
+          responseHeader: { type: "object" },
+          response: {
+            type: "object",
+            properties: { numFound: { type: "integer" }, start: { type: "integer" }, docs: { type: "array" } },
+          },
+          facet_counts: { type: "object" },
+          highlighting: { type: "object" },
+        },
+      }),
+      "400": responseRef("BadRequest"),
+      "403": responseRef("AccessDenied"),
+      "404": notFoundResponse(ctx, ["Repository"]),
+      ...commonResponses(),
+    },
+    security: ctx.security("view_repository"),
   };
 }

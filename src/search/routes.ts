@@ -3,7 +3,10 @@
 //   /repositories/:repo_id/search   a repository's records and the global ones      view_repository there
 //   /search                          every repository's                              view_all_records
 //   /search/repositories, /search/subjects, /search/location_profile   one type, as ArchivesSpace forces it
-// The operation is search.ts; here the parameters are read, each problem a 400 naming it.
+//   /search/records, /search/record_types_by_repository, top_containers/search   (record-searches.ts)
+// The operations are search.ts and record-searches.ts; here the parameters are read, each problem a 400 naming it.
+// Mounted before the record controllers: /repositories/:repo_id/top_containers/search would otherwise be read as
+// the top container with id "search".
 import { Controller } from "@tsed/di";
 import type { PlatformContext } from "@tsed/platform-http";
 import { Context } from "@tsed/platform-params";
@@ -11,12 +14,21 @@ import type { Request, Response } from "express";
 import type { AccessControl } from "../auth/access-control.js";
 import { callerWith, type Caller } from "../auth/caller.js";
 import { notFound } from "../errors/api-error.js";
-import type { HttpMethod } from "../http/api-description.js";
-import { Route } from "../http/described-route.js";
+import type { DocumentContext, HttpMethod } from "../http/api-description.js";
+import { Route, type RouteOperation } from "../http/described-route.js";
 import { respond } from "../records/http/answer.js";
 import { ParamReader, REQUIRED, requestParameters, throwIfAny } from "../records/http/list-params.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type RecordOperations } from "../records/operations/index.js";
-import { describeSearch, SEARCH_ROUTES, UNSUPPORTED_PARAMETERS, type SearchRoute } from "./descriptions.js";
+import {
+  describeRecordsByUri,
+  describeSearch,
+  describeTopContainerSearch,
+  describeTypeCounts,
+  SEARCH_ROUTES,
+  UNSUPPORTED_PARAMETERS,
+  type SearchRoute,
+} from "./descriptions.js";
+import { RecordSearches, RECORDS_MAX, TOP_CONTAINERS_MAX } from "./record-searches.js";
 import { SearchOperations, type SearchRequest } from "./search.js";
 
 export interface SearchRouteDeps {
@@ -25,6 +37,9 @@ export interface SearchRouteDeps {
 }
 
 const POSITIVE_ID = /^[1-9][0-9]{0,14}$/;
+const BOTH: readonly HttpMethod[] = ["get", "post"];
+const ALL_RECORDS = "view_all_records";
+const TOP_CONTAINER_SEARCH = "/repositories/:repo_id/top_containers/search";
 const MAX_ARRAY_VALUES = 250;
 
 /** The request's search parameters. @throws ApiError 400 naming each bad one */
@@ -55,6 +70,8 @@ function searchParams(req: Request, route: SearchRoute): Omit<SearchRequest, "re
   const fields = list("fields");
   const facets = list("facet");
   const facetMinCount = reader.wholeNumber("facet_mincount", 0);
+  const rootRecord = reader.scalar("root_record");
+  const highlight = reader.boolean("hl");
   throwIfAny(reader.errors);
   return {
     page: page ?? 1,
@@ -67,20 +84,46 @@ function searchParams(req: Request, route: SearchRoute): Omit<SearchRequest, "re
     ...(fields !== undefined && { fields }),
     ...(facets !== undefined && { facets }),
     ...(facetMinCount !== undefined && { facetMinCount }),
+    ...(rootRecord !== undefined && { rootRecord }),
+    ...(highlight !== undefined && { highlight }),
   };
+}
+
+type Describe = (ctx: DocumentContext) => RouteOperation;
+type Handle = (req: Request, res: Response) => Promise<unknown>;
+
+/** A controller class serving one method and path, answering what `handle` returns as JSON. */
+function controller(method: HttpMethod, path: string, describe: Describe, handle: Handle): new () => unknown {
+  class SearchController {
+    @Route(method, path, describe)
+    serve(@Context() ctx: PlatformContext): Promise<void> {
+      return respond(ctx, handle);
+    }
+  }
+  Object.defineProperty(SearchController, "name", {
+    value: `Search${path.replace(/[^a-z]+/gi, "_")}${method}Controller`,
+  });
+  Controller("/")(SearchController);
+  return SearchController;
 }
 
 export function searchControllers({ operations, access }: SearchRouteDeps): Array<new () => unknown> {
   const search = new SearchOperations(operations);
+  const records = new RecordSearches(operations, search);
   const registry = operations.deps.registry;
 
-  /** The caller, once they may search, and the repository of a repository's search. @throws 403, 404 */
-  async function scopeOf(req: Request, res: Response, route: SearchRoute): Promise<{ actor: Caller; repoId?: number }> {
-    if (!route.path.includes(":repo_id")) return { actor: await callerWith(access, res, route.permission) };
+  /** The caller, once they hold `permission`, and the repository of a repository's route. @throws 403, 404 */
+  async function scopeOf(
+    req: Request,
+    res: Response,
+    path: string,
+    permission: string,
+  ): Promise<{ actor: Caller; repoId?: number }> {
+    if (!path.includes(":repo_id")) return { actor: await callerWith(access, res, permission) };
     const raw = req.params.repo_id;
     const repoId = typeof raw === "string" && POSITIVE_ID.test(raw) ? Number(raw) : undefined;
     // Before the path is judged: someone who may not learns nothing from a 404.
-    const actor = await callerWith(access, res, route.permission, repoId);
+    const actor = await callerWith(access, res, permission, repoId);
     const holder = registry.scopeHolderType();
     const exists =
       repoId !== undefined &&
@@ -90,21 +133,64 @@ export function searchControllers({ operations, access }: SearchRouteDeps): Arra
     return { actor, repoId };
   }
 
-  function controllerFor(route: SearchRoute, method: HttpMethod): new () => unknown {
-    class SearchController {
-      @Route(method, route.path, (ctx) => describeSearch(ctx, route, method))
-      search(@Context() ctx: PlatformContext): Promise<void> {
-        return respond(ctx, async (req, res) => {
-          const { actor, repoId } = await scopeOf(req, res, route);
+  const paged = SEARCH_ROUTES.flatMap((route) =>
+    route.methods.map((method) =>
+      controller(
+        method,
+        route.path,
+        (ctx) => describeSearch(ctx, route, method),
+        async (req, res) => {
+          const { actor, repoId } = await scopeOf(req, res, route.path, route.permission);
           return search.search({ ...searchParams(req, route), ...(repoId !== undefined && { repoId }) }, actor);
-        });
-      }
-    }
-    const name = `Search${route.path.replace(/[^a-z]+/gi, "_")}${method}Controller`;
-    Object.defineProperty(SearchController, "name", { value: name });
-    Controller("/")(SearchController);
-    return SearchController;
-  }
-
-  return SEARCH_ROUTES.flatMap((route) => route.methods.map((method) => controllerFor(route, method)));
+        },
+      ),
+    ),
+  );
+  const byUri = BOTH.map((method) =>
+    controller(
+      method,
+      "/search/records",
+      (ctx) => describeRecordsByUri(ctx, method, RECORDS_MAX),
+      async (req, res) => {
+        const { actor } = await scopeOf(req, res, "/search/records", ALL_RECORDS);
+        const reader = new ParamReader(requestParameters(req));
+        const uris = reader.array("uri");
+        if (uris === undefined) reader.fail("uri[]", REQUIRED);
+        throwIfAny(reader.errors);
+        return records.byUris(uris ?? [], actor);
+      },
+    ),
+  );
+  const typeCounts = BOTH.map((method) =>
+    controller(
+      method,
+      "/search/record_types_by_repository",
+      (ctx) => describeTypeCounts(ctx, method),
+      async (req, res) => {
+        await scopeOf(req, res, "/search/record_types_by_repository", ALL_RECORDS);
+        const reader = new ParamReader(requestParameters(req));
+        const types = reader.array("record_types");
+        if (types === undefined) reader.fail("record_types[]", REQUIRED);
+        else if (types.length > MAX_ARRAY_VALUES)
+          reader.fail("record_types[]", `At most ${MAX_ARRAY_VALUES} values, not ${types.length}`);
+        const repositoryUri = reader.scalar("repo_uri");
+        throwIfAny(reader.errors);
+        return records.typeCounts(types ?? [], repositoryUri);
+      },
+    ),
+  );
+  const containers = controller(
+    "get",
+    TOP_CONTAINER_SEARCH,
+    (ctx) => describeTopContainerSearch(ctx, TOP_CONTAINERS_MAX),
+    async (req, res) => {
+      const { actor, repoId } = await scopeOf(req, res, TOP_CONTAINER_SEARCH, "view_repository");
+      const reader = new ParamReader(requestParameters(req));
+      const q = reader.scalar("q");
+      const facets = reader.array("facet") ?? [];
+      throwIfAny(reader.errors);
+      return records.topContainers(repoId ?? 0, q, facets, actor);
+    },
+  );
+  return [...paged, ...byUri, ...typeCounts, containers];
 }

@@ -8,12 +8,12 @@ import type { RecordOperations } from "../records/operations/index.js";
 import { seesSuppressed } from "../records/operations/suppression.js";
 import { GLOBAL_REPOSITORY, type SearchEntry } from "../records/search/entries.js";
 import { searchCollection } from "../records/search/index-writer.js";
-import { groupUris } from "../records/search/uri-groups.js";
-import type { JsonObject, JsonValue } from "../registry/index.js";
 import { NONE, QueryCompiler, textFields, type Filter } from "./compile.js";
 import { parseQuery, QueryParseError, type QueryNode } from "./query/parser.js";
 import { checkFacets, countFacets, facetPaths, type FacetCounts } from "./facets.js";
+import { highlighting, type Highlighting } from "./highlight.js";
 import { rankedPage, rankedTerms } from "./ranking.js";
+import { resultDocument, SearchResults, type ResultDocument } from "./results.js";
 import { sortOf } from "./sort.js";
 
 export interface SearchRequest {
@@ -35,6 +35,10 @@ export interface SearchRequest {
   facets?: readonly string[];
   /** The least count a facet value is shown with (at least 1). */
   facetMinCount?: number;
+  /** Only the components of this tree (a resource's or digital object's uri). */
+  rootRecord?: string;
+  /** Snippets of the text that matched (highlight.ts). */
+  highlight?: boolean;
 }
 
 export interface SearchPage {
@@ -45,7 +49,9 @@ export interface SearchPage {
   offset_first: number;
   offset_last: number;
   total_hits: number;
-  results: JsonObject[];
+  results: ResultDocument[];
+  /** With hl=true. */
+  highlighting?: Highlighting;
   facets: {
     facet_queries: Record<string, never>;
     facet_fields: FacetCounts;
@@ -69,8 +75,10 @@ function parsed(parameter: string, q: string): QueryNode {
 export class SearchOperations {
   private readonly compiler: QueryCompiler;
   private readonly facetPaths: ReadonlyMap<string, string>;
+  private readonly results: SearchResults;
 
   constructor(private readonly operations: RecordOperations) {
+    this.results = new SearchResults(operations);
     this.compiler = new QueryCompiler(textFields(operations.deps.registry));
     this.facetPaths = facetPaths(operations.deps.registry);
   }
@@ -88,6 +96,7 @@ export class SearchOperations {
     const clauses: Filter[] = [this.compiler.compile(query)];
     for (const text of request.filterQueries ?? []) clauses.push(this.compiler.compile(parsed("filter_query[]", text)));
     if (request.types !== undefined) clauses.push({ types: { $in: [...request.types] } });
+    if (request.rootRecord !== undefined) clauses.push({ root_record: request.rootRecord });
     if (request.exclude !== undefined && request.exclude.length > 0)
       clauses.push({ _id: { $nin: [...request.exclude] } });
     if (request.repoId !== undefined) {
@@ -136,12 +145,24 @@ export class SearchOperations {
       countFacets(index, this.facetPaths, filter, facets, request.facetMinCount ?? 1),
       this.page(index, filter, total, terms, request),
     ]);
-    const records = await this.recordsOf(entries, actor);
-    const results = entries.flatMap((entry) => {
-      const record = records.get(entry._id);
-      // A record the caller may not read (its type's permission) is not shown, though counted.
-      return record === undefined ? [] : [this.result(entry, record, request.fields)];
-    });
+    // A record the caller may not read (its type's permission) is not shown, though counted.
+    const found = await this.results.read(entries, actor);
+    const results = found.map(({ entry, record }) => resultDocument(entry, record, request.fields));
+    const highlights =
+      request.highlight === true
+        ? {
+            highlighting: highlighting(
+              this.registry,
+              found.map(({ entry, record }) => ({
+                uri: entry._id,
+                type: entry.primary_type,
+                title: entry.title,
+                record,
+              })),
+              terms,
+            ),
+          }
+        : {};
     const lastPage = Math.ceil(total / request.pageSize);
     return {
       page_size: request.pageSize,
@@ -159,49 +180,7 @@ export class SearchOperations {
         facet_intervals: {},
         facet_heatmaps: {},
       },
+      ...highlights,
     };
-  }
-
-  /** The page's records as `actor` may read them, by uri: one id-set read per type and repository. */
-  private async recordsOf(entries: readonly SearchEntry[], actor: Actor): Promise<Map<string, JsonObject>> {
-    const records = new Map<string, JsonObject>();
-    for (const { type, repoId, ids } of groupUris(
-      this.registry,
-      entries.map((entry) => entry._id),
-    )) {
-      let found: unknown;
-      try {
-        found = await this.operations.list(type.name, { repoId }, { mode: { kind: "idSet", ids } }, actor);
-      } catch {
-        continue; // a type the caller may not read: its entries are left out of the page
-      }
-      for (const record of Array.isArray(found) ? (found as JsonObject[]) : [])
-        if (typeof record.uri === "string") records.set(record.uri, record);
-    }
-    return records;
-  }
-
-  /** One result, shaped as ArchivesSpace's index documents. */
-  private result(entry: SearchEntry, record: JsonObject, fields: readonly string[] | undefined): JsonObject {
-    const document: Record<string, JsonValue> = {
-      id: entry._id,
-      uri: entry._id,
-      title: entry.title,
-      primary_type: entry.primary_type,
-      types: entry.types,
-      json: JSON.stringify(record),
-      repository: entry.repository,
-      publish: entry.publish,
-      suppressed: entry.suppressed,
-      system_generated: false,
-      jsonmodel_type: entry.primary_type,
-    };
-    if (entry.identifier !== null) document.identifier = entry.identifier;
-    for (const key of ["level", "create_time", "system_mtime", "user_mtime", "created_by", "last_modified_by"]) {
-      const value = record[key];
-      if (value !== undefined && value !== null) document[key] = value;
-    }
-    if (fields === undefined) return document;
-    return Object.fromEntries(Object.entries(document).filter(([key]) => fields.includes(key)));
   }
 }

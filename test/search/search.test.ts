@@ -287,3 +287,59 @@ describe("GET /repositories/:repo_id/search", () => {
     expect([missing.status, missing.body]).toEqual([404, { error: "Repository not found" }]);
   });
 });
+
+describe("the other searches", () => {
+  it("root_record narrows to one tree's components; hl=true marks the words that matched", async () => {
+    const object = await create(`${repo}/archival_objects`, {
+      title: "Survey of canal locks",
+      level: "file",
+      resource: { ref: ledger },
+    });
+    await create(`${repo}/archival_objects`, { title: "Canal tolls", level: "file", resource: { ref: papers } });
+    const inTree = await search(`${repo}/search?page=1&q=canal&root_record=${q(ledger)}`);
+    expect(uris(inTree)).toEqual([object]);
+    const reply = await send("GET", `${repo}/search?page=1&q=${q("canals")}&root_record=${q(ledger)}&hl=true`);
+    expect((reply.body as { highlighting: unknown }).highlighting).toEqual({
+      [object]: { title: ["Survey of <em>canal</em> locks"] },
+    });
+  });
+
+  it("/search/records answers the records named, in the order named, leaving out what is not there", async () => {
+    const reply = await send(
+      "GET",
+      `/search/records?uri[]=${q(ledger)}&uri[]=${q("/repositories/2/resources/999")}&uri[]=${q(papers)}`,
+    );
+    expect(reply.status).toBe(200);
+    expect((reply.body as Page).results.map((result) => result.uri)).toEqual([ledger, papers]);
+    const missing = await send("GET", "/search/records");
+    expect([missing.status, missing.body]).toEqual([400, { error: { "uri[]": [expect.any(String)] } }]);
+  });
+
+  it("/search/record_types_by_repository counts each type per repository", async () => {
+    const one = await send(
+      "GET",
+      `/search/record_types_by_repository?record_types[]=resource&record_types[]=event&repo_uri=${q(otherRepo)}`,
+    );
+    expect(one.body).toEqual({ resource: 1, event: 0 });
+    const all = (await send("GET", "/search/record_types_by_repository?record_types[]=resource")).body as Record<
+      string,
+      Record<string, number>
+    >;
+    expect(all[otherRepo]).toEqual({ resource: 1 });
+    expect(all[repo]?.resource).toBeGreaterThanOrEqual(3);
+  });
+
+  it("top_containers/search answers every matching container as Solr does", async () => {
+    const box = await create(`${repo}/top_containers`, { indicator: "42", type: "box", barcode: "BC-4242" });
+    await create(`${repo}/top_containers`, { indicator: "7", type: "box", barcode: "BC-0007" });
+    const reply = await send("GET", `${repo}/top_containers/search?q=${q("barcode:BC-4242")}`);
+    expect(reply.status).toBe(200);
+    const body = reply.body as { response: { numFound: number; start: number; docs: Array<{ uri: string }> } };
+    expect([body.response.numFound, body.response.start, body.response.docs.map((doc) => doc.uri)]).toEqual([
+      1,
+      0,
+      [box],
+    ]);
+    expect((await send("GET", `${repo}/top_containers/search`, undefined, null)).status).toBe(403);
+  });
+});

@@ -56,6 +56,8 @@ export interface SearchEntry {
   boosted: string[];
   /** How many terms the title has (a match in a short title counts for more). */
   title_length: number;
+  /** A tree node's root record (a component's resource or digital object): what `root_record` narrows to. */
+  root_record: string | null;
   /** The records whose titles the entry holds (its links' targets): their entries' changes rewrite this one. */
   links: string[];
   /** Per facet field (x-search.facets), its values as shown (a link's: the linked record's title). */
@@ -139,6 +141,12 @@ function repositoryOf(registry: Registry, type: RecordType, stored: StoredRecord
   return type.name === holder.name ? uri : GLOBAL_REPOSITORY;
 }
 
+function rootOf(type: RecordType, record: JsonObject): string | null {
+  const link = type.tree ? record[type.tree.root] : undefined;
+  const ref = link !== null && typeof link === "object" && !Array.isArray(link) ? (link as JsonObject).ref : undefined;
+  return typeof ref === "string" ? ref : null;
+}
+
 /** Adds one field's text to the entry's words and phrase text. */
 function addField(entry: SearchEntry, field: string, texts: readonly string[]): void {
   const joined = texts.join(" \n ").slice(0, MAX_TEXT);
@@ -216,6 +224,7 @@ export function searchEntry(
     words: [],
     boosted: [],
     title_length: analyze(title).terms.length,
+    root_record: rootOf(type, record),
     links: [],
     facets: dictionary(),
     text: dictionary(),

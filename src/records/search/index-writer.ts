@@ -17,6 +17,7 @@ export const SEARCH_INDEXES: ReadonlyArray<{ name: string; key: Record<string, 1
   { name: "words", key: { words: 1 } },
   { name: "links", key: { links: 1 } },
   { name: "boosted", key: { boosted: 1 } },
+  { name: "root_record", key: { root_record: 1 } },
   { name: "repository_type", key: { repository: 1, primary_type: 1 } },
   { name: "title_sort", key: { title_sort: 1 } },
   { name: "primary_type_record_id", key: { primary_type: 1, record_id: 1 } },

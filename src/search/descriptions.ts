@@ -14,6 +14,7 @@ import {
 import type { RouteOperation } from "../http/described-route.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../records/operations/index.js";
 import { FACET_LIMIT, MAX_FACETS } from "./facets.js";
+import { CSV_COLUMNS, CSV_MAX_ROWS } from "./search-csv.js";
 
 export interface SearchRoute {
   path: string;
@@ -57,7 +58,7 @@ export const SEARCH_ROUTES: readonly SearchRoute[] = [
 ];
 
 /** ArchivesSpace's parameters Arca's search does not take yet: a 400 rather than an answer that ignores them. */
-export const UNSUPPORTED_PARAMETERS = ["aq", "filter", "dt", "resolve"];
+export const UNSUPPORTED_PARAMETERS = ["aq", "filter", "resolve"];
 
 const SEARCH: Tag = {
   name: "search",
@@ -125,6 +126,16 @@ function parameters(route: SearchRoute): Parameter[] {
         "matching words in `<em>`.",
       { type: "string", pattern: "^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$" },
     ),
+    ...(route.path.includes(":repo_id")
+      ? [
+          parameter(
+            "dt",
+            `\`csv\`: every result (to ${CSV_MAX_ROWS}, not only the page) as CSV, columns \`fields[]\` or ` +
+              `${CSV_COLUMNS.join(", ")}; a value starting as a spreadsheet formula is prefixed with a quote.`,
+            { type: "string", enum: ["csv"] },
+          ),
+        ]
+      : []),
     parameter("facet_mincount", "The least count a facet value is shown with (values with none are never shown).", {
       type: "integer",
       minimum: 0,
@@ -199,7 +210,15 @@ export function describeSearch(ctx: DocumentContext, route: SearchRoute, method:
     ...(scoped && { pathParameters: [idPathParameter("repo_id", "The repository's id.")] }),
     parameters: parameters(route),
     responses: {
-      "200": envelope(ctx),
+      "200": scoped
+        ? {
+            ...envelope(ctx),
+            content: {
+              ...envelope(ctx).content,
+              "text/csv": { schema: { type: "string", description: "With dt=csv." } },
+            },
+          }
+        : envelope(ctx),
       "400": responseRef("BadRequest"),
       "403": responseRef("AccessDenied"),
       ...(scoped && { "404": notFoundResponse(ctx, ["Repository"]) }),

@@ -29,6 +29,7 @@ import {
   type SearchRoute,
 } from "./descriptions.js";
 import { RecordSearches, RECORDS_MAX, TOP_CONTAINERS_MAX } from "./record-searches.js";
+import { writeSearchCsv } from "./search-csv.js";
 import { SearchOperations, type SearchRequest } from "./search.js";
 
 export interface SearchRouteDeps {
@@ -43,7 +44,7 @@ const TOP_CONTAINER_SEARCH = "/repositories/:repo_id/top_containers/search";
 const MAX_ARRAY_VALUES = 250;
 
 /** The request's search parameters. @throws ApiError 400 naming each bad one */
-function searchParams(req: Request, route: SearchRoute): Omit<SearchRequest, "repoId"> {
+function searchParams(req: Request, route: SearchRoute): Omit<SearchRequest, "repoId"> & { csv: boolean } {
   const reader = new ParamReader(requestParameters(req));
   const allIds = reader.boolean("all_ids");
   let page = reader.wholeNumber("page", 1);
@@ -72,8 +73,13 @@ function searchParams(req: Request, route: SearchRoute): Omit<SearchRequest, "re
   const facetMinCount = reader.wholeNumber("facet_mincount", 0);
   const rootRecord = reader.scalar("root_record");
   const highlight = reader.boolean("hl");
+  // As ArchivesSpace: CSV from a repository's search only.
+  const dt = reader.scalar("dt");
+  if (dt !== undefined && (dt !== "csv" || !route.path.includes(":repo_id")))
+    reader.fail("dt", `Only "csv", on a repository's search, not "${dt.slice(0, 50)}"`);
   throwIfAny(reader.errors);
   return {
+    csv: dt === "csv",
     page: page ?? 1,
     pageSize,
     ...(q !== undefined && { q }),
@@ -141,7 +147,10 @@ export function searchControllers({ operations, access }: SearchRouteDeps): Arra
         (ctx) => describeSearch(ctx, route, method),
         async (req, res) => {
           const { actor, repoId } = await scopeOf(req, res, route.path, route.permission);
-          return search.search({ ...searchParams(req, route), ...(repoId !== undefined && { repoId }) }, actor);
+          const { csv, ...params } = searchParams(req, route);
+          const request = { ...params, ...(repoId !== undefined && { repoId }) };
+          if (csv) return writeSearchCsv(res, search, request, actor);
+          return search.search(request, actor);
         },
       ),
     ),

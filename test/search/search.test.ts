@@ -342,4 +342,29 @@ describe("the other searches", () => {
     ]);
     expect((await send("GET", `${repo}/top_containers/search`, undefined, null)).status).toBe(403);
   });
+
+  it("dt=csv streams every result of a repository's search, not only the page, formulas defused", async () => {
+    const formula = await create(`${repo}/resources`, resource("=HYPERLINK(1) quarry ledger", "CSV-1"));
+    const reply = await send(
+      "GET",
+      `${repo}/search?page=1&page_size=1&q=${q("title:Papers OR title:ledger")}&dt=csv&sort=${q("title_sort asc")}`,
+    );
+    expect([reply.status, reply.headers.get("content-type")]).toEqual([200, "text/csv; charset=utf-8"]);
+    const lines = reply.text.trim().split("\r\n");
+    expect(lines[0]).toBe(
+      "uri,title,primary_type,identifier,repository,level,publish,suppressed,create_time,user_mtime",
+    );
+    expect(lines.slice(1).map((line) => line.split(",").slice(0, 2))).toEqual([
+      [formula, "'=HYPERLINK(1) quarry ledger"],
+      [ledger, "Papers of José Martí"],
+    ]);
+    const chosen = await send(
+      "GET",
+      `${repo}/search?page=1&q=${q("identifier:CSV-1")}&dt=csv&fields[]=uri&fields[]=identifier`,
+    );
+    expect(chosen.text).toBe(`uri,identifier\r\n${formula},CSV-1\r\n`);
+    const elsewhere = await send("GET", `/search?page=1&dt=csv`);
+    expect([elsewhere.status, elsewhere.body]).toEqual([400, { error: { dt: [expect.any(String)] } }]);
+    expect((await send("DELETE", formula)).status).toBe(200);
+  });
 });

@@ -22,6 +22,8 @@ export async function respond(
   const req = ctx.getRequest<Request>();
   const res = ctx.getResponse<Response>();
   const body = await handle(req, res);
+  // A handler that wrote its own answer (a CSV stream) is left to it.
+  if (res.headersSent) return;
   const repeated = resolves && resolveParam(req).length > 0 ? repeatedObjects(body) : undefined;
   if (repeated === undefined || repeated.size === 0) {
     // Straight to node rather than express's res.json: that re-parses the Content-Type it

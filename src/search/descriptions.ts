@@ -15,6 +15,7 @@ import type { RouteOperation } from "../http/described-route.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../records/operations/index.js";
 import { FACET_LIMIT, MAX_FACETS } from "./facets.js";
 import { CSV_COLUMNS, CSV_MAX_ROWS } from "./search-csv.js";
+import { MAX_RESOLVE } from "./search-resolve.js";
 
 export interface SearchRoute {
   path: string;
@@ -58,7 +59,7 @@ export const SEARCH_ROUTES: readonly SearchRoute[] = [
 ];
 
 /** ArchivesSpace's parameters Arca's search does not take yet: a 400 rather than an answer that ignores them. */
-export const UNSUPPORTED_PARAMETERS = ["aq", "filter", "resolve"];
+export const UNSUPPORTED_PARAMETERS = ["aq", "filter"];
 
 const SEARCH: Tag = {
   name: "search",
@@ -125,6 +126,12 @@ function parameters(route: SearchRoute): Parameter[] {
       "`true`: `highlighting` gives, per result uri, per field, up to three snippets of its text with the " +
         "matching words in `<em>`.",
       { type: "string", pattern: "^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$" },
+    ),
+    arrayParameter(
+      "resolve",
+      `Search-style \`source:target\` (at most ${MAX_RESOLVE}): each result holding a uri in source (repository, ` +
+        "uri, id) gets `_resolved_<source>`: `{uri: [that record's document]}` (target id or uri), null when none " +
+        "is found.",
     ),
     ...(route.path.includes(":repo_id")
       ? [

@@ -30,6 +30,7 @@ import {
 } from "./descriptions.js";
 import { RecordSearches, RECORDS_MAX, TOP_CONTAINERS_MAX } from "./record-searches.js";
 import { writeSearchCsv } from "./search-csv.js";
+import { resolveProblem, resolveSources } from "./search-resolve.js";
 import { SearchOperations, type SearchRequest } from "./search.js";
 
 export interface SearchRouteDeps {
@@ -73,6 +74,9 @@ function searchParams(req: Request, route: SearchRoute): Omit<SearchRequest, "re
   const facetMinCount = reader.wholeNumber("facet_mincount", 0);
   const rootRecord = reader.scalar("root_record");
   const highlight = reader.boolean("hl");
+  const resolveValues = reader.array("resolve");
+  const resolveError = resolveValues === undefined ? undefined : resolveProblem(resolveValues);
+  if (resolveError !== undefined) reader.fail("resolve[]", resolveError);
   // As ArchivesSpace: CSV from a repository's search only.
   const dt = reader.scalar("dt");
   if (dt !== undefined && (dt !== "csv" || !route.path.includes(":repo_id")))
@@ -92,6 +96,7 @@ function searchParams(req: Request, route: SearchRoute): Omit<SearchRequest, "re
     ...(facetMinCount !== undefined && { facetMinCount }),
     ...(rootRecord !== undefined && { rootRecord }),
     ...(highlight !== undefined && { highlight }),
+    ...(resolveValues !== undefined && { resolve: resolveSources(resolveValues) }),
   };
 }
 

@@ -13,6 +13,7 @@ import { parseQuery, QueryParseError, type QueryNode } from "./query/parser.js";
 import { checkFacets, countFacets, facetPaths, type FacetCounts } from "./facets.js";
 import { highlighting, type Highlighting } from "./highlight.js";
 import { rankedPage, rankedTerms } from "./ranking.js";
+import { resolveResults } from "./search-resolve.js";
 import { resultDocument, SearchResults, type ResultDocument } from "./results.js";
 import { sortOf } from "./sort.js";
 
@@ -39,6 +40,8 @@ export interface SearchRequest {
   rootRecord?: string;
   /** Snippets of the text that matched (highlight.ts). */
   highlight?: boolean;
+  /** Search-style resolve[] sources (search-resolve.ts). */
+  resolve?: readonly string[];
 }
 
 export interface SearchPage {
@@ -148,6 +151,7 @@ export class SearchOperations {
     // A record the caller may not read (its type's permission) is not shown, though counted.
     const found = await this.results.read(entries, actor);
     const results = found.map(({ entry, record }) => resultDocument(entry, record, request.fields));
+    if (request.resolve !== undefined) await resolveResults(index, this.results, results, request.resolve, actor);
     const highlights =
       request.highlight === true
         ? {

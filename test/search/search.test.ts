@@ -367,4 +367,14 @@ describe("the other searches", () => {
     expect([elsewhere.status, elsewhere.body]).toEqual([400, { error: { dt: [expect.any(String)] } }]);
     expect((await send("DELETE", formula)).status).toBe(200);
   });
+
+  it("resolve[]=repository:id puts each result's repository document beside it", async () => {
+    const reply = await send("GET", `${repo}/search?page=1&q=${q("identifier:F1")}&resolve[]=${q("repository:id")}`);
+    const [result] = (reply.body as { results: Array<Record<string, unknown>> }).results;
+    expect(result?._resolved_repository).toEqual({
+      [repo]: [expect.objectContaining({ uri: repo, primary_type: "repository", title: "SEARCH" })],
+    });
+    const bad = await send("GET", `${repo}/search?page=1&resolve[]=${q("linked_agents:ead_id")}`);
+    expect([bad.status, bad.body]).toEqual([400, { error: { "resolve[]": [expect.any(String)] } }]);
+  });
 });

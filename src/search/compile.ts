@@ -55,8 +55,41 @@ function after(prefix: string): string {
 export class QueryCompiler {
   constructor(private readonly fields: ReadonlySet<string>) {}
 
+  /**
+   * The filter of a query. When every match must hold one of a few word keys (its anchor), the filter also says
+   * so at its top level, `{words: {$in: anchor}}`: the store then reads candidates from the words index (it plans
+   * top-level predicates only), whatever the query's ORs and phrases, and re-checks them with the rest.
+   */
   compile(node: QueryNode): Filter {
-    return this.node(node) ?? NONE;
+    const filter = this.node(node) ?? NONE;
+    const anchor = this.anchor(node);
+    return anchor === undefined || filter === NONE ? filter : { $and: [{ words: { $in: anchor } }, filter] };
+  }
+
+  /** Word keys of which every entry matching `node` holds at least one; undefined when there are none such. */
+  private anchor(node: QueryNode): string[] | undefined {
+    switch (node.kind) {
+      case "term":
+      case "phrase": {
+        const field = node.field === null ? KEYWORD : this.fields.has(node.field) ? node.field : undefined;
+        if (field === undefined) return undefined;
+        const { terms, whole } = analyze(node.text);
+        const first = terms[0];
+        // A term matches by its first word (a phrase's words all present) or by a whole token.
+        if (first === undefined) return undefined;
+        return [...new Set([`${field}:${first}`, ...(node.kind === "term" ? whole.map((t) => `${field}:${t}`) : [])])];
+      }
+      case "bool": {
+        const required = node.must.map((child) => this.anchor(child)).filter((keys) => keys !== undefined);
+        if (required.length > 0) return required.reduce((a, b) => (b.length < a.length ? b : a));
+        if (node.must.length > 0 || node.should.length === 0) return undefined;
+        const optional = node.should.map((child) => this.anchor(child));
+        if (optional.some((keys) => keys === undefined)) return undefined;
+        return [...new Set(optional.flatMap((keys) => keys ?? []))];
+      }
+      default:
+        return undefined;
+    }
   }
 
   /** The filter of one clause; undefined when it holds no term once analysed (Lucene drops such clauses). */

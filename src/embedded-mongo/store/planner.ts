@@ -22,6 +22,11 @@ interface FieldPredicate {
   upper?: Bound;
   /** false when part of the condition is not expressed by points/lower/upper. */
   exact: boolean;
+  /**
+   * The range is one array element's ($elemMatch with range operators only): a multikey index's entries are the
+   * elements, so its range can serve it, as MongoDB's bounds for $elemMatch do.
+   */
+  elementRange?: boolean;
 }
 
 /** A contiguous run of index entries, as ranks [start, end) in the index tree. */
@@ -83,7 +88,15 @@ function fieldPredicate(condition: unknown): FieldPredicate {
     return { exact: false };
   }
   const predicate: FieldPredicate = { exact: true };
-  for (const [op, value] of Object.entries(condition)) {
+  const entries = Object.entries(condition);
+  const [only] = entries;
+  if (entries.length === 1 && only?.[0] === "$elemMatch" && isOperatorDocument(only[1])) {
+    const inner = fieldPredicate(only[1]);
+    const rangeOnly = Object.keys(only[1] as Document).every((op) => ["$gt", "$gte", "$lt", "$lte"].includes(op));
+    if (rangeOnly && inner.lower) return { lower: inner.lower, upper: inner.upper, exact: false, elementRange: true };
+    return { exact: false };
+  }
+  for (const [op, value] of entries) {
     if (op === "$eq" && isPointValue(value) && !predicate.points) predicate.points = [value];
     else if (
       op === "$in" &&
@@ -160,7 +173,7 @@ function evaluate(index: SecondaryIndex, fields: Map<string, FieldPredicate>, so
       usedFields.add(field);
       continue;
     }
-    if (predicate?.lower && !index.multikey) {
+    if (predicate?.lower && (!index.multikey || predicate.elementRange === true)) {
       range = predicate;
       usedFields.add(field);
     }

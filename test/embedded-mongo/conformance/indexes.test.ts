@@ -288,3 +288,24 @@ describe("TTL and hints", () => {
     await expectCode(c.find({ a: 1 }).hint({ zz: 1 }).toArray(), 2);
   });
 });
+
+describe("$elemMatch ranges over a multikey index", () => {
+  it("match one element within both bounds, never two elements each meeting one", async () => {
+    const c = await coll([
+      { _id: 1, w: ["title:paper", "title:zebra"] },
+      { _id: 2, w: ["title:papyrus"] },
+      // "notes:z" >= "title:pap" and "apple" < "title:paq", but no one element is in between.
+      { _id: 3, w: ["apple", "notes:z"] },
+      { _id: 4, w: "title:papal" },
+      { _id: 5, w: [] },
+    ]);
+    await c.createIndex({ w: 1 });
+    const filter = { w: { $elemMatch: { $gte: "title:pap", $lt: "title:paq" } } };
+    const ids = async (options = {}) => (await c.find(filter, options).sort({ _id: 1 }).toArray()).map((d) => d._id);
+    expect(await ids()).toEqual([1, 2]);
+    expect(await ids({ hint: { w: 1 } })).toEqual([1, 2]);
+    expect(await c.countDocuments(filter)).toBe(2);
+    // Beside an equality on the same field, as the search index's queries put them.
+    expect((await c.find({ $and: [{ w: "title:zebra" }, filter] }).toArray()).map((d) => d._id)).toEqual([1]);
+  });
+});

@@ -63,7 +63,9 @@ export class QueryCompiler {
   compile(node: QueryNode): Filter {
     const filter = this.node(node) ?? NONE;
     const anchor = this.anchor(node);
-    return anchor === undefined || filter === NONE ? filter : { $and: [{ words: { $in: anchor } }, filter] };
+    // A filter that is its anchor already (one term) needs no second copy of it.
+    if (anchor === undefined || filter === NONE || (anchor.length === 1 && filter.words === anchor[0])) return filter;
+    return { $and: [{ words: { $in: anchor } }, filter] };
   }
 
   /** Word keys of which every entry matching `node` holds at least one; undefined when there are none such. */

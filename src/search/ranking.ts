@@ -77,17 +77,16 @@ function byScore(candidates: Candidate[], idf: ReadonlyMap<string, number>): str
 }
 
 /**
- * The uris of one page of the entries matching `filter` (`total` of them), by relevance to `terms`. No terms: by
- * title.
+ * How many entries match `filter`, and the uris of one page of them by relevance to `terms` (no terms: by title).
+ * Up to RANK_MAX_CANDIDATES matches, one read of their small parts both counts and ranks them.
  */
 export async function rankedPage(
   index: Collection<SearchEntry>,
   filter: Filter,
-  total: number,
   terms: ReadonlySet<string>,
   skip: number,
   limit: number,
-): Promise<string[]> {
+): Promise<{ total: number; uris: string[] }> {
   const ids = (found: Candidate[]) => found.map((one) => one._id);
   const plain = async (where: Filter, from: number, count: number) =>
     count <= 0
@@ -100,21 +99,23 @@ export async function rankedPage(
             .limit(count)
             .toArray()) as Candidate[],
         );
-  if (terms.size === 0) return plain(filter, skip, limit);
+  if (terms.size === 0) return { total: await index.countDocuments(filter), uris: await plain(filter, skip, limit) };
   const entries = await index.estimatedDocumentCount();
   const idf = new Map<string, number>();
   for (const term of terms) {
     const having = await index.countDocuments({ words: `${KEYWORD}:${term}` });
     idf.set(term, Math.log(1 + (entries - having + 0.5) / (having + 0.5)));
   }
-  const scored = async (where: Filter) =>
-    byScore(
-      (await index
-        .find(where, { projection: { _id: 1, title_sort: 1, boosted: 1, title_length: 1 } })
-        .toArray()) as Candidate[],
-      idf,
-    );
-  if (total <= RANK_MAX_CANDIDATES) return (await scored(filter)).slice(skip, skip + limit);
+  const candidates = (where: Filter) =>
+    index
+      .find(where, { projection: { _id: 1, title_sort: 1, boosted: 1, title_length: 1 } })
+      .limit(RANK_MAX_CANDIDATES + 1)
+      .toArray() as Promise<Candidate[]>;
+  const scored = async (where: Filter) => byScore(await candidates(where), idf);
+  const all = await candidates(filter);
+  if (all.length <= RANK_MAX_CANDIDATES)
+    return { total: all.length, uris: byScore(all, idf).slice(skip, skip + limit) };
+  const total = await index.countDocuments(filter);
   // Too many to score: those matching in title or identifier first, then the rest.
   const boostedKeys = [...terms].flatMap((term) => [`${TITLE}:${term}`, `${IDENTIFIER}:${term}`]);
   const inBoosted: Filter = { $and: [filter, { boosted: { $in: boostedKeys } }] };
@@ -126,5 +127,5 @@ export async function rankedPage(
         ? (await scored(inBoosted)).slice(skip, skip + limit)
         : await plain(inBoosted, skip, limit);
   const rest = { $and: [filter, { boosted: { $nin: boostedKeys } }] };
-  return [...head, ...(await plain(rest, Math.max(0, skip - boostedCount), limit - head.length))];
+  return { total, uris: [...head, ...(await plain(rest, Math.max(0, skip - boostedCount), limit - head.length))] };
 }

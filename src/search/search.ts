@@ -117,24 +117,28 @@ export class SearchOperations {
   }
 
   /** One page of the matching entries, in the order asked. */
+  /** How many entries match, and one page of them in the order asked. */
   private async page(
     index: Collection<SearchEntry>,
     filter: Filter,
-    total: number,
     terms: ReadonlySet<string>,
     request: SearchRequest,
-  ): Promise<SearchEntry[]> {
+  ): Promise<{ total: number; entries: SearchEntry[] }> {
     const order = sortOf(request.sort);
     const skip = (request.page - 1) * request.pageSize;
     const shown = { projection: { words: 0, text: 0, boosted: 0 } };
     if (order.relevance) {
-      const uris = await rankedPage(index, filter, total, terms, skip, request.pageSize);
+      const { total, uris } = await rankedPage(index, filter, terms, skip, request.pageSize);
       const found = await index.find({ _id: { $in: uris } }, shown).toArray();
       const byUri = new Map(found.map((entry) => [entry._id, entry]));
-      return uris.flatMap((uri) => byUri.get(uri) ?? []);
+      return { total, entries: uris.flatMap((uri) => byUri.get(uri) ?? []) };
     }
     const sort = Object.fromEntries(order.keys.map(({ field, direction }) => [field, direction]));
-    return index.find(filter, shown).sort(sort).skip(skip).limit(request.pageSize).toArray();
+    const [total, entries] = await Promise.all([
+      index.countDocuments(filter),
+      index.find(filter, shown).sort(sort).skip(skip).limit(request.pageSize).toArray(),
+    ]);
+    return { total, entries };
   }
 
   async search(request: SearchRequest, actor: Actor): Promise<SearchPage> {
@@ -143,10 +147,9 @@ export class SearchOperations {
     checkFacets(this.facetPaths, facets);
     const index = searchCollection(this.operations.deps.store.connection);
     const skip = (request.page - 1) * request.pageSize;
-    const total = await index.countDocuments(filter);
-    const [facetFields, entries] = await Promise.all([
+    const [facetFields, { total, entries }] = await Promise.all([
       countFacets(index, this.facetPaths, filter, facets, request.facetMinCount ?? 1),
-      this.page(index, filter, total, terms, request),
+      this.page(index, filter, terms, request),
     ]);
     // A record the caller may not read (its type's permission) is not shown, though counted.
     const found = await this.results.read(entries, actor);

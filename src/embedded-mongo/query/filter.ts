@@ -7,6 +7,7 @@ import { CommandError, ErrorCodes, badValue } from "../errors.js";
 import { isDocument } from "../bson-values.js";
 import { notSupported } from "./expression-validation.js";
 import { validateFilter } from "./filter-validation.js";
+import { simpleMatcher } from "./simple-filter.js";
 
 export type Predicate = (doc: Document) => boolean;
 
@@ -72,5 +73,8 @@ export function compileFilter(filter: unknown): Predicate {
       error instanceof Error ? error.message.replace(/^unknown query operator/i, "unknown operator:") : String(error),
     );
   }
+  // The common shape without mingo's per-document walk; a document it cannot judge goes to mingo.
+  const simple = simpleMatcher(criteria);
+  if (simple !== undefined) return (doc) => simple(doc) ?? query.test(doc);
   return (doc) => query.test(doc);
 }

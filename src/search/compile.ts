@@ -5,13 +5,15 @@
 // The entry's own fields (type, repository, publish, dates, ...) are matched as stored. Every field a query
 // names is checked against the fields that exist, so a user's string reaches the store only as a value, or as a
 // field name the registry declared.
-import { badRequest } from "../errors/api-error.js";
 import { IDENTIFIER, KEYWORD, TITLE } from "../records/search/entries.js";
 import { analyze, fold } from "../records/search/analysis.js";
 import { dictionary, type Registry } from "../registry/index.js";
 import type { QueryNode } from "./query/parser.js";
 
 export type Filter = Record<string, unknown>;
+
+/** A query naming a field that does not exist, or giving one a value of the wrong kind (a 400 for the caller). */
+export class QueryFieldError extends Error {}
 
 /** Matches no entry. */
 export const NONE: Filter = { _id: { $in: [] } };
@@ -136,7 +138,7 @@ export class QueryCompiler {
     if (field === null) return KEYWORD;
     if (this.fields.has(field)) return field;
     if (ENTRY_FIELDS.has(field)) return undefined;
-    throw badRequest({ q: [`Unknown search field "${field.slice(0, 100)}"`] });
+    throw new QueryFieldError(`Unknown search field "${field.slice(0, 100)}"`);
   }
 
   private term(name: string | null, text: string): Filter | undefined {
@@ -164,7 +166,7 @@ export class QueryCompiler {
     const field = this.textField(name);
     if (field === undefined) {
       const own = ENTRY_FIELDS.get(name ?? "");
-      if (own?.kind !== "string") throw badRequest({ q: [`"${name ?? ""}" takes no wildcard`] });
+      if (own?.kind !== "string") throw new QueryFieldError(`"${name ?? ""}" takes no wildcard`);
       return { [own.path]: { $regex: `^${escapeRegex(prefix)}` } };
     }
     // As Solr: a wildcard term is folded but not stemmed, and matched against the indexed (stemmed) terms.
@@ -182,10 +184,10 @@ export class QueryCompiler {
 
   private entryValue(name: string, text: string): Filter {
     const own = ENTRY_FIELDS.get(name);
-    if (own === undefined) throw badRequest({ q: [`Unknown search field "${name.slice(0, 100)}"`] });
+    if (own === undefined) throw new QueryFieldError(`Unknown search field "${name.slice(0, 100)}"`);
     switch (own.kind) {
       case "boolean":
-        if (text !== "true" && text !== "false") throw badRequest({ q: [`${name} is true or false, not "${text}"`] });
+        if (text !== "true" && text !== "false") throw new QueryFieldError(`${name} is true or false, not "${text}"`);
         return { [own.path]: text === "true" };
       case "date":
         return { [own.path]: this.date(name, text) };
@@ -196,7 +198,7 @@ export class QueryCompiler {
 
   private date(name: string, text: string): Date {
     const date = new Date(text);
-    if (Number.isNaN(date.getTime())) throw badRequest({ q: [`${name} takes a date, not "${text.slice(0, 100)}"`] });
+    if (Number.isNaN(date.getTime())) throw new QueryFieldError(`${name} takes a date, not "${text.slice(0, 100)}"`);
     return date;
   }
 

@@ -16,6 +16,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../records/operations/index.js
 import { FACET_LIMIT, MAX_FACETS } from "./facets.js";
 import { CSV_COLUMNS, CSV_MAX_ROWS } from "./search-csv.js";
 import { MAX_RESOLVE } from "./search-resolve.js";
+import { ADVANCED_MAX_BYTES } from "./query/advanced.js";
 
 export interface SearchRoute {
   path: string;
@@ -57,9 +58,6 @@ export const SEARCH_ROUTES: readonly SearchRoute[] = [
     summary: "Search the location profiles",
   },
 ];
-
-/** ArchivesSpace's parameters Arca's search does not take yet: a 400 rather than an answer that ignores them. */
-export const UNSUPPORTED_PARAMETERS = ["aq", "filter"];
 
 const SEARCH: Tag = {
   name: "search",
@@ -110,6 +108,16 @@ function parameters(route: SearchRoute): Parameter[] {
       { type: "string" },
     ),
     arrayParameter("filter_query", "Lucene queries every result must also match."),
+    parameter(
+      "aq",
+      'ArchivesSpace\'s advanced query JSON (`{"query": {"jsonmodel_type": "boolean_query", ...}}`: ' +
+        "boolean_query, field_query, date_field_query, boolean_field_query, range_query), used when `q` is not given.",
+      { type: "string", maxLength: ADVANCED_MAX_BYTES },
+    ),
+    parameter("filter", "An advanced query JSON every result must also match, its values taken literally.", {
+      type: "string",
+      maxLength: ADVANCED_MAX_BYTES,
+    }),
     arrayParameter("exclude", "Uris of records to leave out."),
     arrayParameter("fields", "Only these fields of each result."),
     arrayParameter(
@@ -211,7 +219,7 @@ export function describeSearch(ctx: DocumentContext, route: SearchRoute, method:
     description:
       `ArchivesSpace's \`${route.path}\`${method === "post" ? " (the parameters in a form body or the query)" : ""}. ` +
       (scoped ? "Suppressed records are left out for callers who may not see them, as ArchivesSpace does. " : "") +
-      `Not taken yet (a 400 naming them): ${UNSUPPORTED_PARAMETERS.join(", ")}. Needs \`${route.permission}\`` +
+      `Needs \`${route.permission}\`` +
       (scoped ? " in the repository (or globally)." : " (held globally)."),
     tag: SEARCH,
     ...(scoped && { pathParameters: [idPathParameter("repo_id", "The repository's id.")] }),

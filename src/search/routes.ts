@@ -25,7 +25,6 @@ import {
   describeTopContainerSearch,
   describeTypeCounts,
   SEARCH_ROUTES,
-  UNSUPPORTED_PARAMETERS,
   type SearchRoute,
 } from "./descriptions.js";
 import { RecordSearches, RECORDS_MAX, TOP_CONTAINERS_MAX } from "./record-searches.js";
@@ -62,8 +61,6 @@ function searchParams(req: Request, route: SearchRoute): Omit<SearchRequest, "re
       reader.fail(`${name}[]`, `At most ${MAX_ARRAY_VALUES} values, not ${values.length}`);
     return values;
   };
-  for (const name of UNSUPPORTED_PARAMETERS)
-    if (reader.array(name) !== undefined) reader.fail(name, "Not supported by Arca's search yet");
   const q = reader.scalar("q");
   const sort = reader.scalar("sort");
   const types = route.types ?? list("type");
@@ -74,6 +71,8 @@ function searchParams(req: Request, route: SearchRoute): Omit<SearchRequest, "re
   const facetMinCount = reader.wholeNumber("facet_mincount", 0);
   const rootRecord = reader.scalar("root_record");
   const highlight = reader.boolean("hl");
+  const aq = reader.scalar("aq");
+  const filter = reader.scalar("filter");
   const resolveValues = reader.array("resolve");
   const resolveError = resolveValues === undefined ? undefined : resolveProblem(resolveValues);
   if (resolveError !== undefined) reader.fail("resolve[]", resolveError);
@@ -96,6 +95,8 @@ function searchParams(req: Request, route: SearchRoute): Omit<SearchRequest, "re
     ...(facetMinCount !== undefined && { facetMinCount }),
     ...(rootRecord !== undefined && { rootRecord }),
     ...(highlight !== undefined && { highlight }),
+    ...(aq !== undefined && { aq }),
+    ...(filter !== undefined && { filter }),
     ...(resolveValues !== undefined && { resolve: resolveSources(resolveValues) }),
   };
 }

@@ -8,7 +8,8 @@ import type { RecordOperations } from "../records/operations/index.js";
 import { seesSuppressed } from "../records/operations/suppression.js";
 import { GLOBAL_REPOSITORY, type SearchEntry } from "../records/search/entries.js";
 import { searchCollection } from "../records/search/index-writer.js";
-import { NONE, QueryCompiler, textFields, type Filter } from "./compile.js";
+import { NONE, QueryCompiler, QueryFieldError, textFields, type Filter } from "./compile.js";
+import { AdvancedQueryError, parseAdvancedQuery } from "./query/advanced.js";
 import { parseQuery, QueryParseError, type QueryNode } from "./query/parser.js";
 import { checkFacets, countFacets, facetPaths, type FacetCounts } from "./facets.js";
 import { highlighting, type Highlighting } from "./highlight.js";
@@ -40,6 +41,10 @@ export interface SearchRequest {
   rootRecord?: string;
   /** Snippets of the text that matched (highlight.ts). */
   highlight?: boolean;
+  /** ArchivesSpace's advanced query JSON (query/advanced.ts), used when there is no `q`. */
+  aq?: string;
+  /** An advanced query JSON every result must also match, its values taken literally. */
+  filter?: string;
   /** Search-style resolve[] sources (search-resolve.ts). */
   resolve?: readonly string[];
 }
@@ -75,6 +80,17 @@ function parsed(parameter: string, q: string): QueryNode {
   }
 }
 
+/** An advanced query (aq, filter) parsed, or a 400 naming the parameter and where in it the problem is. */
+function parsedAdvanced(parameter: string, json: string, literal: boolean): QueryNode {
+  try {
+    return parseAdvancedQuery(json, { literal });
+  } catch (error) {
+    if (error instanceof AdvancedQueryError)
+      throw badRequest({ [parameter]: [error.path === "" ? error.message : `${error.path}: ${error.message}`] });
+    throw error;
+  }
+}
+
 export class SearchOperations {
   private readonly compiler: QueryCompiler;
   private readonly facetPaths: ReadonlyMap<string, string>;
@@ -90,14 +106,32 @@ export class SearchOperations {
     return this.operations.deps.registry;
   }
 
+  /** A parsed query's filter, or a 400 naming the parameter when it names a field that does not exist. */
+  private compiled(parameter: string, node: QueryNode): Filter {
+    try {
+      return this.compiler.compile(node);
+    } catch (error) {
+      if (error instanceof QueryFieldError) throw badRequest({ [parameter]: [error.message] });
+      throw error;
+    }
+  }
+
   /**
    * The filter of a request for `actor` (its query, its filters and what the actor may see), and the terms its
    * query ranks by.
    */
   private filterOf(request: SearchRequest, actor: Actor): { filter: Filter; terms: Set<string> } {
-    const query = parsed("q", request.q ?? "*:*");
-    const clauses: Filter[] = [this.compiler.compile(query)];
-    for (const text of request.filterQueries ?? []) clauses.push(this.compiler.compile(parsed("filter_query[]", text)));
+    // As ArchivesSpace: q when given, else the advanced query, else everything.
+    const [query, queryFrom] =
+      request.q === undefined && request.aq !== undefined
+        ? [parsedAdvanced("aq", request.aq, false), "aq"]
+        : [parsed("q", request.q ?? "*:*"), "q"];
+    const clauses: Filter[] = [this.compiled(queryFrom, query)];
+    for (const text of request.filterQueries ?? [])
+      clauses.push(this.compiled("filter_query[]", parsed("filter_query[]", text)));
+    // The filter parameter's values are literal, as ArchivesSpace builds it (use_literal).
+    if (request.filter !== undefined)
+      clauses.push(this.compiled("filter", parsedAdvanced("filter", request.filter, true)));
     if (request.types !== undefined) clauses.push({ types: { $in: [...request.types] } });
     if (request.rootRecord !== undefined) clauses.push({ root_record: request.rootRecord });
     if (request.exclude !== undefined && request.exclude.length > 0)

@@ -377,4 +377,31 @@ describe("the other searches", () => {
     const bad = await send("GET", `${repo}/search?page=1&resolve[]=${q("linked_agents:ead_id")}`);
     expect([bad.status, bad.body]).toEqual([400, { error: { "resolve[]": [expect.any(String)] } }]);
   });
+
+  it("takes ArchivesSpace's advanced query JSON as aq (when there is no q) and as a literal filter", async () => {
+    const aq = JSON.stringify({
+      query: {
+        jsonmodel_type: "boolean_query",
+        op: "AND",
+        subqueries: [
+          { jsonmodel_type: "field_query", field: "title", value: "photographs" },
+          { jsonmodel_type: "field_query", field: "primary_type", value: "resource" },
+        ],
+      },
+    });
+    expect(uris(await search(`${repo}/search?page=1&aq=${q(aq)}`)).length).toBe(1);
+    const notTitle = JSON.stringify({
+      query: { jsonmodel_type: "field_query", field: "title", value: "photographs", negated: true },
+    });
+    const rest = await search(`${repo}/search?page=1&type[]=resource&aq=${q(notTitle)}`);
+    expect(rest.results.map((result) => result.title)).not.toContain("Photographs");
+    const filter = JSON.stringify({ query: { jsonmodel_type: "field_query", field: "identifier", value: "MSS-060" } });
+    expect(uris(await search(`${repo}/search?page=1&filter=${q(filter)}`))).toEqual([ledger]);
+    const bad = JSON.stringify({ query: { jsonmodel_type: "field_query", value: "x" } });
+    const reply = await send("GET", `${repo}/search?page=1&aq=${q(bad)}`);
+    expect([reply.status, reply.body]).toEqual([400, { error: { aq: [expect.stringContaining("field")] } }]);
+    const unknownField = JSON.stringify({ query: { jsonmodel_type: "field_query", field: "colour", value: "x" } });
+    const unknown = await send("GET", `${repo}/search?page=1&aq=${q(unknownField)}`);
+    expect([unknown.status, unknown.body]).toEqual([400, { error: { aq: [expect.stringContaining("colour")] } }]);
+  });
 });

@@ -247,7 +247,8 @@ function bound(query: JsonObject, key: "from" | "to", path: string): string | nu
   const value = get(query, key);
   if (value === undefined) return null;
   if (typeof value !== "string") throw wrongType(`${path}/${key}`, "a string", value);
-  if (value === "") throw new AdvancedQueryError(`${path}/${key} is empty (leave it out for an open end)`, `${path}/${key}`);
+  if (value === "")
+    throw new AdvancedQueryError(`${path}/${key} is empty (leave it out for an open end)`, `${path}/${key}`);
   return value === "*" ? null : value;
 }
 
@@ -362,9 +363,9 @@ function object(value: unknown, path: string): JsonObject {
 }
 
 /** The object's own property (undefined when absent or null), under a name this module spells. */
-function get(object: JsonObject, key: string): unknown {
-  if (!Object.hasOwn(object, key)) return undefined;
-  const value = object[key];
+function get(from: JsonObject, key: string): unknown {
+  if (!Object.hasOwn(from, key)) return undefined;
+  const value = from[key];
   return value === null ? undefined : value;
 }
 
@@ -375,18 +376,19 @@ function flag(query: JsonObject, key: string, path: string, fallback: boolean): 
   return value;
 }
 
-function oneOf<T extends string, D extends T | undefined>(
+/** A string from the list; absent, the fallback, or when there is none an error. */
+function oneOf<T extends string>(
   query: JsonObject,
   key: string,
   path: string,
   allowed: readonly T[],
-  fallback: D,
-): D extends undefined ? T : T {
+  fallback: T | undefined,
+): T {
   const at = `${path}/${key}`;
   const value = get(query, key);
   if (value === undefined) {
     if (fallback === undefined) throw missing(at);
-    return fallback as T;
+    return fallback;
   }
   const found = allowed.find((candidate) => candidate === value);
   if (found === undefined) {

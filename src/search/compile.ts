@@ -159,7 +159,11 @@ export class QueryCompiler {
     if (terms.length === 0) return undefined;
     const keys = { words: { $all: [...new Set(terms)].map((term) => `${field}:${term}`) } };
     if (terms.length === 1) return keys;
-    return { $and: [keys, { [`text.${field}`]: { $regex: escapeRegex(` ${terms.join(" ")} `) } }] };
+    const inOrder = { $regex: escapeRegex(` ${terms.join(" ")} `) };
+    if (field !== KEYWORD) return { $and: [keys, { [`text.${field}`]: inOrder }] };
+    // Entries keep no keyword text (it would be a second copy of every field's): the phrase in any one field.
+    const fields = [...this.fields].filter((one) => one !== KEYWORD);
+    return { $and: [keys, { $or: fields.map((one) => ({ [`text.${one}`]: inOrder })) }] };
   }
 
   private prefix(name: string | null, prefix: string): Filter | undefined {

@@ -62,7 +62,9 @@ export interface SearchEntry {
   links: string[];
   /** Per facet field (x-search.facets), its values as shown (a link's: the linked record's title). */
   facets: Record<string, string[]>;
-  /** Per field: its terms in order, space-separated and space-bounded (` a b c `), for phrase matching. */
+  /**
+   * Per field (not keyword): its terms in order, space-separated and space-bounded (` a b c `), for phrase matching.
+   */
   text: Record<string, string>;
 }
 
@@ -158,12 +160,11 @@ function addField(entry: SearchEntry, field: string, texts: readonly string[]): 
     words.add(`${KEYWORD}:${term}`);
   }
   entry.words = [...words];
-  // Fields are kept apart (and keyword's text is each field's on its own line), so a phrase never spans two.
+  // Fields are kept apart, and each text of a field on its own line, so a phrase never spans two. (A phrase in
+  // any field looks in each: keyword's text would be a second copy of them all.)
   const line = ` ${terms.join(" ")} `;
-  for (const key of [field, KEYWORD]) {
-    const before = Object.hasOwn(entry.text, key) ? entry.text[key] : undefined;
-    entry.text[key] = before === undefined ? line : `${before}\n${line}`;
-  }
+  const before = Object.hasOwn(entry.text, field) ? entry.text[field] : undefined;
+  entry.text[field] = before === undefined ? line : `${before}\n${line}`;
 }
 
 /** The record as its index entry is built from: as an anonymous caller is shown it (guarded fields left out). */

@@ -32,8 +32,11 @@ export function extractKeys(doc: Document, paths: string[][]): ExtractedKeys {
       `cannot index parallel arrays [${paths.map((p) => p.join(".")).join("] [")}]`,
     );
   }
-  let keys: unknown[][] = [[]];
-  for (const values of perField) keys = keys.flatMap((prefix) => values.map((value) => [...prefix, value]));
+  // One key per value of the one array field, each the exact size of the key: an index holds one per value of
+  // every indexed document (a search entry's words: a hundred), and a spread copy reserves room it never uses.
+  const spread = multiFields[0]!;
+  const at = perField.indexOf(spread);
+  const keys = spread.map((value) => perField.map((values, i) => (i === at ? value : values[0])));
   return { keys, multikey: state.arrays };
 }
 

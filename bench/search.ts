@@ -67,6 +67,7 @@ import {
   ms,
   ms1,
   procMemory,
+  ROOT,
   setLogPrefix,
   startArca,
   startService,
@@ -89,7 +90,7 @@ const CONCURRENT = 50;
 const CONCURRENT_ROUNDS = 10;
 const CREATES = 500;
 const BASELINE_MAIN = process.env.SEARCH_BASELINE_MAIN;
-const DATA = "/work/shared/data";
+const DATA = join(ROOT, "..", "shared", "data");
 /** Test fixtures, not catalogue text: the migration tracer, the digital-object test and the EAD3 schema's test file. */
 const NOT_CATALOGUE = new Set(["ead2002/at-tracer.xml", "ead2002/ead-dao-test.xml", "ead3/EAD3test.xml"]);
 /** A measurement stops early past this long (with at least MIN_RUNS runs): a query that scans must not take the run. */

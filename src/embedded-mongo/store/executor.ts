@@ -5,7 +5,7 @@ import type { Document } from "bson";
 import { checkFilter, compileFilter } from "../query/filter.js";
 import { sortRecords, type SortKey } from "../query/sort.js";
 import type { Collection } from "./collection.js";
-import { planQuery, uniqueKeyLookup, type Plan, type RankRange } from "./planner.js";
+import { planQuery, rangeTotal, uniqueKeyLookup, type Plan } from "./planner.js";
 
 export interface ReadRequest {
   filter: Document;
@@ -20,10 +20,6 @@ function* entriesOf(plan: Plan): Generator<number> {
   const tree = plan.index!.tree;
   const ranges = plan.reverse ? [...plan.ranges].reverse() : plan.ranges;
   for (const { start, end } of ranges) for (const entry of tree.range(start, end, plan.reverse)) yield entry.r;
-}
-
-function rangeTotal(ranges: RankRange[]): number {
-  return ranges.reduce((sum, r) => sum + (r.end - r.start), 0);
 }
 
 /** Rank arithmetic over exact ranges: the records at positions [skip, skip+limit). */
@@ -58,11 +54,12 @@ export function selectRecords(collection: Collection, request: ReadRequest): num
   const plan = planQuery(collection, request.filter, request.sort, request.hint);
   if (plan.index && plan.exact && plan.sorted) return sliceExact(plan, skip, limit);
 
-  // Index bounds that decide the filter leave nothing to re-check: no filter to compile (mingo's compiling costs a
-  // GET's link lookup more than its index walk).
-  const matches = plan.decides ? undefined : compileFilter(request.filter);
+  // Only what the index bounds do not decide is re-checked, and nothing when they decide it all: no filter to
+  // compile (mingo's compiling costs a GET's link lookup more than its index walk), no array of a hundred search
+  // words searched again for the word its entry was found under.
+  const matches = plan.residual === undefined ? undefined : compileFilter(plan.residual);
   const candidates: Iterable<number> = plan.index ? entriesOf(plan) : collection.docs.keys();
-  const seen = plan.index?.multikey ? new Set<number>() : undefined;
+  const seen = plan.index?.multikey && !plan.exact ? new Set<number>() : undefined;
   const out: number[] = [];
   // In sort order already: stop as soon as the page is full.
   const streaming = plan.sorted;

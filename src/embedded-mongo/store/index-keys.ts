@@ -11,6 +11,8 @@ export interface ExtractedKeys {
   keys: unknown[][];
   /** true when an array was traversed for any field, which makes bounds inexact. */
   multikey: boolean;
+  /** Per field of the key: whether an array was traversed for it (MongoDB's multikey paths). */
+  arrayFields: boolean[];
 }
 
 function dedupe(values: unknown[]): unknown[] {
@@ -20,12 +22,18 @@ function dedupe(values: unknown[]): unknown[] {
 }
 
 export function extractKeys(doc: Document, paths: string[][]): ExtractedKeys {
-  const state = { arrays: false };
-  const perField = paths.map((path) => dedupe(pathValues(doc, path, state)));
+  const arrayFields = paths.map(() => false);
+  const perField = paths.map((path, i) => {
+    const state = { arrays: false };
+    const values = dedupe(pathValues(doc, path, state));
+    arrayFields[i] = state.arrays;
+    return values;
+  });
+  const multikey = arrayFields.includes(true);
   const multiFields = perField.filter((values) => values.length > 1);
   // Every field one value (a path reaches at least one, null when missing): the one key, without the general
   // product below (which copies the key once per field); every write of every indexed document comes here.
-  if (multiFields.length === 0) return { keys: [perField.map((values) => values[0])], multikey: state.arrays };
+  if (multiFields.length === 0) return { keys: [perField.map((values) => values[0])], multikey, arrayFields };
   if (multiFields.length > 1) {
     throw new CommandError(
       ErrorCodes.CannotIndexParallelArrays,
@@ -37,7 +45,7 @@ export function extractKeys(doc: Document, paths: string[][]): ExtractedKeys {
   const spread = multiFields[0]!;
   const at = perField.indexOf(spread);
   const keys = spread.map((value) => perField.map((values, i) => (i === at ? value : values[0])));
-  return { keys, multikey: state.arrays };
+  return { keys, multikey, arrayFields };
 }
 
 /** True when the document has no value at any of the paths (sparse indexes skip it). */

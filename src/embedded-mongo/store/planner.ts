@@ -40,11 +40,10 @@ export interface Plan {
   ranges: RankRange[];
   /** The ranges contain exactly the matching documents, once each. */
   exact: boolean;
-  /**
-   * The ranges contain exactly the matching documents, a multikey index's possibly more than once: exact, or
-   * point lookups on a one-field multikey index, whose entries are the elements a query compares one by one.
-   */
+  /** The ranges contain exactly the matching documents, a multikey index's possibly more than once. */
   decides: boolean;
+  /** What documents of the ranges must be checked against (undefined: nothing, `decides`). */
+  residual?: Document;
   /** Walking the ranges in order (reversed when `reverse`) yields the requested sort. */
   sorted: boolean;
   reverse: boolean;
@@ -127,28 +126,40 @@ function fieldPredicate(condition: unknown): FieldPredicate {
   return predicate;
 }
 
-/** Top-level field predicates, and whether the filter says anything they do not. */
-function extractPredicates(filter: Document): { fields: Map<string, FieldPredicate>; residual: boolean } {
+/** One top-level condition of a filter (within top-level $ands): a field's, or an operator's such as $or. */
+interface Condition {
+  key: string;
+  condition: unknown;
+}
+
+/** Top-level field predicates, the filter's top-level conditions, and which condition each predicate was read from. */
+function extractPredicates(filter: Document): {
+  fields: Map<string, FieldPredicate>;
+  conditions: Condition[];
+  sources: Map<string, Condition>;
+} {
   const fields = new Map<string, FieldPredicate>();
-  let residual = false;
+  const conditions: Condition[] = [];
+  const sources = new Map<string, Condition>();
   const visit = (part: Document) => {
     for (const [field, condition] of Object.entries(part)) {
       if (field === "$and" && Array.isArray(condition)) {
         for (const inner of condition) visit(inner as Document);
-      } else if (field.startsWith("$")) {
-        residual = true;
-      } else if (fields.has(field)) {
-        residual = true; // a second condition on the same field: the filter re-checks it
-      } else {
-        const predicate = fieldPredicate(condition);
-        if (!predicate.points && !predicate.lower) residual = true;
-        else fields.set(field, predicate);
-        if (!predicate.exact) residual = true;
+        continue;
+      }
+      const one = { key: field, condition };
+      conditions.push(one);
+      // An operator's condition, or a second one on a field, is re-checked against the documents.
+      if (field.startsWith("$") || fields.has(field)) continue;
+      const predicate = fieldPredicate(condition);
+      if (predicate.points || predicate.lower) {
+        fields.set(field, predicate);
+        sources.set(field, one);
       }
     }
   };
   visit(filter);
-  return { fields, residual };
+  return { fields, conditions, sources };
 }
 
 interface Candidate {
@@ -173,7 +184,7 @@ function evaluate(index: SecondaryIndex, fields: Map<string, FieldPredicate>, so
       usedFields.add(field);
       continue;
     }
-    if (predicate?.lower && (!index.multikey || predicate.elementRange === true)) {
+    if (predicate?.lower && (!index.multikeyFields[index.fields.indexOf(field)] || predicate.elementRange === true)) {
       range = predicate;
       usedFields.add(field);
     }
@@ -239,31 +250,92 @@ export function uniqueKeyLookup(collection: Collection, filter: Document): numbe
   return undefined;
 }
 
-export function planQuery(collection: Collection, filter: Document, sort: SortKey[], hint?: unknown): Plan {
-  const { fields, residual } = extractPredicates(filter);
-  const hinted = resolveHint(collection, hint);
+export function rangeTotal(ranges: readonly RankRange[]): number {
+  return ranges.reduce((sum, range) => sum + (range.end - range.start), 0);
+}
+
+/**
+ * The candidate to use: the best scored; among several usable ones without a sort to serve, the one whose ranges
+ * hold the fewest entries (counted by rank, O(log n) a range), so a rare key is walked rather than a common one.
+ */
+function choose(candidates: Candidate[], fields: Map<string, FieldPredicate>, sort: SortKey[]): Candidate | undefined {
   let best: Candidate | undefined;
-  for (const index of hinted ? [hinted] : collection.indexes.values()) {
-    if (!hinted && !index.complete) continue;
-    const candidate = evaluate(index, fields, sort);
-    if (
-      !best ||
-      candidate.score > best.score ||
-      (candidate.score === best.score && candidate.index.fields.length < best.index.fields.length)
-    )
+  const usable = candidates.filter((candidate) => candidate.score > 0);
+  const bySize = usable.length > 1 ? new Map(usable.map((c) => [c, rangeTotal(rankRanges(c, fields))])) : undefined;
+  for (const candidate of candidates) {
+    if (!best) {
       best = candidate;
+      continue;
+    }
+    const size = (c: Candidate) => bySize?.get(c) ?? Infinity;
+    const better =
+      sort.length === 0 && bySize !== undefined && candidate.score > 0 && best.score > 0
+        ? size(candidate) < size(best) || (size(candidate) === size(best) && candidate.score > best.score)
+        : candidate.score > best.score ||
+          (candidate.score === best.score &&
+            (size(candidate) < size(best) ||
+              (size(candidate) === size(best) && candidate.index.fields.length < best.index.fields.length)));
+    if (better) best = candidate;
   }
+  return best;
+}
+
+/** The conditions the chosen index's ranges decide: no document needs re-checking against them. */
+function decidedConditions(
+  candidate: Candidate,
+  fields: Map<string, FieldPredicate>,
+  sources: Map<string, Condition>,
+): Set<Condition> {
+  const decided = new Set<Condition>();
+  if (!candidate.index.complete) return decided;
+  candidate.index.fields.forEach((field, i) => {
+    const predicate = fields.get(field);
+    const source = sources.get(field);
+    if (!candidate.usedFields.has(field) || predicate === undefined || source === undefined || !predicate.exact) return;
+    // On an array field an entry is one element: it decides equality with a point, not a range (two bounds may
+    // be met by two elements).
+    if (candidate.index.multikeyFields[i] && predicate.points === undefined) return;
+    decided.add(source);
+  });
+  return decided;
+}
+
+/**
+ * Whether each matching document is in the ranges once: every field that has held an array is pinned to one
+ * point (a document has one entry per element).
+ */
+function onceEach(candidate: Candidate, fields: Map<string, FieldPredicate>): boolean {
+  return candidate.index.fields.every(
+    (field, i) =>
+      !candidate.index.multikeyFields[i] ||
+      (candidate.usedFields.has(field) && fields.get(field)?.points?.length === 1),
+  );
+}
+
+export function planQuery(collection: Collection, filter: Document, sort: SortKey[], hint?: unknown): Plan {
+  const { fields, conditions, sources } = extractPredicates(filter);
+  const hinted = resolveHint(collection, hint);
+  const indexes = hinted ? [hinted] : [...collection.indexes.values()].filter((index) => index.complete);
+  const best = choose(
+    indexes.map((index) => evaluate(index, fields, sort)),
+    fields,
+    sort,
+  );
   if (!best || (best.score === 0 && !hinted))
-    return { ranges: [], exact: false, decides: false, sorted: sort.length === 0, reverse: false };
-  const covered = !residual && best.index.complete && [...fields.keys()].every((field) => best!.usedFields.has(field));
-  // On a multikey index a range could join two different elements, and two fields two different elements.
-  const decides =
-    covered &&
-    (!best.index.multikey ||
-      (best.index.fields.length === 1 && [...fields.values()].every((predicate) => predicate.points !== undefined)));
-  const exact = decides && !best.index.multikey;
+    return { ranges: [], exact: false, decides: false, residual: filter, sorted: sort.length === 0, reverse: false };
+  const decided = decidedConditions(best, fields, sources);
+  // $comment says nothing of which documents match.
+  const kept = conditions.filter((one) => !decided.has(one) && one.key !== "$comment");
+  const residual =
+    kept.length === 0
+      ? undefined
+      : kept.length === 1
+        ? { [kept[0]!.key]: kept[0]!.condition }
+        : { $and: kept.map((one) => ({ [one.key]: one.condition })) };
+  const decides = residual === undefined;
+  const exact = decides && onceEach(best, fields);
   const ranges = rankRanges(best, fields);
-  return { index: best.index, ranges, exact, decides, sorted: best.sorted, reverse: best.reverse };
+  return { index: best.index, ranges, exact, decides, residual, sorted: best.sorted, reverse: best.reverse };
 }
 
 /** Turns the chosen predicates into rank ranges of the index tree, in tree order. */

@@ -32,6 +32,8 @@ export class SecondaryIndex {
   readonly tree: OrderStatisticTree<IndexEntry>;
   /** Set once any document produced keys through an array; never cleared, as in MongoDB. */
   multikey = false;
+  /** Per field: set once a document's value for it was an array (MongoDB's multikey paths); never cleared. */
+  readonly multikeyFields: boolean[];
   private readonly partial?: Query;
   /** Unique indexes only: the record of each entry whose key has a hashed form (key-hash.ts). */
   private readonly hash?: KeyHash;
@@ -42,6 +44,7 @@ export class SecondaryIndex {
     this.fields = Object.keys(spec.key);
     this.paths = this.fields.map((field) => field.split("."));
     this.directions = this.fields.map((field) => (spec.key[field] < 0 ? -1 : 1));
+    this.multikeyFields = this.fields.map(() => false);
     const directions = this.directions;
     this.tree = new OrderStatisticTree<IndexEntry>((a, b) => {
       for (let i = 0; i < directions.length; i++) {
@@ -72,8 +75,13 @@ export class SecondaryIndex {
   keysOf(doc: Document): unknown[][] {
     if (this.spec.sparse && missingAll(doc, this.paths)) return [];
     if (this.partial && !this.partial.test(doc)) return [];
-    const { keys, multikey } = extractKeys(doc, this.paths);
-    if (multikey) this.multikey = true;
+    const { keys, multikey, arrayFields } = extractKeys(doc, this.paths);
+    if (multikey) {
+      this.multikey = true;
+      arrayFields.forEach((isArray, i) => {
+        if (isArray) this.multikeyFields[i] = true;
+      });
+    }
     return keys;
   }
 

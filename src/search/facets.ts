@@ -55,9 +55,9 @@ export async function countFacets(
       const rows = await index
         .aggregate([
           { $match: filter },
-          { $project: { value: `$${path}` } },
-          { $unwind: "$value" },
-          { $group: { _id: "$value", count: { $sum: 1 } } },
+          // The path unwound and grouped as it is (no $project first): the store counts it in place.
+          { $unwind: `$${path}` },
+          { $group: { _id: `$${path}`, count: { $sum: 1 } } },
           { $match: { count: { $gte: Math.max(1, minCount) } } },
           { $sort: { count: -1, _id: 1 } },
           { $limit: FACET_LIMIT },

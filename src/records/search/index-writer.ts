@@ -12,11 +12,15 @@ import type { RecordStore, StoredRecord } from "../../storage/record-store.js";
 import { groupUris, readGroup } from "./uri-groups.js";
 import { indexedView, linkedUris, searchEntry, SEARCH_COLLECTION, titleOf, type SearchEntry } from "./entries.js";
 
-/** The index's indexes: terms and links (multikey), and what filters and sorts lean on beside them. */
+/**
+ * The index's indexes: terms and links (multikey), and what filters and sorts lean on beside them. A term's key is
+ * followed by the entry's repository and suppression, which every repository's search pins: its matches are then
+ * one run of keys per repository, counted by rank without reading an entry.
+ */
 export const SEARCH_INDEXES: ReadonlyArray<{ name: string; key: Record<string, 1> }> = [
-  { name: "words", key: { words: 1 } },
+  { name: "words_scope", key: { words: 1, repository: 1, suppressed: 1 } },
   { name: "links", key: { links: 1 } },
-  { name: "boosted", key: { boosted: 1 } },
+  { name: "boosted_scope", key: { boosted: 1, repository: 1, suppressed: 1 } },
   { name: "root_record", key: { root_record: 1 } },
   { name: "repository_type", key: { repository: 1, primary_type: 1 } },
   { name: "title_sort", key: { title_sort: 1 } },
@@ -30,9 +34,15 @@ export function searchCollection(connection: Connection): Collection<SearchEntry
   return connection.collection<SearchEntry>(SEARCH_COLLECTION);
 }
 
+/** Indexes earlier versions made, which the ones above replace. */
+const REPLACED_INDEXES = ["words", "boosted"];
+
 export async function ensureSearchIndexes(connection: Connection): Promise<void> {
   const collection = searchCollection(connection);
+  // Created first (a new collection has no indexes to list), then the replaced ones dropped.
   for (const { name, key } of SEARCH_INDEXES) await collection.createIndex(key, { name });
+  const existing = new Set((await collection.listIndexes().toArray()).map((index) => String(index.name)));
+  for (const name of REPLACED_INDEXES) if (existing.has(name)) await collection.dropIndex(name);
 }
 
 /** The entries of stored records of one type: their views, their links' titles (read in `session`), built. */

@@ -491,3 +491,58 @@ describe("aggregate cursors and output stages", () => {
     ]);
   });
 });
+
+describe("counting the values of a path ($unwind then $group with $sum: 1)", () => {
+  const sorted = (docs: Document[]) =>
+    docs.map((d) => [d._id, d.n]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+
+  it("counts each element of arrays, a scalar as one, and leaves out missing, null and empty arrays", async () => {
+    const coll = t.db.collection<Loose>(next());
+    await coll.insertMany([
+      { _id: 1, facets: { subjects: ["Maps", "Letters"] }, published: true },
+      { _id: 2, facets: { subjects: ["Maps"] }, published: false },
+      { _id: 3, facets: { subjects: [] }, published: true },
+      { _id: 4, facets: { subjects: "Diaries" } },
+      { _id: 5, facets: {} },
+      { _id: 6, facets: { subjects: null } },
+      { _id: 7, facets: { subjects: [null, 3] } },
+    ]);
+    const counted = await run(
+      [{ $unwind: "$facets.subjects" }, { $group: { _id: "$facets.subjects", n: { $sum: 1 } } }],
+      coll,
+    );
+    expect(sorted(counted)).toEqual([
+      [3, 1],
+      ["Diaries", 1],
+      ["Letters", 1],
+      ["Maps", 2],
+      [null, 1],
+    ]);
+    // Without $unwind: a missing value groups under null, and what follows the $group runs on the counts.
+    const grouped = await run(
+      [
+        { $match: { _id: { $lte: 5 } } },
+        { $group: { _id: "$published", n: { $sum: 1 } } },
+        { $sort: { n: -1, _id: 1 } },
+      ],
+      coll,
+    );
+    expect(grouped).toEqual([
+      { _id: null, n: 2 },
+      { _id: true, n: 2 },
+      { _id: false, n: 1 },
+    ]);
+  });
+
+  it("groups what it cannot count in place as MongoDB does: whole arrays and sub-documents", async () => {
+    const coll = t.db.collection<Loose>(next());
+    await coll.insertMany([
+      { _id: 1, tags: ["a", "b"], place: { city: "Leeds" } },
+      { _id: 2, tags: ["a", "b"], place: { city: "Leeds" } },
+    ]);
+    expect(await run([{ $group: { _id: "$tags", n: { $sum: 1 } } }], coll)).toEqual([{ _id: ["a", "b"], n: 2 }]);
+    expect(await run([{ $group: { _id: "$place", n: { $sum: 1 } } }], coll)).toEqual([
+      { _id: { city: "Leeds" }, n: 2 },
+    ]);
+  });
+});

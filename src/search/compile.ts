@@ -61,33 +61,60 @@ export class QueryCompiler {
    * The filter of a query. When every match must hold one of a few word keys (its anchor), the filter also says
    * so at its top level, `{words: {$in: anchor}}`: the store then reads candidates from the words index (it plans
    * top-level predicates only), whatever the query's ORs and phrases, and re-checks them with the rest.
+   * `frequency`: how many entries hold a key (term-counts.ts), so that the anchor is the rarest choice; without
+   * it, the one of fewest keys.
    */
-  compile(node: QueryNode): Filter {
+  compile(node: QueryNode, frequency: (key: string) => number = () => 1): Filter {
     const filter = this.node(node) ?? NONE;
-    const anchor = this.anchor(node);
+    const anchor = this.anchor(node, frequency);
     // A filter that is its anchor already (one term) needs no second copy of it.
     if (anchor === undefined || filter === NONE || (anchor.length === 1 && filter.words === anchor[0])) return filter;
-    return { $and: [{ words: { $in: anchor } }, filter] };
+    return { $and: [{ words: anchor.length === 1 ? anchor[0] : { $in: anchor } }, filter] };
   }
 
-  /** Word keys of which every entry matching `node` holds at least one; undefined when there are none such. */
-  private anchor(node: QueryNode): string[] | undefined {
+  /** The word keys an anchor of `node` may be made of: what to count before compiling it. */
+  anchorKeys(node: QueryNode): string[] {
     switch (node.kind) {
       case "term":
       case "phrase": {
-        const field = node.field === null ? KEYWORD : this.fields.has(node.field) ? node.field : undefined;
+        const field = this.anchorField(node.field);
+        if (field === undefined) return [];
+        const { terms, whole } = analyze(node.text);
+        return [...terms, ...(node.kind === "term" ? whole : [])].map((term) => `${field}:${term}`);
+      }
+      case "bool":
+        return [...node.must, ...node.should].flatMap((child) => this.anchorKeys(child));
+      default:
+        return [];
+    }
+  }
+
+  private anchorField(field: string | null): string | undefined {
+    return field === null ? KEYWORD : this.fields.has(field) ? field : undefined;
+  }
+
+  /** Word keys of which every entry matching `node` holds at least one; undefined when there are none such. */
+  private anchor(node: QueryNode, frequency: (key: string) => number): string[] | undefined {
+    const weight = (keys: readonly string[]) => keys.reduce((sum, key) => sum + frequency(key), 0);
+    switch (node.kind) {
+      case "term":
+      case "phrase": {
+        const field = this.anchorField(node.field);
         if (field === undefined) return undefined;
         const { terms, whole } = analyze(node.text);
-        const first = terms[0];
-        // A term matches by its first word (a phrase's words all present) or by a whole token.
-        if (first === undefined) return undefined;
-        return [...new Set([`${field}:${first}`, ...(node.kind === "term" ? whole.map((t) => `${field}:${t}`) : [])])];
+        // Each word of a phrase is in every match, so its rarest is an anchor; a term of several words matches
+        // them as a phrase, or a whole token (an identifier).
+        const rarest = terms
+          .map((term) => `${field}:${term}`)
+          .reduce<string | undefined>((a, b) => (a === undefined || frequency(b) < frequency(a) ? b : a), undefined);
+        if (rarest === undefined) return undefined;
+        return [...new Set([rarest, ...(node.kind === "term" ? whole.map((t) => `${field}:${t}`) : [])])];
       }
       case "bool": {
-        const required = node.must.map((child) => this.anchor(child)).filter((keys) => keys !== undefined);
-        if (required.length > 0) return required.reduce((a, b) => (b.length < a.length ? b : a));
+        const required = node.must.map((child) => this.anchor(child, frequency)).filter((keys) => keys !== undefined);
+        if (required.length > 0) return required.reduce((a, b) => (weight(b) < weight(a) ? b : a));
         if (node.must.length > 0 || node.should.length === 0) return undefined;
-        const optional = node.should.map((child) => this.anchor(child));
+        const optional = node.should.map((child) => this.anchor(child, frequency));
         if (optional.some((keys) => keys === undefined)) return undefined;
         return [...new Set(optional.flatMap((keys) => keys ?? []))];
       }

@@ -4,12 +4,13 @@
 // ArchivesSpace's Solr weighs title^2 and identifier^3 above the full text. Only the small `boosted` part of each
 // entry is read: a match outside title and identifier is what every candidate of a query's required terms shares.
 // Bounded: at most RANK_MAX_CANDIDATES entries are scored. Past that, the entries matching in title or identifier
-// come first (scored when they fit, else by title) and the others after them by title.
+// come first (scored when they fit, else in the index's order) and the others after them in the index's order.
 import type { Collection } from "mongodb";
 import { analyze } from "../records/search/analysis.js";
 import { IDENTIFIER, KEYWORD, TITLE, type SearchEntry } from "../records/search/entries.js";
 import type { Filter } from "./compile.js";
 import type { QueryNode } from "./query/parser.js";
+import type { TermCounts } from "./term-counts.js";
 
 const TITLE_WEIGHT = 3;
 const IDENTIFIER_WEIGHT = 6;
@@ -19,8 +20,6 @@ const K1 = 1.2;
 const AVERAGE_TITLE_LENGTH = 6;
 
 export const RANK_MAX_CANDIDATES = 5_000;
-
-const BY_TITLE: Record<string, 1> = { title_sort: 1, _id: 1 };
 
 /** The analysed terms a query asks for (not those it excludes) in the fields relevance weighs. */
 export function rankedTerms(node: QueryNode, out = new Set<string>()): Set<string> {
@@ -77,55 +76,54 @@ function byScore(candidates: Candidate[], idf: ReadonlyMap<string, number>): str
 }
 
 /**
- * How many entries match `filter`, and the uris of one page of them by relevance to `terms` (no terms: by title).
- * Up to RANK_MAX_CANDIDATES matches, one read of their small parts both counts and ranks them.
+ * How many entries match `filter`, and the uris of one page of them by relevance to `terms` (no terms: in the
+ * index's order, as Solr's equal scores fall in document order). Counted first, by the store (by rank when the
+ * query is one term, or its rarest term alone decides), then: up to RANK_MAX_CANDIDATES matches, one read of their
+ * small parts ranks them; past that, those matching in title or identifier come first (scored when they fit, else
+ * in the index's order), then the rest in the index's order, each page read with its skip and limit alone.
  */
 export async function rankedPage(
   index: Collection<SearchEntry>,
   filter: Filter,
   terms: ReadonlySet<string>,
+  counts: TermCounts,
   skip: number,
   limit: number,
 ): Promise<{ total: number; uris: string[] }> {
-  const ids = (found: Candidate[]) => found.map((one) => one._id);
-  const plain = async (where: Filter, from: number, count: number) =>
+  const inIndexOrder = async (where: Filter, from: number, count: number) =>
     count <= 0
       ? []
-      : ids(
-          (await index
-            .find(where, { projection: { _id: 1, title_sort: 1 } })
-            .sort(BY_TITLE)
+      : (
+          await index
+            .find(where, { projection: { _id: 1 } })
             .skip(from)
             .limit(count)
-            .toArray()) as Candidate[],
-        );
-  if (terms.size === 0) return { total: await index.countDocuments(filter), uris: await plain(filter, skip, limit) };
-  const entries = await index.estimatedDocumentCount();
+            .toArray()
+        ).map((one) => one._id);
+  const total = await index.countDocuments(filter);
+  if (terms.size === 0 || total === 0) return { total, uris: await inIndexOrder(filter, skip, limit) };
   const idf = new Map<string, number>();
   for (const term of terms) {
-    const having = await index.countDocuments({ words: `${KEYWORD}:${term}` });
-    idf.set(term, Math.log(1 + (entries - having + 0.5) / (having + 0.5)));
+    const having = counts.of(`${KEYWORD}:${term}`);
+    idf.set(term, Math.log(1 + (counts.entries - having + 0.5) / (having + 0.5)));
   }
   const candidates = (where: Filter) =>
     index
       .find(where, { projection: { _id: 1, title_sort: 1, boosted: 1, title_length: 1 } })
-      .limit(RANK_MAX_CANDIDATES + 1)
+      .limit(RANK_MAX_CANDIDATES)
       .toArray() as Promise<Candidate[]>;
-  const scored = async (where: Filter) => byScore(await candidates(where), idf);
-  const all = await candidates(filter);
-  if (all.length <= RANK_MAX_CANDIDATES)
-    return { total: all.length, uris: byScore(all, idf).slice(skip, skip + limit) };
-  const total = await index.countDocuments(filter);
+  if (total <= RANK_MAX_CANDIDATES)
+    return { total, uris: byScore(await candidates(filter), idf).slice(skip, skip + limit) };
   // Too many to score: those matching in title or identifier first, then the rest.
   const boostedKeys = [...terms].flatMap((term) => [`${TITLE}:${term}`, `${IDENTIFIER}:${term}`]);
-  const inBoosted: Filter = { $and: [filter, { boosted: { $in: boostedKeys } }] };
-  const boostedCount = await index.countDocuments(inBoosted);
-  const head =
-    skip >= boostedCount
-      ? []
-      : boostedCount <= RANK_MAX_CANDIDATES
-        ? (await scored(inBoosted)).slice(skip, skip + limit)
-        : await plain(inBoosted, skip, limit);
+  const inBoosted: Filter = { $and: [{ boosted: { $in: boostedKeys } }, filter] };
+  // Counted up to one past the bound: whether they can be scored.
+  const boostedFew = (await index.countDocuments(inBoosted, { limit: RANK_MAX_CANDIDATES + 1 })) <= RANK_MAX_CANDIDATES;
+  const scored = boostedFew ? byScore(await candidates(inBoosted), idf) : undefined;
+  const head = scored?.slice(skip, skip + limit) ?? (await inIndexOrder(inBoosted, skip, limit));
+  if (head.length === limit) return { total, uris: head };
+  const boostedCount = scored?.length ?? (await index.countDocuments(inBoosted));
   const rest = { $and: [filter, { boosted: { $nin: boostedKeys } }] };
-  return { total, uris: [...head, ...(await plain(rest, Math.max(0, skip - boostedCount), limit - head.length))] };
+  const tail = await inIndexOrder(rest, Math.max(0, skip - boostedCount), limit - head.length);
+  return { total, uris: [...head, ...tail] };
 }

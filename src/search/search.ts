@@ -6,7 +6,7 @@ import type { Actor } from "../auth/actor.js";
 import { badRequest } from "../errors/api-error.js";
 import type { RecordOperations } from "../records/operations/index.js";
 import { seesSuppressed } from "../records/operations/suppression.js";
-import { GLOBAL_REPOSITORY, type SearchEntry } from "../records/search/entries.js";
+import { GLOBAL_REPOSITORY, KEYWORD, type SearchEntry } from "../records/search/entries.js";
 import { searchCollection } from "../records/search/index-writer.js";
 import { NONE, QueryCompiler, QueryFieldError, textFields, type Filter } from "./compile.js";
 import { AdvancedQueryError, parseAdvancedQuery } from "./query/advanced.js";
@@ -17,6 +17,7 @@ import { rankedPage, rankedTerms } from "./ranking.js";
 import { resolveResults } from "./search-resolve.js";
 import { resultDocument, SearchResults, type ResultDocument } from "./results.js";
 import { sortOf } from "./sort.js";
+import { TermCounts } from "./term-counts.js";
 
 export interface SearchRequest {
   /** A repository's search (its records and the global ones), or every repository's (undefined). */
@@ -91,6 +92,12 @@ function parsedAdvanced(parameter: string, json: string, literal: boolean): Quer
   }
 }
 
+/** A request's query, and the parameter it came from. */
+interface RequestQuery {
+  query: QueryNode;
+  from: string;
+}
+
 export class SearchOperations {
   private readonly compiler: QueryCompiler;
   private readonly facetPaths: ReadonlyMap<string, string>;
@@ -107,26 +114,38 @@ export class SearchOperations {
   }
 
   /** A parsed query's filter, or a 400 naming the parameter when it names a field that does not exist. */
-  private compiled(parameter: string, node: QueryNode): Filter {
+  private compiled(parameter: string, node: QueryNode, counts?: TermCounts): Filter {
     try {
-      return this.compiler.compile(node);
+      return this.compiler.compile(node, counts === undefined ? undefined : (key) => counts.of(key));
     } catch (error) {
       if (error instanceof QueryFieldError) throw badRequest({ [parameter]: [error.message] });
       throw error;
     }
   }
 
+  /** The request's query (q when given, else the advanced query, else everything, as ArchivesSpace) and its name. */
+  private queryOf(request: SearchRequest): RequestQuery {
+    if (request.q === undefined && request.aq !== undefined)
+      return { query: parsedAdvanced("aq", request.aq, false), from: "aq" };
+    return { query: parsed("q", request.q ?? "*:*"), from: "q" };
+  }
+
   /**
-   * The filter of a request for `actor` (its query, its filters and what the actor may see), and the terms its
-   * query ranks by.
+   * The repository and suppression a request's caller searches: a repository's search its records and the global
+   * ones, its suppressed records only for who may see them (as ArchivesSpace); every repository's, all.
    */
-  private filterOf(request: SearchRequest, actor: Actor): { filter: Filter; terms: Set<string> } {
-    // As ArchivesSpace: q when given, else the advanced query, else everything.
-    const [query, queryFrom] =
-      request.q === undefined && request.aq !== undefined
-        ? [parsedAdvanced("aq", request.aq, false), "aq"]
-        : [parsed("q", request.q ?? "*:*"), "q"];
-    const clauses: Filter[] = [this.compiled(queryFrom, query)];
+  private scopeOf(request: SearchRequest, actor: Actor): Filter {
+    if (request.repoId === undefined) return {};
+    const holder = this.registry.scopeHolderType().name;
+    return {
+      repository: { $in: [this.registry.uriFor(holder, request.repoId), GLOBAL_REPOSITORY] },
+      suppressed: seesSuppressed(actor, request.repoId) ? { $in: [false, true] } : false,
+    };
+  }
+
+  /** The filter of a request: its query (anchored on its rarest required term), its filters and its scope. */
+  private filterOf(request: SearchRequest, query: RequestQuery, scope: Filter, counts: TermCounts): Filter {
+    const clauses: Filter[] = [this.compiled(query.from, query.query, counts)];
     for (const text of request.filterQueries ?? [])
       clauses.push(this.compiled("filter_query[]", parsed("filter_query[]", text)));
     // The filter parameter's values are literal, as ArchivesSpace builds it (use_literal).
@@ -136,33 +155,25 @@ export class SearchOperations {
     if (request.rootRecord !== undefined) clauses.push({ root_record: request.rootRecord });
     if (request.exclude !== undefined && request.exclude.length > 0)
       clauses.push({ _id: { $nin: [...request.exclude] } });
-    if (request.repoId !== undefined) {
-      const holder = this.registry.scopeHolderType().name;
-      clauses.push({ repository: { $in: [this.registry.uriFor(holder, request.repoId), GLOBAL_REPOSITORY] } });
-      // As ArchivesSpace: a repository's search hides suppressed records from who may not see them.
-      if (!seesSuppressed(actor, request.repoId)) clauses.push({ suppressed: false });
-    }
+    clauses.push(scope);
     const meaningful = clauses.filter((clause) => Object.keys(clause).length > 0);
-    const terms = rankedTerms(query);
-    if (meaningful.some((clause) => clause === NONE)) return { filter: NONE, terms };
-    const filter =
-      meaningful.length === 0 ? {} : meaningful.length === 1 ? (meaningful[0] as Filter) : { $and: meaningful };
-    return { filter, terms };
+    if (meaningful.some((clause) => clause === NONE)) return NONE;
+    return meaningful.length === 0 ? {} : meaningful.length === 1 ? (meaningful[0] as Filter) : { $and: meaningful };
   }
 
-  /** One page of the matching entries, in the order asked. */
   /** How many entries match, and one page of them in the order asked. */
   private async page(
     index: Collection<SearchEntry>,
     filter: Filter,
     terms: ReadonlySet<string>,
+    counts: TermCounts,
     request: SearchRequest,
   ): Promise<{ total: number; entries: SearchEntry[] }> {
     const order = sortOf(request.sort);
     const skip = (request.page - 1) * request.pageSize;
     const shown = { projection: { words: 0, text: 0, boosted: 0 } };
     if (order.relevance) {
-      const { total, uris } = await rankedPage(index, filter, terms, skip, request.pageSize);
+      const { total, uris } = await rankedPage(index, filter, terms, counts, skip, request.pageSize);
       const found = await index.find({ _id: { $in: uris } }, shown).toArray();
       const byUri = new Map(found.map((entry) => [entry._id, entry]));
       return { total, entries: uris.flatMap((uri) => byUri.get(uri) ?? []) };
@@ -176,14 +187,20 @@ export class SearchOperations {
   }
 
   async search(request: SearchRequest, actor: Actor): Promise<SearchPage> {
-    const { filter, terms } = this.filterOf(request, actor);
+    const query = this.queryOf(request);
     const facets = request.facets ?? [];
     checkFacets(this.facetPaths, facets);
     const index = searchCollection(this.operations.deps.store.connection);
+    const scope = this.scopeOf(request, actor);
+    const terms = rankedTerms(query.query);
+    // Counted before compiling: the rarest required term anchors the query, and each term's count weighs it.
+    const counts = await TermCounts.of(index, scope);
+    await counts.load([...[...terms].map((term) => `${KEYWORD}:${term}`), ...this.compiler.anchorKeys(query.query)]);
+    const filter = this.filterOf(request, query, scope, counts);
     const skip = (request.page - 1) * request.pageSize;
     const [facetFields, { total, entries }] = await Promise.all([
       countFacets(index, this.facetPaths, filter, facets, request.facetMinCount ?? 1),
-      this.page(index, filter, terms, request),
+      this.page(index, filter, terms, counts, request),
     ]);
     // A record the caller may not read (its type's permission) is not shown, though counted.
     const found = await this.results.read(entries, actor);

@@ -1,10 +1,9 @@
 // Relevance: the order of `sort=score desc` (ArchivesSpace's default). A BM25 score with binary term frequency:
 // each query term counts its inverse document frequency (rare terms weigh more), and a match in the title (more so
 // in a short title) or the identifier counts TITLE_WEIGHT or IDENTIFIER_WEIGHT times a match elsewhere, as
-// ArchivesSpace's Solr weighs title^2 and identifier^3 above the full text. Only the small `boosted` part of each
-// entry is read: a match outside title and identifier is what every candidate of a query's required terms shares.
-// Bounded: at most RANK_MAX_CANDIDATES entries are scored. Past that, the entries matching in title or identifier
-// come first (scored when they fit, else in the index's order) and the others after them in the index's order.
+// ArchivesSpace's Solr weighs title^2 and identifier^3 above the full text. Only the small `boosted` part of the
+// entries matching in title or identifier is read: a match elsewhere is what every match shares. Bounded: at most
+// RANK_MAX_CANDIDATES entries are scored, or sorted by title among equals; past that, the index's order.
 import type { Collection } from "mongodb";
 import { analyze } from "../records/search/analysis.js";
 import { IDENTIFIER, KEYWORD, TITLE, type SearchEntry } from "../records/search/entries.js";
@@ -19,7 +18,8 @@ const B = 0.75;
 const K1 = 1.2;
 const AVERAGE_TITLE_LENGTH = 6;
 
-export const RANK_MAX_CANDIDATES = 5_000;
+/** The most matches ranked by score, or sorted by title among equals; past it, the index's order. */
+export const RANK_MAX_CANDIDATES = 2_000;
 
 /** The analysed terms a query asks for (not those it excludes) in the fields relevance weighs. */
 export function rankedTerms(node: QueryNode, out = new Set<string>()): Set<string> {
@@ -76,11 +76,11 @@ function byScore(candidates: Candidate[], idf: ReadonlyMap<string, number>): str
 }
 
 /**
- * How many entries match `filter`, and the uris of one page of them by relevance to `terms` (no terms: in the
- * index's order, as Solr's equal scores fall in document order). Counted first, by the store (by rank when the
- * query is one term, or its rarest term alone decides), then: up to RANK_MAX_CANDIDATES matches, one read of their
- * small parts ranks them; past that, those matching in title or identifier come first (scored when they fit, else
- * in the index's order), then the rest in the index's order, each page read with its skip and limit alone.
+ * How many entries match `filter`, and the uris of one page of them by relevance to `terms`. Every match holds
+ * every term's weight once; what tells matches apart is a term in their title or identifier (`boosted`), so those
+ * come first, scored (up to RANK_MAX_CANDIDATES of them, else in the index's order), then the others, tied, by
+ * title (up to RANK_MAX_CANDIDATES of them, else in the index's order, as Solr's equal scores fall in document
+ * order). Each part is read a page at a time by the store, never all of the matches.
  */
 export async function rankedPage(
   index: Collection<SearchEntry>,
@@ -90,40 +90,44 @@ export async function rankedPage(
   skip: number,
   limit: number,
 ): Promise<{ total: number; uris: string[] }> {
-  const inIndexOrder = async (where: Filter, from: number, count: number) =>
-    count <= 0
-      ? []
-      : (
-          await index
-            .find(where, { projection: { _id: 1 } })
-            .skip(from)
-            .limit(count)
-            .toArray()
-        ).map((one) => one._id);
   const total = await index.countDocuments(filter);
-  if (terms.size === 0 || total === 0) return { total, uris: await inIndexOrder(filter, skip, limit) };
+  const boostedKeys = [...terms].flatMap((term) => [`${TITLE}:${term}`, `${IDENTIFIER}:${term}`]);
+  if (boostedKeys.length === 0 || total === 0)
+    return { total, uris: await unscored(index, filter, total, skip, limit) };
   const idf = new Map<string, number>();
   for (const term of terms) {
     const having = counts.of(`${KEYWORD}:${term}`);
     idf.set(term, Math.log(1 + (counts.entries - having + 0.5) / (having + 0.5)));
   }
-  const candidates = (where: Filter) =>
-    index
-      .find(where, { projection: { _id: 1, title_sort: 1, boosted: 1, title_length: 1 } })
-      .limit(RANK_MAX_CANDIDATES)
-      .toArray() as Promise<Candidate[]>;
-  if (total <= RANK_MAX_CANDIDATES)
-    return { total, uris: byScore(await candidates(filter), idf).slice(skip, skip + limit) };
-  // Too many to score: those matching in title or identifier first, then the rest.
-  const boostedKeys = [...terms].flatMap((term) => [`${TITLE}:${term}`, `${IDENTIFIER}:${term}`]);
   const inBoosted: Filter = { $and: [{ boosted: { $in: boostedKeys } }, filter] };
   // Counted up to one past the bound: whether they can be scored.
-  const boostedFew = (await index.countDocuments(inBoosted, { limit: RANK_MAX_CANDIDATES + 1 })) <= RANK_MAX_CANDIDATES;
-  const scored = boostedFew ? byScore(await candidates(inBoosted), idf) : undefined;
-  const head = scored?.slice(skip, skip + limit) ?? (await inIndexOrder(inBoosted, skip, limit));
+  const few = (await index.countDocuments(inBoosted, { limit: RANK_MAX_CANDIDATES + 1 })) <= RANK_MAX_CANDIDATES;
+  const scored = few
+    ? byScore(
+        (await index
+          .find(inBoosted, { projection: { _id: 1, title_sort: 1, boosted: 1, title_length: 1 } })
+          .toArray()) as Candidate[],
+        idf,
+      )
+    : undefined;
+  const head = scored?.slice(skip, skip + limit) ?? (await unscored(index, inBoosted, Infinity, skip, limit));
   if (head.length === limit) return { total, uris: head };
   const boostedCount = scored?.length ?? (await index.countDocuments(inBoosted));
   const rest = { $and: [filter, { boosted: { $nin: boostedKeys } }] };
-  const tail = await inIndexOrder(rest, Math.max(0, skip - boostedCount), limit - head.length);
+  const tail = await unscored(index, rest, total - boostedCount, Math.max(0, skip - boostedCount), limit - head.length);
   return { total, uris: [...head, ...tail] };
+}
+
+/** A page of `count` matches of equal score: by title when few enough to sort, else in the index's order. */
+async function unscored(
+  index: Collection<SearchEntry>,
+  where: Filter,
+  count: number,
+  skip: number,
+  limit: number,
+): Promise<string[]> {
+  if (limit <= 0 || skip >= count) return [];
+  const cursor = index.find(where, { projection: { _id: 1 } });
+  if (count <= RANK_MAX_CANDIDATES) cursor.sort({ title_sort: 1, _id: 1 });
+  return (await cursor.skip(skip).limit(limit).toArray()).map((one) => one._id);
 }

@@ -744,8 +744,7 @@ async function storeTimings(
   for (const q of queries) {
     // Anchored as Arca anchors it: on the rarest required term, by the same counts.
     const node = parseQuery(q);
-    const counts = await TermCounts.of(index, scope);
-    await counts.load(compiler.anchorKeys(node));
+    const counts = await TermCounts.of(index, scope, compiler.anchorKeys(node));
     const filter = { $and: [compiler.compile(node, (key) => counts.of(key)), scope] };
     const timed = async (hint?: string) => {
       const samples: number[] = [];

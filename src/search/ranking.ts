@@ -48,12 +48,12 @@ interface Candidate {
 }
 
 function scoreOf(candidate: Candidate, idf: ReadonlyMap<string, number>): number {
-  const boosted = new Set(candidate.boosted ?? []);
+  const boosted = candidate.boosted ?? [];
   const norm = K1 * (1 - B + (B * (candidate.title_length ?? 0)) / AVERAGE_TITLE_LENGTH);
   let score = 0;
   for (const [term, weight] of idf) {
-    const inTitle = boosted.has(`${TITLE}:${term}`) ? (TITLE_WEIGHT * (K1 + 1)) / (1 + norm) : 0;
-    const inIdentifier = boosted.has(`${IDENTIFIER}:${term}`) ? IDENTIFIER_WEIGHT : 0;
+    const inTitle = boosted.includes(`${TITLE}:${term}`) ? (TITLE_WEIGHT * (K1 + 1)) / (1 + norm) : 0;
+    const inIdentifier = boosted.includes(`${IDENTIFIER}:${term}`) ? IDENTIFIER_WEIGHT : 0;
     score += weight * (1 + inTitle + inIdentifier);
   }
   return score;
@@ -90,8 +90,13 @@ export async function rankedPage(
   skip: number,
   limit: number,
 ): Promise<{ total: number; uris: string[] }> {
-  const total = await index.countDocuments(filter);
   const boostedKeys = [...terms].flatMap((term) => [`${TITLE}:${term}`, `${IDENTIFIER}:${term}`]);
+  const inBoosted: Filter = { $and: [{ boosted: { $in: boostedKeys } }, filter] };
+  // Both counted together; the title matches up to one past the bound: whether they can be scored.
+  const [total, boostedUpTo] = await Promise.all([
+    index.countDocuments(filter),
+    boostedKeys.length === 0 ? 0 : index.countDocuments(inBoosted, { limit: RANK_MAX_CANDIDATES + 1 }),
+  ]);
   if (boostedKeys.length === 0 || total === 0)
     return { total, uris: await unscored(index, filter, total, skip, limit) };
   const idf = new Map<string, number>();
@@ -99,17 +104,15 @@ export async function rankedPage(
     const having = counts.of(`${KEYWORD}:${term}`);
     idf.set(term, Math.log(1 + (counts.entries - having + 0.5) / (having + 0.5)));
   }
-  const inBoosted: Filter = { $and: [{ boosted: { $in: boostedKeys } }, filter] };
-  // Counted up to one past the bound: whether they can be scored.
-  const few = (await index.countDocuments(inBoosted, { limit: RANK_MAX_CANDIDATES + 1 })) <= RANK_MAX_CANDIDATES;
-  const scored = few
-    ? byScore(
-        (await index
-          .find(inBoosted, { projection: { _id: 1, title_sort: 1, boosted: 1, title_length: 1 } })
-          .toArray()) as Candidate[],
-        idf,
-      )
-    : undefined;
+  const scored =
+    boostedUpTo <= RANK_MAX_CANDIDATES
+      ? byScore(
+          (await index
+            .find(inBoosted, { projection: { _id: 1, title_sort: 1, boosted: 1, title_length: 1 } })
+            .toArray()) as Candidate[],
+          idf,
+        )
+      : undefined;
   const head = scored?.slice(skip, skip + limit) ?? (await unscored(index, inBoosted, Infinity, skip, limit));
   if (head.length === limit) return { total, uris: head };
   const boostedCount = scored?.length ?? (await index.countDocuments(inBoosted));

@@ -194,8 +194,10 @@ export class SearchOperations {
     const scope = this.scopeOf(request, actor);
     const terms = rankedTerms(query.query);
     // Counted before compiling: the rarest required term anchors the query, and each term's count weighs it.
-    const counts = await TermCounts.of(index, scope);
-    await counts.load([...[...terms].map((term) => `${KEYWORD}:${term}`), ...this.compiler.anchorKeys(query.query)]);
+    const counts = await TermCounts.of(index, scope, [
+      ...[...terms].map((term) => `${KEYWORD}:${term}`),
+      ...this.compiler.anchorKeys(query.query),
+    ]);
     const filter = this.filterOf(request, query, scope, counts);
     const skip = (request.page - 1) * request.pageSize;
     const [facetFields, { total, entries }] = await Promise.all([

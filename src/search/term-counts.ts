@@ -19,19 +19,32 @@ export class TermCounts {
     readonly entries: number,
   ) {}
 
-  static async of(index: Collection<SearchEntry>, scope: Filter): Promise<TermCounts> {
-    return new TermCounts(index, scope, await index.estimatedDocumentCount());
+  /** The counts of `keys` within `scope` (see load), with the index's size, asked together. */
+  static async of(index: Collection<SearchEntry>, scope: Filter, keys: Iterable<string> = []): Promise<TermCounts> {
+    const [entries, counted] = await Promise.all([
+      index.estimatedDocumentCount(),
+      TermCounts.count(index, scope, keys),
+    ]);
+    const counts = new TermCounts(index, scope, entries);
+    for (const [key, n] of counted) counts.counts.set(key, n);
+    return counts;
+  }
+
+  private static async count(
+    index: Collection<SearchEntry>,
+    scope: Filter,
+    keys: Iterable<string>,
+    room = MAX_COUNTED,
+  ): Promise<Array<[string, number]>> {
+    const wanted = [...new Set(keys)].slice(0, room);
+    return Promise.all(wanted.map(async (key) => [key, await index.countDocuments({ words: key, ...scope })] as const));
   }
 
   /** Counts the keys not counted yet (up to MAX_COUNTED in all). */
   async load(keys: Iterable<string>): Promise<void> {
-    const wanted = [...new Set(keys)].filter((key) => !this.counts.has(key));
+    const wanted = [...keys].filter((key) => !this.counts.has(key));
     const room = Math.max(0, MAX_COUNTED - this.counts.size);
-    await Promise.all(
-      wanted.slice(0, room).map(async (key) => {
-        this.counts.set(key, await this.index.countDocuments({ words: key, ...this.scope }));
-      }),
-    );
+    for (const [key, n] of await TermCounts.count(this.index, this.scope, wanted, room)) this.counts.set(key, n);
   }
 
   /** Entries holding `key`: counted, or (not counted) every entry. */

@@ -46,8 +46,7 @@ async function pages(
   size: number,
   term = "letter",
 ): Promise<{ total: number; uris: string[] }> {
-  const counts = await TermCounts.of(index, scope);
-  await counts.load([`keyword:${term}`]);
+  const counts = await TermCounts.of(index, scope, [`keyword:${term}`]);
   const first = await rankedPage(index, filter, new Set([term]), counts, 0, size);
   const uris = [...first.uris];
   for (let skip = size; skip < first.total; skip += size)

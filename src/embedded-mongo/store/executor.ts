@@ -88,7 +88,9 @@ export function countRecords(collection: Collection, filter: Document, skip = 0,
   let total: number;
   if (plan.index && plan.exact) total = rangeTotal(plan.ranges);
   else if (!plan.index && Object.keys(filter).length === 0) total = collection.docs.size;
-  else total = selectRecords(collection, { filter, sort: [], skip: 0, limit: 0, hint }).length;
+  // A limited count stops once it has found skip + limit (countDocuments with a limit: "at least this many?").
+  else
+    total = selectRecords(collection, { filter, sort: [], skip: 0, limit: limit > 0 ? skip + limit : 0, hint }).length;
   const afterSkip = Math.max(0, total - skip);
   return limit > 0 ? Math.min(afterSkip, limit) : afterSkip;
 }

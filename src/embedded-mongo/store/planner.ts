@@ -255,29 +255,32 @@ export function rangeTotal(ranges: readonly RankRange[]): number {
 }
 
 /**
- * The candidate to use: the best scored; among several usable ones without a sort to serve, the one whose ranges
- * hold the fewest entries (counted by rank, O(log n) a range), so a rare key is walked rather than a common one.
+ * The candidate to use, with its ranges: the best scored; among several usable ones without a sort to serve, the one
+ * whose ranges hold the fewest entries (counted by rank, O(log n) a range), so a rare key is walked rather than a
+ * common one.
  */
-function choose(candidates: Candidate[], fields: Map<string, FieldPredicate>, sort: SortKey[]): Candidate | undefined {
-  let best: Candidate | undefined;
+function choose(
+  candidates: Candidate[],
+  fields: Map<string, FieldPredicate>,
+  sort: SortKey[],
+): { best: Candidate; ranges: RankRange[] } | undefined {
+  const ranges = new Map<Candidate, RankRange[]>();
   const usable = candidates.filter((candidate) => candidate.score > 0);
-  const bySize = usable.length > 1 ? new Map(usable.map((c) => [c, rangeTotal(rankRanges(c, fields))])) : undefined;
+  if (usable.length > 1) for (const candidate of usable) ranges.set(candidate, rankRanges(candidate, fields));
+  const size = (c: Candidate) => (ranges.has(c) ? rangeTotal(ranges.get(c)!) : Infinity);
+  let best: Candidate | undefined;
   for (const candidate of candidates) {
-    if (!best) {
-      best = candidate;
-      continue;
-    }
-    const size = (c: Candidate) => bySize?.get(c) ?? Infinity;
     const better =
-      sort.length === 0 && bySize !== undefined && candidate.score > 0 && best.score > 0
+      best === undefined ||
+      (sort.length === 0 && ranges.has(candidate) && ranges.has(best)
         ? size(candidate) < size(best) || (size(candidate) === size(best) && candidate.score > best.score)
         : candidate.score > best.score ||
           (candidate.score === best.score &&
             (size(candidate) < size(best) ||
-              (size(candidate) === size(best) && candidate.index.fields.length < best.index.fields.length)));
+              (size(candidate) === size(best) && candidate.index.fields.length < best.index.fields.length))));
     if (better) best = candidate;
   }
-  return best;
+  return best && { best, ranges: ranges.get(best) ?? rankRanges(best, fields) };
 }
 
 /** The conditions the chosen index's ranges decide: no document needs re-checking against them. */
@@ -316,13 +319,14 @@ export function planQuery(collection: Collection, filter: Document, sort: SortKe
   const { fields, conditions, sources } = extractPredicates(filter);
   const hinted = resolveHint(collection, hint);
   const indexes = hinted ? [hinted] : [...collection.indexes.values()].filter((index) => index.complete);
-  const best = choose(
+  const chosen = choose(
     indexes.map((index) => evaluate(index, fields, sort)),
     fields,
     sort,
   );
-  if (!best || (best.score === 0 && !hinted))
+  if (!chosen || (chosen.best.score === 0 && !hinted))
     return { ranges: [], exact: false, decides: false, residual: filter, sorted: sort.length === 0, reverse: false };
+  const { best, ranges } = chosen;
   const decided = decidedConditions(best, fields, sources);
   // $comment says nothing of which documents match.
   const kept = conditions.filter((one) => !decided.has(one) && one.key !== "$comment");
@@ -334,8 +338,15 @@ export function planQuery(collection: Collection, filter: Document, sort: SortKe
         : { $and: kept.map((one) => ({ [one.key]: one.condition })) };
   const decides = residual === undefined;
   const exact = decides && onceEach(best, fields);
-  const ranges = rankRanges(best, fields);
-  return { index: best.index, ranges, exact, decides, residual, sorted: best.sorted, reverse: best.reverse };
+  return {
+    index: best.index,
+    ranges,
+    exact,
+    decides,
+    residual,
+    sorted: best.sorted,
+    reverse: best.reverse,
+  };
 }
 
 /** Turns the chosen predicates into rank ranges of the index tree, in tree order. */

@@ -93,6 +93,17 @@ describe("the planner", () => {
     expect(countRecords(collection, twice)).toBe(scan(collection, twice).length);
   });
 
+  it("answers a limited count, which stops at the limit, as the unlimited one cut to it", () => {
+    const collection = entries();
+    const filter = { $and: [{ words: "common" }, { title: { $ne: "t1" } }] };
+    const all = countRecords(collection, filter);
+    expect(all).toBe(scan(collection, filter).length);
+    expect(countRecords(collection, filter, 0, 25)).toBe(25);
+    expect(countRecords(collection, filter, 10, 25)).toBe(25);
+    expect(countRecords(collection, filter, all - 5, 25)).toBe(5);
+    expect(countRecords(collection, filter, 0, all + 1)).toBe(all);
+  });
+
   it("ignores $comment in what it re-checks", () => {
     const collection = entries();
     const filter = { words: "rare", $comment: "why" };

@@ -41,6 +41,7 @@ export function checkFacets(paths: ReadonlyMap<string, string>, names: readonly 
     });
 }
 
+/** The counts of each facet named, over the entries matching `filter`: one aggregation, one match for them all. */
 export async function countFacets(
   index: Collection<SearchEntry>,
   paths: ReadonlyMap<string, string>,
@@ -49,22 +50,26 @@ export async function countFacets(
   minCount: number,
 ): Promise<FacetCounts> {
   const counts = dictionary<Array<string | number | boolean>>();
-  await Promise.all(
-    [...new Set(names)].map(async (name) => {
-      const path = paths.get(name) ?? name;
-      const rows = await index
-        .aggregate([
-          { $match: filter },
-          // The path unwound and grouped as it is (no $project first): the store counts it in place.
-          { $unwind: `$${path}` },
-          { $group: { _id: `$${path}`, count: { $sum: 1 } } },
-          { $match: { count: { $gte: Math.max(1, minCount) } } },
-          { $sort: { count: -1, _id: 1 } },
-          { $limit: FACET_LIMIT },
-        ])
-        .toArray();
-      counts[name] = rows.flatMap((row) => [row._id as string | number | boolean, row.count as number]);
-    }),
-  );
+  const wanted = [...new Set(names)];
+  if (wanted.length === 0) return counts;
+  // Each facet's path unwound and grouped as it is (no $project first): the store counts it in place.
+  const perFacet = (path: string) => [
+    { $unwind: `$${path}` },
+    { $group: { _id: `$${path}`, count: { $sum: 1 } } },
+    { $match: { count: { $gte: Math.max(1, minCount) } } },
+    { $sort: { count: -1, _id: 1 } },
+    { $limit: FACET_LIMIT },
+  ];
+  // Output fields named f0, f1, ...: a facet's name is the caller's, never a field name as such.
+  const [row] = await index
+    .aggregate([
+      { $match: filter },
+      { $facet: Object.fromEntries(wanted.map((name, i) => [`f${i}`, perFacet(paths.get(name) ?? name)])) },
+    ])
+    .toArray();
+  wanted.forEach((name, i) => {
+    const rows = (row?.[`f${i}`] ?? []) as Array<{ _id: string | number | boolean; count: number }>;
+    counts[name] = rows.flatMap((one) => [one._id, one.count]);
+  });
   return counts;
 }

@@ -4,7 +4,7 @@
 import type { Actor } from "../auth/actor.js";
 import { MAX_ID_SET, type RecordOperations } from "../records/operations/index.js";
 import type { SearchEntry } from "../records/search/entries.js";
-import { groupUris } from "../records/search/uri-groups.js";
+import { groupUris, type UriGroup } from "../records/search/uri-groups.js";
 import type { JsonObject, JsonValue } from "../registry/index.js";
 
 /** What a result carries of its record besides `json`, when the record has it. */
@@ -42,22 +42,27 @@ export class SearchResults {
     return (await this.read(entries, actor)).map(({ entry, record }) => resultDocument(entry, record, fields));
   }
 
+  /** The records of `entries` by uri, each type's (and repository's) read at the same time as the others'. */
   private async recordsOf(entries: readonly SearchEntry[], actor: Actor): Promise<Map<string, JsonObject>> {
-    const records = new Map<string, JsonObject>();
     const uris = entries.map((entry) => entry._id);
-    for (const { type, repoId, ids } of groupUris(this.operations.deps.registry, uris)) {
+    const groups = groupUris(this.operations.deps.registry, uris);
+    const read = async ({ type, repoId, ids }: UriGroup): Promise<JsonObject[]> => {
+      const found: JsonObject[] = [];
       for (let start = 0; start < ids.length; start += MAX_ID_SET) {
         const mode = { kind: "idSet" as const, ids: ids.slice(start, start + MAX_ID_SET) };
-        let found: unknown;
+        let page: unknown;
         try {
-          found = await this.operations.list(type.name, { repoId }, { mode }, actor);
+          page = await this.operations.list(type.name, { repoId }, { mode }, actor);
         } catch {
           break; // a type the caller may not read: its entries are left out
         }
-        for (const record of Array.isArray(found) ? (found as JsonObject[]) : [])
-          if (typeof record.uri === "string") records.set(record.uri, record);
+        if (Array.isArray(page)) found.push(...(page as JsonObject[]));
       }
-    }
+      return found;
+    };
+    const records = new Map<string, JsonObject>();
+    for (const record of (await Promise.all(groups.map(read))).flat())
+      if (typeof record.uri === "string") records.set(record.uri, record);
     return records;
   }
 }

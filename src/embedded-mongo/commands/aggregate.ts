@@ -4,12 +4,12 @@
 // countDocuments and $count send ($match, $skip, $limit, $group {n: {$sum: 1}}, and for
 // $count a $project dropping _id) are answered by the index-aware count without
 // materialising documents; a count per value of a path ($unwind, $group with $sum: 1) reads the
-// matched documents in place (query/group-count.ts).
+// matched documents in place (query/group-count.ts), and so does each such count of a $facet.
 import type { Document } from "bson";
 import { Aggregator } from "mingo";
 import { CommandError, ErrorCodes, badValue } from "../errors.js";
 import { cloneValue } from "../query/clone.js";
-import { countByPath } from "../query/group-count.js";
+import { countByPath, facetCounts } from "../query/group-count.js";
 import { preparePipeline } from "../query/pipeline.js";
 import { plainInclusion } from "../query/projection.js";
 import { isDocument } from "../bson-values.js";
@@ -264,7 +264,11 @@ export const aggregate: CommandHandler = (ctx) => {
   let results: Document[];
   try {
     ({ docs: source, rest } = directStages((name) => ctx.access(name), source, rest));
-    ({ docs: source, rest } = countByPath(source, rest) ?? { docs: source, rest });
+    ({ docs: source, rest } = countByPath(source, rest) ??
+      facetCounts(source, rest, (counts, stages) => new Aggregator(stages).run(counts) as Document[]) ?? {
+        docs: source,
+        rest,
+      });
     const { stages, sources } = indexedUnions((name) => ctx.access(name), rest);
     // mingo may modify the documents it is given; stored documents must stay immutable.
     const resolve = (name: string) => (sources.get(name) ?? ctx.access(name).all()).map(cloneValue);

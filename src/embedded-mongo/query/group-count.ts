@@ -92,3 +92,25 @@ export function countByPath(
   const grouped = [...counts].map(([key, count]) => ({ _id: key, [pattern.name]: count }));
   return { docs: grouped, rest: pattern.rest };
 }
+
+/**
+ * `{$facet: {name: [<count per value of a path>, ...], ...}}` first in `stages`, each sub-pipeline counted in place
+ * over the same documents (one match for them all), what follows each count run by `rest` (over the counts alone);
+ * undefined when a sub-pipeline does not start with such a count.
+ */
+export function facetCounts(
+  docs: readonly Document[],
+  stages: readonly Document[],
+  rest: (counts: Document[], stages: Document[]) => Document[],
+): { docs: Document[]; rest: Document[] } | undefined {
+  const facet = stages[0]?.$facet as unknown;
+  if (!isDocument(facet) || Object.keys(stages[0] as Document).length !== 1) return undefined;
+  const outputs: Array<[string, Document[]]> = [];
+  for (const [name, pipeline] of Object.entries(facet)) {
+    const counted = Array.isArray(pipeline) ? countByPath(docs, pipeline as Document[]) : undefined;
+    if (counted === undefined) return undefined;
+    outputs.push([name, counted.rest.length === 0 ? counted.docs : rest(counted.docs, counted.rest)]);
+  }
+  // fromEntries: an output named __proto__ is a field like any other.
+  return { docs: [Object.fromEntries(outputs)], rest: stages.slice(1) };
+}

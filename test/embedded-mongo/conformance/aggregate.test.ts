@@ -534,6 +534,44 @@ describe("counting the values of a path ($unwind then $group with $sum: 1)", () 
     ]);
   });
 
+  it("counts each $facet of that shape over the same documents, and runs what follows on the counts", async () => {
+    const coll = t.db.collection<Loose>(next());
+    await coll.insertMany([
+      { _id: 1, kind: "letter", tags: ["a", "b"] },
+      { _id: 2, kind: "letter", tags: ["b"] },
+      { _id: 3, kind: "map", tags: [] },
+      { _id: 4, kind: "map" },
+    ]);
+    const count = (path: string) => [
+      { $unwind: `$${path}` },
+      { $group: { _id: `$${path}`, n: { $sum: 1 } } },
+      { $sort: { n: -1, _id: 1 } },
+    ];
+    const [row] = await run(
+      [{ $match: { _id: { $lte: 3 } } }, { $facet: { kinds: count("kind"), tags: count("tags") } }],
+      coll,
+    );
+    expect(row).toEqual({
+      kinds: [
+        { _id: "letter", n: 2 },
+        { _id: "map", n: 1 },
+      ],
+      tags: [
+        { _id: "b", n: 2 },
+        { _id: "a", n: 1 },
+      ],
+    });
+    // A sub-pipeline of another shape: the whole stage as MongoDB runs it.
+    const [mixed] = await run([{ $facet: { kinds: count("kind"), total: [{ $count: "n" }] } }], coll);
+    expect(mixed).toEqual({
+      kinds: [
+        { _id: "letter", n: 2 },
+        { _id: "map", n: 2 },
+      ],
+      total: [{ n: 4 }],
+    });
+  });
+
   it("groups what it cannot count in place as MongoDB does: whole arrays and sub-documents", async () => {
     const coll = t.db.collection<Loose>(next());
     await coll.insertMany([

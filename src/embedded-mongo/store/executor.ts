@@ -5,7 +5,7 @@ import type { Document } from "bson";
 import { checkFilter, compileFilter } from "../query/filter.js";
 import { sortRecords, type SortKey } from "../query/sort.js";
 import type { Collection } from "./collection.js";
-import { planQuery, rangeTotal, uniqueKeyLookup, type Plan } from "./planner.js";
+import { planQuery, rangeTotal, uniqueKeyLookup, type Plan, type RankRange } from "./planner.js";
 
 export interface ReadRequest {
   filter: Document;
@@ -20,6 +20,13 @@ function* entriesOf(plan: Plan): Generator<number> {
   const tree = plan.index!.tree;
   const ranges = plan.reverse ? [...plan.ranges].reverse() : plan.ranges;
   for (const { start, end } of ranges) for (const entry of tree.range(start, end, plan.reverse)) yield entry.r;
+}
+
+/** The records with an entry in `ranges` of the plan's index. */
+function recordsIn(plan: Plan, ranges: readonly RankRange[]): Set<number> {
+  const records = new Set<number>();
+  for (const { start, end } of ranges) for (const entry of plan.index!.tree.range(start, end)) records.add(entry.r);
+  return records;
 }
 
 /** Rank arithmetic over exact ranges: the records at positions [skip, skip+limit). */
@@ -58,6 +65,7 @@ export function selectRecords(collection: Collection, request: ReadRequest): num
   // compile (mingo's compiling costs a GET's link lookup more than its index walk), no array of a hundred search
   // words searched again for the word its entry was found under.
   const matches = plan.residual === undefined ? undefined : compileFilter(plan.residual);
+  const alsoIn = plan.alsoIn?.map((ranges) => recordsIn(plan, ranges));
   const candidates: Iterable<number> = plan.index ? entriesOf(plan) : collection.docs.keys();
   const seen = plan.index?.multikey && !plan.exact ? new Set<number>() : undefined;
   const out: number[] = [];
@@ -69,6 +77,7 @@ export function selectRecords(collection: Collection, request: ReadRequest): num
       if (seen.has(rid)) continue;
       seen.add(rid);
     }
+    if (alsoIn !== undefined && !alsoIn.every((records) => records.has(rid))) continue;
     if (matches !== undefined && !matches(collection.docs.get(rid)!)) continue;
     if (streaming && skipped < skip) {
       skipped++;

@@ -44,6 +44,12 @@ export interface Plan {
   decides: boolean;
   /** What documents of the ranges must be checked against (undefined: nothing, `decides`). */
   residual?: Document;
+  /**
+   * Further points on the index's array field (an AND of words): each one's ranges, within the same bounds on the
+   * other fields. A document matches those conditions when it has an entry in each: read from the index, not by
+   * searching the document's array (see alsoIn).
+   */
+  alsoIn?: RankRange[][];
   /** Walking the ranges in order (reversed when `reverse`) yields the requested sort. */
   sorted: boolean;
   reverse: boolean;
@@ -315,6 +321,60 @@ function onceEach(candidate: Candidate, fields: Map<string, FieldPredicate>): bo
   );
 }
 
+/** The most entries read into sets to intersect (past it, the conditions are checked on each document). */
+export const MAX_INTERSECTED = 200_000;
+
+/**
+ * An AND of points on the chosen index's leading array field (`{$and: [{words: a}, {words: b}]}`), the index walked
+ * for one of them: the others' ranges, under the same points on the index's other fields, which must have held
+ * no array (each document then has one entry per element, under its own values of those fields). Their
+ * conditions are added to `decided`. Undefined when there are none, or their entries are too many to read: reading
+ * a common word's entries in order costs less than searching each candidate's hundred words for it.
+ */
+function intersections(
+  candidate: Candidate,
+  fields: Map<string, FieldPredicate>,
+  conditions: readonly Condition[],
+  decided: Set<Condition>,
+): RankRange[][] | undefined {
+  const { index } = candidate;
+  const [field] = index.fields;
+  // The index walked on points of its array field (not a range of it), so that each other point's ranges, built
+  // alike, hold an entry of every walked document that has that element.
+  if (field === undefined || !index.complete || !index.multikeyFields[0] || candidate.eqFields === 0) return;
+  if (index.multikeyFields.some((isArray, i) => isArray && i > 0)) return;
+  const found: Array<{ condition: Condition; ranges: RankRange[][] }> = [];
+  let entries = 0;
+  for (const one of conditions) {
+    const points = one.key === field && !decided.has(one) ? everyPoint(one.condition) : undefined;
+    if (points === undefined) continue;
+    const ranges = points.map((point) => rankRanges(candidate, new Map([...fields, [field, pointAt(point)]])));
+    entries += ranges.reduce((sum, one) => sum + rangeTotal(one), 0);
+    if (entries > MAX_INTERSECTED) return undefined;
+    found.push({ condition: one, ranges });
+  }
+  if (found.length === 0) return undefined;
+  for (const { condition } of found) decided.add(condition);
+  return found.flatMap(({ ranges }) => ranges);
+}
+
+function pointAt(value: unknown): FieldPredicate {
+  return { points: [value], exact: true };
+}
+
+/** The points a condition requires all of: `v`, `{$eq: v}` or `{$all: [v, ...]}`; undefined for any other. */
+function everyPoint(condition: unknown): unknown[] | undefined {
+  if (isOperatorDocument(condition)) {
+    const [only, ...others] = Object.entries(condition);
+    if (only === undefined || others.length > 0) return undefined;
+    const [op, value] = only;
+    if (op === "$eq") return isPointValue(value) ? [value] : undefined;
+    if (op !== "$all" || !Array.isArray(value) || value.length === 0) return undefined;
+    return value.every(isPointValue) ? value : undefined;
+  }
+  return isPointValue(condition) ? [condition] : undefined;
+}
+
 export function planQuery(collection: Collection, filter: Document, sort: SortKey[], hint?: unknown): Plan {
   const { fields, conditions, sources } = extractPredicates(filter);
   const hinted = resolveHint(collection, hint);
@@ -328,6 +388,7 @@ export function planQuery(collection: Collection, filter: Document, sort: SortKe
     return { ranges: [], exact: false, decides: false, residual: filter, sorted: sort.length === 0, reverse: false };
   const { best, ranges } = chosen;
   const decided = decidedConditions(best, fields, sources);
+  const alsoIn = intersections(best, fields, conditions, decided);
   // $comment says nothing of which documents match.
   const kept = conditions.filter((one) => !decided.has(one) && one.key !== "$comment");
   const residual =
@@ -337,13 +398,14 @@ export function planQuery(collection: Collection, filter: Document, sort: SortKe
         ? { [kept[0]!.key]: kept[0]!.condition }
         : { $and: kept.map((one) => ({ [one.key]: one.condition })) };
   const decides = residual === undefined;
-  const exact = decides && onceEach(best, fields);
+  const exact = decides && alsoIn === undefined && onceEach(best, fields);
   return {
     index: best.index,
     ranges,
     exact,
     decides,
     residual,
+    ...(alsoIn && { alsoIn }),
     sorted: best.sorted,
     reverse: best.reverse,
   };

@@ -87,9 +87,9 @@ describe("the planner", () => {
     const range = { words: { $gte: "w1", $lt: "w2" }, repository: "global" };
     expect(planQuery(collection, range, []).residual).toBeDefined();
     expect(countRecords(collection, range)).toBe(scan(collection, range).length);
-    const twice = { $and: [{ words: "rare" }, { words: "even" }] };
+    const twice = { $and: [{ words: "rare" }, { words: { $size: 4 } }] };
     const plan = planQuery(collection, twice, []);
-    expect(plan.residual).toEqual({ words: "even" });
+    expect(plan.residual).toEqual({ words: { $size: 4 } });
     expect(countRecords(collection, twice)).toBe(scan(collection, twice).length);
   });
 
@@ -102,6 +102,35 @@ describe("the planner", () => {
     expect(countRecords(collection, filter, 10, 25)).toBe(25);
     expect(countRecords(collection, filter, all - 5, 25)).toBe(5);
     expect(countRecords(collection, filter, 0, all + 1)).toBe(all);
+  });
+
+  it("reads the other words of an AND from the index, within the same repositories, not from each document", () => {
+    const collection = entries();
+    for (const filter of [
+      { $and: [{ words: "rare" }, { words: "even" }, { words: "common" }, scope] },
+      { $and: [{ words: "w10" }, { words: { $all: ["even", "common"] } }, { title: { $ne: "t10" } }] },
+      { $and: [{ words: "w3" }, { words: "odd" }, { repository: "/repositories/3" }] },
+      { $and: [{ words: "w3" }, { words: "even" }, scope] },
+    ]) {
+      const plan = planQuery(collection, filter, []);
+      expect([filter, plan.index?.name, plan.alsoIn?.length]).toEqual([filter, "words_scope", expect.any(Number)]);
+      expect(plan.exact).toBe(false);
+      expect(countRecords(collection, filter)).toBe(scan(collection, filter).length);
+      expect(selectRecords(collection, { filter, sort: [], skip: 0, limit: 0 }).sort((a, b) => a - b)).toEqual(
+        scan(collection, filter),
+      );
+    }
+    expect(planQuery(collection, { $and: [{ words: "rare" }, { words: "even" }, scope] }, []).residual).toBeUndefined();
+  });
+
+  it("checks the document instead when another field of the index has held an array", () => {
+    const collection = entries();
+    collection.insert({ _id: "arrays", repository: ["global", "/repositories/2"], suppressed: false, words: ["rare"] });
+    const filter = { $and: [{ words: "rare" }, { words: "even" }, scope] };
+    const plan = planQuery(collection, filter, []);
+    expect(plan.alsoIn).toBeUndefined();
+    expect(plan.residual).toEqual({ words: "even" });
+    expect(countRecords(collection, filter)).toBe(scan(collection, filter).length);
   });
 
   it("ignores $comment in what it re-checks", () => {

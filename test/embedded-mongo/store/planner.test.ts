@@ -107,8 +107,8 @@ describe("the planner", () => {
   it("reads the other words of an AND from the index, within the same repositories, not from each document", () => {
     const collection = entries();
     for (const filter of [
-      { $and: [{ words: "rare" }, { words: "even" }, { words: "common" }, scope] },
-      { $and: [{ words: "w10" }, { words: { $all: ["even", "common"] } }, { title: { $ne: "t10" } }] },
+      { $and: [{ words: "w3" }, { words: "odd" }, scope] },
+      { $and: [{ words: "w10" }, { words: { $all: ["even", "w10"] } }, { title: { $ne: "t10" } }] },
       { $and: [{ words: "w3" }, { words: "odd" }, { repository: "/repositories/3" }] },
       { $and: [{ words: "w3" }, { words: "even" }, scope] },
     ]) {
@@ -120,7 +120,12 @@ describe("the planner", () => {
         scan(collection, filter),
       );
     }
-    expect(planQuery(collection, { $and: [{ words: "rare" }, { words: "even" }, scope] }, []).residual).toBeUndefined();
+    expect(planQuery(collection, { $and: [{ words: "w3" }, { words: "odd" }, scope] }, []).residual).toBeUndefined();
+    // Words too common for the few candidates walked (600 entries for 8): each candidate checked instead.
+    const common = { $and: [{ words: "w0" }, { words: "common" }, { words: "even" }] };
+    const plan = planQuery(collection, common, []);
+    expect([plan.alsoIn, plan.residual]).toEqual([undefined, { $and: [{ words: "common" }, { words: "even" }] }]);
+    expect(countRecords(collection, common)).toBe(scan(collection, common).length);
   });
 
   it("checks the document instead when another field of the index has held an array", () => {

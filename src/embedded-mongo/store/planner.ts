@@ -324,10 +324,11 @@ function onceEach(candidate: Candidate, fields: Map<string, FieldPredicate>): bo
 /** The most entries read into sets to intersect (past it, the conditions are checked on each document). */
 export const MAX_INTERSECTED = 200_000;
 /**
- * Entries read into a set per candidate walked, at most: reading an entry costs about a fiftieth of searching a
- * candidate's hundred-element array for a word (about 0.1 µs against 3–10 µs, from the search bench's store counts).
+ * Entries read into a set per candidate walked, at most: reading an entry costs about a tenth of searching a
+ * candidate's hundred-element array for a word (about 0.4 µs against 3 µs, from the search bench's store counts at
+ * 100,000 entries; at 50 an AND of common words cost 21 ms to count where checking each candidate cost 15).
  */
-const INTERSECT_PER_CANDIDATE = 50;
+const INTERSECT_PER_CANDIDATE = 10;
 
 /**
  * An AND of points on the chosen index's leading array field (`{$and: [{words: a}, {words: b}]}`), the index walked

@@ -107,10 +107,10 @@ describe("the planner", () => {
   it("reads the other words of an AND from the index, within the same repositories, not from each document", () => {
     const collection = entries();
     for (const filter of [
-      { $and: [{ words: "w3" }, { words: "odd" }, scope] },
-      { $and: [{ words: "w10" }, { words: { $all: ["even", "w10"] } }, { title: { $ne: "t10" } }] },
-      { $and: [{ words: "w3" }, { words: "odd" }, { repository: "/repositories/3" }] },
-      { $and: [{ words: "w3" }, { words: "even" }, scope] },
+      { $and: [{ words: "even" }, { words: "w4" }, scope] },
+      { $and: [{ words: "odd" }, { words: { $all: ["w11", "rare"] } }, { title: { $ne: "t11" } }] },
+      { $and: [{ words: "odd" }, { words: "w3" }, { repository: "/repositories/3" }] },
+      { $and: [{ words: "common" }, { words: "even" }, scope] },
     ]) {
       const plan = planQuery(collection, filter, []);
       expect([filter, plan.index?.name, plan.alsoIn?.length]).toEqual([filter, "words_scope", expect.any(Number)]);
@@ -120,7 +120,7 @@ describe("the planner", () => {
         scan(collection, filter),
       );
     }
-    expect(planQuery(collection, { $and: [{ words: "w3" }, { words: "odd" }, scope] }, []).residual).toBeUndefined();
+    expect(planQuery(collection, { $and: [{ words: "even" }, { words: "w4" }, scope] }, []).residual).toBeUndefined();
     // Words too common for the few candidates walked (600 entries for 8): each candidate checked instead.
     const common = { $and: [{ words: "w0" }, { words: "common" }, { words: "even" }] };
     const plan = planQuery(collection, common, []);

@@ -6,7 +6,7 @@
 // was rolled back, and the write answers only once every listener has finished: what a client
 // does next already sees the side effects (a permission change applies to its next request).
 import type { ClientSession } from "mongodb";
-import type { RecordStore } from "../storage/record-store.js";
+import type { RecordStore, StoredRecord } from "../storage/record-store.js";
 import type { Scope } from "./types.js";
 
 /** One record created, updated or deleted. */
@@ -15,6 +15,11 @@ export interface RecordChange {
   operation: "create" | "update" | "delete";
   id: number;
   scope: Scope;
+  /**
+   * The record exactly as this write stored it, where the writer holds it whole (a create, a replacement): spares
+   * what is written with the change (the search entry) a read of it inside the transaction.
+   */
+  record?: StoredRecord;
 }
 
 /**
@@ -90,15 +95,23 @@ export class RecordChanges {
 
   private async tell(change: Change, session: ClientSession | undefined): Promise<void> {
     if (this.listeners.length === 0) return;
+    const told = withoutRecord(change);
     await this.store.afterCommit(session, async () => {
       for (const listener of this.listeners) {
         try {
-          await listener(change);
+          await listener(told);
         } catch (error) {
           const detail = error instanceof Error ? error.message : String(error);
-          process.stderr.write(`${JSON.stringify({ event: "change_listener_failed", change, error: detail })}\n`);
+          process.stderr.write(`${JSON.stringify({ event: "change_listener_failed", change: told, error: detail })}\n`);
         }
       }
     });
   }
+}
+
+/** Listeners hear what changed, not the record as written (they read what was committed if they need it). */
+function withoutRecord(change: Change): Change {
+  if (!("record" in change) || change.record === undefined) return change;
+  const { record: _written, ...told } = change;
+  return told;
 }

@@ -136,8 +136,10 @@ export async function createRecords(
     } catch (error) {
       throw asDuplicateIdentifier(deps, type.name, error);
     }
+    // A tree node's position may have moved as it was inserted: only a plain record is passed on as written.
+    const asWritten = (i: number) => (isTreeNodeType(type) ? {} : { record: docs[i] as StoredRecord });
     await deps.changes.writtenAll(
-      ids.map((id) => ({ type: type.name, operation: "create" as const, id: id as number, scope })),
+      ids.map((id, i) => ({ type: type.name, operation: "create" as const, id: id as number, scope, ...asWritten(i) })),
       within,
     );
     if (within === undefined) return;

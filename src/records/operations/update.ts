@@ -5,6 +5,7 @@ import { conflict } from "../../errors/api-error.js";
 import { replaceNode } from "../trees/node-writes.js";
 import { isTreeNodeType } from "../trees/tree-links.js";
 import type { OperationDeps } from "../deps.js";
+import type { StoredRecord } from "../../storage/record-store.js";
 import { keepGuardedFields } from "./field-access.js";
 import { findStored, permittedType, recordFilter } from "./locate.js";
 import { prepareRecord } from "./prepare.js";
@@ -93,9 +94,9 @@ export async function updateRecord(
   const change = { type: type.name, operation: "update" as const, id, scope };
   // The change is told inside the transaction that writes it, so what is written with it (the search index)
   // commits with the replacement.
-  const alongside = async (session: ClientSession) => {
+  const alongside = async (session: ClientSession, record?: StoredRecord) => {
     await after?.(session);
-    await deps.changes.written(change, session);
+    await deps.changes.written(record === undefined ? change : { ...change, record }, session);
   };
   let written: boolean;
   let moved = false;
@@ -120,8 +121,10 @@ export async function updateRecord(
         const { matchedCount } = await deps.store
           .collection(type.name)
           .replaceOne({ ...recordFilter(type, id, scope), lock_version: lockVersion }, replacement, { session });
-        if (matchedCount > 0) await (session === undefined ? deps.changes.written(change) : alongside(session));
-        return matchedCount > 0;
+        if (matchedCount === 0) return false;
+        if (session === undefined) await deps.changes.written(change);
+        else await alongside(session, replacement as StoredRecord);
+        return true;
       };
       // Inside the caller's transaction (a repository written with its agent), or one of its own when hooks,
       // mirrors or side effects of the change (the search index) write beside the replacement.

@@ -102,6 +102,7 @@ export class SearchIndexWriter implements ChangeWriter {
 
   private async writeType(type: RecordType, changes: readonly Change[], session: ClientSession | undefined) {
     const operations: AnyBulkWriteOperation<SearchEntry>[] = [];
+    const held: StoredRecord[] = [];
     const written = new Map<number | undefined, number[]>();
     const updated: string[] = [];
     for (const change of changes) {
@@ -114,9 +115,11 @@ export class SearchIndexWriter implements ChangeWriter {
       }
       const uri = this.registry.uriFor(type.name, change.id, change.scope.repoId);
       if (change.operation === "delete") operations.push({ deleteOne: { filter: { _id: uri } } });
+      else if (change.record !== undefined) held.push(change.record);
       else written.set(change.scope.repoId, [...(written.get(change.scope.repoId) ?? []), change.id]);
       if (change.operation === "update") updated.push(uri);
     }
+    for (const entry of await entriesOf(this.store, this.registry, type, held, session)) operations.push(upsert(entry));
     const records = this.store.collection(type.name);
     for (const [repoId, ids] of written) {
       const inScope = type.scope === "repository" ? { repo_id: repoId } : {};

@@ -93,6 +93,49 @@ describe("reindex and the consistency check", () => {
     expect(await inconsistencies(store.ops.deps)).toEqual({ missing: [], orphans: [] });
     expect((await entry(uri))?.title).toBe("Aqueducts");
   });
+
+  it("an entry written from a record as created or replaced is the one reindex builds from the stored record", async () => {
+    // A create and a replacement hand their records to the index as written, unread: what the store holds must
+    // index the same (values the store drops or converts, links' titles, computed fields).
+    const agent = await store.ops.create(
+      "agent_person",
+      {},
+      { names: [{ primary_name: "Olmsted", rest_of_name: "Frederick Law", name_order: "inverted", source: "local" }] },
+      system,
+    );
+    const subject = await store.ops.create("subject", {}, subjectInput("Parks"), system);
+    const input = {
+      title: "Park <emph render='italic'>plans</emph>",
+      id_0: "ENT-1",
+      accession_date: "2020-05-01",
+      content_description: "Drawings of the Emerald Necklace, café sketches and letters.",
+      publish: true,
+      subjects: [{ ref: subject.uri }],
+      linked_agents: [{ ref: agent.uri, role: "creator" }],
+      dates: [{ label: "creation", date_type: "inclusive", begin: "1878", end: "1895" }],
+      extents: [{ portion: "whole", number: "3", extent_type: "linear_feet" }],
+    };
+    const created = await store.ops.create("accession", { repoId }, input, system);
+    const replaced = await store.ops.create("accession", { repoId }, { ...input, id_0: "ENT-2" }, system);
+    const stored = await store.ops.read("accession", { repoId }, replaced.id, system);
+    await store.ops.update(
+      "accession",
+      { repoId },
+      replaced.id,
+      { ...stored, title: "Parkway plans", content_description: undefined },
+      system,
+    );
+    const uris = [created.uri, replaced.uri, agent.uri, subject.uri];
+    const written = await Promise.all(uris.map(entry));
+    expect(written.map((one) => one?.title)).toEqual([
+      "Park  plans ", // markup out of the title's text
+      "Parkway plans",
+      "Olmsted, Frederick Law",
+      "Parks",
+    ]);
+    await reindex(store.ops.deps);
+    expect(await Promise.all(uris.map(entry))).toEqual(written);
+  });
 });
 
 function termInput(term: string) {

@@ -12,7 +12,7 @@ import { OverlayWrites } from "./overlay-index.js";
 import type { Catalog } from "../store/catalog.js";
 import type { Collection } from "../store/collection.js";
 import { OrderStatisticTree } from "../store/order-statistic-tree.js";
-import type { IndexEntry, SecondaryIndex } from "../store/secondary-index.js";
+import { indexEntry, type IndexEntry, type SecondaryIndex } from "../store/secondary-index.js";
 import { countRecords, selectRecords, type ReadRequest } from "../store/executor.js";
 
 export const TRANSIENT = "TransientTransactionError";
@@ -247,7 +247,7 @@ class TransactionAccess implements CollectionAccess {
     }
     // Every index accepted the document: its keys replace the ones its previous version held.
     this.forgetKeys(collection, overlay, rid);
-    for (const { index, keys } of added) for (const k of keys) this.ownKeys(overlay, index).insert({ k, r: rid });
+    for (const { index, keys } of added) for (const k of keys) this.ownKeys(overlay, index).insert(indexEntry(k, rid));
   }
 
   private ownKeys(overlay: Overlay, index: SecondaryIndex): OrderStatisticTree<IndexEntry> {
@@ -266,7 +266,7 @@ class TransactionAccess implements CollectionAccess {
     if (!previous) return;
     for (const index of collection.indexes.values()) {
       if (!index.unique) continue;
-      for (const k of index.keysOf(previous)) this.ownKeys(overlay, index).delete({ k, r: rid });
+      for (const k of index.keysOf(previous)) this.ownKeys(overlay, index).delete(indexEntry(k, rid));
     }
   }
 }

@@ -123,7 +123,8 @@ export async function updateRecord(
           .replaceOne({ ...recordFilter(type, id, scope), lock_version: lockVersion }, replacement, { session });
         if (matchedCount === 0) return false;
         if (session === undefined) await deps.changes.written(change);
-        else await alongside(session, replacement as StoredRecord);
+        // As written, unless the mirrors may write it again (a record linking itself).
+        else await alongside(session, mirrored ? undefined : (replacement as StoredRecord));
         return true;
       };
       // Inside the caller's transaction (a repository written with its agent), or one of its own when hooks,

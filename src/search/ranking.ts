@@ -108,7 +108,11 @@ export async function rankedPage(
     boostedUpTo <= RANK_MAX_CANDIDATES
       ? byScore(
           (await index
-            .find(inBoosted, { projection: { _id: 1, title_sort: 1, boosted: 1, title_length: 1 } })
+            // In one batch: past the driver's default first batch (101), the rest would be a second round trip.
+            .find(inBoosted, {
+              projection: { _id: 1, title_sort: 1, boosted: 1, title_length: 1 },
+              batchSize: RANK_MAX_CANDIDATES,
+            })
             .toArray()) as Candidate[],
           idf,
         )

@@ -1,7 +1,7 @@
 // One copy of each short string index keys hold. A words index holds the same few thousand words millions of
-// times: shared, they take one string each instead of one per entry, and a comparison of two entries with the same
-// word is a pointer test over strings already in the cache, where a copy per entry meant reading both from memory
-// (inserting a key is memory-latency bound: a descent compares about twenty scattered entries).
+// times: shared, a comparison of two entries with the same word is a pointer test over strings already in the
+// cache, where a copy per entry meant reading both from memory (inserting a key is memory-latency bound: a descent
+// compares about twenty scattered entries). It saves no memory yet: the documents still hold their own copies.
 /** Longer strings (titles, uris) are rarely repeated: sharing them would only grow the table. */
 const MAX_LENGTH = 48;
 /** The table's bound: past it, strings not yet shared stay as they are. */

@@ -580,7 +580,9 @@ interface Session {
 }
 
 async function login(port: number, maxSockets: number, pids: number[]): Promise<Session> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets });
+  // Idle sockets are dropped before the server's keep-alive timeout (Node's 5 s) closes them: a request sent on a
+  // socket the server is closing at that moment fails with ECONNRESET.
+  const agent = new http.Agent({ keepAlive: true, maxSockets, timeout: 4_000 });
   const answer = await httpJson(
     agent,
     port,

@@ -30,7 +30,7 @@ import {
 import { RecordSearches, RECORDS_MAX, TOP_CONTAINERS_MAX } from "./record-searches.js";
 import { writeSearchCsv } from "./search-csv.js";
 import { resolveProblem, resolveSources } from "./search-resolve.js";
-import { SearchOperations, type SearchRequest } from "./search.js";
+import { SearchOperations, type SearchPage, type SearchRequest } from "./search.js";
 
 export interface SearchRouteDeps {
   operations: RecordOperations;
@@ -124,25 +124,34 @@ export function searchControllers({ operations, access }: SearchRouteDeps): Arra
   const records = new RecordSearches(operations, search);
   const registry = operations.deps.registry;
 
-  /** The caller, once they hold `permission`, and the repository of a repository's route. @throws 403, 404 */
-  async function scopeOf(
+  /**
+   * The caller, once they hold `permission`, and the repository of a repository's route, whose existence is read
+   * while `work` runs (a search of a missing repository finds nothing, and is then answered 404): one round trip
+   * less before the search's own. @throws 403, 404
+   */
+  async function withinScope<T>(
     req: Request,
     res: Response,
     path: string,
     permission: string,
-  ): Promise<{ actor: Caller; repoId?: number }> {
-    if (!path.includes(":repo_id")) return { actor: await callerWith(access, res, permission) };
+    work: (scope: { actor: Caller; repoId?: number }) => Promise<T>,
+  ): Promise<T> {
+    if (!path.includes(":repo_id")) return work({ actor: await callerWith(access, res, permission) });
     const raw = req.params.repo_id;
     const repoId = typeof raw === "string" && POSITIVE_ID.test(raw) ? Number(raw) : undefined;
     // Before the path is judged: someone who may not learns nothing from a 404.
     const actor = await callerWith(access, res, permission, repoId);
     const holder = registry.scopeHolderType();
-    const exists =
-      repoId !== undefined &&
-      !holder.hiddenIds.includes(repoId) &&
-      (await operations.deps.store.collection(holder.name).findOne({ id: repoId }, { projection: { _id: 1 } }));
-    if (!exists) throw notFound(holder.title);
-    return { actor, repoId };
+    if (repoId === undefined || holder.hiddenIds.includes(repoId)) throw notFound(holder.title);
+    const [exists, done] = await Promise.allSettled([
+      operations.deps.store.collection(holder.name).findOne({ id: repoId }, { projection: { _id: 1 } }),
+      work({ actor, repoId }),
+    ]);
+    // The repository's absence first: it is the answer whatever the work made of the request.
+    if (exists.status === "rejected") throw exists.reason;
+    if (exists.value === null) throw notFound(holder.title);
+    if (done.status === "rejected") throw done.reason;
+    return done.value;
   }
 
   const paged = SEARCH_ROUTES.flatMap((route) =>
@@ -152,11 +161,20 @@ export function searchControllers({ operations, access }: SearchRouteDeps): Arra
         route.path,
         (ctx) => describeSearch(ctx, route, method),
         async (req, res) => {
-          const { actor, repoId } = await scopeOf(req, res, route.path, route.permission);
-          const { csv, ...params } = searchParams(req, route);
-          const request = { ...params, ...(repoId !== undefined && { repoId }) };
-          if (csv) return writeSearchCsv(res, search, request, actor);
-          return search.search(request, actor);
+          type Answer = { csv: SearchRequest; actor: Caller } | { page: SearchPage };
+          const answer = await withinScope<Answer>(
+            req,
+            res,
+            route.path,
+            route.permission,
+            async ({ actor, repoId }) => {
+              const { csv, ...params } = searchParams(req, route);
+              const request = { ...params, ...(repoId !== undefined && { repoId }) };
+              // A CSV is streamed as it is read: only once the repository is known to be there.
+              return csv ? { csv: request, actor } : { page: await search.search(request, actor) };
+            },
+          );
+          return "csv" in answer ? writeSearchCsv(res, search, answer.csv, answer.actor) : answer.page;
         },
       ),
     ),
@@ -167,7 +185,7 @@ export function searchControllers({ operations, access }: SearchRouteDeps): Arra
       "/search/records",
       (ctx) => describeRecordsByUri(ctx, method, RECORDS_MAX),
       async (req, res) => {
-        const { actor } = await scopeOf(req, res, "/search/records", ALL_RECORDS);
+        const { actor } = await withinScope(req, res, "/search/records", ALL_RECORDS, async (scope) => scope);
         const reader = new ParamReader(requestParameters(req));
         const uris = reader.array("uri");
         if (uris === undefined) reader.fail("uri[]", REQUIRED);
@@ -182,7 +200,7 @@ export function searchControllers({ operations, access }: SearchRouteDeps): Arra
       "/search/record_types_by_repository",
       (ctx) => describeTypeCounts(ctx, method),
       async (req, res) => {
-        await scopeOf(req, res, "/search/record_types_by_repository", ALL_RECORDS);
+        await withinScope(req, res, "/search/record_types_by_repository", ALL_RECORDS, async (scope) => scope);
         const reader = new ParamReader(requestParameters(req));
         const types = reader.array("record_types");
         if (types === undefined) reader.fail("record_types[]", REQUIRED);
@@ -199,12 +217,13 @@ export function searchControllers({ operations, access }: SearchRouteDeps): Arra
     TOP_CONTAINER_SEARCH,
     (ctx) => describeTopContainerSearch(ctx, TOP_CONTAINERS_MAX),
     async (req, res) => {
-      const { actor, repoId } = await scopeOf(req, res, TOP_CONTAINER_SEARCH, "view_repository");
-      const reader = new ParamReader(requestParameters(req));
-      const q = reader.scalar("q");
-      const facets = reader.array("facet") ?? [];
-      throwIfAny(reader.errors);
-      return records.topContainers(repoId ?? 0, q, facets, actor);
+      return withinScope(req, res, TOP_CONTAINER_SEARCH, "view_repository", ({ actor, repoId }) => {
+        const reader = new ParamReader(requestParameters(req));
+        const q = reader.scalar("q");
+        const facets = reader.array("facet") ?? [];
+        throwIfAny(reader.errors);
+        return records.topContainers(repoId ?? 0, q, facets, actor);
+      });
     },
   );
   return [...paged, ...byUri, ...typeCounts, containers];

@@ -21,6 +21,9 @@ export class TermCounts {
    */
   static async of(index: Collection<SearchEntry>, scope: Filter, keys: Iterable<string>): Promise<TermCounts> {
     const wanted = [...new Set(keys)].slice(0, MAX_COUNTED);
+    // One key (a one-word query) or none: nothing is chosen by rarity, and one term's weight scales every score
+    // alike, so no order depends on a count and the round trip is saved.
+    if (wanted.length <= 1) return new TermCounts(new Map(), 1);
     const [entries, counted] = await Promise.all([
       index.estimatedDocumentCount(),
       Promise.all(wanted.map(async (key) => [key, await index.countDocuments({ words: key, ...scope })] as const)),

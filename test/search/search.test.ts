@@ -283,8 +283,17 @@ describe("GET /repositories/:repo_id/search", () => {
   it("403 without a session or the permission; 404 for a repository that does not exist", async () => {
     expect((await send("GET", `${repo}/search?page=1`, undefined, null)).status).toBe(403);
     expect((await send("GET", `/search?page=1`, undefined, null)).status).toBe(403);
-    const missing = await send("GET", "/repositories/999/search?page=1");
-    expect([missing.status, missing.body]).toEqual([404, { error: "Repository not found" }]);
+    // The repository is read while the search runs: its absence is the answer, whatever the request's problems.
+    for (const path of [
+      "/repositories/999/search?page=1",
+      "/repositories/999/search?page=1&q=papers",
+      "/repositories/999/search?page=1&q=(unclosed",
+      "/repositories/999/search?page=1&dt=csv",
+      "/repositories/999/top_containers/search?q=box",
+    ]) {
+      const missing = await send("GET", path);
+      expect([path, missing.status, missing.body]).toEqual([path, 404, { error: "Repository not found" }]);
+    }
   });
 });
 

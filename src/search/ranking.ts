@@ -75,12 +75,16 @@ function byScore(candidates: Candidate[], idf: ReadonlyMap<string, number>): str
     .map(({ candidate }) => candidate._id);
 }
 
+/** What a page's entries are read with (a projection of SearchEntry). */
+export type Projection = Record<string, 0 | 1>;
+
 /**
- * How many entries match `filter`, and the uris of one page of them by relevance to `terms`. Every match holds
- * every term's weight once; what tells matches apart is a term in their title or identifier (`boosted`), so those
- * come first, scored (up to RANK_MAX_CANDIDATES of them, else in the index's order), then the others, tied, by
- * title (up to RANK_MAX_CANDIDATES of them, else in the index's order, as Solr's equal scores fall in document
- * order). Each part is read a page at a time by the store, never all of the matches.
+ * How many entries match `filter`, and one page of them (read with `projection`) by relevance to `terms`. Every
+ * match holds every term's weight once; what tells matches apart is a term in their title or identifier
+ * (`boosted`), so those come first, scored (up to RANK_MAX_CANDIDATES of them, else in the index's order), then the
+ * others, tied, by title (up to RANK_MAX_CANDIDATES of them, else in the index's order, as Solr's equal scores fall
+ * in document order). Each part is read a page at a time by the store, never all of the matches; the scored part's
+ * entries are read by uri while the rest of the page is read.
  */
 export async function rankedPage(
   index: Collection<SearchEntry>,
@@ -89,7 +93,8 @@ export async function rankedPage(
   counts: TermCounts,
   skip: number,
   limit: number,
-): Promise<{ total: number; uris: string[] }> {
+  projection: Projection,
+): Promise<{ total: number; entries: SearchEntry[] }> {
   const boostedKeys = [...terms].flatMap((term) => [`${TITLE}:${term}`, `${IDENTIFIER}:${term}`]);
   const inBoosted: Filter = { $and: [{ boosted: { $in: boostedKeys } }, filter] };
   // Both counted together; the title matches up to one past the bound: whether they can be scored.
@@ -98,31 +103,48 @@ export async function rankedPage(
     boostedKeys.length === 0 ? 0 : index.countDocuments(inBoosted, { limit: RANK_MAX_CANDIDATES + 1 }),
   ]);
   if (boostedKeys.length === 0 || total === 0)
-    return { total, uris: await unscored(index, filter, total, skip, limit) };
+    return { total, entries: await unscored(index, filter, total, skip, limit, projection) };
+  if (boostedUpTo > RANK_MAX_CANDIDATES) {
+    const head = await unscored(index, inBoosted, Infinity, skip, limit, projection);
+    if (head.length === limit) return { total, entries: head };
+    const boostedCount = await index.countDocuments(inBoosted);
+    return { total, entries: [...head, ...(await rest(boostedCount, head.length))] };
+  }
   const idf = new Map<string, number>();
   for (const term of terms) {
     const having = counts.of(`${KEYWORD}:${term}`);
     idf.set(term, Math.log(1 + (counts.entries - having + 0.5) / (having + 0.5)));
   }
-  const scored =
-    boostedUpTo <= RANK_MAX_CANDIDATES
-      ? byScore(
-          (await index
-            // In one batch: past the driver's default first batch (101), the rest would be a second round trip.
-            .find(inBoosted, {
-              projection: { _id: 1, title_sort: 1, boosted: 1, title_length: 1 },
-              batchSize: RANK_MAX_CANDIDATES,
-            })
-            .toArray()) as Candidate[],
-          idf,
-        )
-      : undefined;
-  const head = scored?.slice(skip, skip + limit) ?? (await unscored(index, inBoosted, Infinity, skip, limit));
-  if (head.length === limit) return { total, uris: head };
-  const boostedCount = scored?.length ?? (await index.countDocuments(inBoosted));
-  const rest = { $and: [filter, { boosted: { $nin: boostedKeys } }] };
-  const tail = await unscored(index, rest, total - boostedCount, Math.max(0, skip - boostedCount), limit - head.length);
-  return { total, uris: [...head, ...tail] };
+  const scored = byScore(
+    (await index
+      // In one batch: past the driver's default first batch (101), the rest would be a second round trip.
+      .find(inBoosted, {
+        projection: { _id: 1, title_sort: 1, boosted: 1, title_length: 1 },
+        batchSize: RANK_MAX_CANDIDATES,
+      })
+      .toArray()) as Candidate[],
+    idf,
+  );
+  const headUris = scored.slice(skip, skip + limit);
+  const [head, tail] = await Promise.all([
+    byUri(index, headUris, projection),
+    headUris.length === limit ? [] : rest(scored.length, headUris.length),
+  ]);
+  return { total, entries: [...head, ...tail] };
+
+  /** The matches without a term in title or identifier, after `boostedCount` that have one; `taken` on the page. */
+  function rest(boostedCount: number, taken: number): Promise<SearchEntry[]> {
+    const others = { $and: [filter, { boosted: { $nin: boostedKeys } }] };
+    return unscored(index, others, total - boostedCount, Math.max(0, skip - boostedCount), limit - taken, projection);
+  }
+}
+
+/** The entries at `uris`, in that order. */
+async function byUri(index: Collection<SearchEntry>, uris: readonly string[], projection: Projection) {
+  if (uris.length === 0) return [];
+  const found = await index.find({ _id: { $in: [...uris] } }, { projection }).toArray();
+  const entries = new Map(found.map((entry) => [entry._id, entry]));
+  return uris.flatMap((uri) => entries.get(uri) ?? []);
 }
 
 /** A page of `count` matches of equal score: by title when few enough to sort, else in the index's order. */
@@ -132,9 +154,10 @@ async function unscored(
   count: number,
   skip: number,
   limit: number,
-): Promise<string[]> {
+  projection: Projection,
+): Promise<SearchEntry[]> {
   if (limit <= 0 || skip >= count) return [];
-  const cursor = index.find(where, { projection: { _id: 1 } });
+  const cursor = index.find(where, { projection });
   if (count <= RANK_MAX_CANDIDATES) cursor.sort({ title_sort: 1, _id: 1 });
-  return (await cursor.skip(skip).limit(limit).toArray()).map((one) => one._id);
+  return cursor.skip(skip).limit(limit).toArray();
 }

@@ -171,13 +171,8 @@ export class SearchOperations {
   ): Promise<{ total: number; entries: SearchEntry[] }> {
     const order = sortOf(request.sort);
     const skip = (request.page - 1) * request.pageSize;
-    const shown = { projection: { words: 0, text: 0, boosted: 0 } };
-    if (order.relevance) {
-      const { total, uris } = await rankedPage(index, filter, terms, counts, skip, request.pageSize);
-      const found = await index.find({ _id: { $in: uris } }, shown).toArray();
-      const byUri = new Map(found.map((entry) => [entry._id, entry]));
-      return { total, entries: uris.flatMap((uri) => byUri.get(uri) ?? []) };
-    }
+    const shown = { projection: { words: 0, text: 0, boosted: 0 } as const };
+    if (order.relevance) return rankedPage(index, filter, terms, counts, skip, request.pageSize, shown.projection);
     const sort = Object.fromEntries(order.keys.map(({ field, direction }) => [field, direction]));
     const [total, entries] = await Promise.all([
       index.countDocuments(filter),

@@ -47,10 +47,11 @@ async function pages(
   term = "letter",
 ): Promise<{ total: number; uris: string[] }> {
   const counts = await TermCounts.of(index, scope, [`keyword:${term}`]);
-  const first = await rankedPage(index, filter, new Set([term]), counts, 0, size);
-  const uris = [...first.uris];
+  const page = (skip: number) => rankedPage(index, filter, new Set([term]), counts, skip, size, { _id: 1 });
+  const first = await page(0);
+  const uris = first.entries.map((entry) => entry._id);
   for (let skip = size; skip < first.total; skip += size)
-    uris.push(...(await rankedPage(index, filter, new Set([term]), counts, skip, size)).uris);
+    uris.push(...(await page(skip)).entries.map((entry) => entry._id));
   return { total: first.total, uris };
 }
 

@@ -90,8 +90,17 @@ export interface BulkConfig {
   maxRecords: number;
 }
 
+/** The change feed (GET /changes, /update-feed, /delete-feed). */
+export interface FeedConfig {
+  /** Changes older than this are removed; a reader asking from before them is answered 410. */
+  retentionDays: number;
+  /** The longest a read of the feed waits for a change (`wait`, and /update-feed's long poll). */
+  maxWaitSeconds: number;
+}
+
 export interface Config {
   http: HttpConfig;
+  feed: FeedConfig;
   store: StoreConfig;
   auth: AuthConfig;
   records: RecordsConfig;
@@ -147,6 +156,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (port > 65535) throw new ConfigError(`PORT must be at most 65535, got ${port}`);
   const adminPassword = env.ADMIN_PASSWORD ?? "";
   return {
+    feed: {
+      retentionDays: positiveInteger(env, "CHANGES_RETENTION_DAYS", 30),
+      maxWaitSeconds: positiveInteger(env, "CHANGES_MAX_WAIT_SECONDS", 30),
+    },
     auth: {
       adminPassword: adminPassword || "admin",
       usingDefaultPassword: !adminPassword,

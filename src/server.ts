@@ -33,6 +33,7 @@ import { recordControllers } from "./records/http/index.js";
 import { publicationController } from "./records/http/publication-controller.js";
 import { termControllers } from "./vocabulary-terms/routes.js";
 import { searchControllers } from "./search/routes.js";
+import { feedControllers } from "./records/feed/routes.js";
 import { repositoryWithAgentController } from "./repository-with-agent/controller.js";
 import { openApiController } from "./openapi/index.js";
 import type { RecordOperations } from "./records/operations/index.js";
@@ -71,6 +72,13 @@ export async function createServer(config: Config, services?: ServerServices): P
       repositoryWithAgentController({ operations: services.operations, access: services.accounts.accessControl }),
       // Before the record controllers, whose /top_containers/:id would take /top_containers/search.
       ...searchControllers({ operations: services.operations, access: services.accounts.accessControl }),
+      // Before the record controllers, whose /repositories/:id would otherwise be asked for /repositories/2/changes.
+      ...feedControllers({
+        operations: services.operations,
+        access: services.accounts.accessControl,
+        retentionDays: config.feed.retentionDays,
+        maxWaitSeconds: config.feed.maxWaitSeconds,
+      }),
       ...recordControllers(
         { operations: services.operations, accessControl: services.accounts.accessControl },
         services.operations.deps.registry.types,

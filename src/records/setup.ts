@@ -8,6 +8,7 @@ import { RecordChanges } from "./changes.js";
 import { addRecordHooks, HookTable } from "./hooks/index.js";
 import { RecordOperations, type OperationDeps } from "./operations/index.js";
 import { ensureSearchIndexes, SearchIndexWriter } from "./search/index-writer.js";
+import { ChangeFeedWriter, ensureFeedIndexes } from "./feed/change-feed.js";
 
 /**
  * RESOLVE_MAX_BYTES's and RESPONSE_MAX_BYTES's defaults, read from src/config.ts, for callers that do not set them
@@ -36,6 +37,7 @@ export async function openRecords(connection: Connection, options: RecordsOption
   const store = new RecordStore(connection, registry);
   await store.syncIndexes();
   await ensureSearchIndexes(connection);
+  await ensureFeedIndexes(connection);
   const now = options.now ?? (() => new Date());
   const enumerations = await openEnumerations(connection, registry, now(), options.enumerationCache);
   const deps: OperationDeps = {
@@ -52,6 +54,8 @@ export async function openRecords(connection: Connection, options: RecordsOption
   };
   // Every write of a searchable record rewrites its search entry in the write's own transaction.
   deps.changes.writeWith(new SearchIndexWriter(store, registry));
+  // And every write of any record adds its changes to the change feed, in the same transaction.
+  deps.changes.writeWith(new ChangeFeedWriter(store, registry, now));
   const operations = new RecordOperations(deps);
   addRecordHooks(deps.hooks, operations);
   return operations;

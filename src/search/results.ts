@@ -1,10 +1,9 @@
 // Search results shaped as ArchivesSpace's index documents: the entry's fields, and `json`, the record as the caller
-// may read it (read through the record operations, so computed fields are there and guarded fields only for who
-// may see them), as a JSON string. Read a type and repository at a time, in id sets.
+// may read it (records-by-uri.ts: computed fields there, guarded fields only for who may see them), as a JSON string.
 import type { Actor } from "../auth/actor.js";
-import { MAX_ID_SET, type RecordOperations } from "../records/operations/index.js";
+import type { RecordOperations } from "../records/operations/index.js";
+import { readByUri } from "../records/search/records-by-uri.js";
 import type { SearchEntry } from "../records/search/entries.js";
-import { groupUris, type UriGroup } from "../records/search/uri-groups.js";
 import type { JsonObject, JsonValue } from "../registry/index.js";
 
 /** What a result carries of its record besides `json`, when the record has it. */
@@ -26,7 +25,11 @@ export class SearchResults {
    * permission) is left out.
    */
   async read(entries: readonly SearchEntry[], actor: Actor): Promise<Found[]> {
-    const records = await this.recordsOf(entries, actor);
+    const records = await readByUri(
+      this.operations,
+      entries.map((entry) => entry._id),
+      actor,
+    );
     return entries.flatMap((entry) => {
       const record = records.get(entry._id);
       return record === undefined ? [] : [{ entry, record }];
@@ -40,30 +43,6 @@ export class SearchResults {
     fields?: readonly string[],
   ): Promise<ResultDocument[]> {
     return (await this.read(entries, actor)).map(({ entry, record }) => resultDocument(entry, record, fields));
-  }
-
-  /** The records of `entries` by uri, each type's (and repository's) read at the same time as the others'. */
-  private async recordsOf(entries: readonly SearchEntry[], actor: Actor): Promise<Map<string, JsonObject>> {
-    const uris = entries.map((entry) => entry._id);
-    const groups = groupUris(this.operations.deps.registry, uris);
-    const read = async ({ type, repoId, ids }: UriGroup): Promise<JsonObject[]> => {
-      const found: JsonObject[] = [];
-      for (let start = 0; start < ids.length; start += MAX_ID_SET) {
-        const mode = { kind: "idSet" as const, ids: ids.slice(start, start + MAX_ID_SET) };
-        let page: unknown;
-        try {
-          page = await this.operations.list(type.name, { repoId }, { mode }, actor);
-        } catch {
-          break; // a type the caller may not read: its entries are left out
-        }
-        if (Array.isArray(page)) found.push(...(page as JsonObject[]));
-      }
-      return found;
-    };
-    const records = new Map<string, JsonObject>();
-    for (const record of (await Promise.all(groups.map(read))).flat())
-      if (typeof record.uri === "string") records.set(record.uri, record);
-    return records;
   }
 }
 

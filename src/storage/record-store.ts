@@ -19,7 +19,7 @@ export type StoredRecord = BsonDocument & StorageFields;
 /** What follows a commit; it must not throw (the write it follows is done whatever happens). */
 export type CommitCallback = () => void | Promise<void>;
 
-const COUNTERS = "arca_counters";
+export const COUNTERS = "arca_counters";
 
 /**
  * The first of `count` consecutive new ids of a sequence (a record type's, or an enumeration's

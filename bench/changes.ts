@@ -246,7 +246,11 @@ async function main(): Promise<void> {
     await consumer.done.catch(() => undefined);
 
     const byUri = new Map<string, Received[]>();
-    for (const change of received) byUri.set(`${change.operation} ${change.uri}`, [...(byUri.get(`${change.operation} ${change.uri}`) ?? []), change]);
+    for (const change of received)
+      byUri.set(`${change.operation} ${change.uri}`, [
+        ...(byUri.get(`${change.operation} ${change.uri}`) ?? []),
+        change,
+      ]);
     let missing = 0;
     let duplicates = 0;
     const lags: number[] = [];
@@ -287,7 +291,9 @@ function report(r: Result): void {
   const verdict = r.rateAchieved >= TARGET_RATE * 0.98 && r.missing === 0 && r.duplicates === 0 ? "met" : "MISSED";
   const facts = machineFacts("npm run bench:changes");
   console.log(`\n## Change feed (issue 16)\n`);
-  console.log(`${facts.cpu}, ${facts.cores} cores, node ${facts.node}; engine (fsync always) and Arca as child processes`);
+  console.log(
+    `${facts.cpu}, ${facts.cores} cores, node ${facts.node}; engine (fsync always) and Arca as child processes`,
+  );
   console.log(`\n| | measured | target |\n|---|---|---|`);
   console.log(
     `| writes | ${int(r.changesWritten)} changes in ${r.seconds} s: ${int(r.rateAchieved)}/s (asked ${r.rateAsked}/s) | ` +

@@ -16,6 +16,7 @@ import { callerWith, type Caller } from "../auth/caller.js";
 import { notFound } from "../errors/api-error.js";
 import type { DocumentContext, HttpMethod } from "../http/api-description.js";
 import { Route, type RouteOperation } from "../http/described-route.js";
+import { repoIdParam, repositoryExists, shownRepoId } from "../http/repository-param.js";
 import { respond } from "../records/http/answer.js";
 import { ParamReader, REQUIRED, requestParameters, throwIfAny } from "../records/http/list-params.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type RecordOperations } from "../records/operations/index.js";
@@ -37,7 +38,6 @@ export interface SearchRouteDeps {
   access: AccessControl;
 }
 
-const POSITIVE_ID = /^[1-9][0-9]{0,14}$/;
 const BOTH: readonly HttpMethod[] = ["get", "post"];
 const ALL_RECORDS = "view_all_records";
 const TOP_CONTAINER_SEARCH = "/repositories/:repo_id/top_containers/search";
@@ -137,19 +137,19 @@ export function searchControllers({ operations, access }: SearchRouteDeps): Arra
     work: (scope: { actor: Caller; repoId?: number }) => Promise<T>,
   ): Promise<T> {
     if (!path.includes(":repo_id")) return work({ actor: await callerWith(access, res, permission) });
-    const raw = req.params.repo_id;
-    const repoId = typeof raw === "string" && POSITIVE_ID.test(raw) ? Number(raw) : undefined;
+    const given = repoIdParam(req);
     // Before the path is judged: someone who may not learns nothing from a 404.
-    const actor = await callerWith(access, res, permission, repoId);
-    const holder = registry.scopeHolderType();
-    if (repoId === undefined || holder.hiddenIds.includes(repoId)) throw notFound(holder.title);
+    const actor = await callerWith(access, res, permission, given);
+    const missing = notFound(registry.scopeHolderType().title);
+    const repoId = shownRepoId(registry, given);
+    if (repoId === undefined) throw missing;
     const [exists, done] = await Promise.allSettled([
-      operations.deps.store.collection(holder.name).findOne({ id: repoId }, { projection: { _id: 1 } }),
+      repositoryExists(operations.deps.store, registry, repoId),
       work({ actor, repoId }),
     ]);
     // The repository's absence first: it is the answer whatever the work made of the request.
     if (exists.status === "rejected") throw exists.reason;
-    if (exists.value === null) throw notFound(holder.title);
+    if (!exists.value) throw missing;
     if (done.status === "rejected") throw done.reason;
     return done.value;
   }

@@ -16,6 +16,12 @@ export interface StorageFields {
 
 export type StoredRecord = BsonDocument & StorageFields;
 
+/** Items a transaction writes together just before it commits, and how (RecordStore.deferUntilCommit). */
+interface Deferred {
+  items: unknown[];
+  flush: (items: unknown[]) => Promise<void>;
+}
+
 /** What follows a commit; it must not throw (the write it follows is done whatever happens). */
 export type CommitCallback = () => void | Promise<void>;
 
@@ -53,6 +59,8 @@ export class RecordStore {
   private readonly knownLocks = new Set<string>();
   /** What to run after each running transaction of this store commits (afterCommit). */
   private readonly commitCallbacks = new Map<ClientSession, CommitCallback[]>();
+  /** What each running transaction's current attempt writes just before it commits (deferUntilCommit), by key. */
+  private readonly deferred = new Map<ClientSession, Map<object, Deferred>>();
 
   constructor(
     readonly connection: Connection,
@@ -71,10 +79,14 @@ export class RecordStore {
   async transaction<T>(work: (session: ClientSession) => Promise<T>): Promise<T> {
     const session = await this.connection.startSession();
     try {
-      const result = await session.withTransaction(() => {
-        // Each attempt starts with no callbacks: a retried attempt registers its own again.
+      const result = await session.withTransaction(async () => {
+        // Each attempt starts with no callbacks and nothing deferred: a retried attempt registers its own again.
         this.commitCallbacks.set(session, []);
-        return work(session);
+        const deferred = new Map<object, Deferred>();
+        this.deferred.set(session, deferred);
+        const value = await work(session);
+        for (const { items, flush } of deferred.values()) await flush(items);
+        return value;
       });
       const callbacks = this.commitCallbacks.get(session) ?? [];
       this.commitCallbacks.delete(session);
@@ -82,6 +94,7 @@ export class RecordStore {
       return result;
     } finally {
       this.commitCallbacks.delete(session);
+      this.deferred.delete(session);
       await session.endSession();
     }
   }
@@ -98,6 +111,25 @@ export class RecordStore {
     const pending = session === undefined ? undefined : this.commitCallbacks.get(session);
     if (pending === undefined) await callback();
     else pending.push(callback);
+  }
+
+  /**
+   * Hands `items` to `flush` together with every other item deferred under `key` by the same transaction, once,
+   * when its work is done and before it commits: many writes of one transaction adding to one collection make one
+   * command, not one each. Outside a transaction this store runs (`session` undefined, or one it did not start),
+   * `flush` runs at once. `flush` must write with the transaction's session; what it throws fails the transaction.
+   */
+  async deferUntilCommit<T>(
+    session: ClientSession | undefined,
+    key: object,
+    items: readonly T[],
+    flush: (items: T[]) => Promise<void>,
+  ): Promise<void> {
+    const attempt = session === undefined ? undefined : this.deferred.get(session);
+    if (attempt === undefined) return flush([...items]);
+    const queued = attempt.get(key);
+    if (queued === undefined) attempt.set(key, { items: [...items], flush: flush as Deferred["flush"] });
+    else queued.items.push(...items);
   }
 
   /**

@@ -81,7 +81,10 @@ export class ChangeFeedWriter implements ChangeWriter {
   async write(changes: readonly Change[], session: ClientSession | undefined): Promise<void> {
     const at = this.now();
     const entries = changes.flatMap((change) => this.entriesOf(change, at));
-    if (entries.length > 0) await feedCollection(this.store.connection).insertMany(entries, { session });
+    // A transaction's entries (a tree move's siblings, a cascade's records) are inserted together as it ends.
+    await this.store.deferUntilCommit(session, this, entries, async (all: FeedEntry[]) => {
+      if (all.length > 0) await feedCollection(this.store.connection).insertMany(all, { session });
+    });
   }
 
   private entriesOf(change: Change, at: Date): FeedEntry[] {

@@ -22,6 +22,7 @@ import {
   type Tag,
 } from "../../http/api-description.js";
 import { Route, type RouteOperation } from "../../http/described-route.js";
+import { repoIdParam, repositoryExists, shownRepoId } from "../../http/repository-param.js";
 import { respond } from "../http/answer.js";
 import { ParamReader, REQUIRED, requestParameters, throwIfAny } from "../http/list-params.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type RecordOperations } from "../operations/index.js";
@@ -44,7 +45,6 @@ export const UPDATE_FEED_MAX = 100;
 /** Reads waiting for a change at once, per process. */
 const MAX_WAITING = 200;
 const MAX_TYPES = 100;
-const POSITIVE_ID = /^[1-9][0-9]{0,14}$/;
 
 /** One change as /changes answers it. */
 function shownChange(entry: FeedEntry): Record<string, unknown> {
@@ -232,7 +232,7 @@ function clientGone(res: Response): AbortSignal {
 export function feedControllers(deps: FeedRouteDeps): Array<new () => unknown> {
   const { operations, access } = deps;
   const registry = operations.deps.registry;
-  const reader = new FeedReader(operations.deps.store, {
+  const feed = new FeedReader(operations.deps.store, {
     retentionMs: deps.retentionDays * 86_400_000,
     maxWaiting: MAX_WAITING,
   });
@@ -263,7 +263,7 @@ export function feedControllers(deps: FeedRouteDeps): Array<new () => unknown> {
   }
 
   async function changes(query: FeedQuery): Promise<unknown> {
-    const page = await reader.read(query);
+    const page = await feed.read(query);
     return { changes: page.entries.map(shownChange), last_sequence: page.last };
   }
 
@@ -280,16 +280,13 @@ export function feedControllers(deps: FeedRouteDeps): Array<new () => unknown> {
     @Route("get", "/repositories/:repo_id/changes", (ctx) => describeChanges(ctx, maxWait, true))
     ofRepository(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
-        const raw = req.params.repo_id;
-        const repoId = typeof raw === "string" && POSITIVE_ID.test(raw) ? Number(raw) : undefined;
+        const given = repoIdParam(req);
         // Before the path is judged: someone who may not learns nothing from a 404.
-        await callerWith(access, res, "view_repository", repoId);
+        await callerWith(access, res, "view_repository", given);
         const holder = registry.scopeHolderType();
-        const exists =
-          repoId !== undefined &&
-          !holder.hiddenIds.includes(repoId) &&
-          (await operations.deps.store.collection(holder.name).findOne({ id: repoId }, { projection: { _id: 1 } }));
-        if (!exists) throw notFound(holder.title);
+        const repoId = shownRepoId(registry, given);
+        if (repoId === undefined || !(await repositoryExists(operations.deps.store, registry, repoId)))
+          throw notFound(holder.title);
         return changes({ ...changesQuery(req, res), repository: registry.uriFor(holder.name, repoId) });
       });
     }
@@ -301,7 +298,7 @@ export function feedControllers(deps: FeedRouteDeps): Array<new () => unknown> {
         const params = new ParamReader(requestParameters(req));
         const since = params.wholeNumber("last_sequence", 0) ?? 0;
         throwIfAny(params.errors);
-        const page = await reader.read({
+        const page = await feed.read({
           since,
           limit: UPDATE_FEED_MAX,
           waitMs: maxWait * 1000,
@@ -334,11 +331,11 @@ export function feedControllers(deps: FeedRouteDeps): Array<new () => unknown> {
         const since = params.wholeNumber("modified_since", 0) ?? 0;
         throwIfAny(params.errors);
         const filter = { operation: "delete" as const, uri: { $ne: null }, at: { $gte: new Date(since * 1000) } };
-        const feed = feedCollection(operations.deps.store.connection);
+        const entries = feedCollection(operations.deps.store.connection);
         const thisPage = page ?? 1;
         const [total, found] = await Promise.all([
-          feed.countDocuments(filter),
-          feed
+          entries.countDocuments(filter),
+          entries
             .find(filter, { projection: { uri: 1 } })
             .sort({ at: 1, _id: 1 })
             .skip((thisPage - 1) * pageSize)

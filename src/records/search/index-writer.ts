@@ -3,7 +3,8 @@
 // sees exactly what is committed, a record the moment it is, and never one that is gone. An entry holds the titles
 // of the records it links (a resource's subjects and agents): when one of those changes, the entries linking it
 // are rewritten in the same transaction too, so a renamed agent's records are found by the new name at once.
-// A write of a batch is one read of its records, one of their links' records and one bulk write of their entries.
+// A write of a batch, or of a whole transaction, is one read of its records, one of their links' records and one
+// bulk write of their entries.
 import type { AnyBulkWriteOperation, ClientSession, Collection } from "mongodb";
 import type { Connection } from "mongoose";
 import type { Change, ChangeWriter } from "../changes.js";
@@ -95,6 +96,12 @@ export class SearchIndexWriter implements ChangeWriter {
   }
 
   async write(changes: readonly Change[], session: ClientSession | undefined): Promise<void> {
+    // A transaction's changes (a tree move's siblings, a cascade's records) are indexed together as it ends: one
+    // read of their records and one bulk write, not one of each per change; a record changed twice, once.
+    await this.store.deferUntilCommit(session, this, changes, (all: Change[]) => this.writeNow(all, session));
+  }
+
+  private async writeNow(changes: readonly Change[], session: ClientSession | undefined): Promise<void> {
     const byType = new Map<string, Change[]>();
     for (const change of changes) byType.set(change.type, [...(byType.get(change.type) ?? []), change]);
     for (const [typeName, ofType] of byType) await this.writeType(this.registry.get(typeName), ofType, session);

@@ -1,5 +1,6 @@
 // Feed entries and their changes commit together: a failure of the feed's write leaves neither the record nor an
-// entry (and the same write then succeeds whole, with its entry); a batch of creates is one entry per record.
+// entry (and the same write then succeeds whole, with its entry); a batch of creates is one entry per record; the
+// many changes of one transaction (a cascade) are inserted with one command, as it ends.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { trusted } from "../../../src/auth/actor.js";
 import { feedCollection } from "../../../src/records/feed/change-feed.js";
@@ -19,7 +20,7 @@ const failPoint = (mode: unknown) =>
 const entriesOf = (uri: string) => feedCollection(store.connection).find({ uri }).toArray();
 
 beforeAll(async () => {
-  store = await openTestStore({ testCommands: true });
+  store = await openTestStore({ testCommands: true, monitorCommands: true });
   repoId = (await store.ops.create("repository", {}, { repo_code: "FEED", name: "Feed" }, system)).id;
 }, 60_000);
 
@@ -79,5 +80,45 @@ describe("feed entries commit with their changes", () => {
       .sort({ _id: 1 })
       .toArray();
     expect(written.map((entry) => entry.uri)).toEqual(uris);
+  });
+
+  it("a resource deleted with its components: one entry each, inserted with one command", async () => {
+    const resource = await store.ops.create(
+      "resource",
+      { repoId },
+      {
+        title: "Cascade",
+        id_0: "CASCADE",
+        level: "collection",
+        extents: [{ portion: "whole", number: "1", extent_type: "cubic_feet" }],
+        dates: [{ date_type: "single", label: "creation", begin: "1900" }],
+        finding_aid_language: "eng",
+        finding_aid_script: "Latn",
+        lang_materials: [{ language_and_script: { language: "eng", script: "Latn" } }],
+      },
+      system,
+    );
+    const components = [];
+    for (let i = 0; i < 3; i++)
+      components.push(
+        await store.ops.create(
+          "archival_object",
+          { repoId },
+          { title: `Part ${i}`, level: "file", resource: { ref: resource.uri } },
+          system,
+        ),
+      );
+    store.commands!.clear();
+    await store.ops.delete("resource", { repoId }, resource.id, system);
+    const inserts = store.commands!.started.filter(
+      (event) => event.commandName === "insert" && event.command.insert === "arca_changes",
+    );
+    expect(inserts).toHaveLength(1);
+    const deleted = await feedCollection(store.connection)
+      .find({ operation: "delete", uri: { $in: [resource.uri, ...components.map((one) => one.uri)] } })
+      .toArray();
+    expect(deleted.map((entry) => entry.uri).sort()).toEqual(
+      [resource.uri, ...components.map((one) => one.uri)].sort(),
+    );
   });
 });

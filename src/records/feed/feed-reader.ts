@@ -38,14 +38,16 @@ export interface FeedPage {
   last: number;
 }
 
-/** How often a waiting read looks again. */
-const POLL_MS = 200;
+/** How often a waiting read looks again, for changes other processes make (this process's wake it at once). */
+const POLL_MS = 100;
 /** How often this process removes changes past retention (when the feed is read). */
 const PRUNE_EVERY_MS = 3_600_000;
 
 export class FeedReader {
   private waiting = 0;
   private prunedAt = Number.NEGATIVE_INFINITY;
+  /** The waiting reads' wake-ups. */
+  private readonly sleepers = new Set<() => void>();
 
   constructor(
     private readonly store: RecordStore,
@@ -64,7 +66,7 @@ export class FeedReader {
     try {
       const until = Date.now() + query.waitMs;
       while (Date.now() < until && query.signal?.aborted !== true) {
-        await delay(Math.min(POLL_MS, until - Date.now()));
+        await this.sleep(Math.min(POLL_MS, until - Date.now()));
         const page = await this.readOnce(query);
         if (page.entries.length > 0) return page;
       }
@@ -72,6 +74,24 @@ export class FeedReader {
     } finally {
       this.waiting--;
     }
+  }
+
+  /** Wakes every waiting read (a change was committed by this process): it looks again at once. */
+  notify(): void {
+    for (const wake of this.sleepers) wake();
+    this.sleepers.clear();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, Math.max(0, ms));
+      this.sleepers.add(wake);
+    });
   }
 
   /** Removes what is past retention, at most once an hour per process. */
@@ -103,8 +123,4 @@ export class FeedReader {
       .toArray();
     return { entries, last: entries.at(-1)?.seq ?? query.since };
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }

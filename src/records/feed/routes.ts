@@ -237,6 +237,8 @@ export function feedControllers(deps: FeedRouteDeps): Array<new () => unknown> {
     maxWaiting: MAX_WAITING,
   });
   const maxWait = deps.maxWaitSeconds;
+  // A change this process commits wakes the reads waiting for one; other processes' are found by polling.
+  operations.deps.changes.subscribe(() => feed.notify());
 
   /** The /changes parameters. @throws ApiError 400 naming each bad one */
   function changesQuery(req: Request, res: Response): Omit<FeedQuery, "repository"> {

@@ -5,7 +5,7 @@
 // built-in prototypes untouched, and, when it answers 4xx, leave the store as it was and say
 // why in the contract's JSON (`{"error": ...}`, at most 256 KiB).
 //
-//   npm test -- test/fuzz          bounded: FUZZ_RUNS (default 5,000) or FUZZ_SECONDS (default 30), seed 2026
+//   npm test -- test/fuzz          bounded: FUZZ_RUNS (default 5,000) or FUZZ_SECONDS (default 20), seed 2026
 //   npm run fuzz                   longer: 100,000 runs or 15 minutes, a random seed
 //   FUZZ_SEED=<n> FUZZ_PATH=<p> npm run fuzz    replays one reported failure
 //
@@ -23,7 +23,7 @@ import { seed } from "./seed.js";
 import { changedCollections, FuzzService } from "./service.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 5000);
-const SECONDS = Number(process.env.FUZZ_SECONDS ?? 30);
+const SECONDS = Number(process.env.FUZZ_SECONDS ?? 20);
 /**
  * Inside `npm test` the seed is fixed, so CI runs the same requests every time; `npm run fuzz` draws one
  * (FUZZ_SEED=random).

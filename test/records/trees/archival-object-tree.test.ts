@@ -524,13 +524,12 @@ describe("a tree of 5,000 children", () => {
   it("is paged in waypoints of 200", async () => {
     const resource = await newResource();
     const system = trusted("system");
-    for (let i = 0; i < 5000; i++) {
-      await server.ops.create(
-        "archival_object",
-        { repoId: repo },
-        { title: `Folder ${i}`, level: "file", resource: { ref: resource } },
-        system,
-      );
+    // Appended in batches of 500, as an import writes them (5,000 single creates cost this file 40 s).
+    for (let start = 0; start < 5000; start += 500) {
+      const batch = Array.from({ length: 500 }, (_v, i) => ({
+        input: { title: `Folder ${start + i}`, level: "file", resource: { ref: resource } },
+      }));
+      await server.ops.createMany("archival_object", { repoId: repo }, batch, system);
     }
     const root = await get(`${resource}/tree/root`);
     expect(root).toMatchObject({ child_count: 5000, waypoints: 25, waypoint_size: 200 });

@@ -19,7 +19,7 @@ export interface FeedQuery {
   /** Stop waiting once this is aborted (the client went away). */
   signal?: AbortSignal;
   /**
-   * Refuse (410) a `since` from before what retention removed (the reader would miss changes); unset: answer what
+   * Refuse (410) a `since` from before what retention removed (the reader would miss changes); false: answer what
    * is left, as ArchivesSpace's update feed answers from what it still holds.
    */
   strict: boolean;

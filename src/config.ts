@@ -22,7 +22,10 @@ export interface HttpConfig {
   host: string;
   /** Larger request bodies answer 413. */
   bodyLimitBytes: number;
-  /** The largest file an import upload may send (POST /repositories/:id/imports). */
+  /**
+   * The largest file the quick import path takes (POST /repositories/:id/imports, answered when imported); a larger
+   * one is refused, pointing at jobs_with_files.
+   */
   importLimitBytes: number;
 }
 
@@ -98,8 +101,23 @@ export interface FeedConfig {
   maxWaitSeconds: number;
 }
 
+/** Background jobs (src/jobs): imports and reports run by workers that claim them from the store. */
+export interface JobsConfig {
+  /** Workers `npm start` runs beside the service (0: none; run `npm run worker` elsewhere). */
+  workers: number;
+  /** How long a claimed job stays a worker's without a heartbeat; past it another worker takes it over. */
+  leaseSeconds: number;
+  /** Runs of a job whose worker died before it ends failed. */
+  maxAttempts: number;
+  /** How often an idle worker looks for a queued job. */
+  pollMs: number;
+  /** The largest file a job may upload (jobs_with_files); past it, 413. */
+  fileLimitBytes: number;
+}
+
 export interface Config {
   http: HttpConfig;
+  jobs: JobsConfig;
   feed: FeedConfig;
   store: StoreConfig;
   auth: AuthConfig;
@@ -189,12 +207,19 @@ export function loadConfig(env: Env = process.env): Config {
       wholeTreeMaxNodes: positiveInteger(env, "WHOLE_TREE_MAX_NODES", 20_000),
       vocabularyTermsMax: positiveInteger(env, "VOCABULARY_TERMS_MAX", 10_000),
     },
+    jobs: {
+      workers: nonNegativeInteger(env, "JOB_WORKERS", 1),
+      leaseSeconds: positiveInteger(env, "JOB_LEASE_SECONDS", 30),
+      maxAttempts: positiveInteger(env, "JOB_MAX_ATTEMPTS", 2),
+      pollMs: positiveInteger(env, "JOB_POLL_MS", 500),
+      fileLimitBytes: positiveInteger(env, "JOB_FILE_LIMIT_BYTES", 1024 * 1024 * 1024),
+    },
     bulk: { maxRecords: positiveInteger(env, "BULK_MAX_RECORDS", 1000) },
     http: {
       port,
       host: text(env, "HOST", "0.0.0.0"),
       bodyLimitBytes: positiveInteger(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024),
-      importLimitBytes: positiveInteger(env, "IMPORT_LIMIT_BYTES", 1024 * 1024 * 1024),
+      importLimitBytes: positiveInteger(env, "IMPORT_LIMIT_BYTES", 100 * 1024 * 1024),
     },
     store: {
       mongodbUri,

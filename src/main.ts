@@ -1,10 +1,11 @@
-// Start-up: config -> store -> records -> sessions -> accounts (bootstrap) -> HTTP server,
+// Start-up: config -> store -> records -> sessions -> accounts (bootstrap) -> HTTP server -> job workers,
 // and a graceful stop on SIGTERM/SIGINT (the embedded engine flushes its journal and
 // releases its lock).
 import { BootstrapError, openAccounts } from "./accounts/index.js";
 import { SessionStore } from "./auth/session-store.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { describeRecovery, recoverImports } from "./importers/recovery.js";
+import { startWorkerProcesses } from "./jobs/worker-processes.js";
 import { openRecords } from "./records/setup.js";
 import { createServer } from "./server.js";
 import { openStore, StoreUnavailableError } from "./storage/store.js";
@@ -42,10 +43,13 @@ async function main(): Promise<void> {
   const platform = await createServer(config, { operations, sessions, accounts });
   await platform.listen();
   process.stdout.write(`arca: listening on ${config.http.host}:${config.http.port}\n`);
+  // After the service is up: the workers attach to the embedded engine it started.
+  const workers = startWorkerProcesses(config.jobs.workers, (line) => process.stdout.write(`arca: ${line}\n`));
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    await workers.stop();
     await platform.stop();
     await store.close();
     process.exit(0);

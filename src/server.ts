@@ -20,6 +20,7 @@ import { mergeController } from "./records/merges/index.js";
 import { exportController } from "./exporters/index.js";
 import { containerController } from "./containers/routes.js";
 import { importController, isFileImport } from "./importers/routes.js";
+import { isJobUpload, jobControllers, openJobs } from "./jobs/index.js";
 import { lookupControllers } from "./lookups/routes.js";
 import type { SessionStore } from "./auth/session-store.js";
 import type { Config } from "./config.js";
@@ -56,11 +57,15 @@ export interface ServerServices {
 export async function createServer(config: Config, services?: ServerServices): Promise<PlatformBuilder<Application>> {
   const middlewares: RequestHandler[] = [securityHeaders];
   const controllers: Array<new (...args: never[]) => unknown> = [SystemController];
-  const parsers = { limitBytes: config.http.bodyLimitBytes, leaveAlone: isFileImport };
+  const parsers = {
+    limitBytes: config.http.bodyLimitBytes,
+    leaveAlone: (req: { method: string; path: string }) => isFileImport(req) || isJobUpload(req),
+  };
   // Headers only: no body has been read before it has run.
   if (services) middlewares.push(sessionMiddleware(services.sessions, { names: config.auth.sessionHeaders }));
   middlewares.push(...bodyParsers(parsers));
   if (services) {
+    const jobs = await openJobs(services.operations.deps.store.connection, config.jobs.leaseSeconds);
     controllers.push(
       ...services.accounts.controllers,
       // Before the record controllers, whose /locations/:id would take /locations/batch.
@@ -78,6 +83,12 @@ export async function createServer(config: Config, services?: ServerServices): P
         access: services.accounts.accessControl,
         retentionDays: config.feed.retentionDays,
         maxWaitSeconds: config.feed.maxWaitSeconds,
+      }),
+      ...jobControllers({
+        operations: services.operations,
+        access: services.accounts.accessControl,
+        ...jobs,
+        fileLimitBytes: config.jobs.fileLimitBytes,
       }),
       ...recordControllers(
         { operations: services.operations, accessControl: services.accounts.accessControl },

@@ -13,6 +13,7 @@
 // when the input knows it). Memory stays flat: the pass streams, keeping only keys and uris.
 // Warnings and errors are bounded in count and length (messages.ts).
 import { pipeline, Transform } from "node:stream";
+import type { ClientSession } from "mongodb";
 import { linksAt, type JsonObject, type JsonValue } from "../registry/index.js";
 import { dictionary } from "../registry/dictionary.js";
 import { BatchRecordError, type Actor, type NewRecord, type RecordOperations } from "../records/operations/index.js";
@@ -53,6 +54,14 @@ export interface ImportOptions {
    * batch, whose keys are the client's temporary uris. Off for other formats, whose keys are the parser's own.
    */
   saved?: boolean;
+  /** Stops the import before its next batch (it is then undone and fails, naming the abort's reason). */
+  signal?: AbortSignal;
+  /**
+   * What the caller records with a written import (a job's completion), in the transaction that ends the import's
+   * journal entry: both commit or neither, so a crash between them cannot leave records the caller does not know
+   * of, nor a record of an import the journal's sweep undoes. What it throws fails the import, which is undone.
+   */
+  complete?(session: ClientSession, written: readonly WrittenBatch[]): Promise<void>;
 }
 
 /**
@@ -66,6 +75,11 @@ export interface ImportProgress {
   bytes: number;
   /** The file's length in bytes, when the input says (ImportInput.size). */
   size?: number;
+}
+
+function abortReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason.message : String(reason);
 }
 
 /** The file was imported before (a `skip-file` match): nothing is kept (what came before the match is undone). */
@@ -195,6 +209,8 @@ class FilePass {
     const present = this.writing ? new Set<string>() : this.provisionalUris;
     try {
       if (this.writing) {
+        if (this.options.signal?.aborted === true)
+          throw new ImportError(`stopped: ${abortReason(this.options.signal)}`);
         // Noted before the write, here and in the journal: a batch that fails half-way, or
         // whose process dies half-way, is undone with the rest.
         const batch = { type, first, count: items.length };
@@ -445,6 +461,8 @@ export async function importFile(
   const write = new FilePass(ops, options, true, warn, ticket);
   try {
     await runPass(parser, input, write, options, warn);
+    const { complete } = options;
+    await ticket.close(complete && ((session) => complete(session, write.written)));
   } catch (error) {
     // Whatever stopped the file (a problem in it, a file imported before, the store), what it wrote goes.
     try {
@@ -461,7 +479,6 @@ export async function importFile(
         : new ImportError(`writing failed, nothing kept: ${error instanceof Error ? error.message : String(error)}`),
     );
   }
-  await ticket.close();
   return {
     ...summary(),
     created: write.created,

@@ -10,12 +10,12 @@
 // removes the entry. A live import elsewhere keeps renewing its lease, so two Arca processes on
 // one store never undo each other's imports.
 import { randomUUID } from "node:crypto";
-import { hostname } from "node:os";
-import type { Collection } from "mongodb";
+import type { ClientSession, Collection } from "mongodb";
+import type { RecordStore } from "../storage/record-store.js";
 import { trusted, type Actor, type RecordOperations } from "../records/operations/index.js";
 import { isTreeNodeType, nodeLinks } from "../records/trees/tree-links.js";
 import { ImportError } from "./pending.js";
-import { processAlive } from "./processes.js";
+import { ownerGone, THIS_PROCESS, type ProcessOwner } from "./processes.js";
 
 export const JOURNAL_COLLECTION = "arca_import_journal";
 
@@ -26,42 +26,23 @@ export interface WrittenBatch {
   count: number;
 }
 
-interface Owner {
-  host: string;
-  pid: number;
-  /** Tells this process from an earlier one that had the same pid (a container's pid 1). */
-  process: string;
-}
-
 interface JournalEntry {
   _id: string;
   repo_id: number;
   file: string;
   format: string;
   username: string;
-  owner: Owner;
+  owner: ProcessOwner;
   started: Date;
   lease_until: Date;
   batches: WrittenBatch[];
 }
-
-const THIS_PROCESS: Owner = { host: hostname(), pid: process.pid, process: randomUUID() };
 
 function journal(ops: RecordOperations): Collection<JournalEntry> {
   return ops.deps.store.connection.collection<JournalEntry>(JOURNAL_COLLECTION) as unknown as Collection<JournalEntry>;
 }
 
 const leaseEnd = (seconds: number): Date => new Date(Date.now() + seconds * 1000);
-
-/**
- * Whether the entry's owner is known to be gone: a process of this host that no longer runs (or an earlier one with
- * this process's pid).
- */
-function ownerGone(owner: Owner): boolean {
-  if (owner.process === THIS_PROCESS.process) return false;
-  if (owner.host !== THIS_PROCESS.host) return false;
-  return owner.pid === THIS_PROCESS.pid || !processAlive(owner.pid);
-}
 
 /**
  * Deletes what the batches wrote, last first. Tree nodes that joined trees the batches did not
@@ -118,6 +99,7 @@ export class JournalTicket {
   private lost = false;
 
   constructor(
+    private readonly store: RecordStore,
     private readonly entries: Collection<JournalEntry>,
     readonly id: string,
     private readonly leaseSeconds: number,
@@ -158,10 +140,22 @@ export class JournalTicket {
     }
   }
 
-  /** The import ended (finished, or failed and undone in-process): the entry goes. */
-  async close(): Promise<void> {
+  /**
+   * The import ended (finished, or failed and undone in-process): the entry goes, with `alongside` in the same
+   * transaction when given (the entry must still be this process's: one taken over fails it, and the heartbeat goes
+   * on until it commits).
+   */
+  async close(alongside?: (session: ClientSession) => Promise<void>): Promise<void> {
+    const mine = { _id: this.id, "owner.process": THIS_PROCESS.process };
+    if (alongside !== undefined) {
+      await this.store.transaction(async (session) => {
+        const { deletedCount } = await this.entries.deleteOne(mine, { session });
+        if (deletedCount === 0) throw new ImportError("the import's journal entry was taken over by another process");
+        await alongside(session);
+      });
+    }
     clearInterval(this.heartbeat);
-    await this.entries.deleteOne({ _id: this.id, "owner.process": THIS_PROCESS.process });
+    if (alongside === undefined) await this.entries.deleteOne(mine);
   }
 
   /** The import ended but its undo failed: the heartbeat stops, so the lease runs out and a sweep finishes the undo. */
@@ -194,7 +188,7 @@ export async function beginImport(ops: RecordOperations, start: JournalStart): P
     lease_until: leaseEnd(start.leaseSeconds),
     batches: [],
   });
-  return new JournalTicket(entries, id, start.leaseSeconds);
+  return new JournalTicket(ops.deps.store, entries, id, start.leaseSeconds);
 }
 
 /** What a sweep undid. */

@@ -1,0 +1,146 @@
+// A job's files, in the store through GridFS, so any node can take an upload and any worker run the job: the files
+// a job was given (role "input", read by its imports) and the files it made (role "output", a report's CSV). Each file
+// is numbered from a counter, as ArchivesSpace's job files are, and carries its job's id in its metadata.
+import { GridFSBucket, type GridFSFile } from "mongodb";
+import type { Connection } from "mongoose";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { Transform } from "node:stream";
+import { nextIds } from "../storage/record-store.js";
+
+export const JOB_FILES_BUCKET = "arca_job_files";
+const FILE_IDS = "job_file";
+
+export type FileRole = "input" | "output";
+
+interface FileMetadata {
+  job_id: number;
+  role: FileRole;
+  /** The position of an input among its job's files. */
+  index: number;
+  content_type: string;
+}
+
+export interface JobFile {
+  id: number;
+  name: string;
+  length: number;
+  contentType: string;
+}
+
+/** Thrown by a save that passed its byte limit: the part written is removed. */
+export class FileTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`a file is larger than ${limit} bytes`);
+  }
+}
+
+function shown(file: GridFSFile): JobFile {
+  const metadata = file.metadata as FileMetadata | undefined;
+  return {
+    id: file._id as unknown as number,
+    name: file.filename,
+    length: file.length,
+    contentType: metadata?.content_type ?? "application/octet-stream",
+  };
+}
+
+export class JobFiles {
+  private readonly bucket: GridFSBucket;
+
+  constructor(private readonly connection: Connection) {
+    // The driver's Db is the one mongoose connected; its type is the driver mongoose bundles.
+    this.bucket = new GridFSBucket(connection.db as never, { bucketName: JOB_FILES_BUCKET });
+  }
+
+  async init(): Promise<void> {
+    await this.connection.collection(`${JOB_FILES_BUCKET}.files`).createIndex({ "metadata.job_id": 1 });
+  }
+
+  /** Stores `source` as a file of the job; past `limit` bytes, removes what it wrote and throws FileTooLargeError. */
+  async save(
+    jobId: number,
+    role: FileRole,
+    name: string,
+    source: Readable,
+    { limit = Number.MAX_SAFE_INTEGER, index = 0, contentType = "application/octet-stream" } = {},
+  ): Promise<JobFile> {
+    const id = await nextIds(this.connection, FILE_IDS, 1);
+    const metadata: FileMetadata = { job_id: jobId, role, index, content_type: contentType };
+    const upload = this.bucket.openUploadStreamWithId(id as never, name, { metadata });
+    let bytes = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        bytes += chunk.length;
+        done(bytes > limit ? new FileTooLargeError(limit) : null, chunk);
+      },
+    });
+    try {
+      await pipeline(source, counter, upload);
+    } catch (error) {
+      // Its chunks go (the file's own document is only written once the last chunk is).
+      await upload.abort().catch(() => undefined);
+      throw error;
+    }
+    return { id, name, length: bytes, contentType };
+  }
+
+  /** A new output file of the job, written through the stream answered (its id first). */
+  async create(jobId: number, name: string, contentType: string) {
+    const id = await nextIds(this.connection, FILE_IDS, 1);
+    const metadata: FileMetadata = { job_id: jobId, role: "output", index: 0, content_type: contentType };
+    return { id, stream: this.bucket.openUploadStreamWithId(id as never, name, { metadata }) };
+  }
+
+  async list(jobId: number, role: FileRole): Promise<JobFile[]> {
+    const files = await this.bucket
+      .find({ "metadata.job_id": jobId, "metadata.role": role }, { sort: { "metadata.index": 1, _id: 1 } })
+      .toArray();
+    return files.map(shown);
+  }
+
+  /** One file of the job, with a stream of its bytes; undefined when the job has no such file. */
+  async open(jobId: number, fileId: number, role?: FileRole): Promise<{ file: JobFile; read(): Readable } | undefined> {
+    const [file] = await this.bucket
+      .find({ _id: fileId as never, "metadata.job_id": jobId, ...(role && { "metadata.role": role }) })
+      .toArray();
+    if (file === undefined) return undefined;
+    return { file: shown(file), read: () => this.bucket.openDownloadStream(file._id) };
+  }
+
+  /** The first `bytes` of a file (to tell its format). */
+  async head(fileId: number, bytes: number): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of this.bucket.openDownloadStream(fileId as never, { start: 0, end: bytes }))
+      chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  async removeAll(jobId: number, role?: FileRole): Promise<void> {
+    const files = await this.bucket
+      .find({ "metadata.job_id": jobId, ...(role && { "metadata.role": role }) }, { projection: { _id: 1 } })
+      .toArray();
+    for (const file of files) await this.bucket.delete(file._id).catch(() => undefined);
+  }
+
+  /**
+   * Removes the files of jobs that do not exist and were stored before `before`: an upload whose job was never
+   * submitted (its node died between the two).
+   */
+  async removeOrphans(exists: (jobId: number) => Promise<boolean>, before: Date): Promise<number> {
+    const files = await this.bucket
+      .find({ uploadDate: { $lt: before } }, { projection: { _id: 1, metadata: 1 } })
+      .toArray();
+    let removed = 0;
+    const known = new Map<number, boolean>();
+    for (const file of files) {
+      const jobId = (file.metadata as FileMetadata | undefined)?.job_id;
+      if (jobId === undefined) continue;
+      if (!known.has(jobId)) known.set(jobId, await exists(jobId));
+      if (known.get(jobId) === true) continue;
+      await this.bucket.delete(file._id).catch(() => undefined);
+      removed++;
+    }
+    return removed;
+  }
+}

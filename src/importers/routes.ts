@@ -71,7 +71,13 @@ async function saveBody(body: Readable, path: string, limit: number): Promise<vo
           // Listeners off, the rest drained into nothing (an async iterator would destroy the socket).
           body.off("data", onData);
           body.resume();
-          fail(new ApiError(413, `Request body too large (over ${limit} bytes)`));
+          fail(
+            new ApiError(
+              413,
+              `Request body too large (over ${limit} bytes, IMPORT_LIMIT_BYTES): send a file this large as a job, ` +
+                "POST /repositories/:repo_id/jobs_with_files",
+            ),
+          );
           return;
         }
         if (!file.write(chunk)) {

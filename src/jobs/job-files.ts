@@ -108,10 +108,11 @@ export class JobFiles {
     return { file: shown(file), read: () => this.bucket.openDownloadStream(file._id) };
   }
 
-  /** The first `bytes` of a file (to tell its format). */
-  async head(fileId: number, bytes: number): Promise<Buffer> {
+  /** The first `bytes` of a file (to tell its format), or all of a shorter one. */
+  async head(file: JobFile, bytes: number): Promise<Buffer> {
     const chunks: Buffer[] = [];
-    for await (const chunk of this.bucket.openDownloadStream(fileId as never, { start: 0, end: bytes }))
+    const end = Math.min(bytes, file.length);
+    for await (const chunk of this.bucket.openDownloadStream(file.id as never, { start: 0, end }))
       chunks.push(chunk as Buffer);
     return Buffer.concat(chunks);
   }

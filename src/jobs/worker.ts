@@ -30,6 +30,8 @@ export interface WorkerOptions {
   pollMs: number;
   /** Runs of a job whose worker died before it ends failed. */
   maxAttempts: number;
+  /** How often a running job's lease is renewed and a cancel looked for (default every second). */
+  heartbeatMs?: number;
   /** Where the worker says what it does (default nowhere). */
   say?(line: string): void;
 }
@@ -113,7 +115,7 @@ export class JobWorker {
     const run = new Run(job);
     this.running = run;
     const log = new JobLog(this.options.operations.deps.store.connection, job._id);
-    const heartbeat = setInterval(() => void this.beat(run), HEARTBEAT_MS);
+    const heartbeat = setInterval(() => void this.beat(run), this.options.heartbeatMs ?? HEARTBEAT_MS);
     try {
       const outcome = await this.execute(run, log);
       await log.close();
@@ -246,7 +248,7 @@ export class JobWorker {
 
   private async formatOf(file: JobFile, spec: ImportJobSpec) {
     if (spec.formats.length === 1) return spec.formats[0];
-    const detected = detectFormat(file.name, await this.options.files.head(file.id, 4096));
+    const detected = detectFormat(file.name, await this.options.files.head(file, 4096));
     return detected !== undefined && spec.formats.includes(detected) ? detected : undefined;
   }
 

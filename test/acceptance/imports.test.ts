@@ -189,7 +189,11 @@ describe("POST /repositories/:repo_id/imports", () => {
         `/repositories/${repo}/imports?format=csv`,
         Buffer.alloc(IMPORT_LIMIT + 1, 0x41),
         413,
-        { error: `Request body too large (over ${IMPORT_LIMIT} bytes)` },
+        {
+          error:
+            `Request body too large (over ${IMPORT_LIMIT} bytes, IMPORT_LIMIT_BYTES): send a file this large as a ` +
+            "job, POST /repositories/:repo_id/jobs_with_files",
+        },
       ],
       [`/repositories/999/imports?format=csv`, "a,b\n", 404, { error: "Repository not found" }],
       [

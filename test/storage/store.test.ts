@@ -37,8 +37,17 @@ describe("loadConfig", () => {
       port: 8089,
       host: "0.0.0.0",
       bodyLimitBytes: 10 * 1024 * 1024,
-      importLimitBytes: 1024 * 1024 * 1024,
+      importLimitBytes: 100 * 1024 * 1024,
     });
+    expect(config.jobs).toEqual({
+      workers: 1,
+      leaseSeconds: 30,
+      maxAttempts: 2,
+      pollMs: 500,
+      fileLimitBytes: 1024 * 1024 * 1024,
+    });
+    expect(loadConfig({ JOB_WORKERS: "0" }).jobs.workers).toBe(0);
+    expect(() => loadConfig({ JOB_LEASE_SECONDS: "0" })).toThrow(/JOB_LEASE_SECONDS/);
     expect(loadConfig({ IMPORT_LIMIT_BYTES: "1000" }).http.importLimitBytes).toBe(1000);
     expect(() => loadConfig({ IMPORT_LIMIT_BYTES: "lots" })).toThrow(/IMPORT_LIMIT_BYTES/);
     expect(config.auth).toMatchObject({

@@ -64,7 +64,8 @@ export async function spawnArca(
   const listenOn = port ?? (await freePort());
   const started = Date.now();
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, MONGODB_URI: "", ...env, PORT: String(listenOn), HOST: "127.0.0.1" },
+    // No job workers unless a test asks (JOB_WORKERS): each is a process that loads the records.
+    env: { ...process.env, MONGODB_URI: "", JOB_WORKERS: "0", ...env, PORT: String(listenOn), HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

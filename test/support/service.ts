@@ -232,6 +232,8 @@ export interface Service {
   sessions: SessionStore;
   accounts: Accounts;
   connection: Connection;
+  /** The store's connection string, for a process of its own to share it (a job worker). */
+  engineUri: string;
   commands?: CommandLog;
   /** The express application under Ts.ED (tests read its route table). */
   express: Application;
@@ -273,6 +275,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     sessions: store.sessions,
     accounts,
     connection: store.connection,
+    engineUri: store.engine.uri,
     commands: store.commands,
     express: platform.app.getApp(),
     adminPassword,

@@ -373,12 +373,20 @@ export async function startService(
   });
 }
 
-export function startArca(engineUri: string, dataDir: string, nodeArgs: string[] = []): Promise<ServiceProcess> {
+/** Arca on the engine, without job workers unless `env` asks for them (JOB_WORKERS): they would share the CPU. */
+export function startArca(
+  engineUri: string,
+  dataDir: string,
+  nodeArgs: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<ServiceProcess> {
   return startService("arca", nodeArgs, ARCA_MAIN, [], {
     MONGODB_URI: engineUri,
     DATA_DIR: dataDir,
     ADMIN_PASSWORD,
     MONGODB_DB: DB_NAME,
+    JOB_WORKERS: "0",
+    ...env,
   });
 }
 

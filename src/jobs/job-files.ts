@@ -10,6 +10,8 @@ import { nextIds } from "../storage/record-store.js";
 
 export const JOB_FILES_BUCKET = "arca_job_files";
 const FILE_IDS = "job_file";
+/** GridFS's chunk: 1 MiB rather than the driver's 255 KiB, so a 50 MB upload is 50 inserts (each a journal sync). */
+const CHUNK_BYTES = 1024 * 1024;
 
 export type FileRole = "input" | "output";
 
@@ -50,7 +52,10 @@ export class JobFiles {
 
   constructor(private readonly connection: Connection) {
     // The driver's Db is the one mongoose connected; its type is the driver mongoose bundles.
-    this.bucket = new GridFSBucket(connection.db as never, { bucketName: JOB_FILES_BUCKET });
+    this.bucket = new GridFSBucket(connection.db as never, {
+      bucketName: JOB_FILES_BUCKET,
+      chunkSizeBytes: CHUNK_BYTES,
+    });
   }
 
   async init(): Promise<void> {

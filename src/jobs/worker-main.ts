@@ -2,6 +2,7 @@
 // the store MONGODB_URI names, or else the embedded engine a running Arca serves on this DATA_DIR (or, when none
 // runs, its own). It stops on SIGTERM/SIGINT, and when the service that started it is gone (its IPC channel closes),
 // giving its running job back to the queue with what it wrote undone.
+import { setPriority } from "node:os";
 import { loadConfig } from "../config.js";
 import { openRecords } from "../records/setup.js";
 import { attachToRunningEngine, openStore } from "../storage/store.js";
@@ -10,8 +11,12 @@ import { JobWorker } from "./worker.js";
 
 const say = (line: string) => process.stdout.write(`arca worker ${process.pid}: ${line}\n`);
 
+/** A worker's CPU niceness: beside the service on one machine, the service's requests come first. */
+const NICENESS = 10;
+
 async function main(): Promise<void> {
   const config = loadConfig();
+  setPriority(NICENESS);
   const store = (await attachToRunningEngine(config.store)) ?? (await openStore(config.store));
   store.onLost((reason) => {
     say(`${reason}; stopping`);

@@ -170,6 +170,9 @@ async function main(): Promise<void> {
     const bytes = await writeEad(file, { series: SERIES, filesPerSeries: FILES_PER_SERIES, filesPerBox: 20 });
     log(`EAD of ${int(COMPONENTS)} components, ${mib(bytes)}`);
     engine = await spawnEngine({ dataDir: join(scratch, "engine"), port: 0, fsync: "always" });
+    let engineSaid = "";
+    engine.child.stderr!.on("data", (chunk: Buffer) => (engineSaid = (engineSaid + chunk.toString()).slice(-4_000)));
+    engine.child.once("exit", (code, signal) => log(`the engine exited (${signal ?? code}): ${engineSaid}`));
     const a = await startArca(engine.uri, join(scratch, "a"));
     nodes.push(a);
     const token = await login(a.port);
@@ -340,6 +343,9 @@ async function main(): Promise<void> {
 | 2 nodes + 2 workers: 100 jobs each run once | ${completed} of ${SMALL_JOBS} completed in one run; ${resources} resources, ${objects} components | ${verdict(completed === SMALL_JOBS && resources === SMALL_JOBS && objects === SMALL_JOBS)} |
 `);
     log(`results: ${await writeResults("jobs.json", results)}`);
+  } catch (error) {
+    for (const node of nodes) log(`arca ${node.pid} said:\n${node.output()}`);
+    throw error;
   } finally {
     for (const worker of workers) worker.kill("SIGTERM");
     await Promise.all(workers.map((worker) => exited(worker)));

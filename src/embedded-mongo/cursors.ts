@@ -76,11 +76,10 @@ export class CursorManager {
     let bytes = 0;
     while (cursor.position < cursor.docs.length && batch.length < limit) {
       const doc = cursor.docs[cursor.position];
-      // The first document always goes (it is at most 16 MiB); only later ones need sizing.
-      if (batch.length > 0) {
-        bytes += calculateObjectSize(doc);
-        if (bytes > MAX_BATCH_BYTES) break;
-      }
+      // A batch is at most 16 MiB, the first document included, as MongoDB's are; the first always goes (it is at
+      // most 16 MiB itself). A batch of GridFS chunks is what reaches the bound.
+      bytes += calculateObjectSize(doc);
+      if (batch.length > 0 && bytes > MAX_BATCH_BYTES) break;
       batch.push(doc);
       cursor.position++;
     }

@@ -199,6 +199,22 @@ export class JobQueue {
     return running ?? (await this.read(repoId, id)) ?? undefined;
   }
 
+  /**
+   * The places in the queue of those of `jobs` that are queued (1: next). The queue is every repository's (workers
+   * take the oldest anywhere): one read of the queued ids up to the last of them.
+   */
+  async positions(jobs: readonly JobDocument[]): Promise<Map<number, number>> {
+    const queued = jobs.filter((job) => job.status === "queued").map((job) => job._id);
+    const places = new Map<number, number>();
+    if (queued.length === 0) return places;
+    const ahead = await this.jobs
+      .find({ status: "queued", _id: { $lte: Math.max(...queued) } }, { projection: { _id: 1 } })
+      .sort({ _id: 1 })
+      .toArray();
+    ahead.forEach((job, index) => places.set(job._id, index + 1));
+    return places;
+  }
+
   read(repoId: number, id: number): Promise<JobDocument | null> {
     return this.jobs.findOne({ _id: id, repo_id: repoId });
   }

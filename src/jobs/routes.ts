@@ -88,7 +88,8 @@ async function receive(req: Request, jobId: number, files: JobFiles, limit: numb
     });
     parser.on("file", (name, stream, info) => {
       if (failure !== undefined || !/^files(\[\d*\])?$/.test(name)) {
-        if (failure === undefined) fail(badRequest({ [name.slice(0, 64)]: ["Files go in files[] parts"] }));
+        if (failure === undefined)
+          fail(badRequest({ files: [`Files go in files[] parts, not in a part named ${name}`] }));
         stream.resume();
         return;
       }
@@ -177,18 +178,10 @@ export function jobControllers(deps: JobRouteDeps): Array<new () => unknown> {
     return { repoId, job, caller };
   };
 
-  /** Queued jobs' places in the queue (which is every repository's: workers take the oldest anywhere). */
-  const shown = async (jobs: JobDocument[]) =>
-    Promise.all(
-      jobs.map(async (job) =>
-        jobJson(
-          job,
-          job.status === "queued"
-            ? (await queue.jobs.countDocuments({ status: "queued", _id: { $lt: job._id } })) + 1
-            : undefined,
-        ),
-      ),
-    );
+  const shown = async (jobs: JobDocument[]) => {
+    const positions = await queue.positions(jobs);
+    return jobs.map((job) => jobJson(job, positions.get(job._id)));
+  };
 
   const created = (job: JobDocument) => ({
     status: "Created",

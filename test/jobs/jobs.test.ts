@@ -408,7 +408,7 @@ describe("refusals", () => {
       ['{"job_type":"report_job","job":{"report_type":"accession_report"}}', file, "files"],
       ['{"job_type":"export_job","job":{}}', file, "job_type"],
       ['{"job_type":"import_job","job":{"jsonmodel_type":"report_job"}}', file, "job_type"],
-      [importJob("ead"), [{ name: "x.xml", content: "<ead/>", field: "attachment" }], "attachment"],
+      [importJob("ead"), [{ name: "x.xml", content: "<ead/>", field: "attachment" }], "files"],
     ];
     for (const [jobText, files, field] of cases) {
       const reply = await upload(repo, jobText, files);

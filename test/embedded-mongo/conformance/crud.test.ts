@@ -352,6 +352,22 @@ describe("cursors", () => {
     await t.db.command({ killCursors: big.collectionName, cursors: [asLong(first.cursor.id)] });
   });
 
+  it("a batch holds at most 16 MiB of documents, the first counted (GridFS chunks of 1 MiB read back whole)", async () => {
+    const chunks = t.db.collection<Loose>(next());
+    const mib = 1024 * 1024;
+    for (let n = 0; n < 20; n++) await chunks.insertOne({ n, data: Buffer.alloc(mib, n) });
+    const first = await t.db.command({ find: chunks.collectionName, filter: {}, sort: { n: 1 } });
+    const batch = first.cursor.firstBatch as Document[];
+    expect(batch.length).toBeGreaterThan(1);
+    expect(batch.length * mib).toBeLessThanOrEqual(16 * mib);
+    await t.db.command({ killCursors: chunks.collectionName, cursors: [asLong(first.cursor.id)] });
+    const all = await chunks.find({}).sort({ n: 1 }).toArray();
+    expect(all.map((doc) => (doc.data as { buffer: Uint8Array }).buffer[0])).toEqual(
+      Array.from({ length: 20 }, (_, n) => n),
+    );
+    await chunks.drop();
+  });
+
   it("a limit that fits in the first batch closes the cursor immediately", async () => {
     const res = await t.db.command({ find: big.collectionName, filter: {}, limit: 5 });
     expect(res.cursor.firstBatch).toHaveLength(5);

@@ -19,8 +19,7 @@
 // Results are printed as a markdown table and written as JSON to
 // $TMPDIR/arca-bench-results/import.json (import-csv.json with --csv-only, import-profile.json with --profile).
 import { spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import http from "node:http";
 import os from "node:os";
 import { join } from "node:path";

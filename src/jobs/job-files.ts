@@ -74,10 +74,15 @@ export class JobFiles {
     const metadata: FileMetadata = { job_id: jobId, role, index, content_type: contentType };
     const upload = this.bucket.openUploadStreamWithId(id as never, name, { metadata });
     let bytes = 0;
+    // Past the limit the rest is read and dropped, and the save fails once the source has ended: failing at once
+    // would destroy the source, and a multipart parser waiting on it would never read the rest of the request.
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         bytes += chunk.length;
-        done(bytes > limit ? new FileTooLargeError(limit) : null, chunk);
+        done(null, bytes > limit ? undefined : chunk);
+      },
+      flush(done) {
+        done(bytes > limit ? new FileTooLargeError(limit) : null);
       },
     });
     try {

@@ -1,19 +1,13 @@
 // Journal and snapshot records: a run of BSON-encoded mutations back to back (each BSON
 // document carries its own length), so a record never has to fit one 16 MiB document.
-import { calculateObjectSize, deserialize, serialize, serializeWithBufferAndIndex, type Document } from "bson";
+import { deserialize, type Document } from "bson";
+import { serializeAnySize } from "./bson-large.js";
 import type { Mutation } from "./store/catalog.js";
-
-const DEFAULT_BUFFER = 16 * 1024 * 1024;
 
 export function encodeMutations(mutations: Mutation[]): Buffer {
   const parts = mutations.map((m): Uint8Array => {
     const doc: Document = m;
-    const size = calculateObjectSize(doc);
-    if (size <= DEFAULT_BUFFER) return serialize(doc);
-    // Larger than bson's shared buffer: serialise into one of our own.
-    const buffer = Buffer.alloc(size);
-    serializeWithBufferAndIndex(doc, buffer);
-    return buffer;
+    return serializeAnySize(doc);
   });
   return Buffer.concat(parts);
 }

@@ -1,7 +1,8 @@
 // MongoDB wire protocol framing: the subset a modern driver speaks. The first message on a
 // connection is a legacy OP_QUERY handshake (answered with OP_REPLY); everything after it is
 // OP_MSG. Replies are always a single kind-0 section.
-import { calculateObjectSize, deserialize, serializeWithBufferAndIndex, type Document } from "bson";
+import { deserialize, type Document } from "bson";
+import { serializeAnySize } from "../bson-large.js";
 import { crc32c } from "../durability/crc32c.js";
 import { ReplyWriter, Unwritable, type WrittenReply } from "./reply-writer.js";
 
@@ -140,9 +141,7 @@ export function encodeReply(request: RequestMessage, reply: Document): WrittenRe
     if (!(error instanceof Unwritable)) throw error;
     // bson writes what the writer does not, or says why it cannot; into a buffer of the reply's own size, since
     // bson's shared one holds only 17 MiB (a reply may be larger: a 16 MiB batch and its envelope).
-    const body = Buffer.alloc(calculateObjectSize(reply));
-    serializeWithBufferAndIndex(reply, body);
-    message = { bytes: Buffer.concat([prefix, body]), release: () => undefined };
+    message = { bytes: Buffer.concat([prefix, serializeAnySize(reply)]), release: () => undefined };
   }
   message.bytes.writeInt32LE(message.bytes.length, 0);
   return message;

@@ -1,7 +1,7 @@
 // A job's files, in the store through GridFS, so any node can take an upload and any worker run the job: the files
 // a job was given (role "input", read by its imports) and the files it made (role "output", a report's CSV). Each file
 // is numbered from a counter, as ArchivesSpace's job files are, and carries its job's id in its metadata.
-import { GridFSBucket, type GridFSFile } from "mongodb";
+import { GridFSBucket, ObjectId, type GridFSFile } from "mongodb";
 import type { Connection } from "mongoose";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -15,8 +15,17 @@ const CHUNK_BYTES = 1024 * 1024;
 
 export type FileRole = "input" | "output";
 
+/**
+ * Whose a file is: a job's id, or while an upload is being received (before its job exists, so a refused upload leaves
+ * no counter moved), the upload's own token.
+ */
+export type FileOwner = number | string;
+
+/** An output file's id is a number, as ArchivesSpace's are; an input's is GridFS's own. */
+export type FileId = number | ObjectId;
+
 interface FileMetadata {
-  job_id: number;
+  job_id: FileOwner;
   role: FileRole;
   /** The position of an input among its job's files. */
   index: number;
@@ -24,7 +33,7 @@ interface FileMetadata {
 }
 
 export interface JobFile {
-  id: number;
+  id: FileId;
   name: string;
   length: number;
   contentType: string;
@@ -40,7 +49,7 @@ export class FileTooLargeError extends Error {
 function shown(file: GridFSFile): JobFile {
   const metadata = file.metadata as FileMetadata | undefined;
   return {
-    id: file._id as unknown as number,
+    id: file._id as unknown as FileId,
     name: file.filename,
     length: file.length,
     contentType: metadata?.content_type ?? "application/octet-stream",
@@ -64,13 +73,14 @@ export class JobFiles {
 
   /** Stores `source` as a file of the job; past `limit` bytes, removes what it wrote and throws FileTooLargeError. */
   async save(
-    jobId: number,
+    jobId: FileOwner,
     role: FileRole,
     name: string,
     source: Readable,
     { limit = Number.MAX_SAFE_INTEGER, index = 0, contentType = "application/octet-stream" } = {},
   ): Promise<JobFile> {
-    const id = await nextIds(this.connection, FILE_IDS, 1);
+    // An input's id is not counted: what a refused upload leaves of it is nothing at all.
+    const id = role === "output" ? await nextIds(this.connection, FILE_IDS, 1) : new ObjectId();
     const metadata: FileMetadata = { job_id: jobId, role, index, content_type: contentType };
     const upload = this.bucket.openUploadStreamWithId(id as never, name, { metadata });
     let bytes = 0;
@@ -110,7 +120,7 @@ export class JobFiles {
   }
 
   /** One file of the job, with a stream of its bytes; undefined when the job has no such file. */
-  async open(jobId: number, fileId: number, role?: FileRole): Promise<{ file: JobFile; read(): Readable } | undefined> {
+  async open(jobId: number, fileId: FileId, role?: FileRole): Promise<{ file: JobFile; read(): Readable } | undefined> {
     const [file] = await this.bucket
       .find({ _id: fileId as never, "metadata.job_id": jobId, ...(role && { "metadata.role": role }) })
       .toArray();
@@ -127,11 +137,18 @@ export class JobFiles {
     return Buffer.concat(chunks);
   }
 
-  async removeAll(jobId: number, role?: FileRole): Promise<void> {
+  async removeAll(jobId: FileOwner, role?: FileRole): Promise<void> {
     const files = await this.bucket
       .find({ "metadata.job_id": jobId, ...(role && { "metadata.role": role }) }, { projection: { _id: 1 } })
       .toArray();
     for (const file of files) await this.bucket.delete(file._id).catch(() => undefined);
+  }
+
+  /** Gives an upload's files to the job made of it. */
+  async adopt(upload: string, jobId: number): Promise<void> {
+    await this.connection
+      .collection(`${JOB_FILES_BUCKET}.files`)
+      .updateMany({ "metadata.job_id": upload }, { $set: { "metadata.job_id": jobId } });
   }
 
   /**
@@ -147,6 +164,12 @@ export class JobFiles {
     for (const file of files) {
       const jobId = (file.metadata as FileMetadata | undefined)?.job_id;
       if (jobId === undefined) continue;
+      // An upload's token: its job was never made (the request failed or its node died before).
+      if (typeof jobId === "string") {
+        await this.bucket.delete(file._id).catch(() => undefined);
+        removed++;
+        continue;
+      }
       if (!known.has(jobId)) known.set(jobId, await exists(jobId));
       if (known.get(jobId) === true) continue;
       await this.bucket.delete(file._id).catch(() => undefined);

@@ -67,12 +67,12 @@ export class JobLog {
   flush(): Promise<void> {
     this.writing = this.writing.then(async () => {
       if (this.buffered.length === 0) return;
-      const text = this.buffered.join("");
+      // Taken before the write: lines logged while it runs go with the next group.
+      const group = this.buffered.splice(0);
       try {
-        await logCollection(this.connection).insertOne({ job_id: this.jobId, at: new Date(), text });
-        this.buffered = [];
+        await logCollection(this.connection).insertOne({ job_id: this.jobId, at: new Date(), text: group.join("") });
       } catch {
-        // Kept for the next flush.
+        this.buffered.unshift(...group); // kept for the next flush
       }
     });
     return this.writing;

@@ -12,6 +12,7 @@ import { Controller } from "@tsed/di";
 import type { PlatformContext } from "@tsed/platform-http";
 import { Context } from "@tsed/platform-params";
 import busboy, { type Busboy, type FieldInfo } from "busboy";
+import { randomUUID } from "node:crypto";
 import type { Request, Response } from "express";
 import type { AccessControl } from "../auth/access-control.js";
 import { callerWith } from "../auth/caller.js";
@@ -65,7 +66,7 @@ interface Upload {
  * Streams a multipart body's `files[]` parts into the store as the job's inputs and answers them with its `job` field.
  * On any failure what was stored is removed and the rest of the body drained, so the client reads the answer.
  */
-async function receive(req: Request, jobId: number, files: JobFiles, limit: number): Promise<Upload> {
+async function receive(req: Request, upload: string, files: JobFiles, limit: number): Promise<Upload> {
   let parser: Busboy;
   try {
     parser = busboy({
@@ -94,7 +95,7 @@ async function receive(req: Request, jobId: number, files: JobFiles, limit: numb
         return;
       }
       const index = saving.length;
-      const saved = files.save(jobId, "input", fileName(info.filename, index), stream, {
+      const saved = files.save(upload, "input", fileName(info.filename, index), stream, {
         limit,
         index,
         contentType: info.mimeType,
@@ -124,7 +125,7 @@ async function receive(req: Request, jobId: number, files: JobFiles, limit: numb
   const results = await Promise.allSettled(saving);
   const stored = results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   if (failure !== undefined || stored.length < results.length) {
-    await files.removeAll(jobId);
+    await files.removeAll(upload);
     const error = failure ?? new Error("a file could not be stored");
     if (error instanceof FileTooLargeError)
       throw new ApiError(413, `A file is over ${error.limit} bytes (JOB_FILE_LIMIT_BYTES)`);
@@ -218,21 +219,17 @@ export function jobControllers(deps: JobRouteDeps): Array<new () => unknown> {
     createWithFiles(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
         const { repoId, caller } = await repository(req, res, "import_records");
-        const id = await queue.newId();
-        const upload = await receive(req, id, files, fileLimitBytes);
+        // The job's id is taken once the upload is whole and its job valid: a refused upload changes nothing.
+        const token = randomUUID();
+        const upload = await receive(req, token, files, fileLimitBytes);
         try {
           const spec = parseJob(parseJobField(upload.job), upload.files.length);
-          return created(
-            await queue.submit(
-              id,
-              repoId,
-              caller.username,
-              spec,
-              upload.files.map((file) => file.name),
-            ),
-          );
+          const id = await queue.newId();
+          await files.adopt(token, id);
+          const names = upload.files.map((file) => file.name);
+          return created(await queue.submit(id, repoId, caller.username, spec, names));
         } catch (error) {
-          await files.removeAll(id);
+          await files.removeAll(token);
           throw error;
         }
       });

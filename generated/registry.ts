@@ -92,6 +92,7 @@ export const manifest: RegistryManifest = {
           "agents"
         ]
       },
+      "exports": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Accession",
@@ -2730,6 +2731,19 @@ export const manifest: RegistryManifest = {
         ],
         "facets": []
       },
+      "exports": [
+        {
+          "format": "eac_cpf",
+          "path": "archival_contexts/corporate_entities",
+          "filename": {
+            "fields": [
+              "names.0.authority_id",
+              "names.0.primary_name"
+            ],
+            "separator": "_"
+          }
+        }
+      ],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentCorporateEntity",
@@ -2767,6 +2781,19 @@ export const manifest: RegistryManifest = {
         ],
         "x-publish": [
           "publish"
+        ],
+        "x-exports": [
+          {
+            "format": "eac_cpf",
+            "path": "archival_contexts/corporate_entities",
+            "filename": {
+              "fields": [
+                "names.0.authority_id",
+                "names.0.primary_name"
+              ],
+              "separator": "_"
+            }
+          }
         ],
         "x-permissions": {
           "read": null,
@@ -6821,6 +6848,19 @@ export const manifest: RegistryManifest = {
         ],
         "facets": []
       },
+      "exports": [
+        {
+          "format": "eac_cpf",
+          "path": "archival_contexts/families",
+          "filename": {
+            "fields": [
+              "names.0.authority_id",
+              "names.0.family_name"
+            ],
+            "separator": "_"
+          }
+        }
+      ],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentFamily",
@@ -6858,6 +6898,19 @@ export const manifest: RegistryManifest = {
         ],
         "x-publish": [
           "publish"
+        ],
+        "x-exports": [
+          {
+            "format": "eac_cpf",
+            "path": "archival_contexts/families",
+            "filename": {
+              "fields": [
+                "names.0.authority_id",
+                "names.0.family_name"
+              ],
+              "separator": "_"
+            }
+          }
         ],
         "x-permissions": {
           "read": null,
@@ -10787,6 +10840,19 @@ export const manifest: RegistryManifest = {
         ],
         "facets": []
       },
+      "exports": [
+        {
+          "format": "eac_cpf",
+          "path": "archival_contexts/people",
+          "filename": {
+            "fields": [
+              "names.0.authority_id",
+              "names.0.primary_name"
+            ],
+            "separator": "_"
+          }
+        }
+      ],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentPerson",
@@ -10824,6 +10890,19 @@ export const manifest: RegistryManifest = {
         ],
         "x-publish": [
           "publish"
+        ],
+        "x-exports": [
+          {
+            "format": "eac_cpf",
+            "path": "archival_contexts/people",
+            "filename": {
+              "fields": [
+                "names.0.authority_id",
+                "names.0.primary_name"
+              ],
+              "separator": "_"
+            }
+          }
         ],
         "x-permissions": {
           "read": null,
@@ -15039,6 +15118,19 @@ export const manifest: RegistryManifest = {
         ],
         "facets": []
       },
+      "exports": [
+        {
+          "format": "eac_cpf",
+          "path": "archival_contexts/softwares",
+          "filename": {
+            "fields": [
+              "names.0.authority_id",
+              "names.0.software_name"
+            ],
+            "separator": "_"
+          }
+        }
+      ],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AgentSoftware",
@@ -15076,6 +15168,19 @@ export const manifest: RegistryManifest = {
         ],
         "x-publish": [
           "publish"
+        ],
+        "x-exports": [
+          {
+            "format": "eac_cpf",
+            "path": "archival_contexts/softwares",
+            "filename": {
+              "fields": [
+                "names.0.authority_id",
+                "names.0.software_name"
+              ],
+              "separator": "_"
+            }
+          }
         ],
         "x-permissions": {
           "read": null,
@@ -18637,6 +18742,7 @@ export const manifest: RegistryManifest = {
           "agents"
         ]
       },
+      "exports": [],
       "tree": {
         "root": "resource",
         "parent": "parent",
@@ -21471,6 +21577,7 @@ export const manifest: RegistryManifest = {
       "findById": [],
       "externalId": null,
       "search": null,
+      "exports": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Assessment",
@@ -21840,6 +21947,7 @@ export const manifest: RegistryManifest = {
       "findById": [],
       "externalId": null,
       "search": null,
+      "exports": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "AssessmentAttributeDefinition",
@@ -22007,6 +22115,7 @@ export const manifest: RegistryManifest = {
         "types": [],
         "facets": []
       },
+      "exports": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Classification",
@@ -22265,6 +22374,7 @@ export const manifest: RegistryManifest = {
         "types": [],
         "facets": []
       },
+      "exports": [],
       "tree": {
         "root": "classification",
         "parent": "parent",
@@ -22564,6 +22674,7 @@ export const manifest: RegistryManifest = {
         "types": [],
         "facets": []
       },
+      "exports": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "ContainerProfile",
@@ -22827,6 +22938,38 @@ export const manifest: RegistryManifest = {
           "agents"
         ]
       },
+      "exports": [
+        {
+          "format": "dublin_core",
+          "path": "digital_objects/dublin_core",
+          "filename": {
+            "fields": [
+              "digital_object_id"
+            ],
+            "separator": ""
+          }
+        },
+        {
+          "format": "mets",
+          "path": "digital_objects/mets",
+          "filename": {
+            "fields": [
+              "digital_object_id"
+            ],
+            "separator": ""
+          }
+        },
+        {
+          "format": "mods",
+          "path": "digital_objects/mods",
+          "filename": {
+            "fields": [
+              "digital_object_id"
+            ],
+            "separator": ""
+          }
+        }
+      ],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "DigitalObject",
@@ -22885,6 +23028,38 @@ export const manifest: RegistryManifest = {
           "digital_object_id"
         ],
         "x-external-id": "external_ids.external_id",
+        "x-exports": [
+          {
+            "format": "dublin_core",
+            "path": "digital_objects/dublin_core",
+            "filename": {
+              "fields": [
+                "digital_object_id"
+              ],
+              "separator": ""
+            }
+          },
+          {
+            "format": "mets",
+            "path": "digital_objects/mets",
+            "filename": {
+              "fields": [
+                "digital_object_id"
+              ],
+              "separator": ""
+            }
+          },
+          {
+            "format": "mods",
+            "path": "digital_objects/mods",
+            "filename": {
+              "fields": [
+                "digital_object_id"
+              ],
+              "separator": ""
+            }
+          }
+        ],
         "x-permissions": {
           "read": "view_repository",
           "create": "update_digital_object_record",
@@ -25148,6 +25323,7 @@ export const manifest: RegistryManifest = {
         "types": [],
         "facets": []
       },
+      "exports": [],
       "tree": {
         "root": "digital_object",
         "parent": "parent",
@@ -27035,6 +27211,7 @@ export const manifest: RegistryManifest = {
         "types": [],
         "facets": []
       },
+      "exports": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Event",
@@ -27600,6 +27777,7 @@ export const manifest: RegistryManifest = {
       "findById": [],
       "externalId": null,
       "search": null,
+      "exports": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Group",
@@ -27769,6 +27947,7 @@ export const manifest: RegistryManifest = {
         "types": [],
         "facets": []
       },
+      "exports": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Location",
@@ -28185,6 +28364,7 @@ export const manifest: RegistryManifest = {
         "types": [],
         "facets": []
       },
+      "exports": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "LocationProfile",
@@ -28386,6 +28566,7 @@ export const manifest: RegistryManifest = {
         "types": [],
         "facets": []
       },
+      "exports": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Repository",
@@ -28690,6 +28871,47 @@ export const manifest: RegistryManifest = {
           "agents"
         ]
       },
+      "exports": [
+        {
+          "format": "ead",
+          "path": "resource_descriptions",
+          "filename": {
+            "fields": [
+              "id_0",
+              "id_1",
+              "id_2",
+              "id_3"
+            ],
+            "separator": "."
+          }
+        },
+        {
+          "format": "marc21",
+          "path": "resources/marc21",
+          "filename": {
+            "fields": [
+              "id_0",
+              "id_1",
+              "id_2",
+              "id_3"
+            ],
+            "separator": "."
+          }
+        },
+        {
+          "format": "labels",
+          "path": "resource_labels",
+          "filename": {
+            "fields": [
+              "id_0",
+              "id_1",
+              "id_2",
+              "id_3"
+            ],
+            "separator": "."
+          }
+        }
+      ],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Resource",
@@ -28763,6 +28985,47 @@ export const manifest: RegistryManifest = {
           "identifier"
         ],
         "x-external-id": "external_ids.external_id",
+        "x-exports": [
+          {
+            "format": "ead",
+            "path": "resource_descriptions",
+            "filename": {
+              "fields": [
+                "id_0",
+                "id_1",
+                "id_2",
+                "id_3"
+              ],
+              "separator": "."
+            }
+          },
+          {
+            "format": "marc21",
+            "path": "resources/marc21",
+            "filename": {
+              "fields": [
+                "id_0",
+                "id_1",
+                "id_2",
+                "id_3"
+              ],
+              "separator": "."
+            }
+          },
+          {
+            "format": "labels",
+            "path": "resource_labels",
+            "filename": {
+              "fields": [
+                "id_0",
+                "id_1",
+                "id_2",
+                "id_3"
+              ],
+              "separator": "."
+            }
+          }
+        ],
         "x-permissions": {
           "read": "view_repository",
           "create": "update_resource_record",
@@ -32135,6 +32398,7 @@ export const manifest: RegistryManifest = {
         "types": [],
         "facets": []
       },
+      "exports": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Subject",
@@ -32583,6 +32847,7 @@ export const manifest: RegistryManifest = {
         "types": [],
         "facets": []
       },
+      "exports": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "TopContainer",
@@ -33136,6 +33401,7 @@ export const manifest: RegistryManifest = {
       "findById": [],
       "externalId": null,
       "search": null,
+      "exports": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "User",
@@ -33377,6 +33643,7 @@ export const manifest: RegistryManifest = {
       "findById": [],
       "externalId": null,
       "search": null,
+      "exports": [],
       "schema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Vocabulary",

@@ -70,7 +70,7 @@ export function agentElement(agent: LinkedAgentRecord): string {
 export type AgentName = NamePerson | NameFamily | NameCorporateEntity | NameSoftware;
 
 /** The name marked for display, else the authorized one, else the first. */
-function preferred<N extends AgentName>(names: readonly N[]): N | undefined {
+export function preferred<N extends AgentName>(names: readonly N[]): N | undefined {
   return names.find((name) => name.is_display_name === true) ?? names.find((name) => name.authorized) ?? names[0];
 }
 

@@ -1,4 +1,5 @@
-// Exports: a resource and its tree as EAD 2002 or EAD3, streamed.
+// Exports: records as files in the archival standards, streamed (see formats.ts for the formats
+// and export-controller.ts for the routes the schemas' x-exports give them).
 export {
   DEFAULT_EXPORT_OPTIONS,
   EadExporter,
@@ -6,11 +7,8 @@ export {
   type EadExportOptions,
   type PreparedEadExport,
 } from "./ead-export.js";
-export {
-  EAD_CONTENT_TYPE,
-  EAD_EXPORT_PARAMETERS,
-  EAD_EXPORT_PATH,
-  exportController,
-  type ExportControllerDeps,
-} from "./export-controller.js";
+export { EAD_EXPORT_PARAMETERS, EAD_FORMAT } from "./ead-format.js";
+export { exportController, type ExportControllerDeps } from "./export-controller.js";
+export type { ExportFormat, ExportParameter, ExportRequest, PreparedExport } from "./export-format.js";
+export { EXPORT_FORMATS } from "./formats.js";
 export { SinkClosedError, XmlWriter, type XmlSink } from "./xml-writer.js";

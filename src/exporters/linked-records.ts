@@ -13,8 +13,18 @@ import { linkedRecord, type DescribedRecord, type LinkedAgentRecord, type Linked
 /** Past this many cached records the cache starts again (memory stays bounded on huge trees). */
 const CACHE_LIMIT = 20_000;
 
-/** The uris of the records `record` shows inline in EAD. */
-export function linkedUris(record: DescribedRecord): string[] {
+/**
+ * What a record that links to agents, subjects and instances looks like here: a resource or
+ * archival object (EAD), a digital object or component (MODS, METS, Dublin Core).
+ */
+export interface LinkingRecord {
+  linked_agents?: ReadonlyArray<{ ref: string }>;
+  subjects?: ReadonlyArray<{ ref: string }>;
+  instances?: DescribedRecord["instances"];
+}
+
+/** The uris of the records `record` shows inline in an export. */
+export function linkedUris(record: LinkingRecord): string[] {
   return [
     ...(record.linked_agents ?? []).map((link) => link.ref),
     ...(record.subjects ?? []).map((link) => link.ref),
@@ -37,7 +47,7 @@ export class LinkedRecords {
   ) {}
 
   /** Loads every record the given records link to that is not cached yet: one query per target type. */
-  async load(records: readonly DescribedRecord[]): Promise<void> {
+  async load(records: readonly LinkingRecord[]): Promise<void> {
     const wanted = new Set<string>();
     for (const record of records) for (const uri of linkedUris(record)) if (!this.cache.has(uri)) wanted.add(uri);
     if (wanted.size === 0) return;

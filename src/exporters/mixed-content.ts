@@ -179,3 +179,19 @@ export function writeMixed(xml: XmlWriter, value: string, ead3: boolean): void {
     }
   }
 }
+
+/**
+ * `value` as plain text, for formats that carry no inline markup (MARC, TSV): safe EAD markup's tags dropped and its
+ * text kept (`<lb/>` a line break, a closing `</p>` a blank line); anything that is not safe markup is text already.
+ */
+export function markupAsText(value: string): string {
+  const tokens = value.includes("<") ? tokenize(value, false) : undefined;
+  if (tokens === undefined || !tokens.some((token) => token.kind !== "text")) return value;
+  let text = "";
+  for (const token of tokens) {
+    if (token.kind === "text") text += token.text;
+    else if (token.kind === "empty" && token.name === "lb") text += "\n";
+    else if (token.kind === "close" && token.name === "p") text += "\n\n";
+  }
+  return text.replace(/\n{3,}/g, "\n\n").trim();
+}

@@ -141,8 +141,13 @@ export const REPORTS: ReadonlyMap<string, ReportDefinition> = new Map<string, Re
 const NEEDS_QUOTES = /[",\r\n]/;
 const FORMULA_START = /^[=+\-@\t\r]/;
 
+/** `value` as a spreadsheet shows it and never runs it: one that would start a formula is prefixed with a quote. */
+export function withoutFormula(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
 export function csvCell(value: string): string {
-  const safe = FORMULA_START.test(value) ? `'${value}` : value;
+  const safe = withoutFormula(value);
   return NEEDS_QUOTES.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

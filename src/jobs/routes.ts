@@ -13,6 +13,7 @@ import type { PlatformContext } from "@tsed/platform-http";
 import { Context } from "@tsed/platform-params";
 import busboy, { type Busboy, type FieldInfo } from "busboy";
 import { randomUUID } from "node:crypto";
+import type { Filter, Sort } from "mongodb";
 import type { Request, Response } from "express";
 import type { AccessControl } from "../auth/access-control.js";
 import { callerWith } from "../auth/caller.js";
@@ -22,7 +23,14 @@ import { Route } from "../http/described-route.js";
 import { repoIdParam, repositoryExists, shownRepoId } from "../http/repository-param.js";
 import { textProblem } from "../http/text-checks.js";
 import { respond } from "../records/http/answer.js";
-import { ParamReader, REQUIRED, requestParameters, throwIfAny } from "../records/http/list-params.js";
+import {
+  pageEnvelope,
+  ParamReader,
+  readPage,
+  requestParameters,
+  throwIfAny,
+  type PageRequest,
+} from "../records/http/list-params.js";
 import { idParam } from "../records/http/request-params.js";
 import { MAX_PAGE_SIZE, type RecordOperations } from "../records/operations/index.js";
 import { FileTooLargeError, type JobFile, type JobFiles } from "./job-files.js";
@@ -145,17 +153,12 @@ function parseJobField(text: string | undefined): unknown {
   }
 }
 
-function pageOf(req: Request): { page: number; pageSize: number } {
+/** The page a job list asks for (`page` required). @throws ApiError 400 */
+function pageOf(req: Request): PageRequest {
   const params = new ParamReader(requestParameters(req));
-  const page = params.wholeNumber("page", 1);
-  if (page === undefined && params.errors.page === undefined) params.fail("page", REQUIRED);
-  const pageSize = Math.min(params.wholeNumber("page_size", 1) ?? DEFAULT_JOB_PAGE, MAX_PAGE_SIZE);
+  const page = readPage(params, DEFAULT_JOB_PAGE, MAX_PAGE_SIZE);
   throwIfAny(params.errors);
-  return { page: page ?? 1, pageSize };
-}
-
-function envelope<T>(page: number, pageSize: number, total: number, results: T[]) {
-  return { first_page: 1, last_page: Math.max(1, Math.ceil(total / pageSize)), this_page: page, total, results };
+  return page;
 }
 
 export function jobControllers(deps: JobRouteDeps): Array<new () => unknown> {
@@ -177,6 +180,21 @@ export function jobControllers(deps: JobRouteDeps): Array<new () => unknown> {
     const job = await queue.read(repoId, id);
     if (job === null) throw notFound("Job");
     return { repoId, job, caller };
+  };
+
+  /** A page of the repository's jobs that `filter` matches, in `sort` order. */
+  const jobPage = async (req: Request, filter: Filter<JobDocument>, sort: Sort) => {
+    const page = pageOf(req);
+    const [total, jobs] = await Promise.all([
+      queue.jobs.countDocuments(filter),
+      queue.jobs
+        .find(filter)
+        .sort(sort)
+        .skip((page.page - 1) * page.pageSize)
+        .limit(page.pageSize)
+        .toArray(),
+    ]);
+    return pageEnvelope(page, total, await shown(jobs));
   };
 
   const shown = async (jobs: JobDocument[]) => {
@@ -279,18 +297,8 @@ export function jobControllers(deps: JobRouteDeps): Array<new () => unknown> {
     archived(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
         const { repoId } = await repository(req, res, "view_repository");
-        const { page, pageSize } = pageOf(req);
         const filter = { repo_id: repoId, status: { $nin: [...ACTIVE_STATUSES] } };
-        const [total, jobs] = await Promise.all([
-          queue.jobs.countDocuments(filter),
-          queue.jobs
-            .find(filter)
-            .sort({ time_finished: -1, _id: -1 })
-            .skip((page - 1) * pageSize)
-            .limit(pageSize)
-            .toArray(),
-        ]);
-        return envelope(page, pageSize, total, await shown(jobs));
+        return jobPage(req, filter, { time_finished: -1, _id: -1 });
       });
     }
 
@@ -298,18 +306,7 @@ export function jobControllers(deps: JobRouteDeps): Array<new () => unknown> {
     list(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
         const { repoId } = await repository(req, res, "view_repository");
-        const { page, pageSize } = pageOf(req);
-        const filter = { repo_id: repoId };
-        const [total, jobs] = await Promise.all([
-          queue.jobs.countDocuments(filter),
-          queue.jobs
-            .find(filter)
-            .sort({ _id: -1 })
-            .skip((page - 1) * pageSize)
-            .limit(pageSize)
-            .toArray(),
-        ]);
-        return envelope(page, pageSize, total, await shown(jobs));
+        return jobPage(req, { repo_id: repoId }, { _id: -1 });
       });
     }
 
@@ -364,11 +361,11 @@ export function jobControllers(deps: JobRouteDeps): Array<new () => unknown> {
     records(@Context() ctx: PlatformContext): Promise<void> {
       return respond(ctx, async (req, res) => {
         const { job } = await jobOf(req, res, "view_repository");
-        const { page, pageSize } = pageOf(req);
-        const { total, uris } = createdUris(registry, job.repo_id, job.created, (page - 1) * pageSize, pageSize);
-        return envelope(
+        const page = pageOf(req);
+        const skip = (page.page - 1) * page.pageSize;
+        const { total, uris } = createdUris(registry, job.repo_id, job.created, skip, page.pageSize);
+        return pageEnvelope(
           page,
-          pageSize,
           total,
           uris.map((ref) => ({ record: { ref } })),
         );

@@ -14,6 +14,7 @@ export {
   type RegistryManifest,
   type SearchFieldSettings,
   type SearchSettings,
+  type ExportSettings,
 } from "./manifest.js";
 export { registry, uniqueFieldFor } from "./record-types.js";
 export { linksAt, type FoundLink, type RefPath } from "./ref-paths.js";

@@ -83,6 +83,35 @@ const settingsKeywords: KeywordDefinition[] = [
   },
   { keyword: "x-find-by-id", schemaType: "array", metaSchema: FIELD_LIST },
   {
+    keyword: "x-exports",
+    schemaType: "array",
+    metaSchema: {
+      type: "array",
+      minItems: 1,
+      items: {
+        type: "object",
+        properties: {
+          format: NAME,
+          path: { type: "string", pattern: "^[a-z][a-z0-9_]*(/[a-z][a-z0-9_]*)*$" },
+          filename: {
+            type: "object",
+            properties: {
+              fields: {
+                ...FIELD_LIST,
+                items: { type: "string", pattern: "^[a-z_][a-z0-9_]*(\\.([a-z_][a-z0-9_]*|[0-9]+))*$" },
+              },
+              separator: { type: "string", maxLength: 3 },
+            },
+            required: ["fields", "separator"],
+            additionalProperties: false,
+          },
+        },
+        required: ["format", "path", "filename"],
+        additionalProperties: false,
+      },
+    },
+  },
+  {
     keyword: "x-external-id",
     schemaType: "string",
     metaSchema: { type: "string", pattern: "^[a-z][a-z0-9_]*\\.[a-z][a-z0-9_]*$" },

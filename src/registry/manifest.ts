@@ -127,6 +127,11 @@ export interface RecordTypeManifest {
   readonly externalId: string | null;
   /** x-search: what the type's records contribute to the search index; null: they are not searchable. */
   readonly search: SearchSettings | null;
+  /**
+   * x-exports: the formats the type's records are exported in (src/exporters/formats.ts names them), each served at
+   * `/repositories/:repo_id/<path>/:id.<extension>` with its `…/:id.:fmt/metadata` (the file name and media type).
+   */
+  readonly exports: readonly ExportSettings[];
   /** x-tree, when the type's records form trees (absent otherwise). */
   readonly tree?: TreeSettings;
   /** The bundled draft 2020-12 schema (x- keywords kept: the validator reads some of them). */
@@ -134,6 +139,16 @@ export interface RecordTypeManifest {
 }
 
 /** One search field (x-search.fields): its name in queries and where its text is, over the record as shown. */
+/** One export of a type's records (x-exports). */
+export interface ExportSettings {
+  /** The export format's name (src/exporters/formats.ts): `ead`, `marc21`, `eac_cpf`, `mods`, ... */
+  readonly format: string;
+  /** The route's segments between `/repositories/:repo_id/` and `/:id.<extension>`, e.g. `resources/marc21`. */
+  readonly path: string;
+  /** Dotted paths into the record whose values, joined by `separator`, name the exported file. */
+  readonly filename: { readonly fields: readonly string[]; readonly separator: string };
+}
+
 export interface SearchFieldSettings {
   readonly name: string;
   /**

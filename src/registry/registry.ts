@@ -10,6 +10,7 @@ import { isJsonObject, type JsonObject } from "./json.js";
 import { BUILT_IN_PERMISSION_LEVELS, type PermissionLevel } from "./permission-codes.js";
 import { publicationOf, suppressibleOf, type PublicationShape } from "./publication.js";
 import type {
+  ExportSettings,
   IdentifierSettings,
   PermissionSettings,
   RecordOperation,
@@ -59,6 +60,8 @@ export interface RecordType {
   readonly externalId: string | null;
   /** What the type's records give the search index (x-search); null: not searchable. */
   readonly search: SearchSettings | null;
+  /** The formats the type's records are exported in, and their routes (x-exports). */
+  readonly exports: readonly ExportSettings[];
   readonly refPaths: readonly RefPath[];
   /** Link items each stating one fact about two records, shown back by the target (x-reciprocal). */
   readonly reciprocalLinks: readonly ReciprocalLink[];
@@ -244,6 +247,7 @@ function describeType(entry: RecordTypeManifest, pattern: UriPattern): RecordTyp
     findById: entry.findById,
     externalId: entry.externalId,
     search: entry.search,
+    exports: entry.exports,
     refPaths,
     reciprocalLinks: findReciprocalLinks(entry.schema, entry.name),
     indexes,

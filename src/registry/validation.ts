@@ -21,7 +21,8 @@ export type ValidationResult =
   | { readonly ok: false; readonly errors: FieldErrors };
 
 interface CompiledType {
-  readonly check: ValidateFunction;
+  /** Compiled on the type's first validation (see the constructor). */
+  check?: ValidateFunction;
   readonly strip: (doc: JsonObject) => Record<string, JsonValue>;
   readonly same: (doc: JsonObject, other: JsonObject) => boolean;
   readonly schema: JsonObject;
@@ -32,18 +33,19 @@ export class RecordValidator {
   private readonly ajv: ReturnType<typeof createRecordAjv>;
 
   /**
-   * Compiles every type's schema now, so a bad schema fails at start-up, not on a request.
+   * Each type's schema is compiled by ajv on its first validation: the generator compiled every schema of the registry
+   * at build time (a bad one never gets here), and compiling all of them costs about two seconds a process start-up
+   * would spend on types it may never write (a worker, an import command, each test file).
    * `enumerations`: the values enumerated fields accept (the store's, src/records/enumerations/); by
    * default the seed values the schemas declare.
    */
   constructor(registry: Registry, enumerations?: EnumerationValues) {
-    const ajv = (this.ajv = createRecordAjv(
+    this.ajv = createRecordAjv(
       registry,
       enumerations ?? { valuesOf: (name) => registry.enumerations.get(name)?.values },
-    ));
+    );
     for (const type of registry.types) {
       this.compiled.set(type.name, {
-        check: ajv.compile(type.schema),
         strip: readOnlyStripper(type.schema),
         same: readOnlyComparer(type.schema),
         schema: type.schema,
@@ -66,7 +68,9 @@ export class RecordValidator {
    * @throws UnknownRecordTypeError
    */
   validate(type: string, input: unknown): ValidationResult {
-    const { check, strip, schema } = this.entry(type);
+    const entry = this.entry(type);
+    const { strip, schema } = entry;
+    const check = (entry.check ??= this.ajv.compile(schema));
     if (!isJsonObject(input)) return { ok: false, errors: notAnObject(input) };
     const doc = strip(input);
     if (check(doc)) return { ok: true, doc, dropped: [] };

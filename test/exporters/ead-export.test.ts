@@ -563,7 +563,7 @@ describe("who may export, and what is not there", () => {
     expect([reply.status, reply.headers.get("content-type")]).toEqual([200, "application/xml"]);
   });
 
-  it("answers the contract's 404s for a missing resource or repository, and 400 for a bad id", async () => {
+  it("answers the contract's 404s for a missing resource or repository, or an id no record could have", async () => {
     const missing = await service.call("GET", `${repo}/resource_descriptions/9999.xml`, { token: service.admin });
     expect([missing.status, missing.body, missing.headers.get("content-type")]).toEqual([
       404,
@@ -577,9 +577,52 @@ describe("who may export, and what is not there", () => {
     expect(
       await service.call("GET", `${other}/resource_descriptions/${idOf(resource)}.xml`, { token: service.admin }),
     ).toMatchObject({ status: 404, body: { error: "Resource not found" } });
+    // As the record routes answer a path id that is no whole number.
     expect(await service.call("GET", `${repo}/resource_descriptions/abc.xml`, { token: service.admin })).toMatchObject({
-      status: 400,
-      body: { error: { id: [expect.any(String)] } },
+      status: 404,
+      body: { error: "Resource not found" },
+    });
+  });
+
+  it("names the file in the metadata route as ArchivesSpace does (identifier parts joined by dots, blanks as _)", async () => {
+    const id = idOf(resource);
+    const reply = await service.call("GET", `${repo}/resource_descriptions/${id}.xml/metadata`, {
+      token: service.admin,
+    });
+    const { id_0, id_1 } = (await service.call("GET", resource, { token: service.admin })).body as Record<
+      string,
+      string
+    >;
+    expect([reply.status, reply.body]).toEqual([
+      200,
+      {
+        filename: `${[id_0, id_1].filter(Boolean).join(".").replace(/\s+/g, "_")}_ead.xml`,
+        mimetype: "application/xml",
+      },
+    ]);
+    const spaced = await service.create(`${repo}/resources`, {
+      title: "Spaced",
+      id_0: "MSS 1",
+      id_1: "b",
+      level: "collection",
+      dates: [{ date_type: "single", label: "creation", expression: "1900" }],
+      extents: [{ portion: "whole", number: "1", extent_type: "linear_feet" }],
+      lang_materials: [{ language_and_script: { language: "eng" } }],
+      finding_aid_language: "eng",
+      finding_aid_script: "Latn",
+    });
+    expect(
+      (
+        await service.call("GET", `${repo}/resource_descriptions/${idOf(spaced)}.any/metadata`, {
+          token: service.admin,
+        })
+      ).body,
+    ).toEqual({ filename: "MSS_1.b_ead.xml", mimetype: "application/xml" });
+    expect(
+      await service.call("GET", `${repo}/resource_descriptions/9999.xml/metadata`, { token: service.admin }),
+    ).toMatchObject({ status: 404, body: { error: "Resource not found" } });
+    expect(await service.call("GET", `${repo}/resource_descriptions/${id}.xml/metadata`)).toMatchObject({
+      status: 403,
     });
   });
 });

@@ -88,18 +88,6 @@ function generatedEad(eadid: string, components: number): string {
 }
 
 /** A user holding exactly these codes in `repoId`, through a group of their own. */
-async function userWith(username: string, repoId: number, grants: string[]): Promise<string> {
-  expect((await send("POST", "/users?password=pw-secret-1", { username, name: username })).status).toBe(200);
-  const group = await send("POST", `/repositories/${repoId}/groups`, {
-    group_code: `${username}-group`,
-    description: username,
-    grants_permissions: grants,
-    member_usernames: [username],
-  });
-  expect(group.status).toBe(200);
-  return service.login(username, "pw-secret-1");
-}
-
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
@@ -319,7 +307,7 @@ describe("a report job", () => {
   });
 
   it("needs the report's own permission: the user report, manage_users", async () => {
-    const token = await userWith("reporter", repo, ["create_job", "view_repository"]);
+    const token = await service.userWith("reporter", repo, ["create_job", "view_repository"]);
     const body = (report: string) => ({ job_type: "report_job", job: { report_type: report, format: "csv" } });
     expect((await send("POST", `/repositories/${repo}/jobs`, body("user_report"), token)).status).toBe(403);
     const located = await send("POST", `/repositories/${repo}/jobs`, body("location_report"), token);
@@ -390,7 +378,7 @@ describe("refusals", () => {
     const stored = await filesInStore();
     const file = [{ name: "x.xml", content: generatedEad("NO-1", 1) }];
     expect((await upload(repo, importJob("ead"), file, null)).status).toBe(403);
-    const viewer = await userWith("viewer", repo, ["view_repository", "create_job"]);
+    const viewer = await service.userWith("viewer", repo, ["view_repository", "create_job"]);
     expect((await upload(repo, importJob("ead"), file, viewer)).status).toBe(403);
     expect(await upload(999, importJob("ead"), file)).toEqual({ status: 404, body: { error: "Repository not found" } });
     expect(await filesInStore()).toBe(stored);

@@ -131,6 +131,27 @@ describe("generate() refuses", () => {
     );
   });
 
+  it("x-exports with a file name field that is no property, a format or path given twice, or a malformed entry", async () => {
+    const entry = (format: string, path: string, fields = ["name"]) => ({
+      format,
+      path,
+      filename: { fields, separator: "." },
+    });
+    expect(await generationError({ thing: thing({ "x-exports": [entry("ead", "things", ["nope.0"])] }) })).toMatch(
+      /thing\.schema\.json: x-exports\[0\]\.filename: "nope" is not a property/,
+    );
+    expect(
+      await generationError({ thing: thing({ "x-exports": [entry("ead", "things"), entry("ead", "others")] }) }),
+    ).toMatch(/x-exports\[1\]: format ead is exported twice/);
+    expect(
+      await generationError({ thing: thing({ "x-exports": [entry("ead", "things"), entry("mods", "things")] }) }),
+    ).toMatch(/x-exports\[1\]: path things is exported twice/);
+    for (const bad of [{ format: "ead", path: "things" }, { ...entry("ead", "/things/") }, { ...entry("EAD", "x") }])
+      expect(await generationError({ thing: thing({ "x-exports": [bad] }) })).toMatch(
+        /thing\.schema\.json: .*x-exports/,
+      );
+  });
+
   it("x-external-id naming no list of items with that text property", async () => {
     const ids = { type: "array", items: { type: "object", properties: { external_id: { type: "string" } } } };
     for (const path of ["name.external_id", "ids.nope", "ids", "ids.external_id.more"])

@@ -243,6 +243,11 @@ export interface Service {
   /** Logs in through POST /users/:username/login; answers the session token (throws on any other answer). */
   login(username: string, password: string): Promise<string>;
   send(method: string, path: string, options?: RequestOptions): Promise<Reply>;
+  /**
+   * Makes a user (password `pw-secret-1`) holding `grants` in repository `repoId` through a group of their own, as the
+   * admin; answers their session token.
+   */
+  userWith(username: string, repoId: number, grants: readonly string[]): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -269,6 +274,21 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     if (reply.status !== 200) throw new Error(`login of ${username} failed: ${reply.status} ${reply.text}`);
     return (reply.body as { session: string }).session;
   };
+  const adminToken = await login("admin", adminPassword);
+  const asAdmin = async (path: string, body: unknown): Promise<void> => {
+    const reply = await send("POST", path, { token: adminToken, body });
+    if (reply.status !== 200) throw new Error(`POST ${path}: ${reply.status} ${reply.text}`);
+  };
+  const userWith = async (username: string, repoId: number, grants: readonly string[]): Promise<string> => {
+    await asAdmin("/users?password=pw-secret-1", { username, name: username });
+    await asAdmin(`/repositories/${repoId}/groups`, {
+      group_code: `${username}-group`,
+      description: username,
+      grants_permissions: grants,
+      member_usernames: [username],
+    });
+    return login(username, "pw-secret-1");
+  };
   return {
     url,
     ops: store.ops,
@@ -279,9 +299,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     commands: store.commands,
     express: platform.app.getApp(),
     adminPassword,
-    adminToken: await login("admin", adminPassword),
+    adminToken,
     login,
     send,
+    userWith,
     async stop() {
       await platform.stop();
       await store.close();

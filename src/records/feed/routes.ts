@@ -24,7 +24,7 @@ import {
 import { Route, type RouteOperation } from "../../http/described-route.js";
 import { repoIdParam, repositoryExists, shownRepoId } from "../../http/repository-param.js";
 import { respond } from "../http/answer.js";
-import { ParamReader, REQUIRED, requestParameters, throwIfAny } from "../http/list-params.js";
+import { pageEnvelope, ParamReader, readPage, requestParameters, throwIfAny } from "../http/list-params.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type RecordOperations } from "../operations/index.js";
 import { readByUri } from "../search/records-by-uri.js";
 import { feedCollection, type FeedEntry } from "./change-feed.js";
@@ -206,11 +206,12 @@ function describeDeleteFeed(ctx: DocumentContext): RouteOperation {
     responses: {
       "200": jsonResponse("A page of uris.", {
         type: "object",
-        required: ["first_page", "last_page", "this_page", "results"],
+        required: ["first_page", "last_page", "this_page", "total", "results"],
         properties: {
           first_page: { type: "integer" },
           last_page: { type: "integer" },
           this_page: { type: "integer" },
+          total: { type: "integer" },
           results: { type: "array", items: { type: "string" } },
         },
       }),
@@ -327,29 +328,25 @@ export function feedControllers(deps: FeedRouteDeps): Array<new () => unknown> {
       return respond(ctx, async (req, res) => {
         await callerWith(access, res, "index_system");
         const params = new ParamReader(requestParameters(req));
-        const page = params.wholeNumber("page", 1);
-        if (page === undefined && params.errors.page === undefined) params.fail("page", REQUIRED);
-        const pageSize = Math.min(params.wholeNumber("page_size", 1) ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+        const page = readPage(params, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
         const since = params.wholeNumber("modified_since", 0) ?? 0;
         throwIfAny(params.errors);
         const filter = { operation: "delete" as const, uri: { $ne: null }, at: { $gte: new Date(since * 1000) } };
         const entries = feedCollection(operations.deps.store.connection);
-        const thisPage = page ?? 1;
         const [total, found] = await Promise.all([
           entries.countDocuments(filter),
           entries
             .find(filter, { projection: { uri: 1 } })
             .sort({ at: 1, _id: 1 })
-            .skip((thisPage - 1) * pageSize)
-            .limit(pageSize)
+            .skip((page.page - 1) * page.pageSize)
+            .limit(page.pageSize)
             .toArray(),
         ]);
-        return {
-          first_page: 1,
-          last_page: Math.max(1, Math.ceil(total / pageSize)),
-          this_page: thisPage,
-          results: found.map((entry) => entry.uri),
-        };
+        return pageEnvelope(
+          page,
+          total,
+          found.map((entry) => entry.uri),
+        );
       });
     }
   }

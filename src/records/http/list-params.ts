@@ -107,6 +107,25 @@ export function throwIfAny(errors: ParamErrors): void {
   if (Object.keys(errors).length > 0) throw badRequest(errors);
 }
 
+/** A page of a paged route that is not a record list (jobs, /delete-feed). */
+export interface PageRequest {
+  page: number;
+  pageSize: number;
+}
+
+/** The required `page` (from 1) and `page_size` (default `defaultSize`, cut to `maxSize`); problems go to `params`. */
+export function readPage(params: ParamReader, defaultSize: number, maxSize: number): PageRequest {
+  const page = params.wholeNumber("page", 1);
+  if (page === undefined && params.errors.page === undefined) params.fail("page", REQUIRED);
+  const pageSize = Math.min(params.wholeNumber("page_size", 1) ?? defaultSize, maxSize);
+  return { page: page ?? 1, pageSize };
+}
+
+/** ArchivesSpace's page envelope around `results`, `total` being how many there are in all. */
+export function pageEnvelope<T>({ page, pageSize }: PageRequest, total: number, results: T[]) {
+  return { first_page: 1, last_page: Math.max(1, Math.ceil(total / pageSize)), this_page: page, total, results };
+}
+
 /**
  * The list query a request's parameters describe. Every parameter given is checked, also one a
  * higher-precedence mode makes unused: a bad value is a client mistake wherever it is.

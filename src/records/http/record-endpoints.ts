@@ -40,7 +40,7 @@ function writeParameters(
 }
 
 /** A path segment as a record id; undefined when no record could ever have it. */
-function positiveId(text: unknown): number | undefined {
+export function positiveId(text: unknown): number | undefined {
   if (typeof text !== "string" || !POSITIVE_ID.test(text)) return undefined;
   const value = Number(text);
   return Number.isSafeInteger(value) ? value : undefined;

@@ -4,6 +4,7 @@
 import { SchemaDefinitionError } from "../errors.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import type {
+  ExportSettings,
   ExtraIndexSettings,
   IdentifierSettings,
   IndexDirection,
@@ -55,6 +56,7 @@ const ROOT_ONLY = [
   "x-permission-codes",
   "x-indexes",
   "x-find-by-id",
+  "x-exports",
   "x-external-id",
   "x-search",
   "x-tree",
@@ -265,6 +267,28 @@ class SettingsReader {
     return names;
   }
 
+  /** x-exports: each format at most once, each path once, each file-name field starting at a property. */
+  exports(): ExportSettings[] {
+    const value = this.schema["x-exports"];
+    if (value === undefined) return [];
+    if (!Array.isArray(value)) this.fail("x-exports must be a list");
+    const seen = new Set<string>();
+    return value.map((entry, i) => {
+      const where = `x-exports[${i}]`;
+      if (!isJsonObject(entry) || typeof entry.format !== "string" || typeof entry.path !== "string")
+        this.fail(`${where} must name a format and a path`);
+      if (!isJsonObject(entry.filename)) this.fail(`${where}.filename must be an object`);
+      for (const key of [`format:${entry.format}`, `path:${entry.path}`]) {
+        if (seen.has(key)) this.fail(`${where}: ${key.replace(":", " ")} is exported twice`);
+        seen.add(key);
+      }
+      const fields = this.fields(entry.filename.fields, `${where}.filename`);
+      fields.forEach((field) => this.declared(field.split(".")[0] ?? field, `${where}.filename`));
+      const separator = typeof entry.filename.separator === "string" ? entry.filename.separator : "";
+      return { format: entry.format, path: entry.path, filename: { fields, separator } };
+    });
+  }
+
   /** x-external-id: `list.field`, a top-level list whose items' text property holds the external id. */
   externalId(): string | null {
     const value = this.schema["x-external-id"];
@@ -445,6 +469,7 @@ export function readTypeSettings(schema: JsonObject, source: string): Settings {
     findById: reader.findById(identifiers, scope),
     externalId: reader.externalId(),
     search: reader.search(),
+    exports: reader.exports(),
     ...(tree === undefined ? {} : { tree }),
   };
 }

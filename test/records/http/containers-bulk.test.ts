@@ -35,18 +35,6 @@ const read = async (uri: string) => (await call("GET", uri, admin)).body;
 const idOf = (uri: string) => Number(uri.split("/").pop());
 
 /** A user holding exactly these codes in the repository, through a group of their own. */
-async function userWith(username: string, grants: string[]): Promise<string> {
-  expect((await call("POST", "/users?password=pw-secret-1", admin, { username, name: username })).status).toBe(200);
-  const group = await call("POST", `/repositories/${repo}/groups`, admin, {
-    group_code: `${username}-group`,
-    description: username,
-    grants_permissions: grants,
-    member_usernames: [username],
-  });
-  expect(group.status).toBe(200);
-  return service.login(username, "pw-secret-1");
-}
-
 const bulk = (what: string) => `/repositories/${repo}/top_containers/bulk/${what}`;
 const batch = (what: string, query: string) => `/repositories/${repo}/top_containers/batch/${what}?${query}`;
 
@@ -255,8 +243,8 @@ describe("batch/container_profile and batch/ils_holding_id", () => {
 describe("who may", () => {
   it("needs update_container_record and manage_container_record in the repository (403 otherwise)", async () => {
     const a = await container({ barcode: "5001" });
-    const updater = await userWith("updater", ["view_repository", "update_container_record"]);
-    const manager = await userWith("manager", [
+    const updater = await service.userWith("updater", repo, ["view_repository", "update_container_record"]);
+    const manager = await service.userWith("manager", repo, [
       "view_repository",
       "update_container_record",
       "manage_container_record",

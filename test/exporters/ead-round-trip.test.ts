@@ -79,18 +79,24 @@ function writtenOut(date: JsonObject): string | undefined {
 }
 
 /** What a described record is, independent of ids and uris: what must survive the trip. */
+// Linked records by uri, read once: a tree's components link the same boxes and agents again and again, and nothing
+// the tests read is changed after it is written (each import goes to a repository of its own).
+const linkedByUri = new Map<string, Promise<JsonObject | undefined>>();
+
+function read(uri: string | undefined): Promise<JsonObject | undefined> {
+  if (uri === undefined) return Promise.resolve(undefined);
+  const parsed = service.operations.deps.registry.parseUri(uri);
+  if (!parsed) return Promise.resolve(undefined);
+  let found = linkedByUri.get(uri);
+  if (found === undefined) {
+    const scope = parsed.repoId === undefined ? {} : { repoId: parsed.repoId };
+    found = service.operations.read(parsed.type, scope, parsed.id, trusted("test"));
+    linkedByUri.set(uri, found);
+  }
+  return found;
+}
+
 async function summarize(record: JsonObject): Promise<JsonObject> {
-  const read = async (uri: string | undefined): Promise<JsonObject | undefined> => {
-    if (uri === undefined) return undefined;
-    const parsed = service.operations.deps.registry.parseUri(uri);
-    if (!parsed) return undefined;
-    return service.operations.read(
-      parsed.type,
-      parsed.repoId === undefined ? {} : { repoId: parsed.repoId },
-      parsed.id,
-      trusted("test"),
-    );
-  };
   const agents: JsonObject[] = [];
   for (const link of objects(record.linked_agents)) {
     const agent = await read(str(link.ref));

@@ -31,6 +31,7 @@ async function main(): Promise<void> {
     limits: config.imports,
     pollMs: config.jobs.pollMs,
     maxAttempts: config.jobs.maxAttempts,
+    batchRecords: config.jobs.batchRecords,
     say,
   });
   worker.start();

@@ -30,6 +30,8 @@ export interface WorkerOptions {
   pollMs: number;
   /** Runs of a job whose worker died before it ends failed. */
   maxAttempts: number;
+  /** Records per write batch of an import (JobsConfig.batchRecords). */
+  batchRecords: number;
   /** How often a running job's lease is renewed and a cancel looked for (default every second). */
   heartbeatMs?: number;
   /** Where the worker says what it does (default nowhere). */
@@ -37,12 +39,6 @@ export interface WorkerOptions {
 }
 
 const HEARTBEAT_MS = 1_000;
-/**
- * Records per write batch of a job's import (the command's and the quick path's: 1,000). The store applies a batch's
- * transaction in one go, holding every other request to it meanwhile; a tenth of the batch keeps what the service
- * answers while a job runs close to what it answers idle.
- */
-const JOB_BATCH_SIZE = 100;
 const ORPHAN_SWEEP_MS = 3600_000;
 const STOPPING = "the worker is stopping";
 const CANCELED = "canceled";
@@ -227,7 +223,7 @@ export class JobWorker {
           repoId: job.repo_id,
           actor: trusted(job.owner),
           limits,
-          batchSize: JOB_BATCH_SIZE,
+          batchSize: this.options.batchRecords,
           signal: run.abort.signal,
           onProgress: (progress) => (run.progress = progress),
           onWarning: (warning) => log.line(`Warning: ${describe(warning)}`),

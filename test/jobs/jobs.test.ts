@@ -106,6 +106,7 @@ beforeAll(async () => {
     ...jobs,
     limits: DEFAULT_IMPORT_LIMITS,
     pollMs: 50,
+    batchRecords: 100,
     maxAttempts: 2,
     heartbeatMs: 25,
   });

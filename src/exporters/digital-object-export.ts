@@ -4,12 +4,14 @@
 // what they read while writing: the records the object links to, and its tree of components.
 import type { AgentContact, DigitalObject, Repository } from "../../generated/types/index.js";
 import { ApiError } from "../errors/api-error.js";
-import { onBehalfOf, type Actor, type RecordOperations, type Scope } from "../records/operations/index.js";
+import type { JsonObject } from "../registry/index.js";
+import type { Actor, RecordOperations, Scope } from "../records/operations/index.js";
 import { str } from "./ead-terms.js";
-import type { ExportRequest } from "./export-format.js";
+import type { ExportRequest, PreparedExport } from "./export-format.js";
 import { asRecord } from "./export-records.js";
 import { ComponentTree } from "./digital-object-tree.js";
 import { LinkedRecords } from "./linked-records.js";
+import { XmlWriter } from "./xml-writer.js";
 
 const DIGITAL_OBJECT = "digital_object";
 const REPOSITORY = "repository";
@@ -67,15 +69,11 @@ async function repositoryContact(
 /** Reads the digital object and its repository: `Digital Object not found` (404) before anything is written. */
 export async function readDigitalObject(
   operations: RecordOperations,
-  { scope, repoId, id, actor }: ExportRequest,
+  { scope, repoId, repository: shownRepository, id, actor }: ExportRequest,
 ): Promise<DigitalObjectExport> {
   const where: Scope = { repoId: scope.repoId ?? repoId };
   const object = asRecord(DIGITAL_OBJECT, await operations.read(DIGITAL_OBJECT, where, id, actor));
-  // Whoever may read the object may name its repository in the document.
-  const repository = asRecord(
-    REPOSITORY,
-    await operations.read(REPOSITORY, {}, where.repoId ?? repoId, onBehalfOf(actor)),
-  );
+  const repository = asRecord(REPOSITORY, shownRepository);
   const contact = await repositoryContact(operations, repository, actor);
   return {
     object,
@@ -84,5 +82,18 @@ export async function readDigitalObject(
     linked: new LinkedRecords(operations.deps, actor),
     components: new ComponentTree(operations, where, String(object.uri), actor),
     viewer: actor,
+  };
+}
+
+/** The export of one XML document about the object: the declaration, what `write` writes, every element closed. */
+export function xmlDocument(source: DigitalObjectExport, write: (xml: XmlWriter) => Promise<void>): PreparedExport {
+  return {
+    record: source.object as unknown as JsonObject,
+    async writeTo(sink) {
+      const xml = new XmlWriter(sink);
+      xml.declaration();
+      await write(xml);
+      await xml.finish();
+    },
   };
 }

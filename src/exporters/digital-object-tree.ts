@@ -1,22 +1,15 @@
 // The components of a digital object, walked depth first in position order, the way the EAD
-// export walks a resource's tree (ead-export.ts): a node's children are read through the tree
-// index ({repo_id, tree_parent, position}) a batch at a time, keyed on position; one query per
-// batch says which of its nodes have children of their own (leaves cost no query); and, when the
-// walk is given a LinkedRecords, what a batch links to is loaded in one query per target type.
-// Memory holds one batch per level of depth, so a tree of any size streams.
+// export walks a resource's tree: children a batch at a time (tree-batches.ts) and, when the walk
+// is given a LinkedRecords, what a batch links to loaded in one query per target type.
 //
-// Suppressed components, with their subtrees, are left out, as in every export. The walk reads
-// without a snapshot: a node moved while an export runs may be missed or shown twice.
+// Suppressed components, with their subtrees, are left out, as in every export.
 import type { DigitalObjectComponent } from "../../generated/types/index.js";
-import { TREE_PARENT_FIELD } from "../registry/index.js";
 import type { Actor, RecordOperations, Scope } from "../records/operations/index.js";
 import { shapeRecord } from "../records/operations/shape.js";
-import { childrenFilter, scopeFilter, type TreeNodeType } from "../records/trees/tree-links.js";
+import { scopeFilter, type TreeNodeType } from "../records/trees/tree-links.js";
 import { asRecord } from "./export-records.js";
 import type { LinkedRecords } from "./linked-records.js";
-
-/** Children read per query. */
-export const COMPONENT_BATCH_SIZE = 200;
+import { childBatches, EXPORT_BATCH_SIZE, type TreeReader } from "./tree-batches.js";
 
 const DIGITAL_OBJECT = "digital_object";
 const COMPONENT = "digital_object_component";
@@ -30,6 +23,7 @@ export interface ComponentVisitor {
 
 export class ComponentTree {
   private readonly nodes: TreeNodeType;
+  private readonly reader: TreeReader;
 
   constructor(
     private readonly operations: RecordOperations,
@@ -40,6 +34,7 @@ export class ComponentTree {
     private readonly viewer: Actor,
   ) {
     this.nodes = operations.treeViews.nodeTypeOf(DIGITAL_OBJECT);
+    this.reader = { deps: operations.deps, nodes: this.nodes, scope, viewer };
   }
 
   /** Visits every component, depth first; with `linked`, each batch's links are loaded before it is visited. */
@@ -53,39 +48,15 @@ export class ComponentTree {
     visitor: ComponentVisitor,
     linked: LinkedRecords | undefined,
   ): Promise<void> {
-    const position = this.nodes.tree.position;
-    const collection = this.operations.deps.store.collection(this.nodes.name);
-    const { registry } = this.operations.deps;
-    let after = -1;
-    for (;;) {
-      const stored = await collection
-        .find(
-          { ...childrenFilter(this.nodes, this.scope, holder), [position]: { $gt: after } },
-          { batchSize: COMPONENT_BATCH_SIZE + 1 },
-        )
-        .sort({ [position]: 1 })
-        .limit(COMPONENT_BATCH_SIZE)
-        .toArray();
-      if (stored.length === 0) return;
-      after = stored.at(-1)?.[position] as number;
-      const batch = stored
-        .map((doc) => asRecord(COMPONENT, shapeRecord(registry, this.nodes, doc, this.viewer)))
+    for await (const { records, hasChildren } of childBatches(this.reader, holder)) {
+      const batch = records
+        .map((record) => asRecord(COMPONENT, record))
         .filter((component) => component.suppressed !== true);
-      const holders = await this.parentsAmong(batch.map((component) => String(component.uri)));
-      await linked?.load(batch);
-      let generation = linked?.generation;
-      for (const [index, component] of batch.entries()) {
-        // A deep subtree may have emptied the cache since this batch was loaded.
-        if (linked !== undefined && linked.generation !== generation) {
-          await linked.load(batch.slice(index));
-          generation = linked.generation;
-        }
+      for await (const component of linked === undefined ? batch : linked.withLinks(batch)) {
         await visitor.enter(component, depth);
-        if (holders.has(String(component.uri)))
-          await this.walkChildren(String(component.uri), depth + 1, visitor, linked);
+        if (hasChildren(component.uri)) await this.walkChildren(String(component.uri), depth + 1, visitor, linked);
         visitor.leave?.(component, depth);
       }
-      if (stored.length < COMPONENT_BATCH_SIZE) return;
     }
   }
 
@@ -124,9 +95,9 @@ export class ComponentTree {
     let after = 0;
     for (;;) {
       const stored = await collection
-        .find({ ...this.ownFilter(), ...files, id: { $gt: after } }, { batchSize: COMPONENT_BATCH_SIZE + 1 })
+        .find({ ...this.ownFilter(), ...files, id: { $gt: after } }, { batchSize: EXPORT_BATCH_SIZE + 1 })
         .sort({ id: 1 })
-        .limit(COMPONENT_BATCH_SIZE)
+        .limit(EXPORT_BATCH_SIZE)
         .toArray();
       if (stored.length === 0) return;
       after = stored.at(-1)?.id as number;
@@ -134,25 +105,12 @@ export class ComponentTree {
         const component = asRecord(COMPONENT, shapeRecord(registry, this.nodes, doc, this.viewer));
         if (component.suppressed !== true) await visit(component);
       }
-      if (stored.length < COMPONENT_BATCH_SIZE) return;
+      if (stored.length < EXPORT_BATCH_SIZE) return;
     }
   }
 
   /** Every component of this digital object, at any depth. */
   private ownFilter(): Record<string, unknown> {
     return { ...scopeFilter(this.nodes, this.scope), [`${this.nodes.tree.root}.ref`]: this.rootUri };
-  }
-
-  /** Which of `uris` have children: one query for a whole batch. */
-  private async parentsAmong(uris: readonly string[]): Promise<Set<string>> {
-    if (uris.length === 0) return new Set();
-    const rows = await this.operations.deps.store
-      .collection(this.nodes.name)
-      .aggregate<{ _id: string }>([
-        { $match: childrenFilter(this.nodes, this.scope, uris) },
-        { $group: { _id: `$${TREE_PARENT_FIELD}` } },
-      ])
-      .toArray();
-    return new Set(rows.map((row) => row._id));
   }
 }

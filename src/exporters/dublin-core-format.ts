@@ -25,12 +25,11 @@
 // Text only: inline EAD markup in titles and notes is dropped, its text kept. Unpublished notes
 // and agents are exported, as ArchivesSpace's Dublin Core export does.
 import type { DigitalObject, LinkedAgent, RightsStatement } from "../../generated/types/index.js";
-import type { JsonObject } from "../registry/index.js";
-import { readDigitalObject, type DigitalObjectExport } from "./digital-object-export.js";
+import { readDigitalObject, xmlDocument, type DigitalObjectExport } from "./digital-object-export.js";
 import { dateText, extentText, noteText, titleOf } from "./digital-object-text.js";
 import { agentName, enumerationWords, str, termTexts } from "./ead-terms.js";
 import type { ExportFormat } from "./export-format.js";
-import { XmlWriter, type XmlSink } from "./xml-writer.js";
+import type { XmlWriter } from "./xml-writer.js";
 
 const OAI_DC_ROOT = {
   "xmlns:oai_dc": "http://www.openarchives.org/OAI/2.0/oai_dc/",
@@ -167,14 +166,6 @@ export const DUBLIN_CORE_FORMAT: ExportFormat = {
   parameters: [],
   async prepare(operations, request) {
     const source = await readDigitalObject(operations, request);
-    return {
-      record: source.object as unknown as JsonObject,
-      async writeTo(sink: XmlSink) {
-        const xml = new XmlWriter(sink);
-        xml.declaration();
-        await writeDublinCore(xml, source);
-        await xml.finish();
-      },
-    };
+    return xmlDocument(source, (xml) => writeDublinCore(xml, source));
   },
 };

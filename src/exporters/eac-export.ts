@@ -5,7 +5,7 @@
 // and description are written at once (an agent is one record), the records that link to the
 // agent streamed after them (eac-relations.ts).
 import type { Repository } from "../../generated/types/index.js";
-import { onBehalfOf, type Actor, type RecordOperations } from "../records/operations/index.js";
+import type { Actor, RecordOperations } from "../records/operations/index.js";
 import { writeControl, recordIdOf } from "./eac-control.js";
 import { writeDescription } from "./eac-description.js";
 import { nameViews, writeIdentity } from "./eac-identity.js";
@@ -31,13 +31,13 @@ const RESOLVE = ["related_agents", "subjects", "places"];
 
 /** Reads the agent (404 `<Type> not found`) and the route's repository, before anything is written. */
 export async function prepareEac(operations: RecordOperations, request: ExportRequest): Promise<PreparedExport> {
-  const { type, scope, repoId, id, actor } = request;
+  const { type, scope, id, actor } = request;
   const json = await operations.read(type.name, scope, id, actor, { resolve: RESOLVE });
   const agent = linkedRecord(type.name, json);
   if (agent === undefined || !isAgent(agent))
     throw new Error(`eac_cpf exports agents; ${type.name} is not one (x-exports of its schema)`);
-  // Whoever may read the agent may name the repository of the route as its maintenance agency.
-  const repository = asRecord(REPOSITORY, await operations.read(REPOSITORY, {}, repoId, onBehalfOf(actor)));
+  // The repository of the route is the agent's maintenance agency.
+  const repository = asRecord(REPOSITORY, request.repository);
   return { record: json, writeTo: (sink) => writeEac(operations, agent, repository, actor, sink) };
 }
 

@@ -1,33 +1,24 @@
 // EAD export: a resource and its whole tree of archival objects as EAD 2002 or
 // EAD3, written to a stream as the tree is walked, depth first in position order.
 //
-// The walk reads a node's children through the tree index ({repo_id, tree_parent, position}),
-// a batch at a time, keyed on position (so a batch's cost does not grow with the tree). For
-// each batch it asks, in one query, which of its nodes have children of their own (leaves
-// cost no query), and loads what the batch links to, one query per target type. So memory
-// holds one batch per level of depth, and the store sees a handful of queries per batch,
-// never one per component. The output is flushed as it grows, waiting while the client is slow.
-//
-// The export reads without a snapshot (a long export would outlive a transaction): a node
-// moved while the export runs may be missed or shown twice. Unpublished records (and their
-// subtrees), notes and links are left out unless `includeUnpublished`; suppressed ones always.
+// The walk reads a node's children a batch at a time (tree-batches.ts) and loads what each batch
+// links to, one query per target type: the store sees a handful of queries per batch, never one
+// per component. The output is flushed as it grows, waiting while the client is slow.
+// Unpublished records (and their subtrees), notes and links are left out unless
+// `includeUnpublished`; suppressed ones always.
 import type { ArchivalObject, Repository, Resource } from "../../generated/types/index.js";
-import { TREE_PARENT_FIELD } from "../registry/index.js";
+import type { JsonObject } from "../registry/index.js";
 import { onBehalfOf, type Actor, type RecordOperations, type Scope } from "../records/operations/index.js";
-import { shapeRecord } from "../records/operations/shape.js";
-import { childrenFilter, type TreeNodeType } from "../records/trees/tree-links.js";
 import { EadContext, type EadExportOptions } from "./ead-context.js";
 import { writeDescription } from "./ead-description.js";
 import { writeHeader } from "./ead-header.js";
 import { str, xmlId } from "./ead-terms.js";
 import { asRecord } from "./export-records.js";
 import { LinkedRecords } from "./linked-records.js";
+import { childBatches, type TreeReader } from "./tree-batches.js";
 import { XmlWriter, type XmlSink } from "./xml-writer.js";
 
 export { DEFAULT_EXPORT_OPTIONS, type EadExportOptions } from "./ead-context.js";
-
-/** Children read per query. */
-export const EXPORT_BATCH_SIZE = 200;
 
 const EAD2002_ROOT = {
   xmlns: "urn:isbn:1-931666-22-9",
@@ -61,11 +52,16 @@ export class EadExporter {
     resourceId: number,
     options: EadExportOptions,
     actor: Actor,
+    /** The repository, when the caller has read it already. */
+    known?: JsonObject,
   ): Promise<PreparedEadExport> {
     const scope: Scope = { repoId };
     const resource = asRecord(RESOURCE, await this.operations.read(RESOURCE, scope, resourceId, actor));
     // Whoever may read the resource may name its repository in the document.
-    const repository = asRecord(REPOSITORY, await this.operations.read(REPOSITORY, {}, repoId, onBehalfOf(actor)));
+    const repository = asRecord(
+      REPOSITORY,
+      known ?? (await this.operations.read(REPOSITORY, {}, repoId, onBehalfOf(actor))),
+    );
     return {
       resource,
       writeTo: (sink) => new EadDocument(this.operations, scope, resource, repository, options, actor, sink).write(),
@@ -77,7 +73,7 @@ export class EadExporter {
 class EadDocument {
   private readonly xml: XmlWriter;
   private readonly ctx: EadContext;
-  private readonly nodes: TreeNodeType;
+  private readonly tree: TreeReader;
   private readonly linked: LinkedRecords;
 
   constructor(
@@ -93,7 +89,7 @@ class EadDocument {
     this.xml = new XmlWriter(sink);
     this.linked = new LinkedRecords(operations.deps, viewer);
     this.ctx = new EadContext(this.xml, options, this.linked);
-    this.nodes = operations.treeViews.nodeTypeOf(RESOURCE);
+    this.tree = { deps: operations.deps, nodes: operations.treeViews.nodeTypeOf(RESOURCE), scope, viewer };
   }
 
   async write(): Promise<void> {
@@ -115,36 +111,12 @@ class EadDocument {
 
   /** The components under `holder` (a node's uri, or the resource's), and theirs, depth first. */
   private async writeChildren(holder: string, depth: number): Promise<void> {
-    const position = this.nodes.tree.position;
-    const collection = this.operations.deps.store.collection(this.nodes.name);
-    let after = -1;
-    for (;;) {
-      const stored = await collection
-        .find(
-          { ...childrenFilter(this.nodes, this.scope, holder), [position]: { $gt: after } },
-          { batchSize: EXPORT_BATCH_SIZE + 1 },
-        )
-        .sort({ [position]: 1 })
-        .limit(EXPORT_BATCH_SIZE)
-        .toArray();
-      if (stored.length === 0) return;
-      after = stored.at(-1)?.[position] as number;
-      const { registry } = this.operations.deps;
-      const batch = stored
-        .map((doc) => asRecord(ARCHIVAL_OBJECT, shapeRecord(registry, this.nodes, doc, this.viewer)))
+    for await (const { records, hasChildren } of childBatches(this.tree, holder)) {
+      const batch = records
+        .map((record) => asRecord(ARCHIVAL_OBJECT, record))
         .filter((record) => this.ctx.shown(record));
-      const holders = await this.parentsAmong(batch.map((record) => String(record.uri)));
-      await this.linked.load(batch);
-      let generation = this.linked.generation;
-      for (const [index, record] of batch.entries()) {
-        // A deep subtree may have emptied the cache since this batch was loaded.
-        if (this.linked.generation !== generation) {
-          await this.linked.load(batch.slice(index));
-          generation = this.linked.generation;
-        }
-        await this.writeComponent(record, depth, holders.has(String(record.uri)));
-      }
-      if (stored.length < EXPORT_BATCH_SIZE) return;
+      for await (const record of this.linked.withLinks(batch))
+        await this.writeComponent(record, depth, hasChildren(record.uri));
     }
   }
 
@@ -161,18 +133,5 @@ class EadDocument {
     await xml.yieldIfFull();
     if (hasChildren) await this.writeChildren(String(record.uri), depth + 1);
     xml.close(name);
-  }
-
-  /** Which of `uris` have children: one query for a whole batch. */
-  private async parentsAmong(uris: readonly string[]): Promise<Set<string>> {
-    if (uris.length === 0) return new Set();
-    const rows = await this.operations.deps.store
-      .collection(this.nodes.name)
-      .aggregate<{ _id: string }>([
-        { $match: childrenFilter(this.nodes, this.scope, uris) },
-        { $group: { _id: `$${TREE_PARENT_FIELD}` } },
-      ])
-      .toArray();
-    return new Set(rows.map((row) => row._id));
   }
 }

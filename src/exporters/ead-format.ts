@@ -56,12 +56,18 @@ export const EAD_FORMAT: ExportFormat = {
     "Unpublished records, notes and links are left out unless `include_unpublished`; digital objects only with `include_daos` (both as in ArchivesSpace). " +
     "ArchivesSpace's `print_pdf` is not supported: `print_pdf=true` answers 400.",
   parameters: [...EAD_EXPORT_PARAMETERS, { name: PRINT_PDF, description: "Not supported: `true` answers 400." }],
-  async prepare(operations, { scope, repoId, id, options, actor }) {
+  async prepare(operations, { scope, repoId, repository, id, options, actor }) {
     if (options.has(PRINT_PDF))
       throw badRequest({ [PRINT_PDF]: ["PDF output is not supported; the export is XML only"] });
     const eadOptions: EadExportOptions = { ...DEFAULT_EXPORT_OPTIONS };
     for (const parameter of EAD_EXPORT_PARAMETERS) eadOptions[parameter.option] = options.has(parameter.name);
-    const prepared = await new EadExporter(operations).prepare(scope.repoId ?? repoId, id, eadOptions, actor);
+    const prepared = await new EadExporter(operations).prepare(
+      scope.repoId ?? repoId,
+      id,
+      eadOptions,
+      actor,
+      repository,
+    );
     return { record: prepared.resource as unknown as JsonObject, writeTo: prepared.writeTo };
   },
 };

@@ -157,23 +157,24 @@ async function enter(
   operations: RecordOperations,
   req: Request,
   res: Response,
-): Promise<{ scope: Scope; repoId: number; id: number; actor: Actor }> {
+): Promise<{ scope: Scope; repoId: number; repository: JsonObject; id: number; actor: Actor }> {
   const { scope, actor } = await route.endpoints.enter("read", req, res);
   const holder = operations.deps.registry.scopeHolderType();
   const repoId = scope.repoId ?? positiveId(req.params.repo_id);
   if (repoId === undefined) throw notFound(holder.title);
   const id = route.endpoints.recordId(req);
-  // Whoever may read the record may learn that its repository exists.
-  await operations.read(holder.name, {}, repoId, onBehalfOf(actor));
-  return { scope, repoId, id, actor };
+  // Whoever may read the record may learn that its repository exists, and name it.
+  const repository = await operations.read(holder.name, {}, repoId, onBehalfOf(actor));
+  return { scope, repoId, repository, id, actor };
 }
 
 async function sendFile(route: ExportRoute, operations: RecordOperations, req: Request, res: Response): Promise<void> {
-  const { scope, repoId, id, actor } = await enter(route, operations, req, res);
+  const { scope, repoId, repository, id, actor } = await enter(route, operations, req, res);
   const options = new Set(
     route.format.parameters.filter((parameter) => booleanParam(req, parameter.name, false)).map(({ name }) => name),
   );
-  const prepared = await route.format.prepare(operations, { type: route.type, scope, repoId, id, options, actor });
+  const request = { type: route.type, scope, repoId, repository, id, options, actor };
+  const prepared = await route.format.prepare(operations, request);
   res.status(200);
   res.setHeader("Content-Type", route.format.mediaType);
   try {

@@ -20,6 +20,8 @@ export interface ExportRequest {
   readonly scope: Scope;
   /** The repository in the route's path (a global record's export names it as its holder). */
   readonly repoId: number;
+  /** That repository, read by the route (it must exist): whoever may read the record may name it. */
+  readonly repository: JsonObject;
   readonly id: number;
   /** The format's parameters given as true. */
   readonly options: ReadonlySet<string>;

@@ -13,20 +13,20 @@
 // Unpublished records are labelled too (labels are for the stacks); suppressed ones, and what is
 // under them, are not.
 //
-// The tree is read as the EAD export reads it: a batch of children at a time through the tree
-// index, one query per batch to learn which have children, and the containers a batch uses
+// The tree is read as the EAD export reads it, a batch of children at a time (tree-batches.ts),
+// and the containers a batch uses
 // loaded in one query (their profiles and locations in one more each, cached): never one query
 // per record, and memory of one batch per level of depth.
 import type { ArchivalObject, Repository, Resource, SubContainer, TopContainer } from "../../generated/types/index.js";
 import type { OperationDeps } from "../records/deps.js";
 import type { Actor, RecordOperations, Scope } from "../records/operations/index.js";
 import { shapeRecord } from "../records/operations/shape.js";
-import { childrenFilter, type TreeNodeType } from "../records/trees/tree-links.js";
-import { TREE_PARENT_FIELD, type JsonObject } from "../registry/index.js";
+import type { JsonObject } from "../registry/index.js";
 import { str } from "./ead-terms.js";
 import { asRecord } from "./export-records.js";
 import { TsvWriter } from "./labels-tsv.js";
 import { markupAsText } from "./mixed-content.js";
+import { childBatches, type TreeReader } from "./tree-batches.js";
 import type { XmlSink } from "./xml-writer.js";
 
 export const LABEL_HEADERS = [
@@ -43,8 +43,6 @@ export const LABEL_HEADERS = [
   "Current Location",
 ] as const;
 
-/** Children read per query. */
-const BATCH_SIZE = 200;
 /** Past this many cached profiles and locations the cache starts again. */
 const CACHE_LIMIT = 10_000;
 
@@ -96,7 +94,7 @@ function level(type: string | undefined, indicator: string | undefined): string 
 
 export class LabelsExport {
   private readonly writer: TsvWriter;
-  private readonly nodes: TreeNodeType;
+  private readonly tree: TreeReader;
   private readonly deps: OperationDeps;
   /** Top containers already labelled: each gets one row. */
   private readonly labelled = new Set<string>();
@@ -114,7 +112,7 @@ export class LabelsExport {
   ) {
     this.writer = new TsvWriter(sink);
     this.deps = operations.deps;
-    this.nodes = operations.treeViews.nodeTypeOf(RESOURCE);
+    this.tree = { deps: operations.deps, nodes: operations.treeViews.nodeTypeOf(RESOURCE), scope, viewer };
     const identifier = [resource.id_0, resource.id_1, resource.id_2, resource.id_3].map(str).filter(Boolean);
     this.leading = [str(repository.name) ?? "", markupAsText(resource.title), identifier.join("-")];
   }
@@ -186,47 +184,19 @@ export class LabelsExport {
 
   /** The rows of the records under `holder`, and of theirs, depth first. */
   private async writeChildren(holder: string, series: string): Promise<void> {
-    const position = this.nodes.tree.position;
-    const collection = this.deps.store.collection(this.nodes.name);
-    let after = -1;
-    for (;;) {
-      const stored = await collection
-        .find(
-          { ...childrenFilter(this.nodes, this.scope, holder), [position]: { $gt: after } },
-          { batchSize: BATCH_SIZE + 1 },
-        )
-        .sort({ [position]: 1 })
-        .limit(BATCH_SIZE)
-        .toArray();
-      if (stored.length === 0) return;
-      after = stored.at(-1)?.[position] as number;
-      const batch = stored
-        .map((doc) => asRecord(ARCHIVAL_OBJECT, shapeRecord(this.deps.registry, this.nodes, doc, this.viewer)))
+    for await (const { records, hasChildren } of childBatches(this.tree, holder)) {
+      const batch = records
+        .map((record) => asRecord(ARCHIVAL_OBJECT, record))
         .filter((record) => record.suppressed !== true)
         .map((record): LabelledRecord => {
           const title = markupAsText(str(record.display_string) ?? str(record.title) ?? "");
           return { record, title, series: record.level === "series" ? title : series };
         });
-      const parents = await this.parentsAmong(batch.map(({ record }) => String(record.uri)));
       const containers = await this.containersOf(batch);
       for (const entry of batch) {
         await this.writeRows(entry, containers);
-        if (parents.has(String(entry.record.uri))) await this.writeChildren(String(entry.record.uri), entry.series);
+        if (hasChildren(entry.record.uri)) await this.writeChildren(String(entry.record.uri), entry.series);
       }
-      if (stored.length < BATCH_SIZE) return;
     }
-  }
-
-  /** Which of `uris` have children: one query for a whole batch. */
-  private async parentsAmong(uris: readonly string[]): Promise<Set<string>> {
-    if (uris.length === 0) return new Set();
-    const rows = await this.deps.store
-      .collection(this.nodes.name)
-      .aggregate<{ _id: string }>([
-        { $match: childrenFilter(this.nodes, this.scope, uris) },
-        { $group: { _id: `$${TREE_PARENT_FIELD}` } },
-      ])
-      .toArray();
-    return new Set(rows.map((row) => row._id));
   }
 }

@@ -2,7 +2,6 @@
 // backend/app/controllers/exports.rb): a resource's top containers, one TSV row each, streamed as
 // its tree is read (labels-export.ts says which rows and columns).
 import type { Repository, Resource } from "../../generated/types/index.js";
-import { onBehalfOf } from "../records/operations/index.js";
 import type { JsonObject } from "../registry/index.js";
 import { asRecord } from "./export-records.js";
 import type { ExportFormat } from "./export-format.js";
@@ -20,14 +19,10 @@ export const LABELS_FORMAT: ExportFormat = {
     "Rows end in CRLF and are streamed as the tree is read. Tabs and line breaks inside a value become a space, and a cell that starts with `=`, `+`, `-` or `@` is prefixed with `'` so that no spreadsheet runs it as a formula. " +
     "Unpublished records are labelled too; suppressed records, and what is under them, are not.",
   parameters: [],
-  async prepare(operations, { scope, repoId, id, actor }) {
+  async prepare(operations, { scope, repoId, repository: shownRepository, id, actor }) {
     const resourceScope = { repoId: scope.repoId ?? repoId };
     const resource: Resource = asRecord("resource", await operations.read("resource", resourceScope, id, actor));
-    // Whoever may read the resource may name its repository on its labels.
-    const repository: Repository = asRecord(
-      "repository",
-      await operations.read("repository", {}, resourceScope.repoId, onBehalfOf(actor)),
-    );
+    const repository: Repository = asRecord("repository", shownRepository);
     return {
       record: resource as unknown as JsonObject,
       writeTo: (sink) => new LabelsExport(operations, resourceScope, resource, repository, actor, sink).write(),

@@ -4,7 +4,8 @@
 // cell a spreadsheet would take for a formula (=, +, -, @) is prefixed with a quote, as the CSV
 // reports are (OWASP's CSV injection advice): label cells are what users typed.
 import { withoutFormula } from "../jobs/reports.js";
-import { xmlChars, SinkClosedError, type XmlSink } from "./xml-writer.js";
+import { SinkBuffer, type XmlSink } from "./sink-buffer.js";
+import { xmlChars } from "./xml-writer.js";
 
 /** A value as one TSV cell: on one line, without tabs, never a formula. */
 export function tsvCell(value: string): string {
@@ -13,44 +14,20 @@ export function tsvCell(value: string): string {
 }
 
 export class TsvWriter {
-  private buffer: string[] = [];
-  private buffered = 0;
+  private readonly out: SinkBuffer;
 
-  constructor(
-    private readonly sink: XmlSink,
-    /** Buffered characters before a write to the sink. */
-    private readonly flushAt = 64 * 1024,
-  ) {}
+  constructor(sink: XmlSink, flushAt = 64 * 1024) {
+    this.out = new SinkBuffer(sink, flushAt);
+  }
 
   /** Adds a row (CRLF-terminated); flushes when the buffer is full. */
   async row(cells: readonly string[]): Promise<void> {
-    const line = `${cells.map(tsvCell).join("\t")}\r\n`;
-    this.buffer.push(line);
-    this.buffered += line.length;
-    if (this.buffered >= this.flushAt) await this.flush();
+    this.out.put(`${cells.map(tsvCell).join("\t")}\r\n`);
+    if (this.out.full) await this.out.flush();
   }
 
   /** Writes what is buffered; waits while the sink is full. @throws SinkClosedError when the sink is gone. */
-  async flush(): Promise<void> {
-    if (this.sink.destroyed) throw new SinkClosedError();
-    if (this.buffered === 0) return;
-    const chunk = this.buffer.join("");
-    this.buffer = [];
-    this.buffered = 0;
-    if (this.sink.write(chunk)) return;
-    await new Promise<void>((resolve, reject) => {
-      const done = (error?: Error) => {
-        this.sink.removeListener("drain", onDrain);
-        this.sink.removeListener("close", onClose);
-        this.sink.removeListener("error", onClose);
-        if (error) reject(error);
-        else resolve();
-      };
-      const onDrain = () => done();
-      const onClose = () => done(new SinkClosedError());
-      this.sink.once("drain", onDrain);
-      this.sink.once("close", onClose);
-      this.sink.once("error", onClose);
-    });
+  flush(): Promise<void> {
+    return this.out.flush();
   }
 }

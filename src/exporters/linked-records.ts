@@ -77,6 +77,22 @@ export class LinkedRecords {
     }
   }
 
+  /**
+   * The records of a batch one by one, each with what it links to loaded: the batch's links in one go, and again from
+   * where a record is reached if visiting the ones before it (their subtrees) emptied the cache meanwhile.
+   */
+  async *withLinks<T extends LinkingRecord>(batch: readonly T[]): AsyncGenerator<T, void, undefined> {
+    await this.load(batch);
+    let generation = this.generation;
+    for (const [index, record] of batch.entries()) {
+      if (this.generation !== generation) {
+        await this.load(batch.slice(index));
+        generation = this.generation;
+      }
+      yield record;
+    }
+  }
+
   /** A loaded agent; undefined for a broken link (the target is gone) or a link to something else. */
   agent(uri: string): LinkedAgentRecord | undefined {
     const linked = this.cache.get(uri);

@@ -5,7 +5,6 @@
 // A MARC record is one resource's description, never its tree: it is built whole and written at
 // once, its size that of the resource.
 import type { Repository, Resource } from "../../generated/types/index.js";
-import { onBehalfOf } from "../records/operations/index.js";
 import type { JsonObject } from "../registry/index.js";
 import { asRecord } from "./export-records.js";
 import type { ExportFormat } from "./export-format.js";
@@ -52,14 +51,10 @@ export const MARC21_FORMAT: ExportFormat = {
     "Inline markup in titles and notes is reduced to its text. The archival objects below the resource are not part of a MARC record. " +
     "Written to be read back by Arca's MARCXML import as the same resource (see docs/api.md for what MARC cannot carry).",
   parameters: [{ name: INCLUDE_UNPUBLISHED, description: "Also export unpublished notes, agents and subjects." }],
-  async prepare(operations, { scope, repoId, id, options, actor }) {
+  async prepare(operations, { scope, repoId, repository: shownRepository, id, options, actor }) {
     const resourceScope = { repoId: scope.repoId ?? repoId };
     const resource: Resource = asRecord("resource", await operations.read("resource", resourceScope, id, actor));
-    // Whoever may read the resource may name its repository in the record.
-    const repository: Repository = asRecord(
-      "repository",
-      await operations.read("repository", {}, resourceScope.repoId, onBehalfOf(actor)),
-    );
+    const repository: Repository = asRecord("repository", shownRepository);
     const includeUnpublished = options.has(INCLUDE_UNPUBLISHED);
     const shown: Shown = <T extends { publish?: boolean; suppressed?: boolean }>(item: T | undefined): item is T =>
       item !== undefined && item.suppressed !== true && (item.publish !== false || includeUnpublished);

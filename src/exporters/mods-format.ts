@@ -4,11 +4,10 @@
 // is read. ArchivesSpace lists the components flat and writes deeper ones a second time inside
 // their parents; here each component appears once, where it sits in the tree.
 import type { DigitalObjectComponent } from "../../generated/types/index.js";
-import type { JsonObject } from "../registry/index.js";
-import { readDigitalObject, type DigitalObjectExport } from "./digital-object-export.js";
+import { readDigitalObject, xmlDocument, type DigitalObjectExport } from "./digital-object-export.js";
 import type { ExportFormat } from "./export-format.js";
 import { writeModsDescription } from "./mods-description.js";
-import { XmlWriter, type XmlSink } from "./xml-writer.js";
+import type { XmlWriter } from "./xml-writer.js";
 
 export const MODS_NAMESPACE = "http://www.loc.gov/mods/v3";
 export const MODS_VERSION = "3.7";
@@ -74,14 +73,6 @@ export const MODS_FORMAT: ExportFormat = {
   parameters: [],
   async prepare(operations, request) {
     const source = await readDigitalObject(operations, request);
-    return {
-      record: source.object as unknown as JsonObject,
-      async writeTo(sink: XmlSink) {
-        const xml = new XmlWriter(sink);
-        xml.declaration();
-        await writeModsRecord(xml, source, { standalone: true, withComponents: true });
-        await xml.finish();
-      },
-    };
+    return xmlDocument(source, (xml) => writeModsRecord(xml, source, { standalone: true, withComponents: true }));
   },
 };

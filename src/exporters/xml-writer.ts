@@ -4,24 +4,12 @@
 // cannot carry (control characters, lone surrogates, U+FFFE/U+FFFF) are dropped, so whatever
 // the records hold the output is well-formed UTF-8.
 // Indentation goes only where an element holds elements alone: text content is never touched.
+import { SinkBuffer, type XmlSink } from "./sink-buffer.js";
 
-/** Where the document goes: an HTTP response, a file stream, anything Writable-like. */
-export interface XmlSink {
-  write(chunk: string): boolean;
-  once(event: "drain" | "close" | "error", listener: (...args: unknown[]) => void): unknown;
-  removeListener(event: "drain" | "close" | "error", listener: (...args: unknown[]) => void): unknown;
-  readonly destroyed: boolean;
-}
+export { SinkClosedError, type XmlSink } from "./sink-buffer.js";
 
 /** Attribute values by name, in output order; an undefined, null or empty value is left out. */
 export type Attributes = Record<string, string | number | undefined | null>;
-
-/** The sink went away (the client hung up): stop producing. */
-export class SinkClosedError extends Error {
-  constructor() {
-    super("the output stream closed before the document was complete");
-  }
-}
 
 // Everything outside XML 1.0's Char production. With the `u` flag a lone surrogate is one
 // code point, so it is matched (and dropped) here too.
@@ -62,19 +50,14 @@ export interface XmlWriterOptions {
 }
 
 export class XmlWriter {
-  private buffer: string[] = [];
-  private buffered = 0;
+  private readonly out: SinkBuffer;
   /** Whether anything was written (a root element then starts on a new line). */
   private started = false;
   private readonly stack: OpenElement[] = [];
-  private readonly flushAt: number;
   private readonly indent: string;
 
-  constructor(
-    private readonly sink: XmlSink,
-    options: XmlWriterOptions = {},
-  ) {
-    this.flushAt = options.flushAt ?? 64 * 1024;
+  constructor(sink: XmlSink, options: XmlWriterOptions = {}) {
+    this.out = new SinkBuffer(sink, options.flushAt ?? 64 * 1024);
     this.indent = options.indent ?? "  ";
   }
 
@@ -98,11 +81,7 @@ export class XmlWriter {
       throw new Error(`XmlWriter: closing <${name}> but <${element.name}> is open`);
     if (element.empty) {
       // `<x>` was written; turn it into `<x/>` when nothing followed it in the buffer.
-      const last = this.buffer.length - 1;
-      if (last >= 0 && this.buffer[last]?.endsWith(">")) {
-        this.buffer[last] = `${this.buffer[last].slice(0, -1)}/>`;
-        return;
-      }
+      if (this.out.amendLast((last) => (last.endsWith(">") ? `${last.slice(0, -1)}/>` : undefined))) return;
     }
     if (!element.mixed && !element.empty) this.newline(this.stack.length);
     this.put(`</${element.name}>`);
@@ -136,32 +115,13 @@ export class XmlWriter {
   }
 
   /** Writes what is buffered; waits while the sink is full. @throws SinkClosedError when the sink is gone. */
-  async flush(): Promise<void> {
-    if (this.sink.destroyed) throw new SinkClosedError();
-    if (this.buffered === 0) return;
-    const chunk = this.buffer.join("");
-    this.buffer = [];
-    this.buffered = 0;
-    if (this.sink.write(chunk)) return;
-    await new Promise<void>((resolve, reject) => {
-      const done = (error?: unknown) => {
-        this.sink.removeListener("drain", onDrain);
-        this.sink.removeListener("close", onClose);
-        this.sink.removeListener("error", onClose);
-        if (error) reject(error);
-        else resolve();
-      };
-      const onDrain = () => done();
-      const onClose = () => done(new SinkClosedError());
-      this.sink.once("drain", onDrain);
-      this.sink.once("close", onClose);
-      this.sink.once("error", onClose);
-    });
+  flush(): Promise<void> {
+    return this.out.flush();
   }
 
   /** Flushes when the buffer is past its size: call between units of work. */
   async yieldIfFull(): Promise<void> {
-    if (this.buffered >= this.flushAt) await this.flush();
+    if (this.out.full) await this.out.flush();
   }
 
   /** Ends the document (every element closed) and writes the rest. */
@@ -198,7 +158,6 @@ export class XmlWriter {
 
   private put(chunk: string): void {
     this.started = true;
-    this.buffer.push(chunk);
-    this.buffered += chunk.length;
+    this.out.put(chunk);
   }
 }

@@ -162,15 +162,21 @@ export class FuzzService {
   private ask(type: "baseline" | "check" | "selftest"): Promise<ProbeReply> {
     const id = this.nextMessage++;
     return new Promise((done) => {
-      if (!this.alive() || !this.child!.send({ type, id })) return done({ type: "exit", id });
-      const timer = setTimeout(() => {
-        this.waiting.delete(id);
-        done({ type: "timeout", id });
-      }, 30_000);
-      this.waiting.set(id, (reply) => {
+      const child = this.child;
+      if (child === undefined || !this.alive() || !child.connected) return done({ type: "exit", id });
+      const finish = (reply: ProbeReply) => {
         clearTimeout(timer);
+        this.waiting.delete(id);
         done(reply);
-      });
+      };
+      const timer = setTimeout(() => finish({ type: "timeout", id }), 30_000);
+      this.waiting.set(id, finish);
+      // A process dying as the message goes (EPIPE) is an exit, whether send throws or reports it.
+      try {
+        child.send({ type, id }, (error) => error && finish({ type: "exit", id }));
+      } catch {
+        finish({ type: "exit", id });
+      }
     });
   }
 

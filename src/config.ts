@@ -116,7 +116,9 @@ export interface JobsConfig {
   /**
    * Records per write batch of a job's import (the command's and the quick path's are 1,000). The store applies a
    * batch's transaction in one go, holding other requests to it meanwhile: smaller batches keep what the service
-   * answers during a job closer to what it answers idle, at some cost in the job's speed.
+   * answers during a job closer to what it answers idle, at some cost in the job's speed (BENCHMARKS.md, "Jobs": 25
+   * took GET p99 during a job from 8.4x idle at 100 to 3.1x, the job still 8 % faster than the command; 10 gave 2.9x
+   * at 61 % of the command's speed).
    */
   batchRecords: number;
 }
@@ -219,7 +221,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxAttempts: positiveInteger(env, "JOB_MAX_ATTEMPTS", 2),
       pollMs: positiveInteger(env, "JOB_POLL_MS", 500),
       fileLimitBytes: positiveInteger(env, "JOB_FILE_LIMIT_BYTES", 1024 * 1024 * 1024),
-      batchRecords: positiveInteger(env, "JOB_BATCH_RECORDS", 100),
+      batchRecords: positiveInteger(env, "JOB_BATCH_RECORDS", 25),
     },
     bulk: { maxRecords: positiveInteger(env, "BULK_MAX_RECORDS", 1000) },
     http: {

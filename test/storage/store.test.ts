@@ -45,7 +45,7 @@ describe("loadConfig", () => {
       maxAttempts: 2,
       pollMs: 500,
       fileLimitBytes: 1024 * 1024 * 1024,
-      batchRecords: 100,
+      batchRecords: 25,
     });
     expect(loadConfig({ JOB_WORKERS: "0" }).jobs.workers).toBe(0);
     expect(() => loadConfig({ JOB_LEASE_SECONDS: "0" })).toThrow(/JOB_LEASE_SECONDS/);

@@ -34,9 +34,12 @@ const subnotes = (n: Json, type: string): Json[] => (n.subnotes as Json[]).filte
 
 async function byTitle(title: string): Promise<Json> {
   const ids = await t.get<number[]>(`/repositories/${t.repo}/archival_objects?all_ids=true`);
-  for (const id of ids) {
-    const record = await t.get(`/repositories/${t.repo}/archival_objects/${id}`);
-    if (record.title === title) return record;
+  // A list page of records per request (id_set, at most 250), not one request per record.
+  for (let start = 0; start < ids.length; start += 250) {
+    const idSet = ids.slice(start, start + 250).join(",");
+    const records = await t.get<Json[]>(`/repositories/${t.repo}/archival_objects?id_set=${idSet}`);
+    const found = records.find((record) => record.title === title);
+    if (found !== undefined) return found;
   }
   throw new Error(`no archival object titled ${title}`);
 }

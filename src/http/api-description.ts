@@ -171,6 +171,21 @@ export function pathParameterNames(expressPath: string): string[] {
 
 const TRUE_OR_FALSE = "^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$";
 
+const RESOLVE_FIELD = "[a-z_][a-z0-9_]*";
+
+/** `resolve[]`: link fields whose targets are embedded as `_resolved` (docs/api.md §6). */
+export const resolveParameter: Parameter = {
+  name: "resolve[]",
+  in: "query",
+  description:
+    "Link fields to resolve: each matching `ref` (at any depth) gets `_resolved`, the target record as its own GET returns it. " +
+    "`a::b` resolves `a`, then `b` inside the resolved records. At most RESOLVE_MAX_REFS (default 1000) refs are resolved per response; " +
+    'past that the rest carry no `_resolved` and the response has `"_resolve_truncated": true`. A broken ref simply has no `_resolved`.',
+  schema: { type: "array", items: { type: "string", pattern: `^${RESOLVE_FIELD}(::${RESOLVE_FIELD})*$` } },
+  style: "form",
+  explode: true,
+};
+
 /** A boolean parameter as ArchivesSpace clients send it: true/false in any case. */
 export function booleanParameter(name: string, description: string): Parameter {
   return {

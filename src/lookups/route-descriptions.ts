@@ -8,9 +8,9 @@ import {
   type DocumentContext,
   type Parameter,
   type Tag,
+  resolveParameter,
 } from "../http/api-description.js";
 import type { RouteOperation } from "../http/described-route.js";
-import { resolveParameter } from "../openapi/record-paths.js";
 import { FIND_BY_IDENTIFIER, type RecordType } from "../registry/index.js";
 import { EXTERNAL_ID_MAX_URIS, FIND_BY_ID_MAX_REFS } from "../records/operations/lookups.js";
 import { MAX_ID_SET } from "../records/operations/index.js";

@@ -17,6 +17,7 @@ import {
   booleanParameter,
   openApiPath,
   pathParameterNames,
+  resolveParameter,
   responseRef,
   type DocumentContext,
   type Operation,
@@ -44,21 +45,6 @@ const PERMISSION_OF: Readonly<Record<RecordOperationName, RecordOperation>> = lo
 
 /** What a read answers, in words. */
 const RECORD_READ = "The record with its server-maintained fields; fields with no value are omitted.";
-
-const FIELD_NAME = "[a-z_][a-z0-9_]*";
-
-/** `resolve[]`: link fields whose targets are embedded as `_resolved` (docs/api.md §6). */
-export const resolveParameter: Parameter = {
-  name: "resolve[]",
-  in: "query",
-  description:
-    "Link fields to resolve: each matching `ref` (at any depth) gets `_resolved`, the target record as its own GET returns it. " +
-    "`a::b` resolves `a`, then `b` inside the resolved records. At most RESOLVE_MAX_REFS (default 1000) refs are resolved per response; " +
-    'past that the rest carry no `_resolved` and the response has `"_resolve_truncated": true`. A broken ref simply has no `_resolved`.',
-  schema: { type: "array", items: { type: "string", pattern: `^${FIELD_NAME}(::${FIELD_NAME})*$` } },
-  style: "form",
-  explode: true,
-};
 
 function listParameters(type: RecordType): Parameter[] {
   const ids = { type: "array", items: { type: "integer", minimum: 1 }, maxItems: MAX_ID_SET };

@@ -16,6 +16,7 @@ import {
   idPathParameter,
   jsonResponse,
   notFoundResponse,
+  resolveParameter,
   responseRef,
   type DocumentContext,
   type Parameter,
@@ -24,7 +25,14 @@ import {
 import { Route, type RouteOperation } from "../../http/described-route.js";
 import { repoIdParam, repositoryExists, shownRepoId } from "../../http/repository-param.js";
 import { respond } from "../http/answer.js";
-import { pageEnvelope, ParamReader, readPage, requestParameters, throwIfAny } from "../http/list-params.js";
+import {
+  pageEnvelope,
+  ParamReader,
+  readPage,
+  requestParameters,
+  resolveParam,
+  throwIfAny,
+} from "../http/list-params.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type RecordOperations } from "../operations/index.js";
 import { readByUri } from "../search/records-by-uri.js";
 import { feedCollection, type FeedEntry } from "./change-feed.js";
@@ -164,7 +172,10 @@ function describeUpdateFeed(ctx: DocumentContext, maxWait: number): RouteOperati
       `${UPDATE_FEED_MAX}), each \`{sequence, uri, record, timestamp}\` with the record's JSON as it is now, or ` +
       `\`"deleted"\`. When there is none yet, waits up to ${maxWait} s for one. Needs \`index_system\`.`,
     tag: FEED,
-    parameters: [query("last_sequence", "The last sequence number seen (default 0).", { type: "integer", minimum: 0 })],
+    parameters: [
+      query("last_sequence", "The last sequence number seen (default 0).", { type: "integer", minimum: 0 }),
+      resolveParameter,
+    ],
     responses: {
       "200": jsonResponse("The updates, oldest first.", {
         type: "array",
@@ -301,6 +312,7 @@ export function feedControllers(deps: FeedRouteDeps): Array<new () => unknown> {
         const params = new ParamReader(requestParameters(req));
         const since = params.wholeNumber("last_sequence", 0) ?? 0;
         throwIfAny(params.errors);
+        const resolve = resolveParam(req);
         const page = await feed.read({
           since,
           limit: UPDATE_FEED_MAX,
@@ -313,6 +325,7 @@ export function feedControllers(deps: FeedRouteDeps): Array<new () => unknown> {
           operations,
           named.filter((entry) => entry.operation !== "delete").map((entry) => entry.uri ?? ""),
           actor,
+          resolve,
         );
         return named.map((entry) => ({
           sequence: entry.seq,

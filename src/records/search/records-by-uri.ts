@@ -11,6 +11,8 @@ export async function readByUri(
   operations: RecordOperations,
   uris: Iterable<string>,
   actor: Actor,
+  /** resolve[] keys, resolved in each record as a read would (docs/api.md §6). */
+  resolve: string[] = [],
 ): Promise<Map<string, JsonObject>> {
   const read = async ({ type, repoId, ids }: UriGroup): Promise<JsonObject[]> => {
     const found: JsonObject[] = [];
@@ -18,7 +20,7 @@ export async function readByUri(
       const mode = { kind: "idSet" as const, ids: ids.slice(start, start + MAX_ID_SET) };
       let page: unknown;
       try {
-        page = await operations.list(type.name, { repoId }, { mode }, actor);
+        page = await operations.list(type.name, { repoId }, { mode, resolve }, actor);
       } catch {
         break; // a type the caller may not read: its records are left out
       }

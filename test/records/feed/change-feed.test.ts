@@ -253,6 +253,26 @@ describe("ArchivesSpace's /update-feed and /delete-feed", () => {
     expect([bad.status, bad.body]).toEqual([400, { error: { last_sequence: [expect.any(String)] } }]);
   });
 
+  it("/update-feed: resolve[] embeds the linked records, as a read does; a malformed one is a 400", async () => {
+    const subject = await created("/subjects", subjectBody("Feed resolve"));
+    const start = await position();
+    const linked = await created(`/repositories/${repo}/accessions`, {
+      ...accession("U-R", "Linked"),
+      subjects: [{ ref: subject }],
+    });
+    const reply = await send("GET", `/update-feed?last_sequence=${start}&resolve[]=subjects`);
+    const [update] = reply.body as Array<{ uri: string; record: Json }>;
+    expect(update?.uri).toBe(linked);
+    expect(update?.record.subjects).toEqual([
+      expect.objectContaining({
+        ref: subject,
+        _resolved: expect.objectContaining({ uri: subject, title: "Feed resolve" }),
+      }),
+    ]);
+    const bad = await send("GET", `/update-feed?last_sequence=${start}&resolve[]=sub%20jects`);
+    expect([bad.status, bad.body]).toEqual([400, { error: { "resolve[]": [expect.any(String)] } }]);
+  });
+
   it("/delete-feed: the uris deleted since a time, paged", async () => {
     const before = Math.floor(Date.now() / 1000);
     const deleted: string[] = [];

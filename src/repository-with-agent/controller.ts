@@ -123,17 +123,26 @@ export function repositoryWithAgentController({ operations, access }: WithAgentD
   const create = async (req: Request, res: Response): Promise<WriteResult> => {
     const caller = await callerWith(access, res, registry.get(REPOSITORY).permissions.create);
     const { repository, agent } = partsOf(req.body);
-    return store.transaction(async (session) => {
-      const made = agent === undefined ? undefined : await createAgent(agent, caller, session);
-      const link = made === undefined ? {} : { [AGENT_PART]: { ref: made.uri } };
-      const result = await inPart(REPOSITORY_PART, () =>
-        operations.create(REPOSITORY, {}, { ...repository, ...link }, caller, { session }),
-      );
-      return {
-        ...result,
-        warnings: [...prefixed(AGENT_PART, made?.warnings ?? []), ...prefixed(REPOSITORY_PART, result.warnings)],
-      };
-    });
+    let made: WriteResult | undefined;
+    try {
+      return await store.transaction(async (session) => {
+        made = agent === undefined ? undefined : await createAgent(agent, caller, session);
+        const link = made === undefined ? {} : { [AGENT_PART]: { ref: made.uri } };
+        const result = await inPart(REPOSITORY_PART, () =>
+          operations.create(REPOSITORY, {}, { ...repository, ...link }, caller, { session }),
+        );
+        return {
+          ...result,
+          warnings: [...prefixed(AGENT_PART, made?.warnings ?? []), ...prefixed(REPOSITORY_PART, result.warnings)],
+        };
+      });
+    } catch (error) {
+      // The transaction was undone: the agent's id goes back (ids are taken outside it), so a refused repository
+      // (a repo_code in use) moves no counter.
+      const agentId = (made as WriteResult | undefined)?.id;
+      if (agentId !== undefined) await store.releaseIds(AGENT, agentId, 1);
+      throw error;
+    }
   };
 
   const update = async (req: Request, res: Response): Promise<WriteResult> => {

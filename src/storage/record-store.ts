@@ -42,6 +42,23 @@ export async function nextIds(connection: Connection, sequence: string, count: n
   return result.seq - count + 1;
 }
 /**
+ * Gives back the last `count` ids of a counter, from `first`, when nothing was taken after them: a write that was
+ * refused (a duplicate identifier, a rolled-back transaction) then leaves the counter as it found it. Ids taken by
+ * someone since stay taken (a gap, as any database's sequence leaves).
+ */
+export async function releaseIds(
+  connection: Connection,
+  sequence: string,
+  first: number,
+  count: number,
+): Promise<void> {
+  const counters = connection.collection<{ _id: string; seq: number }>(COUNTERS);
+  // From 1: the allocation made the counter (its upsert), which goes again; a missing counter counts from 0.
+  if (first === 1) await counters.deleteOne({ _id: sequence, seq: count });
+  else await counters.updateOne({ _id: sequence, seq: first + count - 1 }, { $inc: { seq: -count } });
+}
+
+/**
  * Moves a counter on to at least `id` (never back), so that ids taken by hand (start-up's fixed ids, a
  * stock install's enumeration ids) are never handed out again. Idempotent: two processes doing it at
  * once leave the same counter.
@@ -184,6 +201,11 @@ export class RecordStore {
   /** The first of `count` consecutive new ids of a type (one counter write for a whole batch). */
   nextIds(type: string, count: number): Promise<number> {
     return nextIds(this.connection, type, count);
+  }
+
+  /** Gives back ids of a type no record was written with (see the function `releaseIds`). */
+  releaseIds(type: string, first: number, count: number): Promise<void> {
+    return releaseIds(this.connection, type, first, count);
   }
 
   /** Moves a type's counter on to at least `id` (see the function `advanceCounter`). */

@@ -117,7 +117,8 @@ export async function createRecords(
   // Ids are allocated outside any transaction: a counter written inside one would make every
   // concurrent create of the type conflict.
   const unassigned = items.filter((item) => item.id === undefined).length;
-  let next = unassigned > 0 ? await deps.store.nextIds(type.name, unassigned) : 0;
+  const first = unassigned > 0 ? await deps.store.nextIds(type.name, unassigned) : 0;
+  let next = first;
   const ids = items.map((item) => item.id ?? next++);
   const now = deps.now();
   const docs = prepared.map((one, i) => storedRecord(type, scope, ids[i] as number, one.fields, actor, now));
@@ -127,7 +128,9 @@ export async function createRecords(
   const mirrored = prepared.map((one) => hasReciprocalItems(type, one.fields));
   // Run again from the start if the driver retries the transaction: the inserts are undone,
   // and the _ids the driver gave the documents are free to use again.
+  let inserted = false;
   const write = async (within: ClientSession | undefined) => {
+    inserted = false;
     try {
       if (isTreeNodeType(type)) await insertNodes(deps, type, scope, { now, username: actor.username }, docs, within);
       else if (docs.length === 1)
@@ -136,6 +139,7 @@ export async function createRecords(
     } catch (error) {
       throw asDuplicateIdentifier(deps, type.name, error);
     }
+    inserted = true;
     // A tree node's position may have moved as it was inserted: only a plain record is passed on as written.
     const asWritten = (i: number) => (isTreeNodeType(type) ? {} : { record: docs[i] as StoredRecord });
     await deps.changes.writtenAll(
@@ -165,8 +169,19 @@ export async function createRecords(
       });
   };
   const alone = afterCreate === undefined && !mirrored.includes(true) && !deps.changes.writtenWithin(type.name);
-  if (session !== undefined || alone) await write(session);
-  else await deps.store.transaction(write);
+  try {
+    if (session !== undefined || alone) await write(session);
+    else await deps.store.transaction(write);
+  } catch (error) {
+    // Nothing was written: our own transaction rolled back, or the insert itself was refused (one insert, or any in a
+    // transaction, which a write error aborts). The ids go back, so a refused create moves no counter. Not so for
+    // several inserts outside a transaction (some may be written), nor for a failure after the insert within a
+    // caller's transaction, whose caller alone knows whether it is undone.
+    const ownTransaction = session === undefined && !alone;
+    const insertRefused = !inserted && (session !== undefined || docs.length === 1);
+    if ((ownTransaction || insertRefused) && unassigned > 0) await deps.store.releaseIds(type.name, first, unassigned);
+    throw error;
+  }
   const results: WriteResult[] = [];
   for (const [i, one] of prepared.entries()) {
     const id = ids[i] as number;

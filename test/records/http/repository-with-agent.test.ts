@@ -70,6 +70,27 @@ describe("POST /repositories/with_agent and GET /repositories/with_agent/:id", (
     expect(await count("repository")).toBe(repositories);
   });
 
+  it("a repository code in use is a 400 that moves no id counter (the agent's and the repository's go back)", async () => {
+    const taken = await send("POST", "/repositories/with_agent", { repository: { repo_code: "TAKEN", name: "First" } });
+    expect(taken.status).toBe(200);
+    const counters = () =>
+      service.connection
+        .collection("arca_counters")
+        .find({}, { sort: { _id: 1 } })
+        .toArray();
+    const before = await counters();
+    const reply = await send("POST", "/repositories/with_agent", {
+      repository: { repo_code: "TAKEN", name: "Second" },
+      agent_representation: agent("Never made"),
+    });
+    expect([reply.status, reply.body]).toEqual([400, { error: { "repository/repo_code": [expect.any(String)] } }]);
+    expect(await counters()).toEqual(before);
+    // The plain record route gives its id back too.
+    const plain = await send("POST", "/repositories", { repo_code: "TAKEN", name: "Third" });
+    expect([plain.status, plain.body]).toEqual([400, { error: { repo_code: [expect.any(String)] } }]);
+    expect(await counters()).toEqual(before);
+  });
+
   it("a bad agent is a 400 naming agent_representation/<field>; no repository part is a 400 naming it", async () => {
     const badAgent = await send("POST", "/repositories/with_agent", {
       repository: { repo_code: "WA3", name: "Bad agent" },

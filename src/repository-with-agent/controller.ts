@@ -114,35 +114,48 @@ export function repositoryWithAgentController({ operations, access }: WithAgentD
     };
   };
 
-  /** Creates the agent in the transaction; its uri. */
-  const createAgent = async (agent: JsonObject, actor: Actor, session: ClientSession) => {
-    const created = await inPart(AGENT_PART, () => operations.create(AGENT, {}, agent, onBehalfOf(actor), { session }));
-    return created;
+  /**
+   * Runs `work` in a transaction, handing it `createAgent`, which makes the agent in that transaction. Ids are taken
+   * outside transactions: when the transaction fails, the agent's id goes back, so a refused write (a repo_code in
+   * use, a stale lock_version) moves no counter.
+   */
+  const withAgentMade = async <T>(
+    work: (
+      session: ClientSession,
+      createAgent: (agent: JsonObject, actor: Actor) => Promise<WriteResult>,
+    ) => Promise<T>,
+  ): Promise<T> => {
+    let madeId: number | undefined;
+    try {
+      return await store.transaction((session) =>
+        work(session, async (agent, actor) => {
+          const made = await inPart(AGENT_PART, () =>
+            operations.create(AGENT, {}, agent, onBehalfOf(actor), { session }),
+          );
+          madeId = made.id;
+          return made;
+        }),
+      );
+    } catch (error) {
+      if (madeId !== undefined) await store.releaseIds(AGENT, madeId, 1);
+      throw error;
+    }
   };
 
   const create = async (req: Request, res: Response): Promise<WriteResult> => {
     const caller = await callerWith(access, res, registry.get(REPOSITORY).permissions.create);
     const { repository, agent } = partsOf(req.body);
-    let made: WriteResult | undefined;
-    try {
-      return await store.transaction(async (session) => {
-        made = agent === undefined ? undefined : await createAgent(agent, caller, session);
-        const link = made === undefined ? {} : { [AGENT_PART]: { ref: made.uri } };
-        const result = await inPart(REPOSITORY_PART, () =>
-          operations.create(REPOSITORY, {}, { ...repository, ...link }, caller, { session }),
-        );
-        return {
-          ...result,
-          warnings: [...prefixed(AGENT_PART, made?.warnings ?? []), ...prefixed(REPOSITORY_PART, result.warnings)],
-        };
-      });
-    } catch (error) {
-      // The transaction was undone: the agent's id goes back (ids are taken outside it), so a refused repository
-      // (a repo_code in use) moves no counter.
-      const agentId = (made as WriteResult | undefined)?.id;
-      if (agentId !== undefined) await store.releaseIds(AGENT, agentId, 1);
-      throw error;
-    }
+    return withAgentMade(async (session, createAgent) => {
+      const made = agent === undefined ? undefined : await createAgent(agent, caller);
+      const link = made === undefined ? {} : { [AGENT_PART]: { ref: made.uri } };
+      const result = await inPart(REPOSITORY_PART, () =>
+        operations.create(REPOSITORY, {}, { ...repository, ...link }, caller, { session }),
+      );
+      return {
+        ...result,
+        warnings: [...prefixed(AGENT_PART, made?.warnings ?? []), ...prefixed(REPOSITORY_PART, result.warnings)],
+      };
+    });
   };
 
   const update = async (req: Request, res: Response): Promise<WriteResult> => {
@@ -150,7 +163,7 @@ export function repositoryWithAgentController({ operations, access }: WithAgentD
     const id = repositoryId(req);
     const { repository, agent } = partsOf(req.body);
     if (hiddenIds.includes(id)) throw notFound("Repository");
-    return store.transaction(async (session) => {
+    return withAgentMade(async (session, createAgent) => {
       const stored = await store.collection(REPOSITORY).findOne({ id }, { session });
       if (!stored) throw notFound("Repository");
       const linked = agentIdOf(stored as JsonObject, operations);
@@ -163,7 +176,7 @@ export function repositoryWithAgentController({ operations, access }: WithAgentD
         agentUri = updated.uri;
         agentWarnings = updated.warnings;
       } else if (agent !== undefined) {
-        const made = await createAgent(agent, caller, session);
+        const made = await createAgent(agent, caller);
         agentUri = made.uri;
         agentWarnings = made.warnings;
       }

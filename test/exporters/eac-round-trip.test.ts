@@ -18,7 +18,7 @@ import { EacParser } from "../../src/importers/eac.js";
 import type { ImportSummary } from "../../src/importers/pending.js";
 import type { JsonObject, JsonValue } from "../../src/registry/index.js";
 import { validateAgainst } from "../support/xsd.js";
-import { idOf, startExportService, type ExportService } from "./harness.js";
+import { idOf, startExportService, type ExportService, withoutBookkeeping } from "./harness.js";
 import { all, at, parseXml, textOf } from "./xml-tree.js";
 
 const DATA = "/work/shared/data/eac-cpf";
@@ -75,28 +75,6 @@ async function roundTrip(
   expect((await service.call("DELETE", uri, { token: service.admin })).status).toBe(200);
   const { uri: again, summary } = await importEac(xml, "export.xml");
   return { before, after: await read(again), xml, warnings: summary.warnings.map((warning) => warning.message) };
-}
-
-/** Fields every stored record or subrecord has that say nothing of the agent. */
-const BOOKKEEPING = new Set([
-  "lock_version",
-  "created_by",
-  "last_modified_by",
-  "create_time",
-  "system_mtime",
-  "user_mtime",
-  "uri",
-  "persistent_id",
-]);
-
-function withoutBookkeeping(value: JsonValue | undefined): JsonValue {
-  if (Array.isArray(value)) return value.map(withoutBookkeeping);
-  if (value === null || typeof value !== "object") return value ?? null;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([key]) => !BOOKKEEPING.has(key))
-      .map(([key, inner]) => [key, withoutBookkeeping(inner)]),
-  );
 }
 
 /** What the importer gives an agent: what must survive the trip. */

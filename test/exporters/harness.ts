@@ -4,6 +4,7 @@
 import type { CommandStartedEvent } from "mongodb";
 import type { Connection } from "mongoose";
 import type { RecordOperations } from "../../src/records/operations/index.js";
+import type { JsonValue } from "../../src/registry/index.js";
 import { startService, type Reply } from "../support/service.js";
 
 export interface ExportService {
@@ -44,4 +45,27 @@ export async function startExportService(dbName: string): Promise<ExportService>
 /** The id at the end of a uri. */
 export function idOf(uri: string): number {
   return Number(uri.split("/").at(-1));
+}
+
+/** Fields every stored record or subrecord has that say nothing of its content. */
+const BOOKKEEPING = new Set([
+  "lock_version",
+  "created_by",
+  "last_modified_by",
+  "create_time",
+  "system_mtime",
+  "user_mtime",
+  "uri",
+  "persistent_id",
+]);
+
+/** A value without its bookkeeping fields, at every depth: what a round trip must keep. */
+export function withoutBookkeeping(value: JsonValue | undefined): JsonValue {
+  if (Array.isArray(value)) return value.map(withoutBookkeeping);
+  if (value === null || typeof value !== "object") return value ?? null;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !BOOKKEEPING.has(key))
+      .map(([key, inner]) => [key, withoutBookkeeping(inner)]),
+  );
 }

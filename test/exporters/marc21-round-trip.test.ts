@@ -14,9 +14,9 @@ import { Readable } from "node:stream";
 import { trusted } from "../../src/auth/actor.js";
 import { importFile } from "../../src/importers/committer.js";
 import { MarcXmlParser } from "../../src/importers/marcxml.js";
-import type { JsonObject, JsonValue } from "../../src/registry/index.js";
+import type { JsonObject } from "../../src/registry/index.js";
 import { validateAgainst } from "../support/xsd.js";
-import { idOf, startExportService, type ExportService } from "./harness.js";
+import { idOf, startExportService, type ExportService, withoutBookkeeping } from "./harness.js";
 
 const DATA = "/work/shared/data/marcxml";
 const MARC_NS = "http://www.loc.gov/MARC21/slim";
@@ -65,29 +65,6 @@ async function exportMarc(resource: string, query = ""): Promise<string> {
 const objects = (value: unknown): JsonObject[] => (Array.isArray(value) ? (value as JsonObject[]) : []);
 const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
-/** Fields every record or subrecord has that say nothing of its content. */
-const BOOKKEEPING = new Set([
-  "lock_version",
-  "created_by",
-  "last_modified_by",
-  "create_time",
-  "system_mtime",
-  "user_mtime",
-  "uri",
-  "persistent_id",
-]);
-
-/** A value without its bookkeeping fields, at every depth. */
-function content(value: JsonValue | undefined): JsonValue {
-  if (Array.isArray(value)) return value.map(content);
-  if (value === null || value === undefined || typeof value !== "object") return value ?? null;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([key]) => !BOOKKEEPING.has(key))
-      .map(([key, field]) => [key, content(field)]),
-  );
-}
-
 async function read(uri: string): Promise<JsonObject> {
   const parsed = service.operations.deps.registry.parseUri(uri);
   if (parsed === undefined) throw new Error(`not a uri: ${uri}`);
@@ -116,9 +93,9 @@ async function snapshot(uri: string): Promise<Snapshot> {
     agents.push({
       role: link.role ?? null,
       relator: link.relator ?? null,
-      terms: content(link.terms ?? []),
+      terms: withoutBookkeeping(link.terms ?? []),
       type: agent.jsonmodel_type ?? null,
-      names: content(agent.names),
+      names: withoutBookkeeping(agent.names),
     });
   }
   const subjects: JsonObject[] = [];
@@ -132,7 +109,7 @@ async function snapshot(uri: string): Promise<Snapshot> {
   }
   const pick = (fields: string[]) => Object.fromEntries(fields.map((field) => [field, record[field] ?? null]));
   return {
-    resource: content({
+    resource: withoutBookkeeping({
       ...pick(["title", "id_0", "id_1", "id_2", "id_3", "level", "other_level", "ead_location"]),
       ...pick([
         "finding_aid_language",

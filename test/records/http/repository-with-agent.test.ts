@@ -157,6 +157,22 @@ describe("POST /repositories/with_agent/:id", () => {
     expect(last.repository).not.toHaveProperty("agent_representation");
   });
 
+  it("a stale lock_version while making an agent for a repository without one: 409, no agent, no counter moved", async () => {
+    const { id, doc } = await made("UP5", false);
+    const counters = () =>
+      service.connection
+        .collection("arca_counters")
+        .find({}, { sort: { _id: 1 } })
+        .toArray();
+    const [before, agents] = [await counters(), await count("agent_corporate_entity")];
+    const reply = await send("POST", `/repositories/with_agent/${id}`, {
+      repository: { ...(doc.repository as Json), lock_version: 7 },
+      agent_representation: agent("Never linked"),
+    });
+    expect(reply.status).toBe(409);
+    expect([await counters(), await count("agent_corporate_entity")]).toEqual([before, agents]);
+  });
+
   it("a stale repository lock_version is a 409 and the agent's change is undone", async () => {
     const { id, doc } = await made("UP3", true);
     const agentRecord = doc.agent_representation as Json;

@@ -381,7 +381,7 @@ describe("a crash mid-import", () => {
       const token = (await send("POST", "/users/admin/login?password=admin")).body.session as string;
       const repoId = (await send("POST", "/repositories", token, JSON.stringify({ repo_code: "crash", name: "Crash" })))
         .body.id as number;
-      const ead = generatedEad("crash-1", 50, 10_000);
+      const ead = generatedEad("crash-1", 50, 2_000);
       const ids = async (): Promise<number> =>
         (
           (await send("GET", `/repositories/${repoId}/archival_objects?all_ids=true`, token))
@@ -405,7 +405,7 @@ describe("a crash mid-import", () => {
       await exited(crashed.child);
       await importing;
       expect(written).toBeGreaterThan(0);
-      expect(written).toBeLessThan(10_050);
+      expect(written).toBeLessThan(2_050);
       expect(uploads).toHaveLength(1);
 
       crashed = await spawnArca({ DATA_DIR: crashDir }, { port: crashed.port });
@@ -424,9 +424,9 @@ describe("a crash mid-import", () => {
       expect([reimport.status, reimport.body.outcome, reimport.body.created]).toEqual([
         200,
         "imported",
-        { resource: 1, archival_object: 10_050, top_container: 50 },
+        { resource: 1, archival_object: 2_050, top_container: 50 },
       ]);
-      expect([await left("resources"), await left("archival_objects")]).toEqual([1, 10_050]);
+      expect([await left("resources"), await left("archival_objects")]).toEqual([1, 2_050]);
     } finally {
       await crashed.stop();
       await rm(crashDir, { recursive: true, force: true });

@@ -241,7 +241,7 @@ describe("cancel", () => {
 
 describe("a worker killed half-way", () => {
   it("leaves nothing half-written: the job is run again whole, once", async () => {
-    const components = 3000;
+    const components = 1000;
     const before = { resource: await count("resource"), archival_object: await count("archival_object") };
     const submitted = await upload(repo, importJob("ead"), [
       { name: "crash.xml", content: generatedEad("CRASH-1", components) },

@@ -4,12 +4,13 @@ import { deserialize, type Document } from "bson";
 import { serializeAnySize } from "./bson-large.js";
 import type { Mutation } from "./store/catalog.js";
 
-export function encodeMutations(mutations: Mutation[]): Buffer {
+export function encodeMutations(mutations: Mutation[]): Uint8Array {
   const parts = mutations.map((m): Uint8Array => {
     const doc: Document = m;
     return serializeAnySize(doc);
   });
-  return Buffer.concat(parts);
+  // One mutation (a single write outside a transaction) is its own BSON: not copied again.
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
 }
 
 export function decodeMutations(payload: Uint8Array): Mutation[] {

@@ -6,14 +6,8 @@ import { createServer, type Server, type Socket } from "node:net";
 import type { Document } from "bson";
 import type { Engine } from "./engine.js";
 import { CommandError, ErrorCodes } from "./errors.js";
-import {
-  HEADER_SIZE,
-  MAX_MESSAGE_SIZE,
-  ProtocolError,
-  encodeReply,
-  parseMessage,
-  type RequestMessage,
-} from "./wire/message.js";
+import { ProtocolError, encodeReply, parseMessage, type RequestMessage } from "./wire/message.js";
+import { MessageFramer } from "./wire/message-framer.js";
 import type { WrittenReply } from "./wire/reply-writer.js";
 
 export const LOOPBACK = "127.0.0.1";
@@ -69,23 +63,19 @@ export class WireServer {
     const connectionId = this.nextConnectionId++;
     this.sockets.add(socket);
     socket.setNoDelay(true);
-    let pending: Buffer = Buffer.alloc(0);
+    const framer = new MessageFramer();
     // Replies go out in request order; a connection's commands never overlap.
     let queue: Promise<void> = Promise.resolve();
     socket.on("data", (chunk: Buffer) => {
-      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-      while (pending.length >= 4) {
-        const length = pending.readInt32LE(0);
-        if (length < HEADER_SIZE || length > MAX_MESSAGE_SIZE) {
-          this.log(`connection ${connectionId}: bad message length ${length}, closing`);
-          socket.destroy();
-          return;
-        }
-        if (pending.length < length) break;
-        const message = pending.subarray(0, length);
-        pending = pending.subarray(length);
-        queue = queue.then(() => this.serve(socket, message, connectionId));
+      let messages: Buffer[];
+      try {
+        messages = framer.push(chunk);
+      } catch (error) {
+        this.log(`connection ${connectionId}: ${error instanceof Error ? error.message : String(error)}, closing`);
+        socket.destroy();
+        return;
       }
+      for (const message of messages) queue = queue.then(() => this.serve(socket, message, connectionId));
     });
     socket.on("error", () => socket.destroy());
     socket.on("close", () => {

@@ -19,7 +19,7 @@ import { open } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import { types } from "node:util";
-import { PRIVATE_FILE_MODE, frameRecord, syncDirectory, writeFully } from "./record-file.js";
+import { PRIVATE_FILE_MODE, RECORD_HEADER_BYTES, framedPieces, syncDirectory, writeAllPieces } from "./record-file.js";
 
 export type FsyncMode = "always" | "interval";
 
@@ -57,7 +57,9 @@ const MAX_BATCH_BYTES = 8 * 1024 * 1024;
 const APPEND_FLAGS = fsConstants.O_WRONLY | fsConstants.O_APPEND;
 
 interface PendingRecord {
-  framed: Buffer;
+  /** The framed record, as framedPieces gives it. */
+  pieces: Uint8Array[];
+  bytes: number;
   resolve: () => void;
   reject: (error: Error) => void;
 }
@@ -138,21 +140,23 @@ export class Journal {
    * written (and in "always" mode fdatasync'ed). Records appended in the same
    * tick, or while a write is in flight, share one write and one sync. Rejects
    * if the write fails; after a failure every later append is rejected too.
-   * The payload is copied before this returns.
+   * A large payload is written from where it lies: it must not change until
+   * the append settles.
    */
   append(payload: Uint8Array): Promise<void> {
     if (this.failure) return Promise.reject(this.failedError());
     if (this.closing) return Promise.reject(new Error(`journal ${this.path} is closed`));
-    let framed: Buffer;
+    let pieces: Uint8Array[];
     try {
-      framed = frameRecord(payload);
+      pieces = framedPieces(payload);
     } catch (error) {
       return Promise.reject(asError(error));
     }
-    this.bytes += framed.length;
+    const bytes = RECORD_HEADER_BYTES + payload.length;
+    this.bytes += bytes;
     this.counters.appends++;
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ framed, resolve, reject });
+      this.queue.push({ pieces, bytes, resolve, reject });
       this.scheduleFlush();
     });
   }
@@ -248,8 +252,10 @@ export class Journal {
         }
         const batch = this.takeBatch();
         try {
-          const bytes = batch.length === 1 ? batch[0].framed : Buffer.concat(batch.map((r) => r.framed));
-          await writeFully(this.handle, bytes);
+          await writeAllPieces(
+            this.handle,
+            batch.flatMap((record) => record.pieces),
+          );
           this.counters.writes++;
           this.dirty = true;
           if (this.mode === "always") {
@@ -282,8 +288,8 @@ export class Journal {
   private takeBatch(): PendingRecord[] {
     let count = 0;
     let bytes = 0;
-    while (count < this.queue.length && (count === 0 || bytes + this.queue[count].framed.length <= MAX_BATCH_BYTES)) {
-      bytes += this.queue[count].framed.length;
+    while (count < this.queue.length && (count === 0 || bytes + this.queue[count].bytes <= MAX_BATCH_BYTES)) {
+      bytes += this.queue[count].bytes;
       count++;
     }
     return this.queue.splice(0, count);

@@ -23,8 +23,7 @@ export class MessageFramer {
       if (this.expected === 0) {
         if (this.buffered < LENGTH_BYTES) break;
         const length = this.peekLength();
-        if (length < HEADER_SIZE || length > MAX_MESSAGE_SIZE)
-          throw new ProtocolError(`bad message length ${length}`);
+        if (length < HEADER_SIZE || length > MAX_MESSAGE_SIZE) throw new ProtocolError(`bad message length ${length}`);
         this.expected = length;
       }
       if (this.buffered < this.expected) break;

@@ -7,6 +7,7 @@
 //
 //   npm run bench:jobs
 //   JOBS_SERIES=20 npm run bench:jobs          a fifth of the EAD (a quicker look)
+//   JOBS_UPLOAD_ONLY=1 npm run bench:jobs      only the 56 MB upload's request, with the reads beside it (a minute)
 //
 // The embedded engine (fsync always), the Arca nodes and the workers are child processes (workers started with
 // `node dist/src/jobs/worker-main.js`, what `npm run worker` runs). Results are printed and written as JSON to
@@ -48,6 +49,8 @@ const COMPONENTS = SERIES + SERIES * FILES_PER_SERIES;
 const WORKER_MAIN = join(ROOT, "dist", "src", "jobs", "worker-main.js");
 const CLI = join(ROOT, "dist", "src", "importers", "cli.js");
 const SMALL_JOBS = 100;
+/** JOBS_UPLOAD_ONLY=1: only the upload's request (with the reads beside it), no worker, job or command after it. */
+const UPLOAD_ONLY = process.env.JOBS_UPLOAD_ONLY === "1";
 
 interface Job {
   id: number;
@@ -193,7 +196,7 @@ async function main(): Promise<void> {
     const readPath = accession.json.uri as string;
 
     // 1. A 50 MB EAD through a job, against the same file through the command.
-    workers.push(await startWorker(engine.uri));
+    if (!UPLOAD_ONLY) workers.push(await startWorker(engine.uri));
     const quiet = await waitForQuiet();
     log(`machine ${quiet.quiet ? "quiet" : "not quiet"} (${quiet.idlePercent}% idle)`);
     let idleDone = false;
@@ -208,6 +211,15 @@ async function main(): Promise<void> {
     const during = reads(a.port, token, readPath, () => !importing);
     const { id, millis: requestMillis } = await submit(a.port, token, jobsRepo, "big.xml", content);
     log(`jobs_with_files answered in ${ms(requestMillis)}`);
+    if (UPLOAD_ONLY) {
+      importing = false;
+      clearInterval(sampler);
+      const reads = latencyStats(await during);
+      results.upload = { bytes, requestMillis, serviceRssGrowth: rssPeak - rssBefore, getIdle: idle, getDuring: reads };
+      log(`GET p99 ${ms(idle.p99)} idle, ${ms(reads.p99)} during the upload; Arca's RSS +${mib(rssPeak - rssBefore)}`);
+      log(`results: ${await writeResults("jobs-upload.json", results)}`);
+      return;
+    }
     let job = await readJob(a.port, token, jobsRepo, id);
     await waitFor("the job", async () => {
       job = await readJob(a.port, token, jobsRepo, id);

@@ -9,6 +9,8 @@ export interface IndexSpec {
   readonly unique: boolean;
   /** Set for sparse unique rules: records without the fields are left out of the index. */
   readonly partialFilterExpression?: Readonly<Record<string, { readonly $exists: true }>>;
+  /** Records without the field are left out (a link index: most records hold few of their type's links). */
+  readonly sparse?: boolean;
   /**
    * The field a duplicate is reported on (`{"<field>":["That ID is already in use"]}`); unset when not a user error.
    */

@@ -264,30 +264,24 @@ function describeType(entry: RecordTypeManifest, pattern: UriPattern): RecordTyp
 }
 
 /**
- * The types with the indexes their computed fields need on the records that link to them (x-computed incoming and
- * uses): each referring type's link path, so that a read finds what links to a record through an index, never a scan.
- * Not prefixed with repo_id: the uri looked for names its repository, and an agent is linked from every repository.
+ * Every link path of every type indexed: what links to a record is looked up by its uri (a delete's restrict, cascade
+ * and unlink, merges, transfers, computed fields, exports), and that lookup must be an index range, never a scan of
+ * the referring collection (a resource's delete looked up each component's children by `parent.ref`: one scan of
+ * every archival object per component). Not prefixed with repo_id: the uri looked for names its repository, and an
+ * agent is linked from every repository. Sparse: a record holding none of a path's links has no entry in its index
+ * (most records hold few of their type's links), and a lookup by a uri never needs those records.
  */
 function withLinkIndexes(types: readonly RecordType[]): RecordType[] {
-  const extra = new Map<string, IndexSpec[]>();
-  for (const target of types) {
-    for (const { rule } of target.computed) {
-      if (rule.kind !== "incoming" && rule.kind !== "uses" && rule.kind !== "restrictions") continue;
-      for (const referrer of types) {
-        for (const refPath of referrer.refPaths) {
-          if (refPath.segments[0] !== rule.via || !refPath.targets.includes(target.name)) continue;
-          const name = `${refPath.mongoPath.replaceAll(".", "_")}_link_index`;
-          const added = extra.get(referrer.name) ?? [];
-          if ([...referrer.indexes, ...added].some((index) => index.name === name)) continue;
-          added.push({ name, keys: { [refPath.mongoPath]: 1 }, unique: false });
-          extra.set(referrer.name, added);
-        }
-      }
-    }
-  }
   return types.map((type) => {
-    const added = extra.get(type.name);
-    return added === undefined ? type : { ...type, indexes: [...type.indexes, ...added] };
+    const added: IndexSpec[] = [];
+    for (const { mongoPath } of type.refPaths) {
+      const name = `${mongoPath.replaceAll(".", "_")}_link_index`;
+      const covered = [...type.indexes, ...added].some(
+        (index) => index.name === name || Object.keys(index.keys)[0] === mongoPath,
+      );
+      if (!covered) added.push({ name, keys: { [mongoPath]: 1 }, unique: false, sparse: true });
+    }
+    return added.length === 0 ? type : { ...type, indexes: [...type.indexes, ...added] };
   });
 }
 

@@ -4,7 +4,7 @@
 // number twice, and the indexes the registry declares.
 import mongoose, { type Collection as MongoCollection, type Connection } from "mongoose";
 import type { Document as BsonDocument, ClientSession } from "mongodb";
-import type { Registry } from "../registry/index.js";
+import type { IndexSpec, Registry } from "../registry/index.js";
 
 /** Stored beside the record's own fields. */
 export interface StorageFields {
@@ -213,25 +213,47 @@ export class RecordStore {
     return advanceCounter(this.connection, type, id);
   }
 
-  /** Creates every index the registry declares, plus the one modified_since lists use. */
+  /**
+   * Creates every index the registry declares, plus the one modified_since lists use. An index of a declared name
+   * whose keys or options differ from the declaration (a store made by an earlier version) is dropped and made again.
+   */
   async syncIndexes(): Promise<void> {
     for (const type of this.registry.types) {
       const collection = this.collection(type.name);
+      const existing = await collection
+        .listIndexes()
+        .toArray()
+        .catch(() => []);
       for (const spec of type.indexes) {
-        await collection.createIndex(
-          { ...spec.keys },
-          {
-            name: spec.name,
-            unique: spec.unique,
-            ...(spec.partialFilterExpression ? { partialFilterExpression: { ...spec.partialFilterExpression } } : {}),
-          },
-        );
+        const options = {
+          name: spec.name,
+          unique: spec.unique,
+          ...(spec.sparse === true && { sparse: true }),
+          ...(spec.partialFilterExpression ? { partialFilterExpression: { ...spec.partialFilterExpression } } : {}),
+        };
+        const found = existing.find((index) => index.name === spec.name);
+        if (found !== undefined && !sameIndex(found, spec)) await collection.dropIndex(spec.name);
+        await collection.createIndex({ ...spec.keys }, options);
       }
       const mtimeKeys: Record<string, 1> =
         type.scope === "repository" ? { repo_id: 1, system_mtime: 1, id: 1 } : { system_mtime: 1, id: 1 };
       await collection.createIndex(mtimeKeys, { name: "system_mtime_index" });
     }
   }
+}
+
+/** Whether an index as the store lists it is the declared one: the same keys in order, uniqueness and sparseness. */
+function sameIndex(listed: Record<string, unknown>, spec: IndexSpec): boolean {
+  const keys = Object.entries((listed.key ?? {}) as Record<string, unknown>).map(([field, order]) => [
+    field,
+    Number(order),
+  ]);
+  return (
+    JSON.stringify(keys) === JSON.stringify(Object.entries(spec.keys)) &&
+    (listed.unique === true) === spec.unique &&
+    (listed.sparse === true) === (spec.sparse === true) &&
+    JSON.stringify(listed.partialFilterExpression ?? null) === JSON.stringify(spec.partialFilterExpression ?? null)
+  );
 }
 
 /** A MongoDB duplicate-key error (E11000), with the index's key pattern. */

@@ -85,6 +85,9 @@ describe("a schema-only record type", () => {
         partialFilterExpression: { serial: { $exists: true } },
       },
       { name: "name_colour_index", keys: { repo_id: 1, name: 1, colour: -1, id: 1 }, unique: false },
+      // Each link path: what links to an accession, a resource or a gizmo is found through them on a delete.
+      { name: "parts_source_ref_link_index", keys: { "parts.source.ref": 1 }, unique: false, sparse: true },
+      { name: "tool_ref_link_index", keys: { "tool.ref": 1 }, unique: false, sparse: true },
     ]);
     expect(registry.uniqueFieldFor("widget", { serial: 1 })).toBe("serial");
     expect(registry.permission("widget", "delete")).toBe("delete_widget_record");

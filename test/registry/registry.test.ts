@@ -211,23 +211,42 @@ describe("indexes", () => {
       { name: "accession_date_index", keys: { repo_id: 1, accession_date: 1, id: 1 }, unique: false },
       // x-external-id: /by-external-id looks in every repository, so not prefixed with repo_id.
       { name: "external_ids_external_id_lookup_index", keys: { "external_ids.external_id": 1 }, unique: false },
-      // The link paths other types' computed fields follow into accessions' links (x-computed incoming and uses).
-      { name: "linked_agents_ref_link_index", keys: { "linked_agents.ref": 1 }, unique: false },
-      { name: "instances_digital_object_ref_link_index", keys: { "instances.digital_object.ref": 1 }, unique: false },
-      { name: "subjects_ref_link_index", keys: { "subjects.ref": 1 }, unique: false },
-      {
-        name: "instances_sub_container_top_container_ref_link_index",
-        keys: { "instances.sub_container.top_container.ref": 1 },
+      // Every link path, sparse: what links to a record is found by its uri through an index, never a scan.
+      ...[
+        "related_accessions.ref",
+        "instances.sub_container.top_container.ref",
+        "instances.digital_object.ref",
+        "subjects.ref",
+        "linked_agents.ref",
+        "linked_agents.terms.vocabulary",
+        "classifications.ref",
+        "related_resources.ref",
+        "rights_statements.linked_agents.ref",
+        "component_links.ref",
+      ].map((path) => ({
+        name: `${path.replaceAll(".", "_")}_link_index`,
+        keys: { [path]: 1 },
         unique: false,
-      },
+        sparse: true,
+      })),
     ]);
   });
 
-  it("an index on the link path each incoming computed field follows, and none on paths nothing follows", () => {
-    expect(registry.indexes("event").map((index) => index.name)).toEqual(
-      expect.arrayContaining(["linked_records_ref_link_index", "linked_agents_ref_link_index"]),
-    );
-    expect(registry.indexes("accession").map((index) => index.name)).not.toContain("related_resources_ref_link_index");
+  it("an index on every link path of every type, unless an index is already led by it", () => {
+    for (const type of registry.types) {
+      const leading = new Set(type.indexes.map((index) => Object.keys(index.keys)[0]));
+      expect({ type: type.name, unindexed: type.refPaths.filter((ref) => !leading.has(ref.mongoPath)) }).toEqual({
+        type: type.name,
+        unindexed: [],
+      });
+    }
+    // A tree node's parent: each node's children are found by it when a tree is deleted.
+    expect(registry.indexes("archival_object")).toContainEqual({
+      name: "parent_ref_link_index",
+      keys: { "parent.ref": 1 },
+      unique: false,
+      sparse: true,
+    });
   });
 
   it("resource: ead_id unique per repository, only where present", () => {
@@ -244,10 +263,10 @@ describe("indexes", () => {
       "ead_id_unique",
       "title_index",
       "external_ids_external_id_lookup_index",
-      "linked_agents_ref_link_index",
-      "instances_digital_object_ref_link_index",
-      "subjects_ref_link_index",
-      "instances_sub_container_top_container_ref_link_index",
+      ...registry
+        .refPaths("resource")
+        .map((ref) => `${ref.mongoPath.replaceAll(".", "_")}_link_index`)
+        .filter((name, i, all) => all.indexOf(name) === i),
     ]);
   });
 
@@ -270,6 +289,12 @@ describe("indexes", () => {
     expect(registry.indexes("repository")).toEqual([
       { name: "id_unique", keys: { id: 1 }, unique: true },
       { name: "repo_code_unique", keys: { repo_code: 1 }, unique: true, duplicateField: "repo_code" },
+      {
+        name: "agent_representation_ref_link_index",
+        keys: { "agent_representation.ref": 1 },
+        unique: false,
+        sparse: true,
+      },
     ]);
     expect(registry.indexes("user")).toContainEqual({
       name: "username_unique",

@@ -385,7 +385,13 @@ function everyPoint(condition: unknown): unknown[] | undefined {
 export function planQuery(collection: Collection, filter: Document, sort: SortKey[], hint?: unknown): Plan {
   const { fields, conditions, sources } = extractPredicates(filter);
   const hinted = resolveHint(collection, hint);
-  const indexes = hinted ? [hinted] : [...collection.indexes.values()].filter((index) => index.complete);
+  // `fields` holds only predicates that a document missing the field cannot meet (points and ranges of a type): a
+  // sparse index serves one on its leading field, though it decides nothing (its documents are checked again).
+  const indexes = hinted
+    ? [hinted]
+    : [...collection.indexes.values()].filter(
+        (index) => index.complete || (index.servesPredicateOnLead() && fields.has(index.fields[0]!)),
+      );
   const chosen = choose(
     indexes.map((index) => evaluate(index, fields, sort)),
     fields,

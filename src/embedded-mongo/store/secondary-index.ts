@@ -80,6 +80,15 @@ export class SecondaryIndex {
     return !this.spec.sparse && !this.partial;
   }
 
+  /**
+   * Whether the index holds every document that can match a predicate on its leading field (not null, not $exists:
+   * false): a complete index, or a sparse one (it leaves out only documents missing all its fields), as MongoDB uses
+   * sparse indexes for such predicates.
+   */
+  servesPredicateOnLead(): boolean {
+    return this.complete || (this.spec.sparse === true && !this.partial);
+  }
+
   /** The keys a document contributes, or none when a sparse/partial index leaves it out. */
   keysOf(doc: Document): unknown[][] {
     if (this.spec.sparse && missingAll(doc, this.paths)) return [];

@@ -144,4 +144,42 @@ describe("the planner", () => {
     expect(planQuery(collection, filter, []).residual).toBeUndefined();
     expect(countRecords(collection, filter)).toBe(4);
   });
+
+  it("walks a sparse index for a value on its field, and the collection for null or a missing field", () => {
+    // Links as records hold them: most records none (an empty list), some one or two.
+    const collection = new Collection("db", "records");
+    collection.createIndex({ key: { "links.ref": 1 }, name: "links_ref", sparse: true });
+    for (let i = 0; i < 300; i++)
+      collection.insert({
+        _id: `r${i}`,
+        links: i % 10 === 0 ? [{ ref: `/agents/${i % 3}` }, { ref: "/agents/9" }] : [],
+        ...(i % 7 === 0 && { other: null }),
+      });
+    expect(collection.indexes.get("links_ref")!.tree.size).toBe(60); // two entries for each of the 30 linking
+    const same = (filter: Document) =>
+      expect(selectRecords(collection, { filter, sort: [], skip: 0, limit: 0 }).sort((a, b) => a - b)).toEqual(
+        scan(collection, filter),
+      );
+    for (const filter of [{ "links.ref": "/agents/1" }, { "links.ref": { $in: ["/agents/0", "/agents/2"] } }]) {
+      const plan = planQuery(collection, filter, []);
+      expect(plan.index?.name).toBe("links_ref");
+      // It decides nothing itself: what it finds is checked against the filter again.
+      expect(plan.residual).toEqual(filter);
+      expect(countRecords(collection, filter)).toBe(scan(collection, filter).length);
+      same(filter);
+    }
+    // A document without the field matches these, and the index does not hold it.
+    for (const filter of [
+      { "links.ref": null },
+      { "links.ref": { $exists: false } },
+      { "links.ref": { $in: ["/agents/1", null] } },
+      { "links.ref": { $ne: "/agents/1" } },
+      // A range on an array field is not walked in any index (two elements may meet its two bounds).
+      { "links.ref": { $gte: "/agents/1" } },
+    ]) {
+      expect(planQuery(collection, filter, []).index).toBeUndefined();
+      same(filter);
+    }
+    expect(countRecords(collection, { "links.ref": { $exists: false } })).toBe(270);
+  });
 });

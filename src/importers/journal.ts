@@ -97,6 +97,8 @@ export async function undoBatches(
 export class JournalTicket {
   private readonly heartbeat: NodeJS.Timeout;
   private lost = false;
+  /** The entry's batches as noted so far (this process alone writes them). */
+  private readonly noted: WrittenBatch[] = [];
 
   constructor(
     private readonly store: RecordStore,
@@ -126,11 +128,19 @@ export class JournalTicket {
    * out).
    */
   async noteBatch(batch: WrittenBatch): Promise<void> {
+    // A batch whose ids follow on from the last one's, of its type, lengthens that range: the ids of one import's
+    // batches mostly do (one counter, one writer), so the entry stays a few ranges long. Pushed one per batch, a job's
+    // 25-record batches made it thousands long, each note rewriting (and journalling) the whole entry again.
+    const last = this.noted.at(-1);
+    const follows = last !== undefined && last.type === batch.type && last.first + last.count === batch.first;
+    const change = follows
+      ? { $inc: { [`batches.${this.noted.length - 1}.count`]: batch.count } }
+      : { $push: { batches: { ...batch } } };
     const { matchedCount } = this.lost
       ? { matchedCount: 0 }
       : await this.entries.updateOne(
           { _id: this.id, "owner.process": THIS_PROCESS.process },
-          { $push: { batches: batch }, $set: { lease_until: leaseEnd(this.leaseSeconds) } },
+          { ...change, $set: { lease_until: leaseEnd(this.leaseSeconds) } },
         );
     if (matchedCount === 0) {
       this.lost = true;
@@ -138,6 +148,8 @@ export class JournalTicket {
         "the import's journal lease ran out (the process stalled longer than IMPORT_JOURNAL_LEASE_SECONDS) and another process undid it; import the file again",
       );
     }
+    if (follows) this.noted[this.noted.length - 1] = { ...last, count: last.count + batch.count };
+    else this.noted.push({ ...batch });
   }
 
   /**

@@ -238,6 +238,57 @@ describe("sweepImports", () => {
   });
 });
 
+describe("noteBatch", () => {
+  it("notes a batch whose ids follow on from the last of its type as one longer range; others apart", async () => {
+    const repo = await t.newRepository("journal-ranges");
+    const ticket = await beginImport(ops, {
+      repoId: repo,
+      file: "ranges.xml",
+      format: "ead",
+      username: actor.username,
+      leaseSeconds: LEASE,
+    });
+    const root = (
+      await ops.createMany("resource", { repoId: repo }, [{ input: { ...minimalResource(), id_0: "RANGES" } }], actor)
+    )[0]?.uri as string;
+    const written: string[] = [];
+    const batch = async (count: number) => {
+      const first = await ops.deps.store.nextIds("archival_object", count);
+      await ticket.noteBatch({ type: "archival_object", first, count });
+      const items = Array.from({ length: count }, (_, i) => ({
+        id: first + i,
+        input: { title: `R ${first + i}`, level: "file", resource: { ref: root }, position: 1 },
+      }));
+      written.push(...(await ops.createMany("archival_object", { repoId: repo }, items, actor)).map((r) => r.uri));
+      return first;
+    };
+    const first = await batch(3);
+    await batch(2);
+    await batch(4);
+    // Ids taken by someone else in between: the next batch starts a range of its own.
+    await ops.deps.store.nextIds("archival_object", 5);
+    const later = await batch(2);
+    const subjects = await ops.deps.store.nextIds("subject", 2);
+    await ticket.noteBatch({ type: "subject", first: subjects, count: 2 });
+    const entry = await journal().findOne({ _id: ticket.id as never });
+    expect(entry?.batches).toEqual([
+      { type: "archival_object", first, count: 9 },
+      { type: "archival_object", first: later, count: 2 },
+      { type: "subject", first: subjects, count: 2 },
+    ]);
+
+    // The process dies: the sweep undoes every component of every range.
+    ticket.abandon();
+    await journal().updateOne(
+      { _id: ticket.id as never },
+      { $set: { owner: { host: hostname(), pid: deadPid(), process: "dead" } } },
+    );
+    await sweepImports(ops, LEASE);
+    expect(await Promise.all(written.map(exists))).toEqual(written.map(() => false));
+    expect(await exists(root)).toBe(true);
+  });
+});
+
 describe("sweepUploads", () => {
   it("removes the upload files of processes that are gone and old files of no known process; keeps a live process's", async () => {
     const dir = await mkdtemp(join(tmpdir(), "arca-uploads-test-"));

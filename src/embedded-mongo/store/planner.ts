@@ -296,7 +296,8 @@ function decidedConditions(
   sources: Map<string, Condition>,
 ): Set<Condition> {
   const decided = new Set<Condition>();
-  if (!candidate.index.complete) return decided;
+  // What a sparse index leaves out misses its fields, and no predicate of `fields` matches a missing field.
+  if (!candidate.index.complete && !candidate.index.sparseOnly) return decided;
   candidate.index.fields.forEach((field, i) => {
     const predicate = fields.get(field);
     const source = sources.get(field);
@@ -386,11 +387,11 @@ export function planQuery(collection: Collection, filter: Document, sort: SortKe
   const { fields, conditions, sources } = extractPredicates(filter);
   const hinted = resolveHint(collection, hint);
   // `fields` holds only predicates that a document missing the field cannot meet (points and ranges of a type): a
-  // sparse index serves one on its leading field, though it decides nothing (its documents are checked again).
+  // sparse index serves one on its leading field.
   const indexes = hinted
     ? [hinted]
     : [...collection.indexes.values()].filter(
-        (index) => index.complete || (index.servesPredicateOnLead() && fields.has(index.fields[0]!)),
+        (index) => index.complete || (index.sparseOnly && fields.has(index.fields[0]!)),
       );
   const chosen = choose(
     indexes.map((index) => evaluate(index, fields, sort)),

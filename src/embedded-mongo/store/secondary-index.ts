@@ -81,12 +81,11 @@ export class SecondaryIndex {
   }
 
   /**
-   * Whether the index holds every document that can match a predicate on its leading field (not null, not $exists:
-   * false): a complete index, or a sparse one (it leaves out only documents missing all its fields), as MongoDB uses
-   * sparse indexes for such predicates.
+   * A sparse index without a partial filter: it leaves out only documents missing all its fields, so it holds every
+   * document a point or a typed range on its leading field can match (MongoDB uses sparse indexes for those).
    */
-  servesPredicateOnLead(): boolean {
-    return this.complete || (this.spec.sparse === true && !this.partial);
+  get sparseOnly(): boolean {
+    return this.spec.sparse === true && !this.partial;
   }
 
   /** The keys a document contributes, or none when a sparse/partial index leaves it out. */

@@ -220,7 +220,7 @@ async function main(): Promise<void> {
     if (!UPLOAD_ONLY) workers.push(await startWorker(engine.uri));
     const quiet = await waitForQuiet();
     log(`machine ${quiet.quiet ? "quiet" : "not quiet"} (${quiet.idlePercent}% idle)`);
-    // The reads alone first, long enough for the collector's cycles under them: Arca's RSS swings by 60-75 MiB
+    // The reads alone first, long enough for the collector's cycles under them: Arca's RSS swings by 60-90 MiB
     // with reads and nothing else, so the import's share is its peak against the peak of the same reads before it.
     let idleDone = false;
     const idleTimer = setTimeout(() => (idleDone = true), IDLE_READS_MS);
@@ -238,9 +238,11 @@ async function main(): Promise<void> {
     if (UPLOAD_ONLY) {
       importing = false;
       const serviceRss = rssGrowth(rssIdlePeak, rssBefore, importRss.stop());
-      const reads = latencyStats(await during);
-      results.upload = { bytes, requestMillis, serviceRss, getIdle: idle, getDuring: reads };
-      log(`GET p99 ${ms(idle.p99)} idle, ${ms(reads.p99)} during the upload; Arca's RSS ${shownRss(serviceRss)}`);
+      const duringUpload = latencyStats(await during);
+      results.upload = { bytes, requestMillis, serviceRss, getIdle: idle, getDuring: duringUpload };
+      log(
+        `GET p99 ${ms(idle.p99)} idle, ${ms(duringUpload.p99)} during the upload; Arca's RSS ${shownRss(serviceRss)}`,
+      );
       log(`results: ${await writeResults("jobs-upload.json", results)}`);
       return;
     }

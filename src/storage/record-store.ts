@@ -232,7 +232,11 @@ export class RecordStore {
           ...(spec.partialFilterExpression ? { partialFilterExpression: { ...spec.partialFilterExpression } } : {}),
         };
         const found = existing.find((index) => index.name === spec.name);
-        if (found !== undefined && !sameIndex(found, spec)) await collection.dropIndex(spec.name);
+        // Another node starting at the same time may have dropped it first (IndexNotFound): it is gone either way.
+        if (found !== undefined && !sameIndex(found, spec))
+          await collection.dropIndex(spec.name).catch((error: unknown) => {
+            if (!(error instanceof mongoose.mongo.MongoServerError && error.code === INDEX_NOT_FOUND)) throw error;
+          });
         await collection.createIndex({ ...spec.keys }, options);
       }
       const mtimeKeys: Record<string, 1> =
@@ -241,6 +245,9 @@ export class RecordStore {
     }
   }
 }
+
+/** MongoDB's IndexNotFound error code. */
+const INDEX_NOT_FOUND = 27;
 
 /** Whether an index as the store lists it is the declared one: the same keys in order, uniqueness and sparseness. */
 function sameIndex(listed: Record<string, unknown>, spec: IndexSpec): boolean {

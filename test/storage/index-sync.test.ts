@@ -46,3 +46,20 @@ it("makes an index again when the store's differs from its declaration, and keep
   await openRecords(connection, { resolveMaxRefs: 1000 });
   expect(dropped).toEqual(["subjects_ref_link_index"]);
 });
+
+it("two nodes starting at once on such a store both start, with the index made once as declared", async () => {
+  const connect = () => mongoose.createConnection(engine.uri, { dbName: "index_sync_two" }).asPromise();
+  const [a, b] = await Promise.all([connect(), connect()]);
+  try {
+    const accessions = a.collection(registry.get("accession").collection);
+    await accessions.createIndex({ "subjects.ref": 1 }, { name: "subjects_ref_link_index" });
+    // Both list the index as it was and both go to drop it: the second finds it gone.
+    await Promise.all([openRecords(a, { resolveMaxRefs: 1000 }), openRecords(b, { resolveMaxRefs: 1000 })]);
+    const indexes = await accessions.listIndexes().toArray();
+    expect(indexes.filter((index) => index.name === "subjects_ref_link_index")).toEqual([
+      expect.objectContaining({ key: { "subjects.ref": 1 }, sparse: true }),
+    ]);
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+  }
+});

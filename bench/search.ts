@@ -837,6 +837,22 @@ interface ScaleResult {
   loadAverage: number[];
 }
 
+/**
+ * The earlier build declares some of the link indexes this one made sparse (`<path>_link_index`) without `sparse`,
+ * and would refuse to start beside them: they go, and it makes its own.
+ */
+async function dropLinkIndexes(uri: string): Promise<void> {
+  const connection = await mongoose.createConnection(uri, { dbName: DB_NAME }).asPromise();
+  try {
+    const db = connection.db!;
+    for (const { name } of await db.listCollections({}, { nameOnly: true }).toArray())
+      for (const index of await db.collection(name).listIndexes().toArray())
+        if (String(index.name).endsWith("_link_index")) await db.collection(name).dropIndex(String(index.name));
+  } finally {
+    await connection.close();
+  }
+}
+
 async function runScale(total: number, pools: Pools, queries: QuerySet): Promise<ScaleResult> {
   const scratch = await mkdtemp(join(os.tmpdir(), "arca-bench-search-"));
   let engine: EngineProcess | undefined;
@@ -949,6 +965,7 @@ async function runScale(total: number, pools: Pools, queries: QuerySet): Promise
     let createAccessionBaseline: LatencyStats | undefined;
     if (BASELINE_MAIN !== undefined) {
       await arca.stop();
+      await dropLinkIndexes(engine.uri);
       arca = await startService("arca-baseline", [], BASELINE_MAIN, [], {
         MONGODB_URI: engine.uri,
         DATA_DIR: join(scratch, "arca-data-baseline"),

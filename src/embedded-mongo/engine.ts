@@ -59,6 +59,12 @@ const TRANSACTION_COMMANDS = new Set([
   "count",
 ]);
 
+/** Whether the command's write concern says `j: false`: acknowledged when applied, not when journalled. */
+function unjournaled(command: Document): boolean {
+  const concern: unknown = command.writeConcern;
+  return typeof concern === "object" && concern !== null && (concern as { j?: unknown }).j === false;
+}
+
 const handlers: Record<string, CommandHandler> = { ...handshakeCommands, ...crudCommands, ...ddlCommands, aggregate };
 
 export class Engine {
@@ -166,7 +172,14 @@ export class Engine {
       reply = this.errorReply(error);
     }
     // Reads make no mutations: skip the journal's async hop on their path.
-    if (this.catalog.hasPending) await this.journal();
+    if (this.catalog.hasPending) {
+      const durable = this.journal();
+      // `j: false` asks for the answer once the write is applied, as MongoDB gives it: the write is queued on the
+      // journal all the same, in order, so any later write that waits is durable only with it (a failure is kept
+      // in this.failure and refuses what follows).
+      if (unjournaled(command)) durable.catch(() => undefined);
+      else await durable;
+    }
     if (WRITE_COMMANDS.has(name) && reply.ok === 1) this.sessions.rememberWrite(command, reply);
     // operationTime serves causally consistent sessions. $clusterTime is left out, as a
     // standalone server does: with one node there is nothing to gossip, and drivers parse it

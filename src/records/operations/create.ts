@@ -57,7 +57,8 @@ function storedRecord(
  * The batch's records as they would be stored, or BatchRecordError (ApiError for a batch of
  * one) for the first with a problem. Reads the store (links), writes nothing: importers check a
  * whole file this way before writing any of it. A link to a record of the batch given an id
- * beforehand, or to one of `present`, counts as existing.
+ * beforehand, or to one of `present`, counts as existing. `onValid` is called once every record
+ * has passed its own checks, while the store is read for the rest.
  */
 export async function checkRecords(
   deps: OperationDeps,
@@ -66,11 +67,17 @@ export async function checkRecords(
   items: readonly NewRecord[],
   present: ReadonlySet<string> = new Set(),
   session?: ClientSession,
+  onValid?: () => void,
 ): Promise<PreparedRecord[]> {
-  await requireRepository(deps, type, scope, session);
+  // The repository is read while the records are checked (and onValid's work runs): a missing one is still the
+  // answer before any record's problems.
+  const repository = requireRepository(deps, type, scope, session);
+  repository.catch(() => undefined);
   // Enumerated fields are checked against the enumerations' values as they are now.
   await deps.enumerations.ready();
   const checked = items.map((item) => checkRecord(deps, type, item.input));
+  if (checked.every((one) => one.ok)) onValid?.();
+  await repository;
   const own = new Set<string>();
   for (const item of items) if (item.id !== undefined) own.add(deps.registry.uriFor(type.name, item.id, scope.repoId));
   // Not a copy of `present`: an import's check pass hands over every uri of the file so far.
@@ -111,13 +118,27 @@ export async function createRecords(
     const pending = { type: type.name, operation: "create" as const, scope, actor, input: item.input, parameters };
     inputs.push(hooks?.beforeWrite ? { ...item, input: await hooks.beforeWrite(pending) } : item);
   }
-  const prepared = await checkRecords(deps, type, scope, inputs, present, session);
-  for (const one of prepared) assertMayFillGuarded(type, one.fields, actor, scope.repoId);
-
   // Ids are allocated outside any transaction: a counter written inside one would make every
-  // concurrent create of the type conflict.
+  // concurrent create of the type conflict. They are taken once the records pass their own checks,
+  // while the repository and links are read (a round trip off every create), and given back if
+  // those refuse the create.
   const unassigned = items.filter((item) => item.id === undefined).length;
-  const first = unassigned > 0 ? await deps.store.nextIds(type.name, unassigned) : 0;
+  let allocation: Promise<number> | undefined;
+  const allocate = () => {
+    if (unassigned === 0) return;
+    allocation = deps.store.nextIds(type.name, unassigned);
+    allocation.catch(() => undefined);
+  };
+  let prepared: PreparedRecord[];
+  try {
+    prepared = await checkRecords(deps, type, scope, inputs, present, session, allocate);
+    for (const one of prepared) assertMayFillGuarded(type, one.fields, actor, scope.repoId);
+  } catch (error) {
+    const taken = await allocation?.catch(() => undefined);
+    if (taken !== undefined) await deps.store.releaseIds(type.name, taken, unassigned);
+    throw error;
+  }
+  const first = allocation === undefined ? 0 : await allocation;
   let next = first;
   const ids = items.map((item) => item.id ?? next++);
   const now = deps.now();

@@ -106,8 +106,11 @@ export class Collection {
     for (const [index, keys] of keysByIndex) {
       const oldKeys = index.keysOf(old);
       if (sameKeys(oldKeys, keys)) continue;
-      index.remove(rid, oldKeys);
-      index.add(rid, keys);
+      // Only the keys that changed: a search entry's words index holds ~100 keys, each in postings that may be
+      // long, and an edit changes few of them.
+      const { removed, added } = index.changedKeys(oldKeys, keys);
+      index.remove(rid, removed);
+      index.add(rid, added);
     }
     this.docs.set(rid, doc);
     this.lastWrite.set(rid, seq);

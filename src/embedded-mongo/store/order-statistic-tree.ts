@@ -16,12 +16,18 @@
 //
 // Iterators returned by range()/keys() are NOT stable under modification: insert, delete or
 // clear while iterating gives unspecified results. Collect first, then modify.
+//
+// Weighted: with a `weight` option each key stands for that many consecutive ranks (a key and its
+// postings, posting-tree.ts), counts and ranks are sums of weights, and update() changes a key's
+// weight in place. Without it every key weighs 1.
 
 export type Comparator<K> = (a: K, b: K) => number;
 
-export interface OrderStatisticTreeOptions {
+export interface OrderStatisticTreeOptions<K> {
   /** Most keys per leaf and most children per internal node (>= 3). Default 64. */
   maxNodeSize?: number;
+  /** How many ranks a key stands for (default 1 each); it may change only through update(). */
+  weight?: (key: K) => number;
 }
 
 interface Leaf<K> {
@@ -50,15 +56,9 @@ function entryCount<K>(node: TreeNode<K>): number {
   return node.leaf ? node.keys.length : node.children.length;
 }
 
-function keyCount<K>(node: TreeNode<K>): number {
-  if (node.leaf) return node.keys.length;
-  let total = 0;
-  for (const c of node.counts) total += c;
-  return total;
-}
-
 export class OrderStatisticTree<K> {
   private readonly compare: Comparator<K>;
+  private readonly weight: ((key: K) => number) | undefined;
   private readonly maxSize: number;
   private readonly minSize: number;
   private root: TreeNode<K>;
@@ -67,10 +67,11 @@ export class OrderStatisticTree<K> {
   private readonly pathNodes: Internal<K>[] = [];
   private readonly pathIndexes: number[] = [];
 
-  constructor(compare: Comparator<K>, options: OrderStatisticTreeOptions = {}) {
+  constructor(compare: Comparator<K>, options: OrderStatisticTreeOptions<K> = {}) {
     const max = options.maxNodeSize ?? DEFAULT_MAX_NODE_SIZE;
     if (!Number.isInteger(max) || max < 3) throw new RangeError(`maxNodeSize must be an integer >= 3, got ${max}`);
     this.compare = compare;
+    this.weight = options.weight;
     this.maxSize = max;
     // A split of max+1 entries leaves both halves >= ceil(max/2), and merging an underfull
     // node (ceil(max/2) - 1) with a minimal sibling gives at most max: both invariants hold.
@@ -89,11 +90,70 @@ export class OrderStatisticTree<K> {
     const keys = leaf.keys;
     const pos = this.leafLowerBound(keys, key);
     if (pos < keys.length && this.compare(keys[pos]!, key) === 0) return false;
-    keys.splice(pos, 0, key);
-    for (let d = 0; d < depth; d++) this.pathNodes[d]!.counts[this.pathIndexes[d]!]!++;
-    this.count++;
-    if (keys.length > this.maxSize) this.splitUpward(leaf, depth);
+    this.insertAt(leaf, pos, key, depth);
     return true;
+  }
+
+  /**
+   * Weighted trees: when a key equal to `key` is present, calls `change` with it (which may change its weight, and
+   * returns by how much) and returns false; otherwise inserts `key` and returns true. One descent either way.
+   */
+  insertOrUpdate(key: K, change: (stored: K) => number): boolean {
+    const depth = this.descend(key);
+    const leaf = this.leafAt(depth);
+    const pos = this.leafLowerBound(leaf.keys, key);
+    const stored = leaf.keys[pos];
+    if (stored !== undefined && this.compare(stored, key) === 0) {
+      this.reweigh(depth, change(stored));
+      return false;
+    }
+    this.insertAt(leaf, pos, key, depth);
+    return true;
+  }
+
+  /**
+   * Weighted trees: calls `change` with the key equal to `probe` (which may change its weight, and returns by how
+   * much) and returns that key; a key left weighing nothing is removed. Undefined when there is no such key.
+   */
+  update(probe: K, change: (stored: K) => number): K | undefined {
+    const depth = this.descend(probe);
+    const leaf = this.leafAt(depth);
+    const keys = leaf.keys;
+    const pos = this.leafLowerBound(keys, probe);
+    const stored = keys[pos];
+    if (stored === undefined || this.compare(stored, probe) !== 0) return undefined;
+    this.reweigh(depth, change(stored));
+    if (this.weightOf(stored) === 0) {
+      keys.splice(pos, 1);
+      this.rebalanceUpward(depth);
+    }
+    return stored;
+  }
+
+  private insertAt(leaf: Leaf<K>, pos: number, key: K, depth: number): void {
+    leaf.keys.splice(pos, 0, key);
+    this.reweigh(depth, this.weightOf(key));
+    if (leaf.keys.length > this.maxSize) this.splitUpward(leaf, depth);
+  }
+
+  /** Adds `delta` to the counts along the path descend() recorded, down to `depth`. */
+  private reweigh(depth: number, delta: number): void {
+    if (delta === 0) return;
+    for (let d = 0; d < depth; d++) this.pathNodes[d]!.counts[this.pathIndexes[d]!]! += delta;
+    this.count += delta;
+  }
+
+  private weightOf(key: K): number {
+    return this.weight === undefined ? 1 : this.weight(key);
+  }
+
+  /** The ranks a node's keys stand for. */
+  private keyCount(node: TreeNode<K>): number {
+    let total = 0;
+    if (!node.leaf) for (const c of node.counts) total += c;
+    else if (this.weight === undefined) total = node.keys.length;
+    else for (const key of node.keys) total += this.weight(key);
+    return total;
   }
 
   /** Removes the key equal to `key`; returns false if there is none. */
@@ -103,9 +163,8 @@ export class OrderStatisticTree<K> {
     const keys = leaf.keys;
     const pos = this.leafLowerBound(keys, key);
     if (pos >= keys.length || this.compare(keys[pos]!, key) !== 0) return false;
-    keys.splice(pos, 1);
-    for (let d = 0; d < depth; d++) this.pathNodes[d]!.counts[this.pathIndexes[d]!]!--;
-    this.count--;
+    const [removed] = keys.splice(pos, 1);
+    this.reweigh(depth, -this.weightOf(removed as K));
     this.rebalanceUpward(depth);
     return true;
   }
@@ -140,9 +199,44 @@ export class OrderStatisticTree<K> {
 
   /** The key with the given 0-based rank, or undefined if out of range. O(log n). */
   at(rank: number): K | undefined {
+    return this.keyAt(rank)?.[0];
+  }
+
+  /** The key standing for `rank`, and which of its ranks that is (always 0 unweighted); undefined if out of range. */
+  keyAt(rank: number): [K, number] | undefined {
     if (!Number.isInteger(rank) || rank < 0 || rank >= this.count) return undefined;
-    const [leaf, offset] = this.locate(rank);
-    return leaf.keys[offset];
+    const [leaf, index, offset] = this.locate(rank);
+    return [leaf.keys[index]!, offset];
+  }
+
+  /**
+   * Weighted trees: the keys from the one standing for `rank` on (or back, when `reverse`), each with the rank
+   * within it to start from: the first's own, then 0 going forward or its last going back. Lazy.
+   */
+  *walk(rank: number, reverse = false): Generator<[K, number], void, undefined> {
+    if (!Number.isInteger(rank) || rank < 0 || rank >= this.count) return;
+    let [leaf, index, offset] = this.locate(rank);
+    for (;;) {
+      const keys = leaf.keys;
+      if (reverse) {
+        for (; index >= 0; index--) {
+          const key = keys[index]!;
+          yield [key, offset < 0 ? this.weightOf(key) - 1 : offset];
+          offset = -1;
+        }
+        if (leaf.prev === null) return;
+        leaf = leaf.prev;
+        index = leaf.keys.length - 1;
+      } else {
+        for (; index < keys.length; index++) {
+          yield [keys[index]!, offset];
+          offset = 0;
+        }
+        if (leaf.next === null) return;
+        leaf = leaf.next;
+        index = 0;
+      }
+    }
   }
 
   /**
@@ -150,6 +244,7 @@ export class OrderStatisticTree<K> {
    * clamped to [0, size]. Lazy: O(log n) to start, then O(1) amortised per key.
    */
   range(from: number, to: number, reverse = false): IterableIterator<K> {
+    if (this.weight !== undefined) throw new Error("OrderStatisticTree: range() of a weighted tree (use walk())");
     const lo = Math.max(0, Math.min(Math.ceil(from), this.count));
     const hi = Math.max(lo, Math.min(Math.ceil(to), this.count));
     return reverse ? this.scanBackward(lo, hi) : this.scanForward(lo, hi);
@@ -276,11 +371,13 @@ export class OrderStatisticTree<K> {
       if (inclusive ? p < 0 : p <= 0) lo = mid + 1;
       else hi = mid;
     }
-    return rank + lo;
+    if (this.weight === undefined) return rank + lo;
+    for (let i = 0; i < lo; i++) rank += this.weight(keys[i]!);
+    return rank;
   }
 
-  /** Leaf and offset of the key with rank `rank` (0 <= rank < size). */
-  private locate(rank: number): [Leaf<K>, number] {
+  /** Leaf, index in it and rank within it of the key standing for `rank` (0 <= rank < size). */
+  private locate(rank: number): [Leaf<K>, number, number] {
     let node = this.root;
     while (!node.leaf) {
       const counts = node.counts;
@@ -288,7 +385,10 @@ export class OrderStatisticTree<K> {
       while (rank >= counts[i]!) rank -= counts[i++]!;
       node = node.children[i]!;
     }
-    return [node, rank];
+    if (this.weight === undefined) return [node, rank, 0];
+    let index = 0;
+    for (let w = this.weight(node.keys[0]!); rank >= w; w = this.weight(node.keys[++index]!)) rank -= w;
+    return [node, index, rank];
   }
 
   private *scanForward(from: number, to: number): Generator<K, void, undefined> {
@@ -332,14 +432,14 @@ export class OrderStatisticTree<K> {
           leaf: false,
           children: [node, right],
           seps: [sep],
-          counts: [keyCount(node), keyCount(right)],
+          counts: [this.keyCount(node), this.keyCount(right)],
         };
         return;
       }
       depth--;
       const parent = this.pathNodes[depth]!;
       const i = this.pathIndexes[depth]!;
-      const rightCount = keyCount(right);
+      const rightCount = this.keyCount(right);
       parent.children.splice(i + 1, 0, right);
       parent.seps.splice(i, 0, sep);
       parent.counts.splice(i + 1, 0, rightCount);
@@ -403,7 +503,7 @@ export class OrderStatisticTree<K> {
     if (node.leaf && left.leaf) {
       node.keys.unshift(left.keys.pop()!);
       parent.seps[i - 1] = node.keys[0]!;
-      moved = 1;
+      moved = this.weightOf(node.keys[0]!);
     } else if (!node.leaf && !left.leaf) {
       node.children.unshift(left.children.pop()!);
       moved = left.counts.pop()!;
@@ -423,9 +523,10 @@ export class OrderStatisticTree<K> {
     const right = parent.children[i + 1]!;
     let moved: number;
     if (node.leaf && right.leaf) {
-      node.keys.push(right.keys.shift()!);
+      const key = right.keys.shift()!;
+      node.keys.push(key);
       parent.seps[i] = right.keys[0]!;
-      moved = 1;
+      moved = this.weightOf(key);
     } else if (!node.leaf && !right.leaf) {
       node.children.push(right.children.shift()!);
       moved = right.counts.shift()!;
@@ -478,7 +579,7 @@ export class OrderStatisticTree<K> {
         if (high !== undefined && this.compare(k, high) >= 0) throw new Error("key not below its separator");
       }
       leaves.push(node);
-      return node.keys.length;
+      return this.keyCount(node);
     }
     if (isRoot && n < 2) throw new Error("internal root with a single child");
     if (node.seps.length !== n - 1 || node.counts.length !== n) throw new Error("internal node arrays out of step");

@@ -1,13 +1,13 @@
-// One index of a collection: an order-statistic B+tree of (key, record id) entries. Entries
-// are unique because the record id breaks ties, so "skip k" and "count in range" are
-// O(log n) rank arithmetic, which is what keeps deep pages as cheap as the first.
+// One index of a collection: its (key, record id) entries in order, in a posting tree (a key's records held together,
+// posting-tree.ts). Entries are unique because the record id breaks ties, and ranked, so "skip k" and "count in
+// range" are O(log n) rank arithmetic, which is what keeps deep pages as cheap as the first.
 import type { Document } from "bson";
 import { Query } from "mingo";
 import { CommandError, ErrorCodes } from "../errors.js";
 import { compareValues } from "../bson-order.js";
 import { extractKeys, missingAll } from "./index-keys.js";
 import { KeyHash } from "./key-hash.js";
-import { OrderStatisticTree } from "./order-statistic-tree.js";
+import { PostingTree } from "./posting-tree.js";
 import { shared } from "./shared-strings.js";
 
 export interface IndexSpec {
@@ -36,7 +36,7 @@ export class SecondaryIndex {
   readonly fields: string[];
   readonly paths: string[][];
   readonly directions: number[];
-  readonly tree: OrderStatisticTree<IndexEntry>;
+  readonly tree: PostingTree;
   /** Set once any document produced keys through an array; never cleared, as in MongoDB. */
   multikey = false;
   /** Per field: set once a document's value for it was an array (MongoDB's multikey paths); never cleared. */
@@ -53,14 +53,14 @@ export class SecondaryIndex {
     this.directions = this.fields.map((field) => (spec.key[field] < 0 ? -1 : 1));
     this.multikeyFields = this.fields.map(() => false);
     const directions = this.directions;
-    this.tree = new OrderStatisticTree<IndexEntry>((a, b) => {
+    this.tree = new PostingTree((a, b) => {
       const lead = compareValues(a.h, b.h);
       if (lead !== 0) return lead * directions[0]!;
       for (let i = 1; i < directions.length; i++) {
         const c = compareValues(a.k[i], b.k[i]);
         if (c !== 0) return c * directions[i];
       }
-      return a.r - b.r;
+      return 0;
     });
     if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression, {});
     if (this.unique) this.hash = new KeyHash();
@@ -116,7 +116,7 @@ export class SecondaryIndex {
   }
 
   /** Compares an entry with a key prefix: the tree comparison of every probe into this index. */
-  readonly compareEntry = (entry: IndexEntry, prefix: unknown[]): number => {
+  readonly compareEntry = (entry: { k: unknown[]; h: unknown }, prefix: unknown[]): number => {
     if (prefix.length === 0) return 0;
     const lead = compareValues(entry.h, prefix[0]);
     return lead !== 0 ? lead * this.directions[0]! : this.compareFrom(entry.k, prefix, 1);
@@ -160,6 +160,27 @@ export class SecondaryIndex {
       if (!this.tree.insert(indexEntry(k, rid))) continue;
       if (this.hash && !this.hash.set(k, rid)) this.unhashed++;
     }
+  }
+
+  /** The keys of `before` not in `after`, and those of `after` not in `before`. */
+  changedKeys(before: unknown[][], after: unknown[][]): { removed: unknown[][]; added: unknown[][] } {
+    const order = (a: unknown[], b: unknown[]) => this.compareKey(a, b);
+    const old = [...before].sort(order);
+    const now = [...after].sort(order);
+    const removed: unknown[][] = [];
+    const added: unknown[][] = [];
+    let i = 0;
+    let j = 0;
+    while (i < old.length || j < now.length) {
+      const c = i === old.length ? 1 : j === now.length ? -1 : order(old[i]!, now[j]!);
+      if (c < 0) removed.push(old[i++]!);
+      else if (c > 0) added.push(now[j++]!);
+      else {
+        i++;
+        j++;
+      }
+    }
+    return { removed, added };
   }
 
   remove(rid: number, keys: unknown[][]): void {

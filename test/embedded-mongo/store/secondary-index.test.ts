@@ -47,3 +47,30 @@ describe("a unique index's hash", () => {
     expect(index.conflictFor([7], 2)).toBe(1);
   });
 });
+
+describe("a replaced document's keys", () => {
+  it("are told apart into those gone and those new, in any order, equal values of other types unchanged", () => {
+    const index = new SecondaryIndex({ v: 2, name: "words_1", key: { words: 1 } });
+    const { removed, added } = index.changedKeys(
+      [["c"], ["a"], [2], ["b"]],
+      [["d"], ["b"], [Decimal128.fromString("2")], ["c"], ["e"]],
+    );
+    expect(removed).toEqual([["a"]]);
+    expect(added).toEqual([["d"], ["e"]]);
+  });
+
+  it("leave the index holding exactly the new document's keys when only the changed ones are moved", () => {
+    const index = new SecondaryIndex({ v: 2, name: "words_1", key: { words: 1 } });
+    index.add(1, [["a"], ["b"], ["c"]]);
+    index.add(2, [["b"]]);
+    const { removed, added } = index.changedKeys([["a"], ["b"], ["c"]], [["b"], ["c"], ["d"]]);
+    index.remove(1, removed);
+    index.add(1, added);
+    expect([...index.tree.entries()].map((entry) => [entry.k[0], entry.r])).toEqual([
+      ["b", 1],
+      ["b", 2],
+      ["c", 1],
+      ["d", 1],
+    ]);
+  });
+});

@@ -110,6 +110,8 @@ export async function rankedPage(
     const boostedCount = await index.countDocuments(inBoosted);
     return { total, entries: [...head, ...(await rest(boostedCount, head.length))] };
   }
+  const [only, ...more] = terms;
+  if (only !== undefined && more.length === 0) return { total, entries: await oneTermPage(only) };
   const idf = new Map<string, number>();
   for (const term of terms) {
     const having = counts.of(`${KEYWORD}:${term}`);
@@ -131,6 +133,44 @@ export async function rankedPage(
     headUris.length === limit ? [] : rest(scored.length, headUris.length),
   ]);
   return { total, entries: [...head, ...tail] };
+
+  /**
+   * One term's page without reading its title matches whole. With one term, a match's score depends only on where
+   * the term is (the identifier outweighs any title: 7 against at most 1 + 4.6) and on the title's length, so the
+   * identifier matches (few) are scored here and the title-only matches come sorted by the store, a page of them:
+   * the order byScore gives.
+   */
+  async function oneTermPage(term: string): Promise<SearchEntry[]> {
+    const inIdentifier: Filter = { $and: [{ boosted: `${IDENTIFIER}:${term}` }, filter] };
+    const inTitleOnly: Filter = {
+      $and: [{ boosted: `${TITLE}:${term}` }, { boosted: { $ne: `${IDENTIFIER}:${term}` } }, filter],
+    };
+    const [identified, titled] = await Promise.all([
+      index
+        .find(inIdentifier, {
+          projection: { _id: 1, title_sort: 1, boosted: 1, title_length: 1 },
+          batchSize: RANK_MAX_CANDIDATES,
+        })
+        .toArray() as Promise<Candidate[]>,
+      index.countDocuments(inTitleOnly),
+    ]);
+    const headUris = byScore(identified, new Map([[term, 1]])).slice(skip, skip + limit);
+    const titleSkip = Math.max(0, skip - identified.length);
+    const titleLimit = Math.max(0, Math.min(limit - headUris.length, titled - titleSkip));
+    const [head, titles, others] = await Promise.all([
+      byUri(index, headUris, projection),
+      titleLimit === 0
+        ? []
+        : index
+            .find(inTitleOnly, { projection })
+            .sort({ title_length: 1, title_sort: 1, _id: 1 })
+            .skip(titleSkip)
+            .limit(titleLimit)
+            .toArray(),
+      headUris.length + titleLimit >= limit ? [] : rest(identified.length + titled, headUris.length + titleLimit),
+    ]);
+    return [...head, ...titles, ...others];
+  }
 
   /** The matches without a term in title or identifier, after `boostedCount` that have one; `taken` on the page. */
   function rest(boostedCount: number, taken: number): Promise<SearchEntry[]> {

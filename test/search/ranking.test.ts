@@ -102,3 +102,61 @@ describe("ranked pages over more matches than are scored", () => {
     expect(shown).toEqual([...shown].sort());
   });
 });
+
+describe("one term's page", () => {
+  /**
+   * Entries of their own repository holding "memo" (and "filler", in every entry, never in a title): some with
+   * "memo" in the identifier, some in the title (titles of 1 to 6 terms, lengths repeating), some in both.
+   */
+  const OWN = "/repositories/7";
+  const ownScope = { repository: { $in: [OWN] }, suppressed: false };
+  beforeAll(async () => {
+    await index.insertMany(
+      Array.from({ length: 90 }, (_, i) => ({
+        _id: `${OWN}/accessions/${i + 1}`,
+        repository: OWN,
+        suppressed: false,
+        title_sort: `memo ${String((i * 37) % 90).padStart(3, "0")}`,
+        words: ["keyword:memo", "keyword:filler"],
+        boosted: [...(i % 3 === 0 ? ["title:memo"] : []), ...(i % 11 === 0 ? ["identifier:memo"] : [])],
+        title_length: 1 + (i % 6),
+      })) as unknown as SearchEntry[],
+    );
+  });
+
+  async function order(terms: string[], size: number): Promise<string[]> {
+    const counts = await TermCounts.of(
+      index,
+      ownScope,
+      terms.map((term) => `keyword:${term}`),
+    );
+    const filter = { $and: [{ words: "keyword:memo" }, ownScope] };
+    const uris: string[] = [];
+    for (let skip = 0; skip < 90; skip += size) {
+      const page = await rankedPage(index, filter, new Set(terms), counts, skip, size, { _id: 1 });
+      uris.push(...page.entries.map((entry) => entry._id));
+    }
+    return uris;
+  }
+
+  it("is the order the scoring of several terms gives (a term in every entry and no title adds the same to each)", async () => {
+    // Two terms take the general path, which reads and scores every title and identifier match.
+    const scored = await order(["memo", "filler"], 90);
+    expect(new Set(scored).size).toBe(90);
+    for (const size of [1, 4, 7, 30, 90]) expect(await order(["memo"], size)).toEqual(scored);
+  });
+
+  it("puts identifier matches first, then title matches by title length, then the rest by title", async () => {
+    const uris = await order(["memo"], 13);
+    const found = await index.find({ _id: { $in: uris } }).toArray();
+    const byUri = new Map(found.map((entry) => [entry._id, entry]));
+    const place = (uri: string) => {
+      const entry = byUri.get(uri)!;
+      return entry.boosted.includes("identifier:memo") ? 0 : entry.boosted.includes("title:memo") ? 1 : 2;
+    };
+    const places = uris.map(place);
+    expect(places).toEqual([...places].sort());
+    const titleLengths = uris.filter((uri) => place(uri) === 1).map((uri) => byUri.get(uri)!.title_length);
+    expect(titleLengths).toEqual([...titleLengths].sort((a, b) => a - b));
+  });
+});

@@ -75,6 +75,13 @@ function byScore(candidates: Candidate[], idf: ReadonlyMap<string, number>): str
     .map(({ candidate }) => candidate._id);
 }
 
+/** One query term, and where its matches are that relevance tells apart. */
+interface OneTerm {
+  term: string;
+  inIdentifier: Filter;
+  inTitleOnly: Filter;
+}
+
 /** What a page's entries are read with (a projection of SearchEntry). */
 export type Projection = Record<string, 0 | 1>;
 
@@ -97,10 +104,14 @@ export async function rankedPage(
 ): Promise<{ total: number; entries: SearchEntry[] }> {
   const boostedKeys = [...terms].flatMap((term) => [`${TITLE}:${term}`, `${IDENTIFIER}:${term}`]);
   const inBoosted: Filter = { $and: [{ boosted: { $in: boostedKeys } }, filter] };
-  // Both counted together; the title matches up to one past the bound: whether they can be scored.
-  const [total, boostedUpTo] = await Promise.all([
+  const [only, ...more] = terms;
+  const single = only !== undefined && more.length === 0 ? oneTerm(only) : undefined;
+  // Counted together, the title matches up to one past the bound (whether they can be scored), and for one term
+  // where it is (oneTermPage) read beside them, bounded as they are: a round trip less.
+  const [total, boostedUpTo, placed] = await Promise.all([
     index.countDocuments(filter),
     boostedKeys.length === 0 ? 0 : index.countDocuments(inBoosted, { limit: RANK_MAX_CANDIDATES + 1 }),
+    single === undefined ? undefined : placesOf(single),
   ]);
   if (boostedKeys.length === 0 || total === 0)
     return { total, entries: await unscored(index, filter, total, skip, limit, projection) };
@@ -110,8 +121,7 @@ export async function rankedPage(
     const boostedCount = await index.countDocuments(inBoosted);
     return { total, entries: [...head, ...(await rest(boostedCount, head.length))] };
   }
-  const [only, ...more] = terms;
-  if (only !== undefined && more.length === 0) return { total, entries: await oneTermPage(only) };
+  if (single !== undefined && placed !== undefined) return { total, entries: await oneTermPage(single, placed) };
   const idf = new Map<string, number>();
   for (const term of terms) {
     const having = counts.of(`${KEYWORD}:${term}`);
@@ -140,20 +150,10 @@ export async function rankedPage(
    * identifier matches (few) are scored here and the title-only matches come sorted by the store, a page of them:
    * the order byScore gives.
    */
-  async function oneTermPage(term: string): Promise<SearchEntry[]> {
-    const inIdentifier: Filter = { $and: [{ boosted: `${IDENTIFIER}:${term}` }, filter] };
-    const inTitleOnly: Filter = {
-      $and: [{ boosted: `${TITLE}:${term}` }, { boosted: { $ne: `${IDENTIFIER}:${term}` } }, filter],
-    };
-    const [identified, titled] = await Promise.all([
-      index
-        .find(inIdentifier, {
-          projection: { _id: 1, title_sort: 1, boosted: 1, title_length: 1 },
-          batchSize: RANK_MAX_CANDIDATES,
-        })
-        .toArray() as Promise<Candidate[]>,
-      index.countDocuments(inTitleOnly),
-    ]);
+  async function oneTermPage(
+    { term, inTitleOnly }: OneTerm,
+    { identified, titled }: { identified: Candidate[]; titled: number },
+  ): Promise<SearchEntry[]> {
     const headUris = byScore(identified, new Map([[term, 1]])).slice(skip, skip + limit);
     const titleSkip = Math.max(0, skip - identified.length);
     const titleLimit = Math.max(0, Math.min(limit - headUris.length, titled - titleSkip));
@@ -170,6 +170,29 @@ export async function rankedPage(
       headUris.length + titleLimit >= limit ? [] : rest(identified.length + titled, headUris.length + titleLimit),
     ]);
     return [...head, ...titles, ...others];
+  }
+
+  function oneTerm(term: string): OneTerm {
+    return {
+      term,
+      inIdentifier: { $and: [{ boosted: `${IDENTIFIER}:${term}` }, filter] },
+      inTitleOnly: { $and: [{ boosted: `${TITLE}:${term}` }, { boosted: { $ne: `${IDENTIFIER}:${term}` } }, filter] },
+    };
+  }
+
+  /** One term's matches in the identifier, and how many have it in the title only: each up to one past the bound. */
+  async function placesOf({ inIdentifier, inTitleOnly }: OneTerm) {
+    const [identified, titled] = await Promise.all([
+      index
+        .find(inIdentifier, {
+          projection: { _id: 1, title_sort: 1, boosted: 1, title_length: 1 },
+          batchSize: RANK_MAX_CANDIDATES + 1,
+          limit: RANK_MAX_CANDIDATES + 1,
+        })
+        .toArray() as Promise<Candidate[]>,
+      index.countDocuments(inTitleOnly, { limit: RANK_MAX_CANDIDATES + 1 }),
+    ]);
+    return { identified, titled };
   }
 
   /** The matches without a term in title or identifier, after `boostedCount` that have one; `taken` on the page. */

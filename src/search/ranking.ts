@@ -103,9 +103,9 @@ export async function rankedPage(
   projection: Projection,
 ): Promise<{ total: number; entries: SearchEntry[] }> {
   const boostedKeys = [...terms].flatMap((term) => [`${TITLE}:${term}`, `${IDENTIFIER}:${term}`]);
-  const inBoosted: Filter = { $and: [{ boosted: { $in: boostedKeys } }, filter] };
   const [only, ...more] = terms;
   const single = only !== undefined && more.length === 0 ? oneTerm(only) : undefined;
+  const inBoosted = within({ boosted: { $in: boostedKeys } }, single?.term);
   // Counted together, the title matches up to one past the bound (whether they can be scored), and for one term
   // where it is (oneTermPage) read beside them, bounded as they are: a round trip less.
   const [total, boostedUpTo, placed] = await Promise.all([
@@ -175,9 +175,21 @@ export async function rankedPage(
   function oneTerm(term: string): OneTerm {
     return {
       term,
-      inIdentifier: { $and: [{ boosted: `${IDENTIFIER}:${term}` }, filter] },
-      inTitleOnly: { $and: [{ boosted: `${TITLE}:${term}` }, { boosted: { $ne: `${IDENTIFIER}:${term}` } }, filter] },
+      inIdentifier: within({ boosted: `${IDENTIFIER}:${term}` }, term),
+      inTitleOnly: within({ boosted: `${TITLE}:${term}`, $nor: [{ boosted: `${IDENTIFIER}:${term}` }] }, term),
     };
+  }
+
+  /**
+   * `filter` narrowed to `boosted`, its clauses at the top level beside it (the store plans top-level predicates).
+   * With `term` (every boosted key of that one term) less the clause matching the term itself, which every entry
+   * holding one of its boosted keys has: the store then walks the boosted index alone, and counts by its ranks.
+   */
+  function within(boosted: Filter, term?: string): Filter {
+    const clauses =
+      Object.keys(filter).length === 1 && Array.isArray(filter.$and) ? (filter.$and as Filter[]) : [filter];
+    const implied = (clause: Filter) => Object.keys(clause).length === 1 && clause.words === `${KEYWORD}:${term}`;
+    return { $and: [boosted, ...clauses.filter((clause) => term === undefined || !implied(clause))] };
   }
 
   /** One term's matches in the identifier, and how many have it in the title only: each up to one past the bound. */

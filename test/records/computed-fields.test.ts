@@ -329,4 +329,31 @@ describe("fields that other records decide", () => {
     // A missing record is still the 404 it was.
     expect((await server.send("GET", `${accession}999`, { token })).status).toBe(404);
   });
+
+  it("records read by id (id_set, as search results are read) come with their linked_events in the same round trip", async () => {
+    const linked = await post(at("accessions"), { id_0: "RT2", title: "Linked" });
+    const alone = await post(at("accessions"), { id_0: "RT3", title: "Alone" });
+    await post(at("events"), {
+      event_type: "custody_transfer",
+      date: { date_type: "single", label: "event", begin: "2024-05-02" },
+      linked_agents: [
+        {
+          ref: await post("/agents/people", { names: [{ primary_name: "Set", name_order: "direct" }] }),
+          role: "implementer",
+        },
+      ],
+      linked_records: [{ ref: linked, role: "source" }],
+    });
+    const ids = [linked, alone].map((uri) => uri.split("/").pop()).join(",");
+    const commands = server.commands!;
+    commands.clear();
+    const answer = await server.send("GET", `${at("accessions")}?id_set=${ids}`, { token });
+    expect(answer.status).toBe(200);
+    const records = answer.body as Json[];
+    expect(records.map((record) => [record.uri, record.linked_events])).toEqual([
+      [linked, [{ ref: expect.stringMatching(/\/events\/\d+$/) }]],
+      [alone, []],
+    ]);
+    expect(commands.roundTrips()).toBe(1);
+  });
 });

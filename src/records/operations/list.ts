@@ -7,6 +7,7 @@ import type { StoredRecord } from "../../storage/record-store.js";
 import { addLinkedFields } from "../computed/linked-fields.js";
 import type { OperationDeps } from "../deps.js";
 import { readWithin } from "./bounded-read.js";
+import { readManyWithLinks } from "./read-with-links.js";
 import { permittedType, requireRepository } from "./locate.js";
 import { resolveRefs } from "./resolve.js";
 import { shapeRecord } from "./shape.js";
@@ -64,9 +65,12 @@ export async function listRecords(
   const sort: Record<string, 1 | -1> =
     query.sortField && query.sortField !== "id" ? { [query.sortField]: direction, id: direction } : { id: direction };
 
-  const shapeAll = async (stored: StoredRecord[]): Promise<{ records: JsonObject[]; truncated: boolean }> => {
+  const shapeAll = async (
+    stored: StoredRecord[],
+    prefetched?: ReadonlyMap<string, StoredRecord[]>,
+  ): Promise<{ records: JsonObject[]; truncated: boolean }> => {
     const records = stored.map((doc) => shapeRecord(deps.registry, type, doc, actor));
-    await addLinkedFields(deps, type, stored, records);
+    await addLinkedFields(deps, type, stored, records, prefetched);
     return { records, truncated: await resolveRefs(deps, records, query.resolve ?? [], actor) };
   };
 
@@ -88,13 +92,17 @@ export async function listRecords(
     case "idSet": {
       // Beside the $nin of excluded ids, when there are any.
       const ids = { ...(filter.id as object | undefined), $in: query.mode.ids };
-      const docs = await readWithin(
-        collection.find({ ...filter, id: ids }).sort({ id: 1 }),
-        deps.responseMaxBytes,
-        tooLargeFor("id_set"),
-      );
+      const read = (rows: AsyncIterable<StoredRecord>) =>
+        readWithin(rows, deps.responseMaxBytes, tooLargeFor("id_set"));
+      const excluded = new Set(query.excludeIds ?? []);
+      const uris = query.mode.ids
+        .filter((id) => !excluded.has(id))
+        .map((id) => deps.registry.uriFor(type.name, id, scope.repoId));
+      // With the records linking to them for their bare incoming fields, in the same round trip.
+      const withLinks = await readManyWithLinks(deps, type, { ...filter, id: ids }, { id: 1 }, uris, read);
+      const docs = withLinks?.docs ?? (await read(collection.find({ ...filter, id: ids }).sort({ id: 1 })));
       if (docs.length === 0) await requireRepository(deps, type, scope);
-      return (await shapeAll(docs)).records;
+      return (await shapeAll(docs, withLinks?.prefetched)).records;
     }
     case "page": {
       const { page, pageSize } = query.mode;

@@ -39,6 +39,21 @@ async function update(uri: string, change: Json): Promise<void> {
 }
 const at = (path: string) => `/repositories/${repo}/${path}`;
 
+/** A custody transfer event linking `record`, implemented by a new agent named `agent`. */
+async function eventLinking(record: string, agent: string): Promise<string> {
+  return post(at("events"), {
+    event_type: "custody_transfer",
+    date: { date_type: "single", label: "event", begin: "2024-05-01" },
+    linked_agents: [
+      {
+        ref: await post("/agents/people", { names: [{ primary_name: agent, name_order: "direct" }] }),
+        role: "implementer",
+      },
+    ],
+    linked_records: [{ ref: record, role: "source" }],
+  });
+}
+
 describe("display strings and titles from the record itself", () => {
   it("an archival object: its title and its first date's label (expression, else begin - end, else begin)", async () => {
     const resource = await post(at("resources"), minimalResource("DS1"));
@@ -309,17 +324,7 @@ describe("fields that other records decide", () => {
 
   it("a GET reads the record and what links to it for its linked_events in one store round trip", async () => {
     const accession = await post(at("accessions"), { id_0: "RT1", title: "One trip" });
-    await post(at("events"), {
-      event_type: "custody_transfer",
-      date: { date_type: "single", label: "event", begin: "2024-05-01" },
-      linked_agents: [
-        {
-          ref: await post("/agents/people", { names: [{ primary_name: "Trip", name_order: "direct" }] }),
-          role: "implementer",
-        },
-      ],
-      linked_records: [{ ref: accession, role: "source" }],
-    });
+    await eventLinking(accession, "Trip");
     const commands = server.commands!;
     commands.clear();
     const read = await get(accession);
@@ -333,17 +338,7 @@ describe("fields that other records decide", () => {
   it("records read by id (id_set, as search results are read) come with their linked_events in the same round trip", async () => {
     const linked = await post(at("accessions"), { id_0: "RT2", title: "Linked" });
     const alone = await post(at("accessions"), { id_0: "RT3", title: "Alone" });
-    await post(at("events"), {
-      event_type: "custody_transfer",
-      date: { date_type: "single", label: "event", begin: "2024-05-02" },
-      linked_agents: [
-        {
-          ref: await post("/agents/people", { names: [{ primary_name: "Set", name_order: "direct" }] }),
-          role: "implementer",
-        },
-      ],
-      linked_records: [{ ref: linked, role: "source" }],
-    });
+    await eventLinking(linked, "Set");
     const ids = [linked, alone].map((uri) => uri.split("/").pop()).join(",");
     const commands = server.commands!;
     commands.clear();

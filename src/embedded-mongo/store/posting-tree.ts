@@ -6,7 +6,7 @@
 // the distinct keys make a tree small enough to stay in the cache, and a new record's id is appended at the end of
 // its postings (ids only grow). Ranks still count entries (a weighted order-statistic tree: each key weighs its
 // postings' length), so counts and skips stay O(log n) rank arithmetic; iteration reads postings in place.
-import type { IndexEntry } from "./secondary-index.js";
+import type { IndexEntry } from "./index-entry.js";
 import { OrderStatisticTree, type Comparator, type OrderStatisticTreeOptions } from "./order-statistic-tree.js";
 
 /** A distinct key and the records holding it, ascending. */

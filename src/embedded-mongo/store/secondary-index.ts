@@ -7,6 +7,7 @@ import { CommandError, ErrorCodes } from "../errors.js";
 import { compareValues } from "../bson-order.js";
 import { extractKeys, missingAll } from "./index-keys.js";
 import { KeyHash } from "./key-hash.js";
+import { indexEntry } from "./index-entry.js";
 import { PostingTree } from "./posting-tree.js";
 import { shared } from "./shared-strings.js";
 
@@ -19,17 +20,6 @@ export interface IndexSpec {
   partialFilterExpression?: Document;
   expireAfterSeconds?: number;
   [option: string]: unknown;
-}
-
-export interface IndexEntry {
-  k: unknown[];
-  r: number;
-  /** `k[0]`, held on the entry itself: most comparisons are decided by the leading field, now one read nearer. */
-  h: unknown;
-}
-
-export function indexEntry(k: unknown[], r: number): IndexEntry {
-  return { k, r, h: k[0] };
 }
 
 export class SecondaryIndex {

@@ -12,7 +12,8 @@ import { OverlayWrites } from "./overlay-index.js";
 import type { Catalog } from "../store/catalog.js";
 import type { Collection } from "../store/collection.js";
 import { OrderStatisticTree } from "../store/order-statistic-tree.js";
-import { indexEntry, type IndexEntry, type SecondaryIndex } from "../store/secondary-index.js";
+import { indexEntry, type IndexEntry } from "../store/index-entry.js";
+import type { SecondaryIndex } from "../store/secondary-index.js";
 import { countRecords, selectRecords, type ReadRequest } from "../store/executor.js";
 
 export const TRANSIENT = "TransientTransactionError";

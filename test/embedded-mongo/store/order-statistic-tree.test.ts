@@ -1,19 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
 import { OrderStatisticTree } from "../../../src/embedded-mongo/store/order-statistic-tree.js";
+import { check, rng } from "../../support/random.js";
 
 const byNumber = (a: number, b: number): number => a - b;
-
-/** Deterministic PRNG (mulberry32) so failures reproduce. */
-function rng(seed: number): (n: number) => number {
-  let s = seed >>> 0;
-  return (n: number): number => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
-}
 
 /** Index of the first element of sorted `arr` with pred false (arr is partitioned by pred). */
 function partitionPoint(arr: readonly number[], pred: (v: number) => boolean): number {
@@ -27,11 +16,6 @@ function expectSameNumbers(actual: readonly number[], expected: readonly number[
   let same = actual.length === expected.length;
   for (let i = 0; same && i < actual.length; i++) same = actual[i] === expected[i];
   if (!same) expect(actual).toEqual(expected); // for the diff
-}
-
-/** A cheap assertion for hot loops, where thousands of expect() calls would dominate the run time. */
-function check(condition: boolean, message: () => string): void {
-  if (!condition) throw new Error(message());
 }
 
 describe("OrderStatisticTree: edge cases", () => {

@@ -3,20 +3,9 @@
 // several heights (small nodes: splits, borrows and merges of keys of many weights) and keys gaining and losing
 // postings.
 import { describe, expect, it } from "@jest/globals";
-import type { IndexEntry } from "../../../src/embedded-mongo/store/secondary-index.js";
+import type { IndexEntry } from "../../../src/embedded-mongo/store/index-entry.js";
 import { PostingTree } from "../../../src/embedded-mongo/store/posting-tree.js";
-
-/** Deterministic PRNG (mulberry32) so failures reproduce. */
-function rng(seed: number): (n: number) => number {
-  let s = seed >>> 0;
-  return (n: number): number => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
-}
+import { check, rng } from "../../support/random.js";
 
 type Pair = [key: number, rid: number];
 const compareKeys = (a: { h: unknown }, b: { h: unknown }): number => (a.h as number) - (b.h as number);
@@ -25,11 +14,6 @@ const entry = ([key, rid]: Pair): IndexEntry => ({ k: [key], h: key, r: rid });
 const pairOf = (one: IndexEntry | undefined): Pair | undefined =>
   one === undefined ? undefined : [one.h as number, one.r];
 const comparePairs = (a: Pair, b: Pair): number => a[0] - b[0] || a[1] - b[1];
-
-/** A cheap assertion for hot loops. */
-function check(condition: boolean, message: () => string): void {
-  if (!condition) throw new Error(message());
-}
 
 function samePairs(actual: Pair[], expected: Pair[], what: () => string): void {
   const same = actual.length === expected.length && actual.every((pair, i) => comparePairs(pair, expected[i]!) === 0);

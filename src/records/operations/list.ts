@@ -99,7 +99,7 @@ export async function listRecords(
         .filter((id) => !excluded.has(id))
         .map((id) => deps.registry.uriFor(type.name, id, scope.repoId));
       // With the records linking to them for their bare incoming fields, in the same round trip.
-      const withLinks = await readManyWithLinks(deps, type, { ...filter, id: ids }, { id: 1 }, uris, read);
+      const withLinks = await readManyWithLinks(deps, type, { ...filter, id: ids }, uris, { id: 1 }, read);
       const docs = withLinks?.docs ?? (await read(collection.find({ ...filter, id: ids }).sort({ id: 1 })));
       if (docs.length === 0) await requireRepository(deps, type, scope);
       return (await shapeAll(docs, withLinks?.prefetched)).records;

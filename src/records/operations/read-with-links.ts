@@ -38,25 +38,28 @@ function incomingUnions(
 }
 
 /**
- * The stored records matching `filter`, in `sort` order, read (by `read`, which may bound them) in one aggregate with
- * the records linking to `uris` (theirs) for `type`'s bare incoming fields, by prefetchKey; undefined when the type
- * has none (read them as usual).
+ * The stored records matching `filter` (in `sort` order, when given), read (by `read`, which may bound them; else
+ * whole) in one aggregate with the records linking to `uris` (theirs) for `type`'s bare incoming fields, by
+ * prefetchKey; undefined when the type has none (read them as usual).
  */
 export async function readManyWithLinks(
   deps: OperationDeps,
   type: RecordType,
   filter: object,
-  sort: Record<string, 1 | -1>,
   uris: readonly string[],
-  read: (rows: AsyncIterable<StoredRecord>) => Promise<StoredRecord[]>,
+  sort?: Record<string, 1 | -1>,
+  read?: (rows: AsyncIterable<StoredRecord>) => Promise<StoredRecord[]>,
 ): Promise<{ docs: StoredRecord[]; prefetched: Map<string, StoredRecord[]> } | undefined> {
   const unions = incomingUnions(deps, type, uris);
   if (unions.length === 0) return undefined;
-  const rows = await read(
-    deps.store
-      .collection(type.name)
-      .aggregate<StoredRecord>([{ $match: filter }, { $sort: sort }, ...unions.map((union) => union.stage)]),
-  );
+  const cursor = deps.store
+    .collection(type.name)
+    .aggregate<StoredRecord>([
+      { $match: filter },
+      ...(sort === undefined ? [] : [{ $sort: sort }]),
+      ...unions.map((union) => union.stage),
+    ]);
+  const rows = read === undefined ? await cursor.toArray() : await read(cursor);
   const docs: StoredRecord[] = [];
   const prefetched = new Map<string, StoredRecord[]>(unions.map((union) => [union.key, []]));
   for (const { [LINK_TAG]: tag, ...row } of rows) {
@@ -78,19 +81,11 @@ export async function readWithLinks(
   viewer: Actor,
 ): Promise<{ stored: StoredRecord; prefetched?: Map<string, StoredRecord[]> }> {
   const uri = deps.registry.uriFor(type.name, id, scope.repoId);
-  const read = await readManyWithLinks(deps, type, recordFilter(type, id, scope), { id: 1 }, [uri], (rows) =>
-    toArray(rows),
-  );
+  const read = await readManyWithLinks(deps, type, recordFilter(type, id, scope), [uri]);
   if (read === undefined) return { stored: await findStored(deps, type, id, scope, undefined, viewer) };
   const [stored] = read.docs;
   // Not found: findStored says which of the record and its repository is missing.
   if (stored === undefined) return { stored: await findStored(deps, type, id, scope, undefined, viewer) };
   if (hiddenFrom(type, stored, viewer)) throw notFound(type.title);
   return { stored, prefetched: read.prefetched };
-}
-
-async function toArray<T>(rows: AsyncIterable<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const row of rows) all.push(row);
-  return all;
 }

@@ -5,6 +5,8 @@ import type { Document } from "bson";
 import type { Catalog } from "./store/catalog.js";
 import type { Collection } from "./store/collection.js";
 import { countRecords, selectRecords, type ReadRequest } from "./store/executor.js";
+import type { GroupKey } from "./query/group-count.js";
+import { countValues } from "./store/value-counts.js";
 
 export interface FoundRecord {
   rid: number;
@@ -58,6 +60,12 @@ export interface CollectionAccess {
   count(filter: Document, skip: number, limit: number, hint?: unknown): number;
   /** Whether `field` is never an array in any document: a complete index on it has never gone multikey. */
   scalarField(field: string): boolean;
+  /**
+   * How many of the records `rids` (distinct, as `find` gave them) hold each value of `path`, as a $group on it
+   * (after an $unwind of it, when `unwind`) counts them, read from an index on it (store/value-counts.ts); undefined
+   * when the records are to be read instead.
+   */
+  valueCounts(path: string, rids: readonly number[], unwind: boolean): Map<GroupKey, number> | undefined;
   insert(doc: Document): void;
   replace(rid: number, doc: Document): void;
   remove(rid: number): void;
@@ -90,6 +98,11 @@ export class CommittedAccess implements CollectionAccess {
 
   scalarField(field: string): boolean {
     return scalarIndexed(this.collection, field);
+  }
+
+  valueCounts(path: string, rids: readonly number[], unwind: boolean): Map<GroupKey, number> | undefined {
+    const collection = this.collection;
+    return collection ? countValues(collection, path, rids, unwind) : undefined;
   }
 
   prepareWrite(rids: number[]): void {

@@ -36,7 +36,7 @@ export async function openRecords(connection: Connection, options: RecordsOption
   const registry = options.registry ?? generatedRegistry;
   const store = new RecordStore(connection, registry);
   await store.syncIndexes();
-  await ensureSearchIndexes(connection);
+  await ensureSearchIndexes(connection, registry);
   await ensureFeedIndexes(connection);
   const now = options.now ?? (() => new Date());
   const enumerations = await openEnumerations(connection, registry, now(), options.enumerationCache);

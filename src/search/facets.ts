@@ -4,30 +4,12 @@
 import type { Collection } from "mongodb";
 import { badRequest } from "../errors/api-error.js";
 import type { SearchEntry } from "../records/search/entries.js";
-import { dictionary, type Registry } from "../registry/index.js";
+import { dictionary } from "../registry/index.js";
 import type { Filter } from "./compile.js";
 
 /** Values per facet, as ArchivesSpace's solr_facet_limit. */
 export const FACET_LIMIT = 100;
 export const MAX_FACETS = 10;
-
-/** Facets every entry has, and where. */
-const ENTRY_FACETS = new Map<string, string>([
-  ["primary_type", "primary_type"],
-  ["types", "types"],
-  ["repository", "repository"],
-  ["publish", "publish"],
-  ["suppressed", "suppressed"],
-  ["created_by", "created_by"],
-  ["last_modified_by", "last_modified_by"],
-]);
-
-/** Every facet name a request may ask for: the entry's own, and each type's x-search facets. */
-export function facetPaths(registry: Registry): Map<string, string> {
-  const paths = new Map(ENTRY_FACETS);
-  for (const type of registry.types) for (const facet of type.search?.facets ?? []) paths.set(facet, `facets.${facet}`);
-  return paths;
-}
 
 export type FacetCounts = Record<string, Array<string | number | boolean>>;
 

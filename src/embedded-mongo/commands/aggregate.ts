@@ -4,12 +4,13 @@
 // countDocuments and $count send ($match, $skip, $limit, $group {n: {$sum: 1}}, and for
 // $count a $project dropping _id) are answered by the index-aware count without
 // materialising documents; a count per value of a path ($unwind, $group with $sum: 1) reads the
-// matched documents in place (query/group-count.ts), and so does each such count of a $facet.
+// matched documents in place (query/group-count.ts), and so does each such count of a $facet, or reads it from an
+// index on the path when the matches are many (store/value-counts.ts).
 import type { Document } from "bson";
 import { Aggregator } from "mingo";
 import { CommandError, ErrorCodes, badValue } from "../errors.js";
 import { cloneValue } from "../query/clone.js";
-import { countByPath, facetCounts } from "../query/group-count.js";
+import { countByPath, facetCounts, type IndexedCounts } from "../query/group-count.js";
 import { preparePipeline } from "../query/pipeline.js";
 import { plainInclusion } from "../query/projection.js";
 import { isDocument } from "../bson-values.js";
@@ -97,8 +98,11 @@ function countResult(pattern: CountPattern, n: number): Document[] {
   return [pattern.dropsId ? { [pattern.field]: n } : { _id: pattern.id, [pattern.field]: n }];
 }
 
-/** The leading $match/$sort/$skip/$limit stages, run through the planner. */
-function leadingSource(access: CollectionAccess, pipeline: Document[]): { docs: Document[]; rest: Document[] } {
+/** The leading $match/$sort/$skip/$limit stages, run through the planner: the documents, their ids, what is left. */
+function leadingSource(
+  access: CollectionAccess,
+  pipeline: Document[],
+): { docs: Document[]; rids: number[]; rest: Document[] } {
   let i = 0;
   let filter: Document | undefined;
   let sort: Document | undefined;
@@ -110,8 +114,8 @@ function leadingSource(access: CollectionAccess, pipeline: Document[]): { docs: 
     skip = pipeline[i++].$skip as number;
   if (sort && pipeline[i] && "$limit" in pipeline[i] && Number.isInteger(pipeline[i].$limit))
     limit = pipeline[i++].$limit as number;
-  const docs = access.find({ filter: filter ?? {}, sort: parseSort(sort), skip, limit }).map((r) => r.doc);
-  return { docs, rest: pipeline.slice(i) };
+  const found = access.find({ filter: filter ?? {}, sort: parseSort(sort), skip, limit });
+  return { docs: found.map((r) => r.doc), rids: found.map((r) => r.rid), rest: pipeline.slice(i) };
 }
 
 /**
@@ -228,6 +232,8 @@ export const aggregate: CommandHandler = (ctx) => {
   let source: Document[];
   let rest = pipeline;
   let ns: string;
+  /** Counts per value of a path over the leading match's records, from an index: only while they are the source. */
+  let indexed: IndexedCounts | undefined;
   if (target === 1) {
     // Collection-less aggregate: only $documents can feed it.
     if (!pipeline[0] || !("$documents" in pipeline[0]))
@@ -259,13 +265,18 @@ export const aggregate: CommandHandler = (ctx) => {
       const n = access.count(counting.filter, counting.skip, counting.limit, ctx.command.hint);
       return ctx.cursors.open(ns, countResult(counting, n), batchSize);
     }
-    ({ docs: source, rest } = leadingSource(access, pipeline));
+    const leading = leadingSource(access, pipeline);
+    ({ docs: source, rest } = leading);
+    indexed = (path, unwind) => access.valueCounts(path, leading.rids, unwind);
   }
   let results: Document[];
   try {
-    ({ docs: source, rest } = directStages((name) => ctx.access(name), source, rest));
-    ({ docs: source, rest } = countByPath(source, rest) ??
-      facetCounts(source, rest, (counts, stages) => new Aggregator(stages).run(counts) as Document[]) ?? {
+    const direct = directStages((name) => ctx.access(name), source, rest);
+    // A stage that changed the documents leaves their counts to them.
+    if (direct.rest.length !== rest.length) indexed = undefined;
+    ({ docs: source, rest } = direct);
+    ({ docs: source, rest } = countByPath(source, rest, indexed) ??
+      facetCounts(source, rest, (counts, stages) => new Aggregator(stages).run(counts) as Document[], indexed) ?? {
         docs: source,
         rest,
       });

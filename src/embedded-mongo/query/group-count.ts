@@ -7,7 +7,11 @@
 import type { Document } from "bson";
 import { isDocument } from "../bson-values.js";
 
-type Key = string | number | boolean | null;
+/** A value counted here: one whose grouping is plain JavaScript equality. */
+export type GroupKey = string | number | boolean | null;
+
+/** Counts per value of a path over the same documents, read from an index (access.ts valueCounts), or undefined. */
+export type IndexedCounts = (path: string, unwind: boolean) => Map<GroupKey, number> | undefined;
 
 interface Pattern {
   path: string[];
@@ -36,7 +40,7 @@ function patternOf(stages: readonly Document[]): Pattern | undefined {
   return { path, unwind: unwound !== undefined, name: names[0] as string, rest: stages.slice(unwound ? 2 : 1) };
 }
 
-function isKey(value: unknown): value is Key {
+export function isGroupKey(value: unknown): value is GroupKey {
   return (
     value === null ||
     typeof value === "string" ||
@@ -60,37 +64,46 @@ function valueAt(doc: Document, path: readonly string[]): unknown {
 }
 
 /**
- * The counts of the pattern's $group over `docs`, and the stages after it; undefined when the stages are not of
- * that shape or a document holds a value only mingo groups.
+ * The counts of the pattern's $group over `docs` (from an index, when `indexed` has them), and the stages after it;
+ * undefined when the stages are not of that shape or a document holds a value only mingo groups.
  */
 export function countByPath(
   docs: readonly Document[],
   stages: readonly Document[],
+  indexed?: IndexedCounts,
 ): { docs: Document[]; rest: Document[] } | undefined {
   const pattern = patternOf(stages);
   if (pattern === undefined) return undefined;
-  const counts = new Map<Key, number>();
-  const add = (key: Key) => counts.set(key, (counts.get(key) ?? 0) + 1);
+  const fromIndex = indexed?.(pattern.path.join("."), pattern.unwind);
+  const counts = fromIndex ?? readCounts(docs, pattern);
+  if (counts === undefined) return undefined;
+  const grouped = [...counts].map(([key, count]) => ({ _id: key, [pattern.name]: count }));
+  return { docs: grouped, rest: pattern.rest };
+}
+
+/** The pattern's counts, read from each document; undefined when one holds a value only mingo groups. */
+function readCounts(docs: readonly Document[], pattern: Pattern): Map<GroupKey, number> | undefined {
+  const counts = new Map<GroupKey, number>();
+  const add = (key: GroupKey) => counts.set(key, (counts.get(key) ?? 0) + 1);
   for (const doc of docs) {
     const value = valueAt(doc, pattern.path);
     if (value === UNREADABLE) return undefined;
     if (!pattern.unwind) {
       if (value === undefined) add(null);
-      else if (isKey(value)) add(value);
+      else if (isGroupKey(value)) add(value);
       else return undefined;
     } else if (Array.isArray(value)) {
       // As $unwind: each element a document of its own, an empty array none.
       for (const element of value) {
-        if (!isKey(element)) return undefined;
+        if (!isGroupKey(element)) return undefined;
         add(element);
       }
     } else if (value !== undefined && value !== null) {
-      if (!isKey(value)) return undefined;
+      if (!isGroupKey(value)) return undefined;
       add(value);
     }
   }
-  const grouped = [...counts].map(([key, count]) => ({ _id: key, [pattern.name]: count }));
-  return { docs: grouped, rest: pattern.rest };
+  return counts;
 }
 
 /**
@@ -102,12 +115,13 @@ export function facetCounts(
   docs: readonly Document[],
   stages: readonly Document[],
   rest: (counts: Document[], stages: Document[]) => Document[],
+  indexed?: IndexedCounts,
 ): { docs: Document[]; rest: Document[] } | undefined {
   const facet = stages[0]?.$facet as unknown;
   if (!isDocument(facet) || Object.keys(stages[0] as Document).length !== 1) return undefined;
   const outputs: Array<[string, Document[]]> = [];
   for (const [name, pipeline] of Object.entries(facet)) {
-    const counted = Array.isArray(pipeline) ? countByPath(docs, pipeline as Document[]) : undefined;
+    const counted = Array.isArray(pipeline) ? countByPath(docs, pipeline as Document[], indexed) : undefined;
     if (counted === undefined) return undefined;
     outputs.push([name, counted.rest.length === 0 ? counted.docs : rest(counted.docs, counted.rest)]);
   }

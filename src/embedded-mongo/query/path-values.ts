@@ -2,11 +2,20 @@
 // index keys (store/index-keys.ts) both read.
 import { isDocument } from "../bson-values.js";
 
+/** What a path's walk met beside its values. */
+export interface PathState {
+  /** An array was expanded. */
+  arrays: boolean;
+  /** An array was met before the path's last field, or held null (or undefined): set only, never cleared. */
+  unusualArrays?: boolean;
+}
+
 /** Every value a dotted path reaches in a document; `arrays` is set when an array was expanded. */
-export function pathValues(doc: unknown, path: string[], state: { arrays: boolean }, depth = 0): unknown[] {
+export function pathValues(doc: unknown, path: string[], state: PathState, depth = 0): unknown[] {
   if (depth === path.length) {
     if (Array.isArray(doc)) {
       state.arrays = true;
+      if (doc.some((element) => element === null || element === undefined)) state.unusualArrays = true;
       // An empty array indexes as undefined in MongoDB; null keeps it in the null bucket,
       // which only ever serves inexact bounds that are re-checked against the document.
       return doc.length === 0 ? [null] : doc;
@@ -15,6 +24,7 @@ export function pathValues(doc: unknown, path: string[], state: { arrays: boolea
   }
   if (Array.isArray(doc)) {
     state.arrays = true;
+    state.unusualArrays = true;
     const out: unknown[] = [];
     const segment = path[depth];
     // A numeric segment addresses an element positionally as well as fanning out.

@@ -45,7 +45,7 @@ function sliceExact(plan: Plan, skip: number, limit: number): number[] {
     toSkip = 0;
     const wanted = limit > 0 ? limit - out.length : Infinity;
     const [a, b] = plan.reverse ? [Math.max(from, to - wanted), to] : [from, Math.min(to, from + wanted)];
-    for (const entry of tree.range(a, b, plan.reverse)) out.push(entry.r);
+    tree.pushRids(a, b, plan.reverse, out);
     if (limit > 0 && out.length >= limit) break;
   }
   return out;

@@ -5,7 +5,7 @@ import type { Document } from "bson";
 import { isDocument } from "../bson-values.js";
 import { CommandError, ErrorCodes } from "../errors.js";
 import { compareValues } from "../bson-order.js";
-import { pathValues } from "../query/path-values.js";
+import { pathValues, type PathState } from "../query/path-values.js";
 
 export interface ExtractedKeys {
   keys: unknown[][];
@@ -13,6 +13,11 @@ export interface ExtractedKeys {
   multikey: boolean;
   /** Per field of the key: whether an array was traversed for it (MongoDB's multikey paths). */
   arrayFields: boolean[];
+  /**
+   * Per field: whether its keys are not one per element of an array at the path's end: an array met before it, an
+   * element null, or a value held twice (keys are distinct) (store/value-counts.ts counts only fields never so).
+   */
+  unlikeUnwind: boolean[];
 }
 
 function dedupe(values: unknown[]): unknown[] {
@@ -23,17 +28,21 @@ function dedupe(values: unknown[]): unknown[] {
 
 export function extractKeys(doc: Document, paths: string[][]): ExtractedKeys {
   const arrayFields = paths.map(() => false);
+  const unlikeUnwind = paths.map(() => false);
   const perField = paths.map((path, i) => {
-    const state = { arrays: false };
-    const values = dedupe(pathValues(doc, path, state));
+    const state: PathState = { arrays: false };
+    const reached = pathValues(doc, path, state);
+    const values = dedupe(reached);
     arrayFields[i] = state.arrays;
+    unlikeUnwind[i] = state.unusualArrays === true || values.length !== reached.length;
     return values;
   });
   const multikey = arrayFields.includes(true);
   const multiFields = perField.filter((values) => values.length > 1);
   // Every field one value (a path reaches at least one, null when missing): the one key, without the general
   // product below (which copies the key once per field); every write of every indexed document comes here.
-  if (multiFields.length === 0) return { keys: [perField.map((values) => values[0])], multikey, arrayFields };
+  if (multiFields.length === 0)
+    return { keys: [perField.map((values) => values[0])], multikey, arrayFields, unlikeUnwind };
   if (multiFields.length > 1) {
     throw new CommandError(
       ErrorCodes.CannotIndexParallelArrays,
@@ -45,7 +54,7 @@ export function extractKeys(doc: Document, paths: string[][]): ExtractedKeys {
   const spread = multiFields[0]!;
   const at = perField.indexOf(spread);
   const keys = spread.map((value) => perField.map((values, i) => (i === at ? value : values[0])));
-  return { keys, multikey, arrayFields };
+  return { keys, multikey, arrayFields, unlikeUnwind };
 }
 
 /** True when the document has no value at any of the paths (sparse indexes skip it). */

@@ -102,6 +102,24 @@ export class PostingTree {
     return { k: postings.k, h: postings.h, r: postings.rids[offset]! };
   }
 
+  /**
+   * The record ids of the entries with rank in [from, to), as `range` walks them, pushed onto `out`: the rank
+   * arithmetic of exact plans reads thousands of them a query, and an entry object each is most of that cost.
+   */
+  pushRids(from: number, to: number, reverse: boolean, out: number[]): void {
+    const lo = Math.max(0, Math.min(Math.ceil(from), this.size));
+    const hi = Math.max(lo, Math.min(Math.ceil(to), this.size));
+    let remaining = hi - lo;
+    if (remaining === 0) return;
+    for (const [{ rids }, offset] of this.keys.walk(reverse ? hi - 1 : lo, reverse)) {
+      const n = Math.min(remaining, reverse ? offset + 1 : rids.length - offset);
+      if (reverse) for (let i = offset; i > offset - n; i--) out.push(rids[i]!);
+      else for (let i = offset; i < offset + n; i++) out.push(rids[i]!);
+      remaining -= n;
+      if (remaining === 0) return;
+    }
+  }
+
   /** Entries with rank in [from, to), ascending, or descending when `reverse`; bounds clamped to [0, size]. Lazy. */
   *range(from: number, to: number, reverse = false): Generator<IndexEntry, void, undefined> {
     const lo = Math.max(0, Math.min(Math.ceil(from), this.size));
@@ -121,6 +139,11 @@ export class PostingTree {
           if (--remaining === 0) return;
         }
     }
+  }
+
+  /** Each distinct key with its records' ids, in key order: the tree's own arrays, to be read, never changed. */
+  *postings(): Generator<{ readonly k: readonly unknown[]; readonly rids: readonly number[] }, void, undefined> {
+    for (const [postings] of this.keys.walk(0)) yield postings;
   }
 
   /** Every entry, ascending. */

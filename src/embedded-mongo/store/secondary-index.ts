@@ -31,6 +31,11 @@ export class SecondaryIndex {
   multikey = false;
   /** Per field: set once a document's value for it was an array (MongoDB's multikey paths); never cleared. */
   readonly multikeyFields: boolean[];
+  /**
+   * Per field: false once a document's keys for it were not one per element of an array at the path's end (see
+   * ExtractedKeys.unlikeUnwind); never set back.
+   */
+  readonly unwindsAsKeyed: boolean[];
   private readonly partial?: Query;
   /** Unique indexes only: the record of each entry whose key has a hashed form (key-hash.ts). */
   private readonly hash?: KeyHash;
@@ -42,6 +47,7 @@ export class SecondaryIndex {
     this.paths = this.fields.map((field) => field.split("."));
     this.directions = this.fields.map((field) => (spec.key[field] < 0 ? -1 : 1));
     this.multikeyFields = this.fields.map(() => false);
+    this.unwindsAsKeyed = this.fields.map(() => true);
     const directions = this.directions;
     this.tree = new PostingTree((a, b) => {
       const lead = compareValues(a.h, b.h);
@@ -82,7 +88,10 @@ export class SecondaryIndex {
   keysOf(doc: Document): unknown[][] {
     if (this.spec.sparse && missingAll(doc, this.paths)) return [];
     if (this.partial && !this.partial.test(doc)) return [];
-    const { keys, multikey, arrayFields } = extractKeys(doc, this.paths);
+    const { keys, multikey, arrayFields, unlikeUnwind } = extractKeys(doc, this.paths);
+    unlikeUnwind.forEach((unlike, i) => {
+      if (unlike) this.unwindsAsKeyed[i] = false;
+    });
     if (multikey) {
       this.multikey = true;
       arrayFields.forEach((isArray, i) => {

@@ -15,6 +15,8 @@ import { OrderStatisticTree } from "../store/order-statistic-tree.js";
 import { indexEntry, type IndexEntry } from "../store/index-entry.js";
 import type { SecondaryIndex } from "../store/secondary-index.js";
 import { countRecords, selectRecords, type ReadRequest } from "../store/executor.js";
+import type { GroupKey } from "../query/group-count.js";
+import { countValues } from "../store/value-counts.js";
 
 export const TRANSIENT = "TransientTransactionError";
 
@@ -186,6 +188,15 @@ class TransactionAccess implements CollectionAccess {
     // The transaction's own writes are in no index yet: only a clean view can be vouched for.
     const overlay = this.txn.overlays.get(this.ns);
     return (!overlay || overlay.writes.size === 0) && scalarIndexed(this.collection, field);
+  }
+
+  valueCounts(path: string, rids: readonly number[], unwind: boolean): Map<GroupKey, number> | undefined {
+    // As scalarField: the index holds what the transaction sees only while nothing since its start or of its own is
+    // outside it.
+    const collection = this.collection;
+    const overlay = this.txn.overlays.get(this.ns);
+    const clean = collection !== undefined && (!overlay || overlay.writes.size === 0) && collection.history.size === 0;
+    return clean ? countValues(collection, path, rids, unwind) : undefined;
   }
 
   insert(doc: Document): void {

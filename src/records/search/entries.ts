@@ -68,6 +68,24 @@ export interface SearchEntry {
   text: Record<string, string>;
 }
 
+/** Facets every entry has, and where. */
+const ENTRY_FACETS = new Map<string, string>([
+  ["primary_type", "primary_type"],
+  ["types", "types"],
+  ["repository", "repository"],
+  ["publish", "publish"],
+  ["suppressed", "suppressed"],
+  ["created_by", "created_by"],
+  ["last_modified_by", "last_modified_by"],
+]);
+
+/** Every facet name a search may ask for (the entry's own, and each type's x-search facets), and its path. */
+export function facetPaths(registry: Registry): Map<string, string> {
+  const paths = new Map(ENTRY_FACETS);
+  for (const type of registry.types) for (const facet of type.search?.facets ?? []) paths.set(facet, `facets.${facet}`);
+  return paths;
+}
+
 /** Keys whose values are machinery, not text anyone searches for. */
 const NOT_TEXT = new Set(["jsonmodel_type", "uri", "ref", "persistent_id", "lock_version", "repository"]);
 /** EAD markup inside notes (`<emph render="italic">`): its names and attributes are not words of the text. */

@@ -11,7 +11,15 @@ import type { Change, ChangeWriter } from "../changes.js";
 import type { Registry, RecordType } from "../../registry/index.js";
 import type { RecordStore, StoredRecord } from "../../storage/record-store.js";
 import { groupUris, readGroup } from "./uri-groups.js";
-import { indexedView, linkedUris, searchEntry, SEARCH_COLLECTION, titleOf, type SearchEntry } from "./entries.js";
+import {
+  facetPaths,
+  indexedView,
+  linkedUris,
+  searchEntry,
+  SEARCH_COLLECTION,
+  titleOf,
+  type SearchEntry,
+} from "./entries.js";
 
 /**
  * The index's indexes: terms and links (multikey), and what filters and sorts lean on beside them. A term's key is
@@ -38,10 +46,19 @@ export function searchCollection(connection: Connection): Collection<SearchEntry
 /** Indexes earlier versions made, which the ones above replace. */
 const REPLACED_INDEXES = ["words", "boosted"];
 
-export async function ensureSearchIndexes(connection: Connection): Promise<void> {
+/**
+ * One sparse index per facet path: a facet over many matches is counted from it (the embedded engine reads each
+ * value's records as one array instead of reading every match; MongoDB itself counts from the entries either way).
+ */
+function facetIndexes(registry: Registry): Array<{ name: string; key: Record<string, 1> }> {
+  return [...facetPaths(registry)].map(([name, path]) => ({ name: `facet_${name}`, key: { [path]: 1 } }));
+}
+
+export async function ensureSearchIndexes(connection: Connection, registry: Registry): Promise<void> {
   const collection = searchCollection(connection);
   // Created first (a new collection has no indexes to list), then the replaced ones dropped.
   for (const { name, key } of SEARCH_INDEXES) await collection.createIndex(key, { name });
+  for (const { name, key } of facetIndexes(registry)) await collection.createIndex(key, { name, sparse: true });
   const existing = new Set((await collection.listIndexes().toArray()).map((index) => String(index.name)));
   for (const name of REPLACED_INDEXES) if (existing.has(name)) await collection.dropIndex(name);
 }

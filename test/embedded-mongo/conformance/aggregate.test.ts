@@ -572,6 +572,59 @@ describe("counting the values of a path ($unwind then $group with $sum: 1)", () 
     });
   });
 
+  it("counts the same with an index on the path as without, whatever the documents hold there", async () => {
+    // Values an index keys differently from what $unwind gives (null elements, repeats, arrays on the way) beside
+    // plain ones; enough matches that an index on the path is read instead of the documents where the engine can.
+    const shapes: Loose[] = [
+      { v: "a" },
+      { v: ["a", "b"] },
+      { v: ["b", "c", "d"] },
+      { v: [] },
+      { v: null },
+      {},
+      { v: 7 },
+      { v: true },
+      { w: { v: ["a"] } },
+    ];
+    const unusual: Loose[] = [{ v: ["a", "a"] }, { v: [null, "b"] }, { w: [{ v: "a" }, { v: "b" }] }, { v: [["a"]] }];
+    const docs = (extra: Loose[]) =>
+      Array.from({ length: 600 }, (_, i) => ({ _id: i, even: i % 2 === 0, ...(shapes[i % shapes.length] ?? {}) }))
+        .concat(extra.map((doc, i) => ({ _id: 1000 + i, even: true, ...doc })))
+        .map((doc) => ({ ...doc }));
+    const counts = (path: string, unwind: boolean) => [
+      { $match: { even: true } },
+      {
+        $facet: {
+          n: [
+            ...(unwind ? [{ $unwind: `$${path}` }] : []),
+            { $group: { _id: `$${path}`, n: { $sum: 1 } } },
+            { $sort: { n: -1, _id: 1 } },
+          ],
+        },
+      },
+    ];
+    for (const extra of [[], ...unusual.map((doc) => [doc])]) {
+      const plain = t.db.collection<Loose>(next());
+      const sparse = t.db.collection<Loose>(next());
+      const full = t.db.collection<Loose>(next());
+      for (const coll of [plain, sparse, full]) await coll.insertMany(docs(extra));
+      await sparse.createIndex({ v: 1 }, { sparse: true });
+      await sparse.createIndex({ "w.v": 1 }, { sparse: true });
+      await full.createIndex({ v: 1 });
+      await full.createIndex({ "w.v": 1 });
+      for (const path of ["v", "w.v"])
+        for (const unwind of [true, false]) {
+          const expected = await run(counts(path, unwind), plain).catch((error: unknown) => String(error));
+          for (const indexed of [sparse, full])
+            expect([
+              path,
+              unwind,
+              await run(counts(path, unwind), indexed).catch((error: unknown) => String(error)),
+            ]).toEqual([path, unwind, expected]);
+        }
+    }
+  });
+
   it("groups what it cannot count in place as MongoDB does: whole arrays and sub-documents", async () => {
     const coll = t.db.collection<Loose>(next());
     await coll.insertMany([

@@ -1,6 +1,6 @@
 // Multi-document transactions, isolation, write conflicts, sessions and retryable writes.
 import { describe, it, expect, beforeAll, afterAll } from "@jest/globals";
-import { Long, MongoClient, Timestamp, type Collection, type Document } from "mongodb";
+import { Long, MongoClient, Timestamp, type ClientSession, type Collection, type Document } from "mongodb";
 import { openTarget, type Target } from "../target.js";
 import { expectCode, namer, rejection, sleep, type Loose } from "./helpers.js";
 
@@ -187,6 +187,36 @@ describe("isolation", () => {
       await s.endSession();
     }
     expect(await c.findOne({ _id: 1 })).toEqual({ _id: 1, n: 11 });
+  });
+
+  it("a count per value sees the transaction's own writes and not what others commit meanwhile", async () => {
+    // Enough matches that, outside a transaction, the engine counts from the index on the path.
+    const c = await seeded(Array.from({ length: 600 }, (_, i) => ({ _id: i, v: i % 2 === 0 ? "a" : "b" })));
+    await c.createIndex({ v: 1 });
+    const counts = (session?: ClientSession) =>
+      c
+        .aggregate([{ $match: {} }, { $group: { _id: "$v", n: { $sum: 1 } } }, { $sort: { _id: 1 } }], { session })
+        .toArray();
+    const s = t.client.startSession();
+    try {
+      s.startTransaction();
+      await c.insertOne({ _id: 1000, v: "c" }, { session: s });
+      await c.updateOne({ _id: 0 }, { $set: { v: "b" } }, { session: s });
+      await viaOther(c).insertOne({ _id: 2000, v: "a" });
+      expect(await counts(s)).toEqual([
+        { _id: "a", n: 299 },
+        { _id: "b", n: 301 },
+        { _id: "c", n: 1 },
+      ]);
+      await s.commitTransaction();
+    } finally {
+      await s.endSession();
+    }
+    expect(await counts()).toEqual([
+      { _id: "a", n: 300 },
+      { _id: "b", n: 301 },
+      { _id: "c", n: 1 },
+    ]);
   });
 });
 

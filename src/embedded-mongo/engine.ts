@@ -31,7 +31,10 @@ export interface EngineOptions {
   ttlIntervalMs?: number;
   /** How long a transaction may stay open (MongoDB's transactionLifetimeLimitSeconds: 60 s). */
   transactionLifetimeMs?: number;
-  /** Journal size that triggers a compaction into a fresh snapshot. */
+  /**
+   * Journal size that triggers a compaction into a fresh snapshot (default 64 MiB), or the size of the last snapshot
+   * when that is larger.
+   */
   compactAfterBytes?: number;
   /** Accept test-only commands (the `failCommand` fail point), as MongoDB's enableTestCommands. */
   testCommands?: boolean;
@@ -246,8 +249,13 @@ export class Engine {
   }
 
   private maybeCompact(): void {
-    const threshold = this.options.compactAfterBytes ?? 64 * 1024 * 1024;
-    if (!this.dataDir || this.compacting || this.dataDir.journalBytes < threshold) return;
+    if (!this.dataDir || this.compacting) return;
+    // A compaction writes the whole state again: at a fixed threshold a large store would rewrite all of it for every
+    // few writes (a 1 GiB store, every 64 MiB of journal), its encoding sharing the one thread with every command (each
+    // 56 MB upload into a store already holding a few of them took twice as long). Once the journal has grown by as
+    // much as the last snapshot holds, writes pay at most twice over and a replay reads at most twice the data.
+    const threshold = Math.max(this.options.compactAfterBytes ?? 64 * 1024 * 1024, this.dataDir.snapshotBytes);
+    if (this.dataDir.journalBytes < threshold) return;
     this.compacting = this.compact().finally(() => (this.compacting = undefined));
   }
 

@@ -10,7 +10,7 @@ import { nextIds } from "../storage/record-store.js";
 
 export const JOB_FILES_BUCKET = "arca_job_files";
 const FILE_IDS = "job_file";
-/** GridFS's chunk: 1 MiB rather than the driver's 255 KiB, so a 50 MB upload is 50 inserts (each a journal sync). */
+/** GridFS's chunk: 1 MiB rather than the driver's 255 KiB, so a 50 MB upload is 50 inserts. */
 const CHUNK_BYTES = 1024 * 1024;
 
 export type FileRole = "input" | "output";
@@ -64,6 +64,10 @@ export class JobFiles {
     this.bucket = new GridFSBucket(connection.db as never, {
       bucketName: JOB_FILES_BUCKET,
       chunkSizeBytes: CHUNK_BYTES,
+      // A file's chunks and its document are acknowledged once applied, not each once journaled: a file is used only
+      // after a later write that waits for the journal (an upload's adoption by its job, an output's job ending), and
+      // the journal keeps writes in order, so that write makes the whole file durable with it.
+      writeConcern: { j: false },
     });
   }
 

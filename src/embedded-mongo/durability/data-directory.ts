@@ -99,6 +99,7 @@ export class DataDirectory {
    * compaction. Both will be replayed again unless a compaction succeeds.
    */
   private carriedJournalBytes = 0;
+  private latestSnapshotBytes = 0;
   /** Tail of the chain that serialises compactions; never rejects. */
   private compactions: Promise<void> = Promise.resolve();
   private closing: Promise<void> | undefined;
@@ -141,6 +142,11 @@ export class DataDirectory {
    */
   get journalBytes(): number {
     return this.carriedJournalBytes + (this.journal?.size ?? 0);
+  }
+
+  /** Bytes of the newest snapshot (0 before the first): about what a compaction now writes again. */
+  get snapshotBytes(): number {
+    return this.latestSnapshotBytes;
   }
 
   /**
@@ -194,6 +200,7 @@ export class DataDirectory {
         throw new Error(`snapshot ${path} is damaged at offset ${result.validBytes}: ${result.problem}`);
       }
       snapshotRecords = result.records;
+      this.latestSnapshotBytes = (await stat(path)).size;
     }
 
     const sizes = await Promise.all(journals.map(async (g) => (await stat(this.journalPath(g))).size));
@@ -327,8 +334,9 @@ export class DataDirectory {
       // Step 2: make the snapshot durable under its final name...
       const finalPath = join(this.dir, snapshotFileName(newGeneration));
       const tempPath = join(this.dir, snapshotTempFileName(newGeneration));
-      await writeRecordFile(tempPath, records);
+      const written = await writeRecordFile(tempPath, records);
       await rename(tempPath, finalPath);
+      this.latestSnapshotBytes = written.bytes;
       await syncDirectory(this.dir);
       // ...and only then delete what it supersedes, once nothing more can be
       // written to the old journal.

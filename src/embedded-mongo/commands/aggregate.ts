@@ -15,7 +15,7 @@ import { preparePipeline } from "../query/pipeline.js";
 import { plainInclusion } from "../query/projection.js";
 import { isDocument } from "../bson-values.js";
 import { parseSort } from "../query/sort.js";
-import type { CollectionAccess } from "../access.js";
+import type { CollectionAccess, FoundRecord } from "../access.js";
 import type { CommandHandler } from "./context.js";
 import { documentArray, optionalDocument, nonNegativeInteger } from "./params.js";
 
@@ -98,11 +98,11 @@ function countResult(pattern: CountPattern, n: number): Document[] {
   return [pattern.dropsId ? { [pattern.field]: n } : { _id: pattern.id, [pattern.field]: n }];
 }
 
-/** The leading $match/$sort/$skip/$limit stages, run through the planner: the documents, their ids, what is left. */
+/** The leading $match/$sort/$skip/$limit stages, run through the planner: the records found, what is left. */
 function leadingSource(
   access: CollectionAccess,
   pipeline: Document[],
-): { docs: Document[]; rids: number[]; rest: Document[] } {
+): { docs: Document[]; found: FoundRecord[]; rest: Document[] } {
   let i = 0;
   let filter: Document | undefined;
   let sort: Document | undefined;
@@ -115,7 +115,7 @@ function leadingSource(
   if (sort && pipeline[i] && "$limit" in pipeline[i] && Number.isInteger(pipeline[i].$limit))
     limit = pipeline[i++].$limit as number;
   const found = access.find({ filter: filter ?? {}, sort: parseSort(sort), skip, limit });
-  return { docs: found.map((r) => r.doc), rids: found.map((r) => r.rid), rest: pipeline.slice(i) };
+  return { docs: found.map((r) => r.doc), found, rest: pipeline.slice(i) };
 }
 
 /**
@@ -267,7 +267,9 @@ export const aggregate: CommandHandler = (ctx) => {
     }
     const leading = leadingSource(access, pipeline);
     ({ docs: source, rest } = leading);
-    indexed = (path, unwind) => access.valueCounts(path, leading.rids, unwind);
+    // The ids only when a count asks for them: most aggregates never do.
+    let rids: number[] | undefined;
+    indexed = (path, unwind) => access.valueCounts(path, (rids ??= leading.found.map((r) => r.rid)), unwind);
   }
   let results: Document[];
   try {

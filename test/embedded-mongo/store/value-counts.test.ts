@@ -52,7 +52,8 @@ describe("counts per value read from an index", () => {
 
   it("is used only with an index on that path alone, without a partial filter, and for enough of its records", () => {
     const docs = Array.from({ length: 1000 }, (_, i) => ({ v: `x${i % 3}`, n: i }));
-    expect(countValues(indexed(docs).collection, "n", indexed(docs).rids, true)).toBeUndefined();
+    const other = indexed(docs);
+    expect(countValues(other.collection, "n", other.rids, true)).toBeUndefined();
     const compound = indexed(docs, { key: { v: 1, n: 1 }, name: "v_n" });
     expect(countValues(compound.collection, "v", compound.rids, true)).toBeUndefined();
     const partial = indexed(docs, { key: { v: 1 }, name: "v_p", partialFilterExpression: { n: { $gt: 5 } } });
